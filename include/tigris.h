@@ -1,0 +1,229 @@
+/*
+ * tigris.h: the stable C ABI of libtigris, the TiGrIS model compiler.
+ *
+ * TiGrIS compiles an ONNX model (float32 or int8 QDQ) under an SRAM budget into a .tgrs
+ * execution plan for the TiGrIS microcontroller runtime.
+ *
+ * Conventions (they hold for every function below):
+ *  - C99, no C++ types, no exceptions across this boundary.
+ *  - Every fallible function returns a tigris_status; TIGRIS_OK is 0. Status values are
+ *    pinned forever: new codes are appended, retired ones are never reused.
+ *  - Out-parameters come first. A function that creates a handle stores NULL in *out on
+ *    failure. Every handle has a matching *_free function, and every *_free accepts NULL.
+ *  - Messages: each handle keeps the message of the last failure of a call made on it
+ *    (tigris_model_last_error). Because a failed create has no handle, the message of the
+ *    most recent failure on the calling thread is also kept in tigris_last_error().
+ *  - Strings and arrays returned by the library are owned by the handle they came from and
+ *    stay valid until that handle is freed, unless a function says otherwise.
+ *  - Structs passed in or out start with `int version`: set it to the *_VERSION macro (the
+ *    *_INIT macros and *_init functions do). Fields are only ever appended, so a program
+ *    built against an older header keeps working with a newer library.
+ *  - Sizes are in bytes everywhere. Human sizes ("256K", "1.5MiB") are parsed only by
+ *    tigris_parse_size.
+ */
+#ifndef TIGRIS_H_
+#define TIGRIS_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------------------------------
+ * Export macro and version
+ * ------------------------------------------------------------------------------------- */
+#if defined(_WIN32)
+#if defined(TIGRIS_BUILDING_LIBRARY)
+#define TIGRIS_API __declspec(dllexport)
+#else
+#define TIGRIS_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define TIGRIS_API __attribute__((visibility("default")))
+#else
+#define TIGRIS_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TIGRIS_VERSION_MAJOR 0
+#define TIGRIS_VERSION_MINOR 1
+#define TIGRIS_VERSION_PATCH 0
+/* One comparable number: MAJOR * 10000 + MINOR * 100 + PATCH. */
+#define TIGRIS_VERSION_NUMBER \
+  (TIGRIS_VERSION_MAJOR * 10000 + TIGRIS_VERSION_MINOR * 100 + TIGRIS_VERSION_PATCH)
+
+/* The version of the library actually loaded, as "MAJOR.MINOR.PATCH" (static storage).
+ * Compare tigris_version_number() with TIGRIS_VERSION_NUMBER to detect a mismatch between
+ * the header a program was built with and the shared library it runs with. @since 0.1 */
+TIGRIS_API const char* tigris_version(void);
+TIGRIS_API unsigned tigris_version_number(void);
+
+/* ---------------------------------------------------------------------------------------
+ * Status codes (pinned; values < 1000 are stable forever)
+ * ------------------------------------------------------------------------------------- */
+typedef enum tigris_status {
+  TIGRIS_OK = 0,
+  TIGRIS_ERR_INVALID_ARGUMENT = 1,  /* NULL where a value is required, bad option, bad size */
+  TIGRIS_ERR_IO = 2,                /* a file could not be opened, read or written */
+  TIGRIS_ERR_EMPTY_MODEL = 3,       /* zero bytes */
+  TIGRIS_ERR_NOT_ONNX = 4,          /* bytes that are not an ONNX ModelProto */
+  TIGRIS_ERR_TRUNCATED_MODEL = 5,   /* a protobuf that ends inside a field */
+  TIGRIS_ERR_INVALID_MODEL = 6,     /* well-formed protobuf, inconsistent model */
+  TIGRIS_ERR_GRAPH_CYCLE = 7,       /* the graph is not a DAG */
+  TIGRIS_ERR_DANGLING_INPUT = 8,    /* a node input that nothing produces */
+  TIGRIS_ERR_UNSUPPORTED_OP = 9,    /* an op the runtime cannot run (named in the message) */
+  TIGRIS_ERR_DYNAMIC_SHAPE = 10,    /* a symbolic dimension no option pins */
+  TIGRIS_ERR_SHAPE_INFERENCE = 11,  /* shapes that cannot be resolved or contradict */
+  TIGRIS_ERR_EXTERNAL_DATA = 12,    /* external tensor data missing or unreadable */
+  TIGRIS_ERR_UNSUPPORTED_DTYPE = 13,
+  TIGRIS_ERR_UNSUPPORTED_QUANTIZATION = 14,
+  TIGRIS_ERR_OUT_OF_MEMORY = 15,
+  TIGRIS_ERR_INTERNAL = 16,         /* a bug in libtigris: please report it */
+  TIGRIS_ERR_INVALID_BUDGET = 17,   /* a memory budget of 0 or otherwise unusable */
+  TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL = 18, /* the spills do not fit the slow-memory budget */
+  TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL = 19, /* the plan does not fit the flash budget */
+  TIGRIS_ERR_VERSION_MISMATCH = 20  /* a struct version this library does not know */
+} tigris_status;
+
+/* Stable identifier of a status, e.g. "TIGRIS_ERR_GRAPH_CYCLE" (static storage). */
+TIGRIS_API const char* tigris_status_name(tigris_status status);
+
+/* Message of the most recent failure on the calling thread ("" if none). Valid until the
+ * next failing call on this thread. */
+TIGRIS_API const char* tigris_last_error(void);
+
+/* Parses a human size: a plain byte count ("262144") or a number with a binary unit:
+ * K/KB/KiB = 1024, M/MB/MiB = 1024^2, G/GB/GiB = 1024^3 (case-insensitive, fractions
+ * allowed: "1.5MiB"). The result must be a whole, positive number of bytes.
+ * @return TIGRIS_OK, or TIGRIS_ERR_INVALID_ARGUMENT with tigris_last_error() set. */
+TIGRIS_API tigris_status tigris_parse_size(uint64_t* out_bytes, const char* text);
+
+/* ---------------------------------------------------------------------------------------
+ * Element types (pinned)
+ * ------------------------------------------------------------------------------------- */
+typedef enum tigris_dtype {
+  TIGRIS_DTYPE_UNKNOWN = 0,
+  TIGRIS_DTYPE_FLOAT32 = 1,
+  TIGRIS_DTYPE_INT8 = 2,
+  TIGRIS_DTYPE_UINT8 = 3,
+  TIGRIS_DTYPE_INT16 = 4,
+  TIGRIS_DTYPE_INT32 = 5,
+  TIGRIS_DTYPE_INT64 = 6,
+  TIGRIS_DTYPE_FLOAT16 = 7,
+  TIGRIS_DTYPE_FLOAT64 = 8,
+  TIGRIS_DTYPE_BOOL = 9,
+  TIGRIS_DTYPE_UINT16 = 10
+} tigris_dtype;
+
+/* ---------------------------------------------------------------------------------------
+ * Loading a model
+ * ------------------------------------------------------------------------------------- */
+typedef struct tigris_model tigris_model;
+
+/* Pins one symbolic dimension by name, e.g. {"batch", 1}. */
+typedef struct tigris_dim_binding {
+  const char* name;
+  int64_t value;
+} tigris_dim_binding;
+
+/* Replaces the declared shape of one graph input, e.g. {"input", 4, dims}. */
+typedef struct tigris_input_shape {
+  const char* name;
+  size_t rank;
+  const int64_t* dims;
+} tigris_input_shape;
+
+#define TIGRIS_LOAD_OPTIONS_VERSION 1
+typedef struct tigris_load_options {
+  int version; /* TIGRIS_LOAD_OPTIONS_VERSION */
+  /* Value for symbolic dimensions that no binding names. Default 1 (the batch). 0 makes an
+   * unpinned symbolic dimension an error (TIGRIS_ERR_DYNAMIC_SHAPE). */
+  int64_t default_dim;
+  const tigris_dim_binding* dims; /* may be NULL when num_dims is 0 */
+  size_t num_dims;
+  const tigris_input_shape* input_shapes; /* may be NULL when num_input_shapes is 0 */
+  size_t num_input_shapes;
+  /* Folder holding external-data files; NULL = the model file's folder (or none when
+   * loading from memory). */
+  const char* external_data_dir;
+} tigris_load_options;
+
+#define TIGRIS_LOAD_OPTIONS_INIT {TIGRIS_LOAD_OPTIONS_VERSION, 1, NULL, 0, NULL, 0, NULL}
+/* Fills *opts with the defaults of `version`. */
+TIGRIS_API tigris_status tigris_load_options_init(tigris_load_options* opts, int version);
+
+/* Loads an ONNX model, resolves every shape, and normalizes it toward the runtime's
+ * operator set, then verifies that every op is one the runtime runs.
+ * @param out      receives the model handle; free it with tigris_model_free
+ * @param path     path of a .onnx file
+ * @param options  NULL for the defaults
+ * @return TIGRIS_OK or the status of the first defect found (see tigris_last_error()). */
+TIGRIS_API tigris_status tigris_load(tigris_model** out, const char* path,
+                                     const tigris_load_options* options);
+
+/* As tigris_load, from `size` bytes at `data` (copied; the caller keeps ownership). */
+TIGRIS_API tigris_status tigris_load_from_memory(tigris_model** out, const void* data,
+                                                 size_t size,
+                                                 const tigris_load_options* options);
+
+TIGRIS_API void tigris_model_free(tigris_model* model);
+
+/* Message of the last failed call on this model ("" if none). */
+TIGRIS_API const char* tigris_model_last_error(const tigris_model* model);
+
+/* ---------------------------------------------------------------------------------------
+ * Reading the normalized graph
+ * Tensors and ops are addressed by index: 0 .. count-1.
+ * ------------------------------------------------------------------------------------- */
+TIGRIS_API const char* tigris_model_name(const tigris_model* model);
+TIGRIS_API size_t tigris_model_op_count(const tigris_model* model);
+TIGRIS_API size_t tigris_model_tensor_count(const tigris_model* model);
+TIGRIS_API size_t tigris_model_input_count(const tigris_model* model);
+TIGRIS_API size_t tigris_model_output_count(const tigris_model* model);
+/* Tensor index of graph input / output i, or -1 when i is out of range. */
+TIGRIS_API int32_t tigris_model_input(const tigris_model* model, size_t i);
+TIGRIS_API int32_t tigris_model_output(const tigris_model* model, size_t i);
+
+#define TIGRIS_OP_INFO_VERSION 1
+typedef struct tigris_op_info {
+  int version;                  /* set by the caller: TIGRIS_OP_INFO_VERSION */
+  const char* type;             /* "Conv", "DepthwiseConv", "Relu6", ... */
+  const char* name;             /* node name */
+  size_t num_inputs;
+  const int32_t* inputs;        /* tensor indices; -1 for an absent optional input */
+  size_t num_outputs;
+  const int32_t* outputs;
+  const char* fused_activation; /* "none", "relu" or "relu6" */
+} tigris_op_info;
+
+#define TIGRIS_TENSOR_INFO_VERSION 1
+typedef struct tigris_tensor_info {
+  int version;             /* set by the caller: TIGRIS_TENSOR_INFO_VERSION */
+  const char* name;
+  tigris_dtype dtype;
+  size_t rank;
+  const int64_t* shape;    /* NCHW order for activations, as in ONNX */
+  int is_constant;         /* 1 for weights and other constants */
+  size_t num_scales;       /* 0 when not quantized, 1 per tensor, else per channel */
+  const float* scales;
+  const int32_t* zero_points;
+  int32_t quant_axis;      /* channel axis when per channel, else -1 */
+} tigris_tensor_info;
+
+/* Fills *info for op / tensor `index`. info->version must be set.
+ * @return TIGRIS_ERR_INVALID_ARGUMENT for an index out of range. */
+TIGRIS_API tigris_status tigris_model_op(const tigris_model* model, size_t index,
+                                         tigris_op_info* info);
+TIGRIS_API tigris_status tigris_model_tensor(const tigris_model* model, size_t index,
+                                             tigris_tensor_info* info);
+
+/* The normalized model as JSON: {"model": {name, ops, op_types, tensors, dtype, inputs,
+ * outputs, graph: {...}}} (docs/json.md). Owned by the model. */
+TIGRIS_API const char* tigris_model_json(const tigris_model* model);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TIGRIS_H_ */

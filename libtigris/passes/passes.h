@@ -1,0 +1,36 @@
+// Entry points of the individual normalization passes (one file each, same name in
+// kebab-case). pipeline.cc orders them; tests call them one at a time.
+#ifndef TIGRIS_PASSES_PASSES_H_
+#define TIGRIS_PASSES_PASSES_H_
+
+#include "ir/graph.h"
+
+namespace tigris::passes {
+
+// The thirteen passes of tigris-compilation-pipeline.txt, stage 2.
+void ConstantOpFold(ir::Graph& graph);          // 1. constant_op_fold.cc
+void QdqFold(ir::Graph& graph);                 // 2. qdq_fold.cc
+void BatchNormFold(ir::Graph& graph);           // 3. batchnorm_fold.cc
+void SiluDecompose(ir::Graph& graph);           // 4. silu_decompose.cc
+void DepthwiseConvRelabel(ir::Graph& graph);    // 5. depthwise_conv_relabel.cc
+void Conv1dRelabel(ir::Graph& graph);           // 6. conv1d_relabel.cc
+void ClipToRelu6(ir::Graph& graph);             // 7. clip_to_relu6.cc
+void ReduceMeanToGap(ir::Graph& graph);         // 8. reduce_mean_to_gap.cc
+void ShapeOpFold(ir::Graph& graph);             // 9. shape_op_fold.cc
+void ResizeScaleExtract(ir::Graph& graph);      // 10. resize_scale_extract.cc
+void ConcatAxisNormalize(ir::Graph& graph);     // 11. concat_axis_normalize.cc
+void OutputTransposeTrim(ir::Graph& graph);     // 12. output_transpose_trim.cc
+void ActivationFuse(ir::Graph& graph);          // 13. activation_fuse.cc
+
+// Passes real models need beyond the thirteen (their place is argued in pipeline.cc).
+void IdentityDropoutElim(ir::Graph& graph);     // identity_dropout_elim.cc
+void ConstantOfShapeFold(ir::Graph& graph);     // constant_of_shape_fold.cc
+void SumToAdd(ir::Graph& graph);                // sum_to_add.cc
+void GemmNormalize(ir::Graph& graph);           // gemm_normalize.cc
+void MatMulAddToGemm(ir::Graph& graph);         // matmul_add_to_gemm.cc
+void ReshapeCanonicalize(ir::Graph& graph);     // reshape_canonicalize.cc: Squeeze,
+                                                //   Unsqueeze, Flatten -> Reshape
+
+}  // namespace tigris::passes
+
+#endif  // TIGRIS_PASSES_PASSES_H_

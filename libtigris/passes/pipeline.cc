@@ -1,0 +1,82 @@
+// The normalization pipeline: the thirteen passes of tigris-compilation-pipeline.txt
+// (stage 2) in their documented order, plus the few that real exporters make necessary.
+// Each entry says why it sits where it does.
+#include <string>
+
+#include "passes/pass.h"
+#include "passes/passes.h"
+
+namespace tigris::passes {
+
+const std::vector<PassInfo>& NormalizationPipeline() {
+  static const std::vector<PassInfo> kPipeline = {
+      // Reference pass 1. First, so every later pass sees weights as constants rather than
+      // as the outputs of Constant ops.
+      {"constant-op-fold", "Constant nodes become constant tensors", ConstantOpFold},
+      // Needs the constant shape input that constant-op-fold just materialized; before
+      // anything that pattern-matches on constant operands (Pad values, Resize scales).
+      {"constant-of-shape-fold", "ConstantOfShape with a constant shape becomes a constant",
+       ConstantOfShapeFold},
+      // torch exports put Identity between shared weights and their users, and Dropout is
+      // a no-op at inference; removing both before the QDQ and BatchNorm folds lets those
+      // see the real producer of each operand.
+      {"identity-dropout-elim", "drop Identity and inference-mode Dropout",
+       IdentityDropoutElim},
+      // Reference pass 2. Early, so every pattern after it matches on ops with quantized
+      // operands instead of on Q/DQ islands.
+      {"qdq-fold", "QuantizeLinear/DequantizeLinear pairs become tensor annotations",
+       QdqFold},
+      // Sum of two is Add; before MatMul+Add fusion and activation fusion so they match it.
+      {"sum-to-add", "two-input Sum becomes Add", SumToAdd},
+      // MatMul + bias Add is a Gemm; before gemm-normalize canonicalizes Gemm and before
+      // batchnorm-fold, which folds BatchNormalization into Gemm only.
+      {"matmul-add-to-gemm", "MatMul followed by a bias Add becomes Gemm", MatMulAddToGemm},
+      // One Gemm form (transB=1, alpha=beta=1, bias as a vector) for batchnorm-fold and the
+      // emitter; after matmul-add-to-gemm so the Gemms it made are canonical too.
+      {"gemm-normalize", "fold transA/transB/alpha/beta into the weights", GemmNormalize},
+      // Reference pass 3 (extended to Gemm). After the Gemm passes so it sees canonical
+      // Gemm weights, before relabeling so it matches plain Conv.
+      {"batchnorm-fold", "BatchNormalization after Conv/Gemm folds into its weights",
+       BatchNormFold},
+      // Reference pass 4.
+      {"silu-decompose", "Silu becomes Sigmoid + Mul", SiluDecompose},
+      // Reference passes 5-6: pick the kernel family from the Conv's shape.
+      {"depthwise-conv-relabel", "Conv with group == C_in becomes DepthwiseConv",
+       DepthwiseConvRelabel},
+      {"conv1d-relabel", "Conv with a 1-D kernel becomes Conv1D", Conv1dRelabel},
+      // Reference pass 7.
+      {"clip-to-relu6", "Clip(0, 6) becomes Relu6 (Clip(0, inf) becomes Relu)", ClipToRelu6},
+      // Reference pass 8.
+      {"reduce-mean-to-gap", "ReduceMean over H and W becomes GlobalAveragePool",
+       ReduceMeanToGap},
+      // Reference pass 9: resolve Shape/Gather/Unsqueeze/Concat chains into static Reshape
+      // targets. It needs every constant folded (passes 1-2).
+      {"shape-op-fold", "static shape chains fold into Reshape targets", ShapeOpFold},
+      // After shape-op-fold, which consumes the Unsqueeze nodes of shape chains: what is
+      // left of Squeeze/Unsqueeze/Flatten only reshapes data.
+      {"reshape-canonicalize", "Squeeze, Unsqueeze and Flatten become Reshape",
+       ReshapeCanonicalize},
+      // Reference pass 10.
+      {"resize-scale-extract", "constant Resize scales become attributes", ResizeScaleExtract},
+      // Reference pass 11.
+      {"concat-axis-normalize", "Concat axis moves to the runtime's NHWC convention",
+       ConcatAxisNormalize},
+      // Reference pass 12.
+      {"output-transpose-trim", "trailing Transposes before outputs move to the host",
+       OutputTransposeTrim},
+      // Reference pass 13. Last, so all relabeling and rewiring is done.
+      {"activation-fuse", "Relu/Relu6 after Conv/DepthwiseConv/Gemm/Conv1D fuse into it",
+       ActivationFuse},
+  };
+  return kPipeline;
+}
+
+void Normalize(ir::Graph& graph) {
+  for (const PassInfo& pass : NormalizationPipeline()) {
+    pass.run(graph);
+    graph.Compact();
+  }
+  Verify(graph);
+}
+
+}  // namespace tigris::passes
