@@ -1,1 +1,56 @@
-int main() { return 0; }
+// The `tigris` command: a thin front end over the C ABI (include/tigris.h).
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "args.h"
+#include "commands.h"
+#include "tigris.h"
+
+namespace {
+
+const char kHelp[] =
+    "usage: tigris [--version] [--help] COMMAND [ARGS]\n"
+    "\n"
+    "Compile ONNX models under an SRAM budget into tiled execution plans for\n"
+    "microcontrollers.\n"
+    "\n"
+    "commands:\n"
+    "  analyze MODEL.onnx     load, normalize and report a model\n"
+    "\n"
+    "Run 'tigris COMMAND --help' for the options of a command.\n"
+    "Sizes accept bytes or K/M/G suffixes (256K, 1.5MiB); all JSON numbers are bytes.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fputs(kHelp, stderr);
+    return 2;
+  }
+  std::string command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::fputs(kHelp, stdout);
+    return 0;
+  }
+  if (command == "--version" || command == "-V") {
+    std::printf("tigris %s\n", tigris_version());
+    if (tigris_version_number() != TIGRIS_VERSION_NUMBER) {
+      std::fprintf(stderr, "tigris: warning: built against libtigris %d.%d.%d\n",
+                   TIGRIS_VERSION_MAJOR, TIGRIS_VERSION_MINOR, TIGRIS_VERSION_PATCH);
+    }
+    return 0;
+  }
+  try {
+    if (command == "analyze") return tigris::cli::RunAnalyze(argc, argv);
+    throw tigris::cli::UsageError("unknown command '" + command + "'");
+  } catch (const tigris::cli::UsageError& e) {
+    std::fprintf(stderr, "tigris: %s\nRun 'tigris --help' for usage.\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    // The library never throws across its C ABI; this is the CLI's own failure.
+    std::fprintf(stderr, "tigris: error: %s\n", e.what());
+    return 1;
+  }
+}

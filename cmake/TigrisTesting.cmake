@@ -1,7 +1,8 @@
 # tigris_add_gtest(NAME SOURCES src... [LIBS lib...] [LABELS label...])
 # Builds one GoogleTest executable and registers each of its tests with ctest
-# (gtest_discover_tests), with TIGRIS_MODELS_DIR and the build folder in the environment so
-# tests can find the shared models and generated files without hard-coded paths.
+# (gtest_discover_tests). Tests find the shared models and the build folder through
+# tests/support/test_env.h, whose defaults are compiled in (tests/CMakeLists.txt) and can be
+# overridden by the environment variables of the same names.
 function(tigris_add_gtest name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
@@ -11,7 +12,5 @@ function(tigris_add_gtest name)
   include(GoogleTest)
   gtest_discover_tests(${name}
     DISCOVERY_TIMEOUT 60
-    PROPERTIES
-      LABELS "${ARG_LABELS}"
-      ENVIRONMENT "TIGRIS_MODELS_DIR=${TIGRIS_MODELS_DIR};TIGRIS_BUILD_DIR=${PROJECT_BINARY_DIR};TIGRIS_SOURCE_DIR=${PROJECT_SOURCE_DIR};TIGRIS_PYTHON=${TIGRIS_PYTHON}")
+    PROPERTIES LABELS "${ARG_LABELS}")
 endfunction()

@@ -64,26 +64,26 @@ TIGRIS_API unsigned tigris_version_number(void);
  * ------------------------------------------------------------------------------------- */
 typedef enum tigris_status {
   TIGRIS_OK = 0,
-  TIGRIS_ERR_INVALID_ARGUMENT = 1,  /* NULL where a value is required, bad option, bad size */
-  TIGRIS_ERR_IO = 2,                /* a file could not be opened, read or written */
-  TIGRIS_ERR_EMPTY_MODEL = 3,       /* zero bytes */
-  TIGRIS_ERR_NOT_ONNX = 4,          /* bytes that are not an ONNX ModelProto */
-  TIGRIS_ERR_TRUNCATED_MODEL = 5,   /* a protobuf that ends inside a field */
-  TIGRIS_ERR_INVALID_MODEL = 6,     /* well-formed protobuf, inconsistent model */
-  TIGRIS_ERR_GRAPH_CYCLE = 7,       /* the graph is not a DAG */
-  TIGRIS_ERR_DANGLING_INPUT = 8,    /* a node input that nothing produces */
-  TIGRIS_ERR_UNSUPPORTED_OP = 9,    /* an op the runtime cannot run (named in the message) */
-  TIGRIS_ERR_DYNAMIC_SHAPE = 10,    /* a symbolic dimension no option pins */
-  TIGRIS_ERR_SHAPE_INFERENCE = 11,  /* shapes that cannot be resolved or contradict */
-  TIGRIS_ERR_EXTERNAL_DATA = 12,    /* external tensor data missing or unreadable */
+  TIGRIS_ERR_INVALID_ARGUMENT = 1, /* NULL where a value is required, bad option, bad size */
+  TIGRIS_ERR_IO = 2,               /* a file could not be opened, read or written */
+  TIGRIS_ERR_EMPTY_MODEL = 3,      /* zero bytes */
+  TIGRIS_ERR_NOT_ONNX = 4,         /* bytes that are not an ONNX ModelProto */
+  TIGRIS_ERR_TRUNCATED_MODEL = 5,  /* a protobuf that ends inside a field */
+  TIGRIS_ERR_INVALID_MODEL = 6,    /* well-formed protobuf, inconsistent model */
+  TIGRIS_ERR_GRAPH_CYCLE = 7,      /* the graph is not a DAG */
+  TIGRIS_ERR_DANGLING_INPUT = 8,   /* a node input that nothing produces */
+  TIGRIS_ERR_UNSUPPORTED_OP = 9,   /* an op the runtime cannot run (named in the message) */
+  TIGRIS_ERR_DYNAMIC_SHAPE = 10,   /* a symbolic dimension no option pins */
+  TIGRIS_ERR_SHAPE_INFERENCE = 11, /* shapes that cannot be resolved or contradict */
+  TIGRIS_ERR_EXTERNAL_DATA = 12,   /* external tensor data missing or unreadable */
   TIGRIS_ERR_UNSUPPORTED_DTYPE = 13,
   TIGRIS_ERR_UNSUPPORTED_QUANTIZATION = 14,
   TIGRIS_ERR_OUT_OF_MEMORY = 15,
-  TIGRIS_ERR_INTERNAL = 16,         /* a bug in libtigris: please report it */
-  TIGRIS_ERR_INVALID_BUDGET = 17,   /* a memory budget of 0 or otherwise unusable */
-  TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL = 18, /* the spills do not fit the slow-memory budget */
+  TIGRIS_ERR_INTERNAL = 16,               /* a bug in libtigris: please report it */
+  TIGRIS_ERR_INVALID_BUDGET = 17,         /* a memory budget of 0 or otherwise unusable */
+  TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL = 18,  /* the spills do not fit the slow-memory budget */
   TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL = 19, /* the plan does not fit the flash budget */
-  TIGRIS_ERR_VERSION_MISMATCH = 20  /* a struct version this library does not know */
+  TIGRIS_ERR_VERSION_MISMATCH = 20        /* a struct version this library does not know */
 } tigris_status;
 
 /* Stable identifier of a status, e.g. "TIGRIS_ERR_GRAPH_CYCLE" (static storage). */
@@ -149,7 +149,8 @@ typedef struct tigris_load_options {
   const char* external_data_dir;
 } tigris_load_options;
 
-#define TIGRIS_LOAD_OPTIONS_INIT {TIGRIS_LOAD_OPTIONS_VERSION, 1, NULL, 0, NULL, 0, NULL}
+#define TIGRIS_LOAD_OPTIONS_INIT \
+  { TIGRIS_LOAD_OPTIONS_VERSION, 1, NULL, 0, NULL, 0, NULL }
 /* Fills *opts with the defaults of `version`. */
 TIGRIS_API tigris_status tigris_load_options_init(tigris_load_options* opts, int version);
 
@@ -163,8 +164,7 @@ TIGRIS_API tigris_status tigris_load(tigris_model** out, const char* path,
                                      const tigris_load_options* options);
 
 /* As tigris_load, from `size` bytes at `data` (copied; the caller keeps ownership). */
-TIGRIS_API tigris_status tigris_load_from_memory(tigris_model** out, const void* data,
-                                                 size_t size,
+TIGRIS_API tigris_status tigris_load_from_memory(tigris_model** out, const void* data, size_t size,
                                                  const tigris_load_options* options);
 
 TIGRIS_API void tigris_model_free(tigris_model* model);
@@ -187,11 +187,11 @@ TIGRIS_API int32_t tigris_model_output(const tigris_model* model, size_t i);
 
 #define TIGRIS_OP_INFO_VERSION 1
 typedef struct tigris_op_info {
-  int version;                  /* set by the caller: TIGRIS_OP_INFO_VERSION */
-  const char* type;             /* "Conv", "DepthwiseConv", "Relu6", ... */
-  const char* name;             /* node name */
+  int version;      /* set by the caller: TIGRIS_OP_INFO_VERSION */
+  const char* type; /* "Conv", "DepthwiseConv", "Relu6", ... */
+  const char* name; /* node name */
   size_t num_inputs;
-  const int32_t* inputs;        /* tensor indices; -1 for an absent optional input */
+  const int32_t* inputs; /* tensor indices; -1 for an absent optional input */
   size_t num_outputs;
   const int32_t* outputs;
   const char* fused_activation; /* "none", "relu" or "relu6" */
@@ -199,16 +199,16 @@ typedef struct tigris_op_info {
 
 #define TIGRIS_TENSOR_INFO_VERSION 1
 typedef struct tigris_tensor_info {
-  int version;             /* set by the caller: TIGRIS_TENSOR_INFO_VERSION */
+  int version; /* set by the caller: TIGRIS_TENSOR_INFO_VERSION */
   const char* name;
   tigris_dtype dtype;
   size_t rank;
-  const int64_t* shape;    /* NCHW order for activations, as in ONNX */
-  int is_constant;         /* 1 for weights and other constants */
-  size_t num_scales;       /* 0 when not quantized, 1 per tensor, else per channel */
+  const int64_t* shape; /* NCHW order for activations, as in ONNX */
+  int is_constant;      /* 1 for weights and other constants */
+  size_t num_scales;    /* 0 when not quantized, 1 per tensor, else per channel */
   const float* scales;
   const int32_t* zero_points;
-  int32_t quant_axis;      /* channel axis when per channel, else -1 */
+  int32_t quant_axis; /* channel axis when per channel, else -1 */
 } tigris_tensor_info;
 
 /* Fills *info for op / tensor `index`. info->version must be set.
@@ -221,6 +221,66 @@ TIGRIS_API tigris_status tigris_model_tensor(const tigris_model* model, size_t i
 /* The normalized model as JSON: {"model": {name, ops, op_types, tensors, dtype, inputs,
  * outputs, graph: {...}}} (docs/json.md). Owned by the model. */
 TIGRIS_API const char* tigris_model_json(const tigris_model* model);
+
+/* ---------------------------------------------------------------------------------------
+ * Memory analysis and partition planning
+ * ------------------------------------------------------------------------------------- */
+typedef struct tigris_analysis tigris_analysis;
+
+/* How the model runs under the budget (pinned values). */
+typedef enum tigris_verdict {
+  TIGRIS_VERDICT_OK = 0,          /* fits in one stage */
+  TIGRIS_VERDICT_PARTITIONED = 1, /* fits as several stages with spills, no tiling */
+  TIGRIS_VERDICT_TILED = 2,       /* tiling (and chains) make every stage fit */
+  TIGRIS_VERDICT_NEEDS_WORK = 3   /* some stage cannot fit; the JSON names ops and reasons */
+} tigris_verdict;
+
+#define TIGRIS_ANALYZE_OPTIONS_VERSION 1
+typedef struct tigris_analyze_options {
+  int version;         /* TIGRIS_ANALYZE_OPTIONS_VERSION */
+  uint64_t fast_bytes; /* SRAM budget in bytes; required, > 0 */
+  /* Slow memory (PSRAM) for spills; 0 = not given: unlimited, and the footprint needed is
+   * reported. When given, spills that do not fit are TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL. */
+  uint64_t slow_bytes;
+  uint64_t flash_bytes; /* flash budget for weights and plan; 0 = not given */
+} tigris_analyze_options;
+
+#define TIGRIS_ANALYZE_OPTIONS_INIT \
+  { TIGRIS_ANALYZE_OPTIONS_VERSION, 0, 0, 0 }
+TIGRIS_API tigris_status tigris_analyze_options_init(tigris_analyze_options* opts, int version);
+
+/* Plans `model` under the budgets: lifetimes, memory timeline, temporal partitioning,
+ * spatial tiling and chains (docs/planning.md). The model is only read; it must outlive
+ * nothing: the analysis copies what it needs.
+ * @return TIGRIS_OK (whatever the verdict), TIGRIS_ERR_INVALID_BUDGET for fast_bytes 0,
+ *         TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL when the spills exceed slow_bytes. */
+TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_model* model,
+                                        const tigris_analyze_options* options);
+TIGRIS_API void tigris_analysis_free(tigris_analysis* analysis);
+
+/* Headline numbers (bytes, MACs). Zero / TIGRIS_VERDICT_NEEDS_WORK on a NULL handle. */
+TIGRIS_API tigris_verdict tigris_analysis_verdict(const tigris_analysis* analysis);
+/* Largest fast-memory footprint over all stages, exact: what the runtime will touch. */
+TIGRIS_API uint64_t tigris_analysis_scheduled_peak_bytes(const tigris_analysis* analysis);
+/* Peak of live bytes if the whole model ran as one untiled stage. */
+TIGRIS_API uint64_t tigris_analysis_naive_peak_bytes(const tigris_analysis* analysis);
+/* Slow-memory footprint of the spills. */
+TIGRIS_API uint64_t tigris_analysis_slow_peak_bytes(const tigris_analysis* analysis);
+TIGRIS_API size_t tigris_analysis_stage_count(const tigris_analysis* analysis);
+TIGRIS_API size_t tigris_analysis_tiled_stage_count(const tigris_analysis* analysis);
+TIGRIS_API size_t tigris_analysis_chain_count(const tigris_analysis* analysis);
+TIGRIS_API uint64_t tigris_analysis_macs(const tigris_analysis* analysis);
+TIGRIS_API uint64_t tigris_analysis_recompute_macs(const tigris_analysis* analysis);
+TIGRIS_API uint64_t tigris_analysis_slow_traffic_bytes(const tigris_analysis* analysis);
+
+/* The full report as JSON: the "model" object of tigris_model_json (without the graph)
+ * plus memory, budget, stages, chains, scheduled_peak_bytes, verdict, totals
+ * (docs/json.md). Owned by the analysis. */
+TIGRIS_API const char* tigris_analysis_json(const tigris_analysis* analysis);
+
+/* An SVG picture of the memory timeline: live fast bytes per step, the budget line, stage
+ * boundaries, tiled and chained stages marked. Owned by the analysis. */
+TIGRIS_API const char* tigris_analysis_timeline_svg(const tigris_analysis* analysis);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -19,11 +19,11 @@ namespace tigris::ir {
 
 class Graph {
  public:
-  std::string name;     // model name used in messages (graph name, else file stem)
-  int64_t opset = 0;    // default-domain opset the model was exported with
+  std::string name;   // model name used in messages (graph name, else file stem)
+  int64_t opset = 0;  // default-domain opset the model was exported with
   std::vector<Tensor> tensors;
-  std::vector<Op> ops;  // execution order
-  std::vector<TensorId> inputs;   // activation inputs fed by the caller (no initializers)
+  std::vector<Op> ops;           // execution order
+  std::vector<TensorId> inputs;  // activation inputs fed by the caller (no initializers)
   std::vector<TensorId> outputs;
 
   Tensor& tensor(TensorId id) { return tensors.at(static_cast<size_t>(id)); }
@@ -31,7 +31,8 @@ class Graph {
 
   TensorId AddTensor(Tensor tensor);
   // Adds a constant; `name` is made unique if taken.
-  TensorId AddConstant(std::string tensor_name, DType dtype, Shape shape, std::vector<uint8_t> data);
+  TensorId AddConstant(std::string tensor_name, DType dtype, Shape shape,
+                       std::vector<uint8_t> data);
   std::optional<TensorId> FindTensor(std::string_view name) const;
   // `base` if no tensor has that name, else base + "_1", "_2", ...
   std::string UniqueTensorName(const std::string& base) const;

@@ -4,9 +4,12 @@ namespace tigris::ir {
 
 std::string_view ActivationName(Activation activation) {
   switch (activation) {
-    case Activation::kNone: return "none";
-    case Activation::kRelu: return "relu";
-    case Activation::kRelu6: return "relu6";
+    case Activation::kNone:
+      return "none";
+    case Activation::kRelu:
+      return "relu";
+    case Activation::kRelu6:
+      return "relu6";
   }
   return "none";
 }

@@ -18,8 +18,8 @@ std::string_view ActivationName(Activation activation);  // "none", "relu", "rel
 
 struct Op {
   OpType type = OpType::kIdentity;
-  std::string name;                 // the ONNX node name (made unique by the loader)
-  std::vector<TensorId> inputs;     // positional, as in ONNX; absent optionals = kNoTensor
+  std::string name;              // the ONNX node name (made unique by the loader)
+  std::vector<TensorId> inputs;  // positional, as in ONNX; absent optionals = kNoTensor
   std::vector<TensorId> outputs;
   Attributes attrs;
   Activation fused_activation = Activation::kNone;

@@ -16,58 +16,58 @@
 namespace tigris::ir {
 
 // X(enum name, ONNX / display name, is a runtime op)
-#define TIGRIS_IR_OP_TYPES(X)                        \
-  X(Conv, "Conv", true)                              \
-  X(DepthwiseConv, "DepthwiseConv", true)            \
-  X(Conv1D, "Conv1D", true)                          \
-  X(ConvTranspose, "ConvTranspose", true)            \
-  X(MaxPool, "MaxPool", true)                        \
-  X(AveragePool, "AveragePool", true)                \
-  X(GlobalAveragePool, "GlobalAveragePool", true)    \
-  X(GlobalMaxPool, "GlobalMaxPool", true)            \
-  X(Add, "Add", true)                                \
-  X(Sub, "Sub", true)                                \
-  X(Mul, "Mul", true)                                \
-  X(Div, "Div", true)                                \
-  X(Relu, "Relu", true)                              \
-  X(Relu6, "Relu6", true)                            \
-  X(LeakyRelu, "LeakyRelu", true)                    \
-  X(Selu, "Selu", true)                              \
-  X(Sigmoid, "Sigmoid", true)                        \
-  X(HardSigmoid, "HardSigmoid", true)                \
-  X(HardSwish, "HardSwish", true)                    \
-  X(Tanh, "Tanh", true)                              \
-  X(Clip, "Clip", true)                              \
-  X(Concat, "Concat", true)                          \
-  X(Pad, "Pad", true)                                \
-  X(Resize, "Resize", true)                          \
-  X(Reshape, "Reshape", true)                        \
-  X(Transpose, "Transpose", true)                    \
-  X(Gemm, "Gemm", true)                              \
-  X(MatMul, "MatMul", true)                          \
-  X(Softmax, "Softmax", true)                        \
-  X(LogSoftmax, "LogSoftmax", true)                  \
-  X(ReduceMean, "ReduceMean", true)                  \
-  X(BatchNormalization, "BatchNormalization", true)  \
+#define TIGRIS_IR_OP_TYPES(X)                                                      \
+  X(Conv, "Conv", true)                                                            \
+  X(DepthwiseConv, "DepthwiseConv", true)                                          \
+  X(Conv1D, "Conv1D", true)                                                        \
+  X(ConvTranspose, "ConvTranspose", true)                                          \
+  X(MaxPool, "MaxPool", true)                                                      \
+  X(AveragePool, "AveragePool", true)                                              \
+  X(GlobalAveragePool, "GlobalAveragePool", true)                                  \
+  X(GlobalMaxPool, "GlobalMaxPool", true)                                          \
+  X(Add, "Add", true)                                                              \
+  X(Sub, "Sub", true)                                                              \
+  X(Mul, "Mul", true)                                                              \
+  X(Div, "Div", true)                                                              \
+  X(Relu, "Relu", true)                                                            \
+  X(Relu6, "Relu6", true)                                                          \
+  X(LeakyRelu, "LeakyRelu", true)                                                  \
+  X(Selu, "Selu", true)                                                            \
+  X(Sigmoid, "Sigmoid", true)                                                      \
+  X(HardSigmoid, "HardSigmoid", true)                                              \
+  X(HardSwish, "HardSwish", true)                                                  \
+  X(Tanh, "Tanh", true)                                                            \
+  X(Clip, "Clip", true)                                                            \
+  X(Concat, "Concat", true)                                                        \
+  X(Pad, "Pad", true)                                                              \
+  X(Resize, "Resize", true)                                                        \
+  X(Reshape, "Reshape", true)                                                      \
+  X(Transpose, "Transpose", true)                                                  \
+  X(Gemm, "Gemm", true)                                                            \
+  X(MatMul, "MatMul", true)                                                        \
+  X(Softmax, "Softmax", true)                                                      \
+  X(LogSoftmax, "LogSoftmax", true)                                                \
+  X(ReduceMean, "ReduceMean", true)                                                \
+  X(BatchNormalization, "BatchNormalization", true)                                \
   /* int8 <-> float32 at the edges of float islands in an int8 graph (QDQ fold) */ \
-  X(Quantize, "Quantize", true)                      \
-  X(Dequantize, "Dequantize", true)                  \
-  /* transient: must be folded or rewritten by normalization */ \
-  X(Constant, "Constant", false)                     \
-  X(ConstantOfShape, "ConstantOfShape", false)       \
-  X(QuantizeLinear, "QuantizeLinear", false)         \
-  X(DequantizeLinear, "DequantizeLinear", false)     \
-  X(Identity, "Identity", false)                     \
-  X(Dropout, "Dropout", false)                       \
-  X(Silu, "Silu", false)                             \
-  X(Sum, "Sum", false)                               \
-  X(Flatten, "Flatten", false)                       \
-  X(Squeeze, "Squeeze", false)                       \
-  X(Unsqueeze, "Unsqueeze", false)                   \
-  X(Shape, "Shape", false)                           \
-  X(Gather, "Gather", false)                         \
-  X(Slice, "Slice", false)                           \
-  X(Cast, "Cast", false)                             \
+  X(Quantize, "Quantize", true)                                                    \
+  X(Dequantize, "Dequantize", true)                                                \
+  /* transient: must be folded or rewritten by normalization */                    \
+  X(Constant, "Constant", false)                                                   \
+  X(ConstantOfShape, "ConstantOfShape", false)                                     \
+  X(QuantizeLinear, "QuantizeLinear", false)                                       \
+  X(DequantizeLinear, "DequantizeLinear", false)                                   \
+  X(Identity, "Identity", false)                                                   \
+  X(Dropout, "Dropout", false)                                                     \
+  X(Silu, "Silu", false)                                                           \
+  X(Sum, "Sum", false)                                                             \
+  X(Flatten, "Flatten", false)                                                     \
+  X(Squeeze, "Squeeze", false)                                                     \
+  X(Unsqueeze, "Unsqueeze", false)                                                 \
+  X(Shape, "Shape", false)                                                         \
+  X(Gather, "Gather", false)                                                       \
+  X(Slice, "Slice", false)                                                         \
+  X(Cast, "Cast", false)                                                           \
   X(Upsample, "Upsample", false)
 
 enum class OpType : uint8_t {

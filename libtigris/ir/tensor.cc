@@ -23,15 +23,33 @@ std::vector<Out> Convert(const Tensor& t) {
   }
   std::vector<Out> out;
   switch (t.dtype) {
-    case DType::kFloat32: AppendConverted<Out, float>(t, out); break;
-    case DType::kFloat64: AppendConverted<Out, double>(t, out); break;
-    case DType::kInt8: AppendConverted<Out, int8_t>(t, out); break;
-    case DType::kUInt8: AppendConverted<Out, uint8_t>(t, out); break;
-    case DType::kBool: AppendConverted<Out, uint8_t>(t, out); break;
-    case DType::kInt16: AppendConverted<Out, int16_t>(t, out); break;
-    case DType::kUInt16: AppendConverted<Out, uint16_t>(t, out); break;
-    case DType::kInt32: AppendConverted<Out, int32_t>(t, out); break;
-    case DType::kInt64: AppendConverted<Out, int64_t>(t, out); break;
+    case DType::kFloat32:
+      AppendConverted<Out, float>(t, out);
+      break;
+    case DType::kFloat64:
+      AppendConverted<Out, double>(t, out);
+      break;
+    case DType::kInt8:
+      AppendConverted<Out, int8_t>(t, out);
+      break;
+    case DType::kUInt8:
+      AppendConverted<Out, uint8_t>(t, out);
+      break;
+    case DType::kBool:
+      AppendConverted<Out, uint8_t>(t, out);
+      break;
+    case DType::kInt16:
+      AppendConverted<Out, int16_t>(t, out);
+      break;
+    case DType::kUInt16:
+      AppendConverted<Out, uint16_t>(t, out);
+      break;
+    case DType::kInt32:
+      AppendConverted<Out, int32_t>(t, out);
+      break;
+    case DType::kInt64:
+      AppendConverted<Out, int64_t>(t, out);
+      break;
     default:
       throw Error(Status::kUnsupportedDType, "constant '" + t.name + "' has dtype " +
                                                  std::string(DTypeName(t.dtype)) +

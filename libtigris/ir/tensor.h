@@ -47,8 +47,10 @@ struct Tensor {
   }
   template <typename T>
   void SetData(const std::vector<T>& values) {
-    data.resize(values.size() * sizeof(T));
-    if (!values.empty()) std::memcpy(data.data(), values.data(), data.size());
+    // assign() over the object bytes, not memcpy into a resized vector: GCC 12 reports a
+    // false -Warray-bounds for the latter.
+    const auto* bytes = reinterpret_cast<const uint8_t*>(values.data());
+    data.assign(bytes, bytes + values.size() * sizeof(T));
   }
 };
 

@@ -8,19 +8,19 @@
 namespace tigris::passes {
 
 // The thirteen passes of tigris-compilation-pipeline.txt, stage 2.
-void ConstantOpFold(ir::Graph& graph);          // 1. constant_op_fold.cc
-void QdqFold(ir::Graph& graph);                 // 2. qdq_fold.cc
-void BatchNormFold(ir::Graph& graph);           // 3. batchnorm_fold.cc
-void SiluDecompose(ir::Graph& graph);           // 4. silu_decompose.cc
-void DepthwiseConvRelabel(ir::Graph& graph);    // 5. depthwise_conv_relabel.cc
-void Conv1dRelabel(ir::Graph& graph);           // 6. conv1d_relabel.cc
-void ClipToRelu6(ir::Graph& graph);             // 7. clip_to_relu6.cc
-void ReduceMeanToGap(ir::Graph& graph);         // 8. reduce_mean_to_gap.cc
-void ShapeOpFold(ir::Graph& graph);             // 9. shape_op_fold.cc
-void ResizeScaleExtract(ir::Graph& graph);      // 10. resize_scale_extract.cc
-void ConcatAxisNormalize(ir::Graph& graph);     // 11. concat_axis_normalize.cc
-void OutputTransposeTrim(ir::Graph& graph);     // 12. output_transpose_trim.cc
-void ActivationFuse(ir::Graph& graph);          // 13. activation_fuse.cc
+void ConstantOpFold(ir::Graph& graph);        // 1. constant_op_fold.cc
+void QdqFold(ir::Graph& graph);               // 2. qdq_fold.cc
+void BatchNormFold(ir::Graph& graph);         // 3. batchnorm_fold.cc
+void SiluDecompose(ir::Graph& graph);         // 4. silu_decompose.cc
+void DepthwiseConvRelabel(ir::Graph& graph);  // 5. depthwise_conv_relabel.cc
+void Conv1dRelabel(ir::Graph& graph);         // 6. conv1d_relabel.cc
+void ClipToRelu6(ir::Graph& graph);           // 7. clip_to_relu6.cc
+void ReduceMeanToGap(ir::Graph& graph);       // 8. reduce_mean_to_gap.cc
+void ShapeOpFold(ir::Graph& graph);           // 9. shape_op_fold.cc
+void ResizeScaleExtract(ir::Graph& graph);    // 10. resize_scale_extract.cc
+void ConcatAxisNormalize(ir::Graph& graph);   // 11. concat_axis_normalize.cc
+void OutputTransposeTrim(ir::Graph& graph);   // 12. output_transpose_trim.cc
+void ActivationFuse(ir::Graph& graph);        // 13. activation_fuse.cc
 
 // Passes real models need beyond the thirteen (their place is argued in pipeline.cc).
 void IdentityDropoutElim(ir::Graph& graph);     // identity_dropout_elim.cc
@@ -30,6 +30,8 @@ void GemmNormalize(ir::Graph& graph);           // gemm_normalize.cc
 void MatMulAddToGemm(ir::Graph& graph);         // matmul_add_to_gemm.cc
 void ReshapeCanonicalize(ir::Graph& graph);     // reshape_canonicalize.cc: Squeeze,
                                                 //   Unsqueeze, Flatten -> Reshape
+void ConstantExpressionFold(ir::Graph& graph);  // constant_expression_fold.cc
+void ConvBiasAddFold(ir::Graph& graph);         // conv_bias_add_fold.cc
 
 }  // namespace tigris::passes
 

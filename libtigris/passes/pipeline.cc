@@ -20,12 +20,15 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // torch exports put Identity between shared weights and their users, and Dropout is
       // a no-op at inference; removing both before the QDQ and BatchNorm folds lets those
       // see the real producer of each operand.
-      {"identity-dropout-elim", "drop Identity and inference-mode Dropout",
-       IdentityDropoutElim},
+      {"identity-dropout-elim", "drop Identity and inference-mode Dropout", IdentityDropoutElim},
       // Reference pass 2. Early, so every pattern after it matches on ops with quantized
       // operands instead of on Q/DQ islands.
-      {"qdq-fold", "QuantizeLinear/DequantizeLinear pairs become tensor annotations",
-       QdqFold},
+      {"qdq-fold", "QuantizeLinear/DequantizeLinear pairs become tensor annotations", QdqFold},
+      // Ops computed from constants only (a Reshape of an initializer, as mnist8 feeds its
+      // MatMul) become constants, so the Gemm and BatchNorm folds below see weights. After
+      // qdq-fold, which turns DequantizeLinear(int8 initializer) into a constant.
+      {"constant-expression-fold", "ops over constants only become constants",
+       ConstantExpressionFold},
       // Sum of two is Add; before MatMul+Add fusion and activation fusion so they match it.
       {"sum-to-add", "two-input Sum becomes Add", SumToAdd},
       // MatMul + bias Add is a Gemm; before gemm-normalize canonicalizes Gemm and before
@@ -38,6 +41,11 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // Gemm weights, before relabeling so it matches plain Conv.
       {"batchnorm-fold", "BatchNormalization after Conv/Gemm folds into its weights",
        BatchNormFold},
+      // A constant per-channel Add after a bias-less Conv (CNTK and Keras exports) is the
+      // Conv's bias; folding it lets activation-fuse absorb the Relu that follows.
+      // After batchnorm-fold, which may have given the Conv a bias to add into.
+      {"conv-bias-add-fold", "Add of a per-channel constant after Conv folds into its bias",
+       ConvBiasAddFold},
       // Reference pass 4.
       {"silu-decompose", "Silu becomes Sigmoid + Mul", SiluDecompose},
       // Reference passes 5-6: pick the kernel family from the Conv's shape.
@@ -47,8 +55,7 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // Reference pass 7.
       {"clip-to-relu6", "Clip(0, 6) becomes Relu6 (Clip(0, inf) becomes Relu)", ClipToRelu6},
       // Reference pass 8.
-      {"reduce-mean-to-gap", "ReduceMean over H and W becomes GlobalAveragePool",
-       ReduceMeanToGap},
+      {"reduce-mean-to-gap", "ReduceMean over H and W becomes GlobalAveragePool", ReduceMeanToGap},
       // Reference pass 9: resolve Shape/Gather/Unsqueeze/Concat chains into static Reshape
       // targets. It needs every constant folded (passes 1-2).
       {"shape-op-fold", "static shape chains fold into Reshape targets", ShapeOpFold},

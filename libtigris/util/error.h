@@ -40,8 +40,7 @@ enum class Status : int {
 
 class Error : public std::runtime_error {
  public:
-  Error(Status status, const std::string& message)
-      : std::runtime_error(message), status_(status) {}
+  Error(Status status, const std::string& message) : std::runtime_error(message), status_(status) {}
   Status status() const { return status_; }
 
  private:

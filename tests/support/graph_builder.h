@@ -50,16 +50,15 @@ class GraphBuilder {
 
   // Appends an op with one output that the builder creates with the given shape.
   ir::TensorId Op(ir::OpType type, const std::string& name, std::vector<ir::TensorId> inputs,
-                  const std::string& output, ir::Shape output_shape,
-                  ir::Attributes attrs = {}, ir::DType dtype = ir::DType::kFloat32) {
+                  const std::string& output, ir::Shape output_shape, ir::Attributes attrs = {},
+                  ir::DType dtype = ir::DType::kFloat32) {
     ir::TensorId out = Activation(output, std::move(output_shape), dtype);
     OpWithOutputs(type, name, std::move(inputs), {out}, std::move(attrs));
     return out;
   }
 
-  ir::Op& OpWithOutputs(ir::OpType type, const std::string& name,
-                        std::vector<ir::TensorId> inputs, std::vector<ir::TensorId> outputs,
-                        ir::Attributes attrs = {}) {
+  ir::Op& OpWithOutputs(ir::OpType type, const std::string& name, std::vector<ir::TensorId> inputs,
+                        std::vector<ir::TensorId> outputs, ir::Attributes attrs = {}) {
     ir::Op op;
     op.type = type;
     op.name = name;

@@ -18,7 +18,7 @@ std::string EnvOr(const char* name, const std::string& fallback) {
 
 }  // namespace
 
-std::string ModelsDir() { return EnvOr("TIGRIS_MODELS_DIR", "../../shared/models"); }
+std::string ModelsDir() { return EnvOr("TIGRIS_MODELS_DIR", TIGRIS_DEFAULT_MODELS_DIR); }
 
 std::string SharedOnnxModel(const std::string& file) { return ModelsDir() + "/onnx/" + file; }
 
@@ -32,10 +32,10 @@ std::vector<std::string> SharedOnnxModels() {
   return out;
 }
 
-std::string BuildDir() { return EnvOr("TIGRIS_BUILD_DIR", "."); }
-std::string SourceDir() { return EnvOr("TIGRIS_SOURCE_DIR", ".."); }
+std::string BuildDir() { return EnvOr("TIGRIS_BUILD_DIR", TIGRIS_DEFAULT_BUILD_DIR); }
+std::string SourceDir() { return EnvOr("TIGRIS_SOURCE_DIR", TIGRIS_DEFAULT_SOURCE_DIR); }
 std::string GeneratedModelsDir() { return BuildDir() + "/test-models"; }
-std::string Python() { return EnvOr("TIGRIS_PYTHON", "python3"); }
+std::string Python() { return EnvOr("TIGRIS_PYTHON", TIGRIS_DEFAULT_PYTHON); }
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,6 +1,6 @@
 // Where tests find things: the shared real-world models, generated models (int8 QDQ
-// variants, synthetic graphs) and the built binaries. ctest passes these as environment
-// variables (cmake/TigrisTesting.cmake); the defaults fit a run from the build folder.
+// variants, synthetic graphs) and the built binaries. The defaults are the configured
+// paths (tests/CMakeLists.txt); environment variables of the same names override them.
 #ifndef TIGRIS_TESTS_SUPPORT_TEST_ENV_H_
 #define TIGRIS_TESTS_SUPPORT_TEST_ENV_H_
 

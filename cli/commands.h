@@ -1,0 +1,12 @@
+// The `tigris` subcommands. Each returns the process exit status:
+// 0 success, 1 the library reported an error (message printed), 2 usage error.
+#ifndef TIGRIS_CLI_COMMANDS_H_
+#define TIGRIS_CLI_COMMANDS_H_
+
+namespace tigris::cli {
+
+int RunAnalyze(int argc, char** argv);  // argv[first] is the word after "analyze"
+
+}  // namespace tigris::cli
+
+#endif  // TIGRIS_CLI_COMMANDS_H_

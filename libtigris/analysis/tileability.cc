@@ -1,0 +1,107 @@
+#include "analysis/tileability.h"
+
+namespace tigris::analysis {
+namespace {
+
+using ir::OpType;
+
+RowTileability Untileable(const ir::Op& op, const std::string& why) {
+  RowTileability t;
+  t.reason = std::string(ir::OpTypeName(op.type)) + " " + why;
+  return t;
+}
+
+bool IsElementwise(OpType type) {
+  switch (type) {
+    case OpType::kRelu:
+    case OpType::kRelu6:
+    case OpType::kLeakyRelu:
+    case OpType::kSelu:
+    case OpType::kSigmoid:
+    case OpType::kHardSigmoid:
+    case OpType::kHardSwish:
+    case OpType::kTanh:
+    case OpType::kClip:
+    case OpType::kBatchNormalization:
+    case OpType::kQuantize:
+    case OpType::kDequantize:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsBinary(OpType type) {
+  return type == OpType::kAdd || type == OpType::kSub || type == OpType::kMul ||
+         type == OpType::kDiv;
+}
+
+// Extent along H of a constant broadcast against a rank-4 output (1 if it has no H axis).
+int64_t BroadcastRows(const ir::Shape& shape) {
+  return shape.size() >= 2 ? shape[shape.size() - 2] : 1;
+}
+
+}  // namespace
+
+RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
+  if (op.outputs.size() != 1 || op.outputs[0] == ir::kNoTensor) {
+    return Untileable(op, "has more than one output");
+  }
+  const ir::Shape& out = graph.tensor(op.outputs[0]).shape;
+  if (out.size() != 4) return Untileable(op, "output is not a 4-D NCHW tensor");
+
+  RowTileability t;
+  switch (op.type) {
+    case OpType::kConv:
+    case OpType::kDepthwiseConv:
+    case OpType::kMaxPool:
+    case OpType::kAveragePool:
+      t.kind = RowTileClass::kSpatial;
+      t.window = SpatialRowWindow(graph, op);
+      return t;
+    case OpType::kGlobalAveragePool:
+    case OpType::kGlobalMaxPool:
+      return Untileable(op, "reduces over all rows");
+    default:
+      break;
+  }
+  const bool pointwise = IsElementwise(op.type) || IsBinary(op.type) ||
+                         op.type == OpType::kConcat || op.type == OpType::kPad ||
+                         op.type == OpType::kResize;
+  if (!pointwise) return Untileable(op, "needs the whole tensor");
+
+  // Only input 0 carries data for the elementwise ops; the rest are parameters.
+  const size_t data_inputs =
+      IsElementwise(op.type) || op.type == OpType::kPad || op.type == OpType::kResize
+          ? 1
+          : op.inputs.size();
+  for (size_t i = 0; i < data_inputs; ++i) {
+    const ir::TensorId in = op.input(i);
+    if (in == ir::kNoTensor) continue;
+    const ir::Tensor& tensor = graph.tensor(in);
+    if (tensor.is_constant) {
+      if (op.type == OpType::kConcat) return Untileable(op, "concatenates a constant");
+      if (BroadcastRows(tensor.shape) != 1) return Untileable(op, "has a constant varying along H");
+      continue;
+    }
+    if (tensor.shape.size() != 4) return Untileable(op, "has an input that is not 4-D NCHW");
+    if (tensor.shape[2] != out[2]) {
+      if (op.type == OpType::kPad) return Untileable(op, "pads along H");
+      if (op.type == OpType::kResize) return Untileable(op, "scales H");
+      if (op.type == OpType::kConcat) return Untileable(op, "joins along H");
+      return Untileable(op, "broadcasts an activation along H");
+    }
+  }
+  // Parameter operands (Clip bounds, BatchNorm statistics, Pad values, Resize scales)
+  // must be constants: a strip kernel cannot index a whole activation by row.
+  for (size_t i = data_inputs; i < op.inputs.size(); ++i) {
+    const ir::TensorId in = op.input(i);
+    if (in != ir::kNoTensor && !graph.IsConstant(in)) {
+      return Untileable(op, "has a non-constant parameter operand");
+    }
+  }
+  t.kind = RowTileClass::kPointwise;
+  return t;
+}
+
+}  // namespace tigris::analysis

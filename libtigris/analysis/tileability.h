@@ -1,0 +1,39 @@
+// Row (H) tileability of an op (tigris-tiling.txt, "Op tileability").
+//
+// Spatial ops (Conv, DepthwiseConv, MaxPool, AveragePool) read a window of rows and
+// contribute to the halo. Pointwise and channel-wise ops map each output row to the same
+// input row. Everything else needs the whole tensor. Deviations from the reference table,
+// all because a row strip cannot be computed from a row strip of the input:
+//  - GlobalAveragePool / GlobalMaxPool reduce over every row: not row-tileable.
+//  - Resize and Pad are tileable only when they leave H unchanged (scaling or padding H
+//    changes the row mapping; a later strategy may add it).
+//  - Add/Sub/Mul/Div need every activation operand with the output's H (an operand
+//    broadcast along H, such as a squeeze-excite scale, is not row-tileable yet);
+//    constant operands must not vary along H.
+//  - Concat is tileable unless it joins along H (checked from the shapes, so it does not
+//    depend on the axis convention).
+//  - Conv1D and ConvTranspose are not row-tileable yet.
+// Every tileable op works on rank-4 NCHW tensors.
+#ifndef TIGRIS_ANALYSIS_TILEABILITY_H_
+#define TIGRIS_ANALYSIS_TILEABILITY_H_
+
+#include <string>
+
+#include "analysis/receptive_field.h"
+#include "ir/graph.h"
+
+namespace tigris::analysis {
+
+enum class RowTileClass { kSpatial, kPointwise, kUntileable };
+
+struct RowTileability {
+  RowTileClass kind = RowTileClass::kUntileable;
+  RowWindow window;    // identity for pointwise ops
+  std::string reason;  // why not, for kUntileable ("GlobalAveragePool reduces over all rows")
+};
+
+RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op);
+
+}  // namespace tigris::analysis
+
+#endif  // TIGRIS_ANALYSIS_TILEABILITY_H_

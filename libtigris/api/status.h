@@ -1,0 +1,46 @@
+// Helpers shared by the C ABI implementation: the exception firewall and error messages.
+#ifndef TIGRIS_API_STATUS_H_
+#define TIGRIS_API_STATUS_H_
+
+#include <string>
+
+#include "tigris.h"
+#include "util/error.h"
+
+namespace tigris::api {
+
+// Records `message` as the calling thread's last error (tigris_last_error).
+void SetLastError(const std::string& message);
+void ClearLastError();
+
+// Runs `body`, translating every exception into a status and a message. The message goes
+// to the thread's last error and, when `handle_error` is given, to that handle's slot.
+// Nothing thrown inside libtigris ever crosses the C ABI.
+template <typename Body>
+tigris_status Guard(std::string* handle_error, Body&& body) {
+  std::string message;
+  tigris_status status = TIGRIS_OK;
+  try {
+    body();
+    return TIGRIS_OK;
+  } catch (const Error& e) {
+    status = static_cast<tigris_status>(e.status());
+    message = e.what();
+  } catch (const std::bad_alloc&) {
+    status = TIGRIS_ERR_OUT_OF_MEMORY;
+    message = "out of memory";
+  } catch (const std::exception& e) {
+    status = TIGRIS_ERR_INTERNAL;
+    message = std::string("internal error: ") + e.what();
+  } catch (...) {
+    status = TIGRIS_ERR_INTERNAL;
+    message = "internal error: unknown exception";
+  }
+  SetLastError(message);
+  if (handle_error) *handle_error = message;
+  return status;
+}
+
+}  // namespace tigris::api
+
+#endif  // TIGRIS_API_STATUS_H_

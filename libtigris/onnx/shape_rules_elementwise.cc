@@ -1,0 +1,159 @@
+// Shape rules of ops whose output has the input's shape (activations, Clip, Softmax,
+// Identity, Dropout, BatchNormalization, Cast, Q/DQ) or the broadcast of their inputs'
+// shapes (Add, Sub, Mul, Div, Sum; ONNX Broadcasting.md).
+#include <cmath>
+
+#include "onnx/shape_rules.h"
+#include "onnx/tensor_import.h"
+
+namespace tigris::onnx_import {
+namespace {
+
+bool IsIntegerDType(ir::DType d) {
+  switch (d) {
+    case ir::DType::kInt8:
+    case ir::DType::kUInt8:
+    case ir::DType::kInt16:
+    case ir::DType::kUInt16:
+    case ir::DType::kInt32:
+    case ir::DType::kInt64:
+    case ir::DType::kBool:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Element i of `values` broadcast from `shape` into `out_shape` (values in row-major order).
+int64_t BroadcastAt(const std::vector<int64_t>& values, const ir::Shape& shape,
+                    const ir::Shape& out_shape, int64_t flat) {
+  int64_t index = 0;
+  int64_t stride = 1;
+  size_t offset = out_shape.size() - shape.size();
+  for (size_t d = out_shape.size(); d-- > 0;) {
+    int64_t coord = flat % out_shape[d];
+    flat /= out_shape[d];
+    if (d >= offset) {
+      int64_t extent = shape[d - offset];
+      if (extent != 1) index += coord * stride;
+      stride *= extent;
+    }
+  }
+  return values[static_cast<size_t>(index)];
+}
+
+// Integer arithmetic on static shape values (Mul/Add/Sub/Div of small int tensors).
+std::optional<int64_t> Apply(ir::OpType type, int64_t a, int64_t b) {
+  switch (type) {
+    case ir::OpType::kAdd:
+    case ir::OpType::kSum:
+      return a + b;
+    case ir::OpType::kSub:
+      return a - b;
+    case ir::OpType::kMul:
+      return a * b;
+    case ir::OpType::kDiv:
+      if (b == 0) return std::nullopt;
+      return a / b;  // integer Div truncates (as C and onnxruntime do)
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+void SameShapeRule(ShapeContext& ctx) {
+  ctx.SetOutput(0, ctx.InputDType(0), ctx.InputShape(0));
+  if (ctx.op().type == ir::OpType::kIdentity) {
+    if (const auto* v = ctx.InputInts(0)) ctx.SetOutputInts(0, *v);
+  }
+}
+
+void BroadcastRule(ShapeContext& ctx) {
+  const ir::Op& op = ctx.op();
+  if (op.inputs.empty()) ctx.Fail("has no inputs");
+  ir::Shape shape = ctx.InputShape(0);
+  for (size_t i = 1; i < op.inputs.size(); ++i) {
+    std::optional<ir::Shape> b = BroadcastShapes(shape, ctx.InputShape(i));
+    if (!b) {
+      ctx.Fail("cannot broadcast " + ir::ShapeToString(shape) + " with " +
+               ir::ShapeToString(ctx.InputShape(i)) + " (input '" + ctx.Input(i).name + "')");
+    }
+    shape = *b;
+  }
+  ctx.SetOutput(0, ctx.InputDType(0), shape);
+
+  if (!IsIntegerDType(ctx.InputDType(0))) return;
+  int64_t count = ir::NumElements(shape);
+  if (count > kMaxStaticElements) return;
+  std::vector<int64_t> acc;
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    const std::vector<int64_t>* v = ctx.InputInts(i);
+    if (!v || static_cast<int64_t>(v->size()) != ir::NumElements(ctx.InputShape(i))) return;
+    std::vector<int64_t> next(static_cast<size_t>(count));
+    for (int64_t e = 0; e < count; ++e) {
+      int64_t x = BroadcastAt(*v, ctx.InputShape(i), shape, e);
+      if (i == 0) {
+        next[static_cast<size_t>(e)] = x;
+      } else {
+        std::optional<int64_t> r = Apply(op.type, acc[static_cast<size_t>(e)], x);
+        if (!r) return;
+        next[static_cast<size_t>(e)] = *r;
+      }
+    }
+    acc = std::move(next);
+  }
+  ctx.SetOutputInts(0, std::move(acc));
+}
+
+void DropoutRule(ShapeContext& ctx) {
+  ctx.SetOutput(0, ctx.InputDType(0), ctx.InputShape(0));
+  ctx.SetOutput(1, ir::DType::kBool, ctx.InputShape(0));  // mask
+}
+
+void BatchNormRule(ShapeContext& ctx) {
+  const ir::Shape& x = ctx.InputShape(0);
+  if (x.size() < 2) ctx.Fail("input must have a channel dimension, got " + ir::ShapeToString(x));
+  ctx.SetOutput(0, ctx.InputDType(0), x);
+  // Training-mode outputs (running/saved mean and variance) are per channel.
+  for (size_t i = 1; i < ctx.num_outputs(); ++i) ctx.SetOutput(i, ctx.InputDType(0), {x[1]});
+}
+
+void CastRule(ShapeContext& ctx) {
+  if (!ctx.attrs().Has("to")) ctx.Fail("attribute 'to' is missing");
+  ir::DType to = RequireDType(static_cast<int32_t>(ctx.attrs().GetInt("to")),
+                              "Cast node '" + ctx.op().name + "' target");
+  ctx.SetOutput(0, to, ctx.InputShape(0));
+  if (!IsIntegerDType(to) || to == ir::DType::kBool) return;
+  if (const auto* v = ctx.InputInts(0)) {
+    ctx.SetOutputInts(0, *v);
+  } else if (auto d = ctx.InputConstantDoubles(0);
+             d && static_cast<int64_t>(d->size()) <= kMaxStaticElements) {
+    std::vector<int64_t> ints;
+    for (double x : *d) {
+      if (!std::isfinite(x) || std::fabs(x) > 9.0e18) return;
+      ints.push_back(static_cast<int64_t>(x));  // float -> int Cast truncates
+    }
+    ctx.SetOutputInts(0, std::move(ints));
+  }
+}
+
+void QuantizeLinearRule(ShapeContext& ctx) {
+  // Output type follows the zero point; uint8 when it is omitted (ONNX QuantizeLinear).
+  ir::DType out = ctx.HasInput(2) ? ctx.InputDType(2) : ir::DType::kUInt8;
+  if (ctx.attrs().GetInt("output_dtype", 0) != 0) {
+    out = RequireDType(static_cast<int32_t>(ctx.attrs().GetInt("output_dtype")),
+                       "QuantizeLinear node '" + ctx.op().name + "' output_dtype");
+  }
+  ctx.SetOutput(0, out, ctx.InputShape(0));
+}
+
+void DequantizeLinearRule(ShapeContext& ctx) {
+  ctx.SetOutput(0, ir::DType::kFloat32, ctx.InputShape(0));
+}
+
+void QuantizeRule(ShapeContext& ctx) { ctx.SetOutput(0, ir::DType::kInt8, ctx.InputShape(0)); }
+
+void DequantizeRule(ShapeContext& ctx) { ctx.SetOutput(0, ir::DType::kFloat32, ctx.InputShape(0)); }
+
+}  // namespace tigris::onnx_import

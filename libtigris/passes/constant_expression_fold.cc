@@ -1,0 +1,369 @@
+// Constant-expression fold (an added pass, not in the reference): ops whose result is
+// fully determined by constants become constants, in one forward sweep over the
+// topologically ordered ops, so a chain folds front to back.
+//
+// Folded: Shape of any tensor (every extent is known after loading), and Gather, Slice,
+// Cast, Squeeze, Unsqueeze and Concat whose inputs are all constants; Reshape, Flatten,
+// Squeeze and Unsqueeze of constant data, which only relabel the bytes. Example (mnist8):
+//
+//   before: W[256,10] (initializer) -> Reshape(shape=[256,10]) -> W' -> MatMul(x, W')
+//   after:  W' is a constant                                          -> MatMul(x, W')
+//
+// It runs right after qdq-fold, so matmul-add-to-gemm and batchnorm-fold see such weights
+// as constants; shape-op-fold (reference pass 9) runs it again for chains that only
+// become constant later. Concat, Squeeze and Unsqueeze of activations are data ops and
+// stay (Concat runs on the MCU; reshape-canonicalize turns the other two into Reshape).
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "passes/passes.h"
+#include "util/error.h"
+
+namespace tigris::passes {
+namespace {
+
+std::string Where(const ir::Graph& graph, const ir::Op& op) {
+  return std::string(ir::OpTypeName(op.type)) + " node '" + op.name + "' of model '" + graph.name +
+         "'";
+}
+
+int64_t NormalizeAxis(const ir::Graph& graph, const ir::Op& op, int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank) {
+    throw Error(Status::kInvalidModel, Where(graph, op) + ": axis " + std::to_string(axis) +
+                                           " is out of range for rank " + std::to_string(rank));
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+// Product of shape[begin, end).
+int64_t Extent(const ir::Shape& shape, size_t begin, size_t end) {
+  int64_t n = 1;
+  for (size_t i = begin; i < end && i < shape.size(); ++i) n *= shape[i];
+  return n;
+}
+
+// The result of evaluating one op: element bytes, their dtype and shape.
+struct Folded {
+  ir::DType dtype = ir::DType::kUnknown;
+  ir::Shape shape;
+  std::vector<uint8_t> data;
+  std::optional<ir::QuantParams> quant;  // relabeled constant data keeps its annotation
+};
+
+// Shape(x) -> int64 vector of x's extents; opset 15 adds start/end (clamped like Slice).
+Folded FoldShape(const ir::Graph& graph, const ir::Op& op) {
+  const ir::Shape& dims = graph.tensor(op.input(0)).shape;
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  auto clamp = [rank](int64_t v) {
+    if (v < 0) v += rank;
+    return v < 0 ? 0 : (v > rank ? rank : v);
+  };
+  const int64_t start = clamp(op.attrs.GetInt("start", 0));
+  const int64_t end = clamp(op.attrs.GetInt("end", rank));
+  std::vector<int64_t> values;
+  for (int64_t i = start; i < end; ++i) values.push_back(dims[static_cast<size_t>(i)]);
+  Folded out;
+  out.dtype = ir::DType::kInt64;
+  out.shape = {static_cast<int64_t>(values.size())};
+  out.data.resize(values.size() * sizeof(int64_t));
+  if (!values.empty()) std::memcpy(out.data.data(), values.data(), out.data.size());
+  return out;
+}
+
+// Gather(data, indices, axis): out[outer, i..., inner] = data[outer, indices[i...], inner].
+Folded FoldGather(const ir::Graph& graph, const ir::Op& op) {
+  const ir::Tensor& data = graph.tensor(op.input(0));
+  const ir::Tensor& indices_tensor = graph.tensor(op.input(1));
+  const int64_t rank = static_cast<int64_t>(data.shape.size());
+  if (rank == 0) {
+    throw Error(Status::kInvalidModel, Where(graph, op) + ": cannot gather from a scalar");
+  }
+  const size_t axis =
+      static_cast<size_t>(NormalizeAxis(graph, op, op.attrs.GetInt("axis", 0), rank));
+  const std::vector<int64_t> indices = ir::ConstantAsInt64s(indices_tensor);
+  const int64_t outer = Extent(data.shape, 0, axis);
+  const int64_t dim = data.shape[axis];
+  const size_t inner_bytes = static_cast<size_t>(Extent(data.shape, axis + 1, data.shape.size())) *
+                             ir::DTypeSize(data.dtype);
+
+  Folded out;
+  out.dtype = data.dtype;
+  out.shape.assign(data.shape.begin(), data.shape.begin() + static_cast<std::ptrdiff_t>(axis));
+  out.shape.insert(out.shape.end(), indices_tensor.shape.begin(), indices_tensor.shape.end());
+  out.shape.insert(out.shape.end(), data.shape.begin() + static_cast<std::ptrdiff_t>(axis) + 1,
+                   data.shape.end());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t index : indices) {
+      if (index < -dim || index >= dim) {
+        throw Error(Status::kInvalidModel, Where(graph, op) + ": index " + std::to_string(index) +
+                                               " is out of range for " + "extent " +
+                                               std::to_string(dim));
+      }
+      if (index < 0) index += dim;
+      const size_t at = static_cast<size_t>(o * dim + index) * inner_bytes;
+      out.data.insert(out.data.end(), data.data.begin() + static_cast<std::ptrdiff_t>(at),
+                      data.data.begin() + static_cast<std::ptrdiff_t>(at + inner_bytes));
+    }
+  }
+  return out;
+}
+
+// Slice(data, starts, ends[, axes[, steps]]) (opset 10+) or with attributes (opset < 10).
+std::optional<Folded> FoldSlice(const ir::Graph& graph, const ir::Op& op) {
+  const ir::Tensor& data = graph.tensor(op.input(0));
+  const int64_t rank = static_cast<int64_t>(data.shape.size());
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (op.input(1) != ir::kNoTensor) {
+    starts = ir::ConstantAsInt64s(graph.tensor(op.input(1)));
+    ends = ir::ConstantAsInt64s(graph.tensor(op.input(2)));
+    if (op.input(3) != ir::kNoTensor) axes = ir::ConstantAsInt64s(graph.tensor(op.input(3)));
+    if (op.input(4) != ir::kNoTensor) steps = ir::ConstantAsInt64s(graph.tensor(op.input(4)));
+  } else {
+    starts = op.attrs.GetInts("starts");
+    ends = op.attrs.GetInts("ends");
+    axes = op.attrs.GetInts("axes");
+  }
+  if (axes.empty()) {
+    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  }
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size()) {
+    throw Error(Status::kInvalidModel,
+                Where(graph, op) + ": starts, ends, axes and steps differ in length");
+  }
+
+  // Per axis, the source indices it keeps (ONNX Slice clamping rules).
+  std::vector<std::vector<int64_t>> kept(static_cast<size_t>(rank));
+  for (int64_t a = 0; a < rank; ++a) {
+    for (int64_t i = 0; i < data.shape[static_cast<size_t>(a)]; ++i) {
+      kept[static_cast<size_t>(a)].push_back(i);
+    }
+  }
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const size_t axis = static_cast<size_t>(NormalizeAxis(graph, op, axes[k], rank));
+    const int64_t dim = data.shape[axis];
+    const int64_t step = steps[k];
+    if (step == 0) throw Error(Status::kInvalidModel, Where(graph, op) + ": step is 0");
+    int64_t start = starts[k] < 0 ? starts[k] + dim : starts[k];
+    int64_t end = ends[k] < 0 ? ends[k] + dim : ends[k];
+    if (step > 0) {
+      start = std::max<int64_t>(0, std::min(start, dim));
+      end = std::max<int64_t>(0, std::min(end, dim));
+    } else {
+      start = std::max<int64_t>(0, std::min(start, dim - 1));
+      end = std::max<int64_t>(-1, std::min(end, dim - 1));
+    }
+    kept[axis].clear();
+    for (int64_t i = start; step > 0 ? i < end : i > end; i += step) kept[axis].push_back(i);
+  }
+
+  Folded out;
+  out.dtype = data.dtype;
+  for (const auto& list : kept) out.shape.push_back(static_cast<int64_t>(list.size()));
+  const int64_t count = ir::NumElements(out.shape);
+  const size_t elem = ir::DTypeSize(data.dtype);
+  std::vector<int64_t> strides(static_cast<size_t>(rank), 1);
+  for (int64_t a = rank - 2; a >= 0; --a) {
+    strides[static_cast<size_t>(a)] =
+        strides[static_cast<size_t>(a) + 1] * data.shape[static_cast<size_t>(a) + 1];
+  }
+  std::vector<size_t> pos(static_cast<size_t>(rank), 0);  // odometer over `kept`
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t src = 0;
+    for (size_t a = 0; a < pos.size(); ++a) src += kept[a][pos[a]] * strides[a];
+    const size_t at = static_cast<size_t>(src) * elem;
+    out.data.insert(out.data.end(), data.data.begin() + static_cast<std::ptrdiff_t>(at),
+                    data.data.begin() + static_cast<std::ptrdiff_t>(at + elem));
+    for (size_t a = pos.size(); a-- > 0;) {
+      if (++pos[a] < kept[a].size()) break;
+      pos[a] = 0;
+    }
+  }
+  return out;
+}
+
+// Concat of constants along `axis`: per outer index, each input's contiguous block.
+Folded FoldConcat(const ir::Graph& graph, const ir::Op& op) {
+  const ir::Tensor& first = graph.tensor(op.input(0));
+  const int64_t rank = static_cast<int64_t>(first.shape.size());
+  const size_t axis =
+      static_cast<size_t>(NormalizeAxis(graph, op, op.attrs.GetInt("axis", 1), rank));
+  const size_t elem = ir::DTypeSize(first.dtype);
+  Folded out;
+  out.dtype = first.dtype;
+  out.shape = first.shape;
+  out.shape[axis] = 0;
+  for (ir::TensorId in : op.inputs) {
+    const ir::Tensor& t = graph.tensor(in);
+    if (t.shape.size() != first.shape.size() || t.dtype != first.dtype) {
+      throw Error(Status::kInvalidModel,
+                  Where(graph, op) + ": input '" + t.name + "' differs in rank or dtype");
+    }
+    out.shape[axis] += t.shape[axis];
+  }
+  const int64_t outer = Extent(first.shape, 0, axis);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (ir::TensorId in : op.inputs) {
+      const ir::Tensor& t = graph.tensor(in);
+      const size_t block = static_cast<size_t>(Extent(t.shape, axis, t.shape.size())) * elem;
+      const size_t at = static_cast<size_t>(o) * block;
+      out.data.insert(out.data.end(), t.data.begin() + static_cast<std::ptrdiff_t>(at),
+                      t.data.begin() + static_cast<std::ptrdiff_t>(at + block));
+    }
+  }
+  return out;
+}
+
+template <typename T>
+void AppendAs(std::vector<uint8_t>& bytes, T value) {
+  uint8_t raw[sizeof(T)];
+  std::memcpy(raw, &value, sizeof(T));
+  bytes.insert(bytes.end(), raw, raw + sizeof(T));
+}
+
+bool IsFloatType(ir::DType t) { return t == ir::DType::kFloat32 || t == ir::DType::kFloat64; }
+
+// Cast to the dtype the loader gave the output (it mirrors attribute "to"). Integer to
+// integer goes through int64 so shape values like INT64_MAX survive; float to integer
+// truncates toward zero like onnxruntime. Targets outside this list stay unfolded.
+std::optional<Folded> FoldCast(const ir::Graph& graph, const ir::Op& op, ir::DType to) {
+  const ir::Tensor& in = graph.tensor(op.input(0));
+  if (in.dtype == ir::DType::kFloat16 || in.dtype == ir::DType::kUnknown) return std::nullopt;
+  Folded out;
+  out.dtype = to;
+  out.shape = in.shape;
+  if (IsFloatType(to) || IsFloatType(in.dtype)) {
+    for (double v : ir::ConstantAsDoubles(in)) {
+      switch (to) {
+        case ir::DType::kFloat32:
+          AppendAs<float>(out.data, static_cast<float>(v));
+          break;
+        case ir::DType::kFloat64:
+          AppendAs<double>(out.data, v);
+          break;
+        case ir::DType::kInt64:
+          AppendAs<int64_t>(out.data, static_cast<int64_t>(v));
+          break;
+        case ir::DType::kInt32:
+          AppendAs<int32_t>(out.data, static_cast<int32_t>(v));
+          break;
+        case ir::DType::kBool:
+          AppendAs<uint8_t>(out.data, v != 0.0 ? 1 : 0);
+          break;
+        default:
+          return std::nullopt;
+      }
+    }
+    return out;
+  }
+  for (int64_t v : ir::ConstantAsInt64s(in)) {
+    switch (to) {
+      case ir::DType::kInt64:
+        AppendAs<int64_t>(out.data, v);
+        break;
+      case ir::DType::kInt32:
+        AppendAs<int32_t>(out.data, static_cast<int32_t>(v));
+        break;
+      case ir::DType::kInt16:
+        AppendAs<int16_t>(out.data, static_cast<int16_t>(v));
+        break;
+      case ir::DType::kUInt16:
+        AppendAs<uint16_t>(out.data, static_cast<uint16_t>(v));
+        break;
+      case ir::DType::kInt8:
+        AppendAs<int8_t>(out.data, static_cast<int8_t>(v));
+        break;
+      case ir::DType::kUInt8:
+        AppendAs<uint8_t>(out.data, static_cast<uint8_t>(v));
+        break;
+      case ir::DType::kBool:
+        AppendAs<uint8_t>(out.data, v != 0 ? 1 : 0);
+        break;
+      default:
+        return std::nullopt;
+    }
+  }
+  return out;
+}
+
+bool AllInputsConstant(const ir::Graph& graph, const ir::Op& op) {
+  for (ir::TensorId in : op.inputs) {
+    if (in != ir::kNoTensor && !graph.IsConstant(in)) return false;
+  }
+  return !op.inputs.empty();
+}
+
+// Evaluates `op` if it is a shape op over constants (or a relabeling of constant data);
+// nullopt leaves it in place.
+std::optional<Folded> TryFold(const ir::Graph& graph, const ir::Op& op) {
+  if (op.outputs.size() != 1 || op.input(0) == ir::kNoTensor) return std::nullopt;
+  const ir::Tensor& result = graph.tensor(op.outputs[0]);
+  switch (op.type) {
+    case ir::OpType::kShape:
+      return FoldShape(graph, op);  // every extent is known after loading
+    case ir::OpType::kGather:
+      if (!AllInputsConstant(graph, op)) return std::nullopt;
+      return FoldGather(graph, op);
+    case ir::OpType::kSlice:
+      if (!AllInputsConstant(graph, op)) return std::nullopt;
+      return FoldSlice(graph, op);
+    case ir::OpType::kConcat:
+      if (!AllInputsConstant(graph, op)) return std::nullopt;
+      return FoldConcat(graph, op);
+    case ir::OpType::kCast:
+      if (!AllInputsConstant(graph, op)) return std::nullopt;
+      return FoldCast(graph, op, result.dtype);
+    case ir::OpType::kSqueeze:
+    case ir::OpType::kUnsqueeze:
+    case ir::OpType::kReshape:
+    case ir::OpType::kFlatten: {
+      // Same bytes under the output's (already resolved) shape; only the data operand has
+      // to be constant. Per-channel quantization would need its axis remapped: left alone.
+      const ir::Tensor& data = graph.tensor(op.input(0));
+      if (!data.is_constant) return std::nullopt;
+      if (data.quant && data.quant->per_channel()) return std::nullopt;
+      Folded out;
+      out.dtype = data.dtype;
+      out.shape = result.shape;
+      out.data = data.data;
+      out.quant = result.quant ? result.quant : data.quant;
+      return out;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+void ConstantExpressionFold(ir::Graph& graph) {
+  std::vector<bool> folded(graph.ops.size(), false);
+  for (size_t i = 0; i < graph.ops.size(); ++i) {
+    const ir::Op& op = graph.ops[i];
+    // A graph output must stay an op's result (outputs are activations the host reads).
+    if (op.outputs.size() != 1 || graph.IsGraphOutput(op.outputs[0])) continue;
+    std::optional<Folded> value = TryFold(graph, op);
+    if (!value) continue;
+    ir::Tensor& result = graph.tensor(op.outputs[0]);
+    if (value->shape != result.shape) {
+      throw Error(Status::kInvalidModel, Where(graph, op) + ": evaluates to shape " +
+                                             ir::ShapeToString(value->shape) + " but output '" +
+                                             result.name + "' was resolved as " +
+                                             ir::ShapeToString(result.shape));
+    }
+    // The output tensor itself becomes the constant: same id and name, no rewiring.
+    result.quant = value->quant;
+    result.dtype = value->dtype;
+    result.is_constant = true;
+    result.data = std::move(value->data);
+    folded[i] = true;
+  }
+  graph.EraseOps(folded);
+}
+
+}  // namespace tigris::passes

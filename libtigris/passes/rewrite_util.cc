@@ -1,0 +1,132 @@
+#include "passes/rewrite_util.h"
+
+#include <algorithm>
+
+#include "util/error.h"
+
+namespace tigris::passes {
+
+std::string DescribeOp(const ir::Op& op) {
+  return "op '" + std::string(ir::OpTypeName(op.type)) + "' at node '" + op.name + "'";
+}
+
+int SoleConsumer(const ir::Graph& graph, const std::vector<std::vector<int>>& consumers,
+                 ir::TensorId tensor) {
+  if (tensor == ir::kNoTensor || graph.IsGraphOutput(tensor)) return -1;
+  const auto& readers = consumers.at(static_cast<size_t>(tensor));
+  return readers.size() == 1 ? readers.front() : -1;
+}
+
+namespace {
+
+// A dead op keeps no references, so indices recomputed before EraseOps ignore it.
+void Kill(ir::Graph& graph, int op_index, std::vector<bool>& dead) {
+  ir::Op& op = graph.ops.at(static_cast<size_t>(op_index));
+  op.inputs.clear();
+  op.outputs.clear();
+  dead.at(static_cast<size_t>(op_index)) = true;
+}
+
+}  // namespace
+
+void AbsorbSuccessor(ir::Graph& graph, int producer, int absorbed, std::vector<bool>& dead) {
+  ir::TensorId out = graph.ops.at(static_cast<size_t>(absorbed)).outputs.at(0);
+  Kill(graph, absorbed, dead);
+  graph.ops.at(static_cast<size_t>(producer)).outputs.at(0) = out;
+}
+
+void BypassOp(ir::Graph& graph, int op_index, std::vector<bool>& dead) {
+  const ir::Op& op = graph.ops.at(static_cast<size_t>(op_index));
+  ir::TensorId in = op.inputs.at(0);
+  ir::TensorId out = op.outputs.at(0);
+  Kill(graph, op_index, dead);
+  if (!graph.IsGraphOutput(out)) {
+    graph.ReplaceUses(out, in);
+    return;
+  }
+  int producer = graph.ProducerIndex().at(static_cast<size_t>(in));
+  if (producer >= 0 && !graph.IsGraphOutput(in)) {
+    // Keep the graph output's name: the producer writes `out`, and the readers of the
+    // intermediate `in` (all after the producer, so still topological) follow it.
+    auto& outs = graph.ops[static_cast<size_t>(producer)].outputs;
+    std::replace(outs.begin(), outs.end(), in, out);
+    graph.ReplaceUses(in, out);
+    return;
+  }
+  graph.ReplaceUses(out, in);
+}
+
+OpNamer::OpNamer(const ir::Graph& graph) {
+  for (const ir::Op& op : graph.ops) taken_.insert(op.name);
+}
+
+std::string OpNamer::Unique(const std::string& base) {
+  std::string name = base;
+  for (int i = 1; taken_.count(name) != 0; ++i) name = base + "_" + std::to_string(i);
+  taken_.insert(name);
+  return name;
+}
+
+void RequireConstantData(const ir::Tensor& tensor) {
+  if (!tensor.is_constant) {
+    throw Error(Status::kInvalidModel, "tensor '" + tensor.name + "' must be a constant here");
+  }
+  if (static_cast<int64_t>(tensor.data.size()) != tensor.byte_size()) {
+    throw Error(Status::kInvalidModel,
+                "constant '" + tensor.name + "' holds " + std::to_string(tensor.data.size()) +
+                    " bytes, its shape " + ir::ShapeToString(tensor.shape) + " and dtype " +
+                    std::string(ir::DTypeName(tensor.dtype)) + " need " +
+                    std::to_string(tensor.byte_size()));
+  }
+}
+
+std::vector<float> FloatConstant(const ir::Tensor& tensor) {
+  if (tensor.dtype != ir::DType::kFloat32) {
+    throw Error(Status::kInvalidModel,
+                "tensor '" + tensor.name + "' must be a float32 constant here");
+  }
+  RequireConstantData(tensor);
+  return tensor.DataAs<float>();
+}
+
+ir::TensorId AddFloatConstant(ir::Graph& graph, const std::string& base, ir::Shape shape,
+                              const std::vector<float>& values) {
+  ir::Tensor t;
+  t.SetData(values);
+  return graph.AddConstant(base, ir::DType::kFloat32, std::move(shape), std::move(t.data));
+}
+
+std::vector<uint8_t> TransposeMatrixBytes(const std::vector<uint8_t>& data, int64_t rows,
+                                          int64_t cols, size_t element_size) {
+  if (data.size() != static_cast<size_t>(rows * cols) * element_size) {
+    throw Error(Status::kInternal, "matrix transpose: byte count does not match the shape");
+  }
+  std::vector<uint8_t> out(data.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      size_t from = static_cast<size_t>(r * cols + c) * element_size;
+      size_t to = static_cast<size_t>(c * rows + r) * element_size;
+      std::copy_n(data.begin() + static_cast<std::ptrdiff_t>(from), element_size,
+                  out.begin() + static_cast<std::ptrdiff_t>(to));
+    }
+  }
+  return out;
+}
+
+ir::Shape BroadcastShapes(const ir::Shape& a, const ir::Shape& b, const std::string& where) {
+  size_t rank = std::max(a.size(), b.size());
+  ir::Shape out(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    // Align from the right (numpy rule); missing leading dims count as 1.
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) {
+      throw Error(Status::kInvalidModel, where + ": shapes " + ir::ShapeToString(a) + " and " +
+                                             ir::ShapeToString(b) + " do not broadcast");
+    }
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+}  // namespace tigris::passes

@@ -1,0 +1,73 @@
+// Small graph-rewriting helpers shared by the normalization passes that fuse, relabel or
+// decompose ops (batchnorm-fold, sum-to-add, matmul-add-to-gemm, gemm-normalize,
+// silu-decompose, activation-fuse, ...). Each is a pattern those passes repeat; anything
+// used by one pass only stays in that pass's file.
+#ifndef TIGRIS_PASSES_REWRITE_UTIL_H_
+#define TIGRIS_PASSES_REWRITE_UTIL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace tigris::passes {
+
+// "op 'Conv' at node 'conv1'": how every pass names the node at fault in a message.
+std::string DescribeOp(const ir::Op& op);
+
+// The one op reading `tensor`, or -1 when it has no reader, several readers, or is a graph
+// output (the caller still needs its value, so its producer cannot be fused away).
+// `consumers` is Graph::ConsumerIndex() of the same graph.
+int SoleConsumer(const ir::Graph& graph, const std::vector<std::vector<int>>& consumers,
+                 ir::TensorId tensor);
+
+// Makes `producer` (op index) write `absorbed`'s first output instead of its own first
+// output and marks `absorbed` dead, so the fused op keeps the absorbed op's output tensor:
+// its name (a graph output stays one), dtype and quantization. Callers check first that
+// the producer's old output has `absorbed` as its sole consumer.
+void AbsorbSuccessor(ir::Graph& graph, int producer, int absorbed, std::vector<bool>& dead);
+
+// Removes the pass-through op `op_index` (output == input, e.g. a one-input Sum) by
+// rewiring its readers to `in`. When `out` is a graph output the output keeps its name:
+// the producer of `in` writes `out` instead (and its other readers follow). Only when `in`
+// has no producer op (a graph input or constant) does the graph output become `in`.
+void BypassOp(ir::Graph& graph, int op_index, std::vector<bool>& dead);
+
+// Hands out node names for ops a pass creates, unique among the graph's node names at
+// construction and every name handed out since (the loader keeps node names unique).
+class OpNamer {
+ public:
+  explicit OpNamer(const ir::Graph& graph);
+  // `base` if free, else base + "_1", "_2", ...
+  std::string Unique(const std::string& base);
+
+ private:
+  std::set<std::string> taken_;
+};
+
+// Throws kInvalidModel naming the tensor unless it is a constant whose byte count matches
+// its shape and dtype (so element loops over it stay in bounds).
+void RequireConstantData(const ir::Tensor& tensor);
+
+// Elements of a float32 constant; throws kInvalidModel (naming the tensor) otherwise.
+std::vector<float> FloatConstant(const ir::Tensor& tensor);
+
+// Adds a float32 constant named after `base` (made unique).
+ir::TensorId AddFloatConstant(ir::Graph& graph, const std::string& base, ir::Shape shape,
+                              const std::vector<float>& values);
+
+// Row-major [rows, cols] -> [cols, rows] on raw element bytes (any dtype); `data` must hold
+// rows * cols elements (kInternal otherwise).
+std::vector<uint8_t> TransposeMatrixBytes(const std::vector<uint8_t>& data, int64_t rows,
+                                          int64_t cols, size_t element_size);
+
+// ONNX (numpy) broadcast of two shapes; throws kInvalidModel naming `where` when they are
+// incompatible.
+ir::Shape BroadcastShapes(const ir::Shape& a, const ir::Shape& b, const std::string& where);
+
+}  // namespace tigris::passes
+
+#endif  // TIGRIS_PASSES_REWRITE_UTIL_H_

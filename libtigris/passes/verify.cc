@@ -1,0 +1,160 @@
+// The verifier that closes normalization (tigris-compilation-pipeline.txt, stage 2; the
+// IREE habit of a verifier between phases). Everything after normalization (analysis,
+// planning, emission, the runtime) assumes these invariants instead of re-checking them:
+//  1. every op is a runtime op (op_type.h); a transient op left over means a pass could not
+//     fold it, reported as kUnsupportedOp naming op type, node and model;
+//  2. ops are in topological order: each input is a constant, a graph input or the output
+//     of an earlier op; each tensor is produced once; graph outputs are produced;
+//  3. every activation has a known dtype and a concrete shape with no zero or negative
+//     extent (rank 0 is a scalar); every constant holds exactly its shape's bytes;
+//  4. int8 consistency: int8 activations carry QuantParams; only Quantize goes from
+//     float32 to int8 and only Dequantize from int8 to float32; every other op reads
+//     activations of one kind (int8 or float32) and writes that kind.
+// Broken invariants 2-4 are kInvalidModel: they are defects of the model or of a pass.
+#include <string>
+#include <vector>
+
+#include "passes/pass.h"
+#include "passes/rewrite_util.h"
+#include "util/error.h"
+
+namespace tigris::passes {
+namespace {
+
+std::string Where(const ir::Graph& graph, const ir::Op& op) {
+  return DescribeOp(op) + " in model '" + graph.name + "'";
+}
+
+[[noreturn]] void Invalid(const std::string& message) {
+  throw Error(Status::kInvalidModel, message);
+}
+
+void CheckRuntimeOps(const ir::Graph& graph) {
+  for (const ir::Op& op : graph.ops) {
+    if (!ir::IsRuntimeOp(op.type)) {
+      throw Error(Status::kUnsupportedOp,
+                  Where(graph, op) +
+                      " is not supported by the runtime (it should have been folded by "
+                      "normalization)");
+    }
+  }
+}
+
+void CheckId(const ir::Graph& graph, ir::TensorId id, const std::string& where) {
+  if (id < 0 || static_cast<size_t>(id) >= graph.tensors.size()) {
+    Invalid(where + " refers to tensor id " + std::to_string(id) + ", which does not exist");
+  }
+}
+
+// Invariant 2; returns which tensors are referenced at all (for invariant 3).
+std::vector<bool> CheckTopologicalOrder(const ir::Graph& graph) {
+  std::vector<bool> defined(graph.tensors.size(), false);
+  std::vector<bool> used(graph.tensors.size(), false);
+  for (size_t i = 0; i < graph.tensors.size(); ++i) defined[i] = graph.tensors[i].is_constant;
+  for (ir::TensorId id : graph.inputs) {
+    CheckId(graph, id, "graph input of model '" + graph.name + "'");
+    if (graph.tensor(id).is_constant) {
+      Invalid("graph input '" + graph.tensor(id).name + "' of model '" + graph.name +
+              "' is a constant");
+    }
+    defined[static_cast<size_t>(id)] = used[static_cast<size_t>(id)] = true;
+  }
+  for (const ir::Op& op : graph.ops) {
+    for (ir::TensorId id : op.inputs) {
+      if (id == ir::kNoTensor) continue;  // absent optional input
+      CheckId(graph, id, Where(graph, op));
+      if (!defined[static_cast<size_t>(id)]) {
+        Invalid(Where(graph, op) + " reads tensor '" + graph.tensor(id).name +
+                "' before any op produces it");
+      }
+      used[static_cast<size_t>(id)] = true;
+    }
+    for (ir::TensorId id : op.outputs) {
+      if (id == ir::kNoTensor) continue;  // absent optional output
+      CheckId(graph, id, Where(graph, op));
+      if (defined[static_cast<size_t>(id)]) {
+        Invalid(Where(graph, op) + " writes tensor '" + graph.tensor(id).name +
+                "', which is already a constant, a graph input or another op's output");
+      }
+      defined[static_cast<size_t>(id)] = used[static_cast<size_t>(id)] = true;
+    }
+  }
+  for (ir::TensorId id : graph.outputs) {
+    CheckId(graph, id, "graph output of model '" + graph.name + "'");
+    if (!defined[static_cast<size_t>(id)]) {
+      Invalid("graph output '" + graph.tensor(id).name + "' of model '" + graph.name +
+              "' is never produced");
+    }
+    used[static_cast<size_t>(id)] = true;
+  }
+  return used;
+}
+
+// Invariant 3.
+void CheckTensor(const ir::Graph& graph, const ir::Tensor& t) {
+  const std::string what = "tensor '" + t.name + "' in model '" + graph.name + "'";
+  if (t.dtype == ir::DType::kUnknown) Invalid(what + " has no known dtype");
+  for (int64_t extent : t.shape) {
+    if (extent <= 0) {
+      Invalid(what + " has shape " + ir::ShapeToString(t.shape) +
+              "; every extent must be a known positive number");
+    }
+  }
+  if (t.is_constant && static_cast<int64_t>(t.data.size()) != t.byte_size()) {
+    Invalid(what + " holds " + std::to_string(t.data.size()) + " bytes, its shape and dtype need " +
+            std::to_string(t.byte_size()));
+  }
+  if (!t.is_constant && t.dtype == ir::DType::kInt8 && !t.quant) {
+    Invalid(what + " is an int8 activation without quantization parameters");
+  }
+}
+
+// Invariant 4 for one op: the activation dtype class (int8 or float32) it reads and writes.
+void CheckInt8Consistency(const ir::Graph& graph, const ir::Op& op) {
+  bool reads_int8 = false;
+  bool reads_float = false;
+  for (ir::TensorId id : op.inputs) {
+    if (id == ir::kNoTensor || graph.IsConstant(id)) continue;
+    reads_int8 |= graph.tensor(id).dtype == ir::DType::kInt8;
+    reads_float |= graph.tensor(id).dtype == ir::DType::kFloat32;
+  }
+  bool writes_int8 = false;
+  bool writes_float = false;
+  for (ir::TensorId id : op.outputs) {
+    if (id == ir::kNoTensor) continue;
+    writes_int8 |= graph.tensor(id).dtype == ir::DType::kInt8;
+    writes_float |= graph.tensor(id).dtype == ir::DType::kFloat32;
+  }
+  if (reads_int8 && reads_float) {
+    Invalid(Where(graph, op) + " reads both int8 and float32 activations");
+  }
+  if (op.type == ir::OpType::kQuantize) {
+    if (reads_int8 || writes_float) Invalid(Where(graph, op) + " must map float32 to int8");
+    return;
+  }
+  if (op.type == ir::OpType::kDequantize) {
+    if (reads_float || writes_int8) Invalid(Where(graph, op) + " must map int8 to float32");
+    return;
+  }
+  if (reads_int8 && writes_float) {
+    Invalid(Where(graph, op) +
+            " reads int8 activations but writes float32 (only Dequantize leaves int8)");
+  }
+  if (reads_float && writes_int8) {
+    Invalid(Where(graph, op) +
+            " reads float32 activations but writes int8 (only Quantize enters int8)");
+  }
+}
+
+}  // namespace
+
+void Verify(const ir::Graph& graph) {
+  CheckRuntimeOps(graph);
+  const std::vector<bool> used = CheckTopologicalOrder(graph);
+  for (size_t i = 0; i < graph.tensors.size(); ++i) {
+    if (used[i]) CheckTensor(graph, graph.tensors[i]);
+  }
+  for (const ir::Op& op : graph.ops) CheckInt8Consistency(graph, op);
+}
+
+}  // namespace tigris::passes

@@ -1,0 +1,21 @@
+// Memory budgets a plan must fit (bytes).
+#ifndef TIGRIS_PLAN_BUDGET_H_
+#define TIGRIS_PLAN_BUDGET_H_
+
+#include <cstdint>
+
+namespace tigris::plan {
+
+struct Budget {
+  int64_t fast_bytes = 0;   // SRAM arena; must be > 0
+  int64_t slow_bytes = 0;   // PSRAM arena; 0 = not given: the plan reports what it needs
+  int64_t flash_bytes = 0;  // 0 = not given (reported only; the emitter checks weights)
+};
+
+// Throws kInvalidBudget, naming the field, for fast_bytes <= 0 or a negative slow or
+// flash budget.
+void ValidateBudget(const Budget& budget);
+
+}  // namespace tigris::plan
+
+#endif  // TIGRIS_PLAN_BUDGET_H_

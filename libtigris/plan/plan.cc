@@ -1,0 +1,53 @@
+#include "plan/plan.h"
+
+namespace tigris::plan {
+
+std::string_view MemoryRegionName(MemoryRegion region) {
+  switch (region) {
+    case MemoryRegion::kFast:
+      return "fast";
+    case MemoryRegion::kSlow:
+      return "slow";
+  }
+  return "?";
+}
+
+std::string_view BufferKindName(BufferKind kind) {
+  switch (kind) {
+    case BufferKind::kTensor:
+      return "tensor";
+    case BufferKind::kRowStrip:
+      return "row_strip";
+    case BufferKind::kScratch:
+      return "scratch";
+  }
+  return "?";
+}
+
+std::string_view StageStrategyName(StageStrategy strategy) {
+  switch (strategy) {
+    case StageStrategy::kNormal:
+      return "normal";
+    case StageStrategy::kTiled:
+      return "tiled";
+    case StageStrategy::kChain:
+      return "chain";
+  }
+  return "?";
+}
+
+std::string_view VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kOk:
+      return "ok";
+    case Verdict::kPartitioned:
+      return "partitioned";
+    case Verdict::kTiled:
+      return "tiled";
+    case Verdict::kNeedsWork:
+      return "needs_work";
+  }
+  return "?";
+}
+
+}  // namespace tigris::plan

@@ -1,0 +1,100 @@
+// The execution plan the planner produces and the emitter (issue 4) serializes.
+//
+// A plan is a sequence of stages over the ops in execution order. Each stage runs with
+// the fast arena to itself: tensors crossing a stage boundary are spilled to the slow
+// arena by the stage producing them and reloaded by the stages reading them. A stage runs
+// in one of three ways (tigris-tiling.txt, "Execution strategies"):
+//   kNormal  its buffers are whole tensors at fixed fast offsets (Stage::buffers);
+//   kTiled   its ops run once per row tile over row strips (Stage::tile);
+//   kChain   consecutive tiled stages fused into one tile loop whose intermediates never
+//            leave the fast arena (Chain::tile; the stages name the chain).
+// docs/memory-model.md states when every buffer is live; docs/planning.md the algorithms.
+#ifndef TIGRIS_PLAN_PLAN_H_
+#define TIGRIS_PLAN_PLAN_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plan/budget.h"
+#include "plan/buffer.h"
+#include "plan/tile_plan.h"
+
+namespace tigris::plan {
+
+enum class StageStrategy : uint8_t { kNormal = 0, kTiled, kChain };
+std::string_view StageStrategyName(StageStrategy strategy);  // "normal", "tiled", "chain"
+
+enum class Verdict : uint8_t {
+  kOk = 0,       // one normal stage fits
+  kPartitioned,  // several normal stages, all fit
+  kTiled,        // tiling or chains make every stage fit
+  kNeedsWork,    // some stage does not fit (Stage::reasons say why)
+};
+std::string_view VerdictName(Verdict verdict);  // "ok", "partitioned", "tiled", "needs_work"
+
+struct Stage {
+  int id = 0;
+  std::vector<int> ops;  // op indices, consecutive, in execution order
+  StageStrategy strategy = StageStrategy::kNormal;
+  // kNormal: whole-tensor buffers and scratch in the fast arena. Empty for tiled stages
+  // (their strips are in tile) and chain stages (in the chain's tile).
+  std::vector<Buffer> buffers;
+  std::optional<TilePlan> tile;  // kTiled only
+  int chain = -1;                // kChain: index into PlanResult::chains
+  int64_t peak_bytes = 0;        // max offset + size of the fast buffers while it runs
+  // Tensors reloaded from the slow arena (produced by an earlier stage) and spilled to it
+  // (read by a later stage), in order of first use / production.
+  std::vector<ir::TensorId> spill_in;
+  std::vector<ir::TensorId> spill_out;
+  int64_t spill_in_bytes = 0;        // payload bytes of spill_in tensors
+  int64_t spill_out_bytes = 0;       // payload bytes of spill_out tensors
+  bool fits = true;                  // peak_bytes <= fast budget
+  std::vector<std::string> reasons;  // why it does not fit, naming ops (needs_work)
+};
+
+struct Chain {
+  int id = 0;
+  std::vector<int> stages;  // consecutive stage ids
+  TilePlan tile;            // the fused loop over all ops of the stages
+};
+
+// A tensor's home in the slow arena, live from the stage producing it to the last stage
+// reading it (inclusive).
+struct SlowBuffer {
+  ir::TensorId tensor = ir::kNoTensor;
+  int first_stage = 0;
+  int last_stage = 0;
+  int64_t bytes = 0;
+  BufferHome home;  // region kSlow
+};
+
+// One execution step (op) of the plan, for the timeline chart.
+struct TimelineStep {
+  int op = 0;
+  int stage = 0;
+  int64_t live_bytes = 0;   // aligned sizes of the fast buffers live at this op
+  int64_t arena_bytes = 0;  // highest offset + size among them
+};
+
+struct PlanResult {
+  Budget budget;
+  int64_t naive_peak_bytes = 0;  // single-stage, untiled timeline peak (live bytes)
+  ir::TensorId largest_tensor = ir::kNoTensor;
+  std::vector<Stage> stages;
+  std::vector<Chain> chains;
+  std::vector<SlowBuffer> slow_buffers;
+  int64_t scheduled_peak_bytes = 0;  // max Stage::peak_bytes
+  int64_t slow_peak_bytes = 0;       // max offset + size in the slow arena
+  Verdict verdict = Verdict::kOk;
+  int64_t macs = 0;
+  int64_t recompute_macs = 0;      // extra MACs of halo rows computed more than once
+  int64_t slow_traffic_bytes = 0;  // bytes moved between the slow and the fast arena
+  std::vector<TimelineStep> timeline;
+};
+
+}  // namespace tigris::plan
+
+#endif  // TIGRIS_PLAN_PLAN_H_

@@ -1,0 +1,73 @@
+#include "plan/plan_json.h"
+
+namespace tigris::plan {
+namespace {
+
+using nlohmann::json;
+
+json TileJson(const TilePlan& tile) {
+  return {{"height", tile.tile_rows}, {"halo", tile.halo}, {"count", tile.count}};
+}
+
+json StageJson(const ir::Graph& graph, const PlanResult& plan, const Stage& stage) {
+  json ops = json::array();
+  for (int op : stage.ops) ops.push_back(graph.ops[static_cast<size_t>(op)].name);
+  json tile = nullptr;
+  if (stage.tile) tile = TileJson(*stage.tile);
+  // A chain stage repeats its chain's loop parameters.
+  if (stage.chain >= 0) tile = TileJson(plan.chains[static_cast<size_t>(stage.chain)].tile);
+  return {{"id", stage.id},
+          {"ops", ops},
+          {"strategy", StageStrategyName(stage.strategy)},
+          {"peak_bytes", stage.peak_bytes},
+          {"spill_in_bytes", stage.spill_in_bytes},
+          {"spill_out_bytes", stage.spill_out_bytes},
+          {"tile", tile},
+          {"chain", stage.chain >= 0 ? json(stage.chain) : json(nullptr)},
+          {"reasons", stage.reasons}};
+}
+
+}  // namespace
+
+json PlanToJson(const ir::Graph& graph, const PlanResult& plan) {
+  json largest = nullptr;
+  if (plan.largest_tensor != ir::kNoTensor) {
+    const ir::Tensor& t = graph.tensor(plan.largest_tensor);
+    largest = {{"name", t.name}, {"shape", t.shape}, {"bytes", t.byte_size()}};
+  }
+  json stages = json::array();
+  for (const Stage& stage : plan.stages) stages.push_back(StageJson(graph, plan, stage));
+  json chains = json::array();
+  for (const Chain& chain : plan.chains) {
+    chains.push_back({{"id", chain.id},
+                      {"stages", chain.stages},
+                      {"tile_height", chain.tile.tile_rows},
+                      {"halo", chain.tile.halo},
+                      {"tiles", chain.tile.count}});
+  }
+  json timeline = json::array();
+  for (const TimelineStep& step : plan.timeline) {
+    timeline.push_back({{"op", graph.ops[static_cast<size_t>(step.op)].name},
+                        {"step", step.op},
+                        {"stage", step.stage},
+                        {"live_bytes", step.live_bytes},
+                        {"arena_bytes", step.arena_bytes}});
+  }
+  return {{"memory", {{"naive_peak_bytes", plan.naive_peak_bytes}, {"largest_tensor", largest}}},
+          {"budget",
+           {{"fast_bytes", plan.budget.fast_bytes},
+            {"slow_bytes", plan.budget.slow_bytes},
+            {"flash_bytes", plan.budget.flash_bytes}}},
+          {"stages", stages},
+          {"chains", chains},
+          {"scheduled_peak_bytes", plan.scheduled_peak_bytes},
+          {"slow_peak_bytes", plan.slow_peak_bytes},
+          {"verdict", VerdictName(plan.verdict)},
+          {"totals",
+           {{"macs", plan.macs},
+            {"recompute_macs", plan.recompute_macs},
+            {"slow_traffic_bytes", plan.slow_traffic_bytes}}},
+          {"timeline", timeline}};
+}
+
+}  // namespace tigris::plan

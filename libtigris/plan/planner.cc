@@ -1,0 +1,95 @@
+#include "plan/planner.h"
+
+#include <algorithm>
+#include <string>
+
+#include "analysis/macs.h"
+#include "analysis/memory_timeline.h"
+#include "plan/graph_facts.h"
+#include "plan/row_tiling.h"
+#include "plan/spatial_partition.h"
+#include "plan/spills.h"
+#include "plan/temporal_partition.h"
+#include "util/error.h"
+
+namespace tigris::plan {
+namespace {
+
+const std::vector<Buffer>& FastBuffers(const PlanResult& plan, const Stage& stage) {
+  if (stage.chain >= 0) return plan.chains[static_cast<size_t>(stage.chain)].tile.buffers;
+  if (stage.tile) return stage.tile->buffers;
+  return stage.buffers;
+}
+
+std::vector<TimelineStep> BuildTimeline(const PlanResult& plan) {
+  std::vector<TimelineStep> timeline;
+  for (const Stage& stage : plan.stages) {
+    const std::vector<Buffer>& buffers = FastBuffers(plan, stage);
+    for (int op : stage.ops) {
+      TimelineStep step;
+      step.op = op;
+      step.stage = stage.id;
+      for (const Buffer& b : buffers) {
+        if (b.first_op > op || b.last_op < op) continue;
+        step.live_bytes += b.home.size;
+        step.arena_bytes = std::max(step.arena_bytes, b.home.offset + b.home.size);
+      }
+      timeline.push_back(step);
+    }
+  }
+  return timeline;
+}
+
+Verdict Decide(const PlanResult& plan) {
+  bool tiled = false;
+  for (const Stage& stage : plan.stages) {
+    if (!stage.fits) return Verdict::kNeedsWork;
+    tiled = tiled || stage.strategy != StageStrategy::kNormal;
+  }
+  if (tiled) return Verdict::kTiled;
+  return plan.stages.size() == 1 ? Verdict::kOk : Verdict::kPartitioned;
+}
+
+}  // namespace
+
+PlanResult PlanModel(const ir::Graph& graph, const Budget& budget) {
+  ValidateBudget(budget);
+  if (graph.ops.empty()) {
+    throw Error(Status::kEmptyModel, "graph '" + graph.name + "' has no ops to plan");
+  }
+  const GraphFacts facts = ComputeGraphFacts(graph);
+
+  PlanResult plan;
+  plan.budget = budget;
+  plan.naive_peak_bytes = analysis::ComputeMemoryTimeline(graph, facts.lifetimes).peak_bytes;
+  int64_t largest = -1;
+  for (const analysis::Lifetime& life : facts.lifetimes) {
+    if (life.tensor != ir::kNoTensor && life.bytes > largest) {
+      largest = life.bytes;
+      plan.largest_tensor = life.tensor;
+    }
+  }
+
+  plan.stages = PartitionStages(graph, facts, budget.fast_bytes);
+  TileStages(graph, facts, budget.fast_bytes, plan.stages, plan.chains);
+  AssignSpills(graph, facts, plan);
+
+  for (const Stage& stage : plan.stages) {
+    plan.scheduled_peak_bytes = std::max(plan.scheduled_peak_bytes, stage.peak_bytes);
+    if (stage.tile) plan.recompute_macs += RecomputeMacs(graph, *stage.tile);
+  }
+  for (const Chain& chain : plan.chains) plan.recompute_macs += RecomputeMacs(graph, chain.tile);
+  for (const ir::Op& op : graph.ops) plan.macs += analysis::OpMacs(graph, op);
+  plan.slow_traffic_bytes = SlowTrafficBytes(graph, plan);
+  plan.timeline = BuildTimeline(plan);
+  plan.verdict = Decide(plan);
+
+  if (budget.slow_bytes > 0 && plan.slow_peak_bytes > budget.slow_bytes) {
+    throw Error(Status::kSlowBudgetTooSmall, "spills need " + std::to_string(plan.slow_peak_bytes) +
+                                                 " bytes of slow memory, but slow_bytes is " +
+                                                 std::to_string(budget.slow_bytes));
+  }
+  return plan;
+}
+
+}  // namespace tigris::plan

@@ -1,0 +1,23 @@
+// The planner's entry point: analysis (lifetimes, timeline) and planning (temporal
+// partitioning, spatial tiling, chains, spills, verdict) of a normalized graph.
+// docs/planning.md walks through the steps; docs/memory-model.md defines every byte.
+#ifndef TIGRIS_PLAN_PLANNER_H_
+#define TIGRIS_PLAN_PLANNER_H_
+
+#include "ir/graph.h"
+#include "plan/budget.h"
+#include "plan/plan.h"
+
+namespace tigris::plan {
+
+// Plans `graph` (normalized: passes::Normalize) for `budget`. A plan whose stages do not
+// all fit is still returned, with verdict kNeedsWork and reasons on the failing stages.
+// Throws kInvalidBudget (ValidateBudget), kEmptyModel for a graph without ops,
+// kSlowBudgetTooSmall when a given slow budget is below the spills' slow_peak_bytes
+// (the message states both), and kInvalidModel / kUnsupportedDType for malformed tensors
+// or attributes (naming them).
+PlanResult PlanModel(const ir::Graph& graph, const Budget& budget);
+
+}  // namespace tigris::plan
+
+#endif  // TIGRIS_PLAN_PLANNER_H_

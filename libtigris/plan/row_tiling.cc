@@ -1,0 +1,197 @@
+#include "plan/row_tiling.h"
+
+#include <algorithm>
+
+#include "analysis/alignment.h"
+#include "analysis/macs.h"
+#include "analysis/tileability.h"
+#include "plan/arena_allocator.h"
+
+namespace tigris::plan {
+namespace {
+
+std::string OpLabel(const ir::Op& op) {
+  return "op '" + op.name + "' (" + std::string(ir::OpTypeName(op.type)) + ")";
+}
+
+// Data inputs of an op in a tile loop: the activations whose rows it reads.
+std::vector<ir::TensorId> DataInputs(const GraphFacts& facts, int op) {
+  return facts.activation_inputs[static_cast<size_t>(op)];
+}
+
+}  // namespace
+
+int64_t RowBytes(const ir::Graph& graph, ir::TensorId tensor) {
+  const ir::Tensor& t = graph.tensor(tensor);
+  const int64_t rows = t.shape.size() == 4 ? t.shape[2] : 1;
+  return rows > 0 ? t.num_elements() / rows * static_cast<int64_t>(ir::DTypeSize(t.dtype)) : 0;
+}
+
+std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& facts,
+                                     const std::vector<int>& ops, std::string* reason) {
+  TilePlan loop;
+  std::vector<analysis::RowWindow> spatial;
+  for (size_t k = 0; k < ops.size(); ++k) {
+    const ir::Op& op = graph.ops[static_cast<size_t>(ops[k])];
+    const analysis::RowTileability t = analysis::ClassifyRowTiling(graph, op);
+    if (t.kind == analysis::RowTileClass::kUntileable) {
+      *reason = OpLabel(op) + " cannot be row-tiled: " + t.reason;
+      return std::nullopt;
+    }
+    if (t.kind == analysis::RowTileClass::kSpatial) spatial.push_back(t.window);
+    const std::vector<ir::TensorId> inputs = DataInputs(facts, ops[k]);
+    if (inputs.empty()) {
+      *reason = OpLabel(op) + " cannot be row-tiled: it reads no activation";
+      return std::nullopt;
+    }
+    if (k > 0) {
+      const ir::TensorId prev = graph.ops[static_cast<size_t>(ops[k - 1])].outputs[0];
+      const auto& readers = facts.consumers[static_cast<size_t>(prev)];
+      if (std::find(inputs.begin(), inputs.end(), prev) == inputs.end()) {
+        *reason = OpLabel(op) + " does not read '" + graph.tensor(prev).name +
+                  "', so it cannot share a tile loop with its producer";
+        return std::nullopt;
+      }
+      if (readers.size() != 1 || facts.graph_output[static_cast<size_t>(prev)]) {
+        *reason = "'" + graph.tensor(prev).name + "' fans out, so " + OpLabel(op) +
+                  " cannot share a tile loop with its producer";
+        return std::nullopt;
+      }
+    }
+    TileOp tile_op;
+    tile_op.op = ops[k];
+    tile_op.window = t.window;
+    tile_op.in_rows = graph.tensor(inputs[0]).shape[2];
+    tile_op.out_rows = graph.tensor(op.outputs[0]).shape[2];
+    loop.ops.push_back(tile_op);
+  }
+  loop.halo = analysis::ComputeReceptiveField(spatial).halo;
+  return loop;
+}
+
+void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t tile_rows,
+                    TilePlan& loop) {
+  const int64_t out_rows = loop.ops.back().out_rows;
+  loop.tile_rows = tile_rows;
+  loop.count = (out_rows + tile_rows - 1) / tile_rows;
+  // Largest input and output row counts of each op over all tiles.
+  std::vector<int64_t> max_in(loop.ops.size(), 0);
+  std::vector<int64_t> max_out(loop.ops.size(), 0);
+  for (int64_t i = 0; i < loop.count; ++i) {
+    const std::vector<OpTileRows> rows = TileRows(loop, i);
+    for (size_t k = 0; k < rows.size(); ++k) {
+      max_in[k] = std::max(max_in[k], rows[k].input.size());
+      max_out[k] = std::max(max_out[k], rows[k].output.size());
+    }
+  }
+  loop.buffers.clear();
+  for (size_t k = 0; k < loop.ops.size(); ++k) {
+    const int op = loop.ops[k].op;
+    const ir::TensorId produced_before =
+        k > 0 ? graph.ops[static_cast<size_t>(loop.ops[k - 1].op)].outputs[0] : ir::kNoTensor;
+    for (ir::TensorId in : DataInputs(facts, op)) {
+      if (in == produced_before) continue;
+      Buffer b;
+      b.kind = BufferKind::kRowStrip;
+      b.tensor = in;
+      b.first_op = b.last_op = op;
+      b.bytes = max_in[k] * RowBytes(graph, in);
+      loop.buffers.push_back(b);
+    }
+    Buffer out;
+    out.kind = BufferKind::kRowStrip;
+    out.tensor = graph.ops[static_cast<size_t>(op)].outputs[0];
+    out.first_op = op;
+    out.last_op = k + 1 < loop.ops.size() ? loop.ops[k + 1].op : op;
+    out.bytes = max_out[k] * RowBytes(graph, out.tensor);
+    loop.buffers.push_back(out);
+    if (facts.scratch_bytes[static_cast<size_t>(op)] > 0) {
+      Buffer s;
+      s.kind = BufferKind::kScratch;
+      s.op = op;
+      s.first_op = s.last_op = op;
+      s.bytes = facts.scratch_bytes[static_cast<size_t>(op)];
+      loop.buffers.push_back(s);
+    }
+  }
+  FirstFitArena arena;
+  for (Buffer& b : loop.buffers) {
+    b.home.region = MemoryRegion::kFast;
+    b.home.offset = arena.Place(b.first_op, b.last_op, b.bytes);
+    b.home.size = analysis::AlignUp(b.bytes);
+  }
+  loop.peak_bytes = arena.peak_bytes();
+}
+
+int64_t LargestFittingTileRows(const ir::Graph& graph, const GraphFacts& facts,
+                               const TilePlan& loop, int64_t fast_bytes) {
+  TilePlan trial = loop;
+  auto fits = [&](int64_t rows) {
+    LayoutTileLoop(graph, facts, rows, trial);
+    return trial.peak_bytes <= fast_bytes;
+  };
+  if (!fits(1)) return 0;
+  int64_t lo = 1;                         // fits
+  int64_t hi = loop.ops.back().out_rows;  // candidate
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    if (fits(mid)) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+int64_t EstimateTileRows(const TilePlan& loop, int64_t fast_bytes, int64_t untiled_peak) {
+  const int64_t height = loop.ops.back().out_rows;
+  if (untiled_peak <= 0) return height;
+  // tile_h = floor(budget * H / peak) - halo (tigris-tiling.txt); long double avoids
+  // overflowing budget * H for multi-gigabyte budgets.
+  const auto scaled = static_cast<int64_t>(static_cast<long double>(fast_bytes) * height /
+                                           static_cast<long double>(untiled_peak));
+  return std::clamp<int64_t>(scaled - loop.halo, 1, height);
+}
+
+int64_t SelectTileRows(const ir::Graph& graph, const GraphFacts& facts, const TilePlan& loop,
+                       int64_t fast_bytes, int64_t untiled_peak) {
+  TilePlan trial = loop;
+  auto fits = [&](int64_t rows) {
+    LayoutTileLoop(graph, facts, rows, trial);
+    return trial.peak_bytes <= fast_bytes;
+  };
+  const int64_t height = loop.ops.back().out_rows;
+  int64_t rows = EstimateTileRows(loop, fast_bytes, untiled_peak);
+  if (fits(rows)) {
+    // The proportional estimate is only a starting point: grow while the exact layout
+    // still fits.
+    while (rows < height && fits(rows + 1)) ++rows;
+    return rows;
+  }
+  // The reference "adjusts tile_h downward if needed".
+  while (--rows >= 1) {
+    if (fits(rows)) return rows;
+  }
+  return 0;
+}
+
+int64_t RecomputeMacs(const ir::Graph& graph, const TilePlan& loop) {
+  std::vector<int64_t> macs_per_row(loop.ops.size());
+  int64_t untiled = 0;
+  for (size_t k = 0; k < loop.ops.size(); ++k) {
+    const ir::Op& op = graph.ops[static_cast<size_t>(loop.ops[k].op)];
+    const int64_t out_rows = loop.ops[k].out_rows;
+    const int64_t total = analysis::OpMacs(graph, op);
+    macs_per_row[k] = out_rows > 0 ? total / out_rows : 0;
+    untiled += total;
+  }
+  int64_t tiled = 0;
+  for (int64_t i = 0; i < loop.count; ++i) {
+    const std::vector<OpTileRows> rows = TileRows(loop, i);
+    for (size_t k = 0; k < rows.size(); ++k) tiled += rows[k].output.size() * macs_per_row[k];
+  }
+  return tiled - untiled;
+}
+
+}  // namespace tigris::plan

@@ -1,0 +1,58 @@
+// Spatial row tiling (tigris-tiling.txt, "Spatial tiling", "Tile height selection",
+// "Binary search for tile height"): building a tile loop over a linear sequence of
+// row-tileable ops, laying out one iteration exactly, and choosing the tile height.
+#ifndef TIGRIS_PLAN_ROW_TILING_H_
+#define TIGRIS_PLAN_ROW_TILING_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "plan/graph_facts.h"
+#include "plan/tile_plan.h"
+
+namespace tigris::plan {
+
+// The loop over `ops` (execution order) with tile_rows/count/buffers unset, or nullopt
+// with `reason` naming the op at fault when an op is not row-tileable
+// (analysis/tileability.h) or the ops are not a linear sequence (op k + 1 reads op k's
+// output, which nothing else reads and which is not a graph output).
+std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& facts,
+                                     const std::vector<int>& ops, std::string* reason);
+
+// Sets tile_rows and count and lays out one iteration: per op, a strip for each data input
+// the previous op did not produce (loaded, freed after the op), a strip for its output
+// (freed after the next op reads it; the last op's is written out), and its scratch.
+// Each strip is sized for its largest tile (every tile's rows from TileRows), rounded up
+// to the alignment, and placed first-fit (plan/arena_allocator.h).
+void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t tile_rows,
+                    TilePlan& loop);
+
+// Largest tile_rows in [1, output rows] whose layout fits `fast_bytes`, by binary search
+// over the exact layout; 0 if even 1-row tiles do not fit.
+int64_t LargestFittingTileRows(const ir::Graph& graph, const GraphFacts& facts,
+                               const TilePlan& loop, int64_t fast_bytes);
+
+// The reference's tile height estimate, tile_h = floor(budget * H / peak) - halo, clamped
+// to [1, H]; H is the loop's output rows and `untiled_peak` the stage's normal peak.
+int64_t EstimateTileRows(const TilePlan& loop, int64_t fast_bytes, int64_t untiled_peak);
+
+// Tile height of a single tiled stage: starts at EstimateTileRows, then moves one row at a
+// time using the exact layout (not the reference's proportional tiled_peak): shrinks
+// until it fits, or, if the estimate already fits, grows while the next row still fits.
+// 0 if 1-row tiles do not fit.
+int64_t SelectTileRows(const ir::Graph& graph, const GraphFacts& facts, const TilePlan& loop,
+                       int64_t fast_bytes, int64_t untiled_peak);
+
+// MACs spent recomputing halo rows: sum over tiles and ops of the rows each op produces
+// times its MACs per output row, minus the ops' untiled MACs (analysis/macs.h).
+int64_t RecomputeMacs(const ir::Graph& graph, const TilePlan& loop);
+
+// Payload bytes of one row of an NCHW activation (N * C * W * element size).
+int64_t RowBytes(const ir::Graph& graph, ir::TensorId tensor);
+
+}  // namespace tigris::plan
+
+#endif  // TIGRIS_PLAN_ROW_TILING_H_

@@ -1,0 +1,133 @@
+#include "plan/temporal_partition.h"
+
+#include <algorithm>
+
+#include "analysis/alignment.h"
+#include "plan/arena_allocator.h"
+
+namespace tigris::plan {
+namespace {
+
+// The fast-arena layout of a normal stage under construction.
+class NormalStageBuilder {
+ public:
+  NormalStageBuilder(const GraphFacts& facts, int first)
+      : facts_(&facts), first_(first), resident_(facts.lifetimes.size(), false) {}
+
+  int op_count() const { return next_ - first_; }
+  int64_t peak_bytes() const { return arena_.peak_bytes(); }
+
+  // Lays out op `step` (== first + op_count()): inputs not yet in the arena are loaded
+  // (reloaded spills, caller-fed graph inputs), then its outputs, then its scratch.
+  void AddOp(const ir::Graph& graph, int step) {
+    saved_arena_ = arena_;
+    saved_buffers_ = buffers_.size();
+    for (ir::TensorId in : facts_->activation_inputs[static_cast<size_t>(step)]) {
+      if (!resident_[static_cast<size_t>(in)]) AddTensor(in, step);
+    }
+    for (ir::TensorId out : graph.ops[static_cast<size_t>(step)].outputs) {
+      if (out != ir::kNoTensor && !resident_[static_cast<size_t>(out)]) AddTensor(out, step);
+    }
+    const int64_t scratch = facts_->scratch_bytes[static_cast<size_t>(step)];
+    if (scratch > 0) {
+      Buffer b;
+      b.kind = BufferKind::kScratch;
+      b.op = step;
+      b.first_op = b.last_op = step;
+      b.bytes = scratch;
+      Place(b);
+    }
+    next_ = step + 1;
+  }
+
+  // Takes back the last AddOp.
+  void UndoLastOp() {
+    arena_ = saved_arena_;
+    for (size_t i = saved_buffers_; i < buffers_.size(); ++i) {
+      if (buffers_[i].tensor != ir::kNoTensor) {
+        resident_[static_cast<size_t>(buffers_[i].tensor)] = false;
+      }
+    }
+    buffers_.resize(saved_buffers_);
+    --next_;
+  }
+
+  // The finished stage: buffers end at their last consumer or the stage's last op.
+  Stage Finish(int id) const {
+    Stage stage;
+    stage.id = id;
+    for (int op = first_; op < next_; ++op) stage.ops.push_back(op);
+    stage.buffers = buffers_;
+    for (Buffer& b : stage.buffers) b.last_op = std::min(b.last_op, next_ - 1);
+    stage.peak_bytes = arena_.peak_bytes();
+    return stage;
+  }
+
+ private:
+  void AddTensor(ir::TensorId id, int step) {
+    resident_[static_cast<size_t>(id)] = true;
+    Buffer b;
+    b.kind = BufferKind::kTensor;
+    b.tensor = id;
+    b.first_op = step;
+    // Its global death; Finish() clips it to the stage (see the header).
+    b.last_op = facts_->lifetimes[static_cast<size_t>(id)].death;
+    b.bytes = facts_->lifetimes[static_cast<size_t>(id)].bytes;
+    Place(b);
+  }
+
+  void Place(Buffer b) {
+    b.home.region = MemoryRegion::kFast;
+    b.home.offset = arena_.Place(b.first_op, b.last_op, b.bytes);
+    b.home.size = analysis::AlignUp(b.bytes);
+    buffers_.push_back(b);
+  }
+
+  const GraphFacts* facts_;  // pointer: builders are reassigned
+  int first_;
+  int next_ = first_;
+  std::vector<bool> resident_;
+  std::vector<Buffer> buffers_;
+  FirstFitArena arena_;
+  FirstFitArena saved_arena_;
+  size_t saved_buffers_ = 0;
+};
+
+}  // namespace
+
+Stage LayoutNormalStage(const ir::Graph& graph, const GraphFacts& facts, int first, int last) {
+  NormalStageBuilder builder(facts, first);
+  for (int op = first; op <= last; ++op) builder.AddOp(graph, op);
+  return builder.Finish(0);
+}
+
+std::vector<Stage> PartitionStages(const ir::Graph& graph, const GraphFacts& facts,
+                                   int64_t fast_bytes) {
+  std::vector<Stage> stages;
+  auto close = [&](const NormalStageBuilder& builder) {
+    Stage stage = builder.Finish(static_cast<int>(stages.size()));
+    stage.fits = stage.peak_bytes <= fast_bytes;
+    stages.push_back(std::move(stage));
+  };
+  const int op_count = static_cast<int>(graph.ops.size());
+  NormalStageBuilder builder(facts, 0);
+  for (int step = 0; step < op_count; ++step) {
+    builder.AddOp(graph, step);
+    if (builder.peak_bytes() <= fast_bytes) continue;
+    if (builder.op_count() > 1) {
+      // Cut before this op; it starts the next stage.
+      builder.UndoLastOp();
+      close(builder);
+      builder = NormalStageBuilder(facts, step);
+      builder.AddOp(graph, step);
+      if (builder.peak_bytes() <= fast_bytes) continue;
+    }
+    // The op alone exceeds the budget: a stage of its own, to be tiled if it can.
+    close(builder);
+    builder = NormalStageBuilder(facts, step + 1);
+  }
+  if (builder.op_count() > 0) close(builder);
+  return stages;
+}
+
+}  // namespace tigris::plan

@@ -1,0 +1,37 @@
+// Temporal partitioning (tigris-compilation-pipeline.txt, stage 5): the greedy forward
+// pass that cuts the op sequence into stages whose normal (untiled) layout fits the fast
+// budget.
+//
+//   start a stage; add ops one at a time, laying out each op's new buffers;
+//   if the stage's peak exceeds the budget, cut before this op and start a new stage
+//   with it; an op that alone exceeds the budget gets a stage of its own (a candidate
+//   for tiling) and the next op starts a fresh stage.
+//
+// The layout is incremental (plan/arena_allocator.h): a buffer's offset depends only on
+// the buffers live at its birth, and a tensor stays in a stage's arena until its last
+// consumer anywhere or the stage's end, whichever is first (docs/memory-model.md), so
+// adding an op never moves earlier buffers. Partitioning is linear in ops times live
+// buffers instead of re-simulating the stage after every op.
+#ifndef TIGRIS_PLAN_TEMPORAL_PARTITION_H_
+#define TIGRIS_PLAN_TEMPORAL_PARTITION_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/graph.h"
+#include "plan/graph_facts.h"
+#include "plan/plan.h"
+
+namespace tigris::plan {
+
+// Normal stages covering all ops, with ids, ops, buffers, peak_bytes and fits set.
+std::vector<Stage> PartitionStages(const ir::Graph& graph, const GraphFacts& facts,
+                                   int64_t fast_bytes);
+
+// Normal layout of the stage running ops [first, last] (the same rule the partitioner
+// applies incrementally); used to report a stage and by tests.
+Stage LayoutNormalStage(const ir::Graph& graph, const GraphFacts& facts, int first, int last);
+
+}  // namespace tigris::plan
+
+#endif  // TIGRIS_PLAN_TEMPORAL_PARTITION_H_

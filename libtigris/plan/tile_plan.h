@@ -1,0 +1,70 @@
+// A row-tile loop: the ops it runs per tile, the tile grid, and each op's exact rows per
+// tile (tigris-tiling.txt, "Spatial tiling" and "Chain tiling").
+//
+// Tiles are defined on the output rows of the last op: tile i produces rows
+// [i * tile_rows, min((i + 1) * tile_rows, H)). Rows are back-propagated through the ops
+// in reverse: an op producing output rows [a, b) reads input rows
+//   [a * stride - pad_top, (b - 1) * stride - pad_top + (kernel - 1) * dilation + 1),
+// clipped to the input; the rows cut off at the top and bottom are the op's border
+// padding for that tile, so top padding applies only to the first tile and bottom padding
+// only to the last. Because tiles are cut on the output grid, every input tile starts at
+// a * stride - pad_top: tile starts are stride-aligned by construction. The runtime
+// mirrors TileRows() exactly.
+#ifndef TIGRIS_PLAN_TILE_PLAN_H_
+#define TIGRIS_PLAN_TILE_PLAN_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "analysis/receptive_field.h"
+#include "plan/buffer.h"
+
+namespace tigris::plan {
+
+// The tiled dimension. Only rows now; channel and 2-D tiles append here.
+enum class TileDim : uint8_t { kHeight = 0 };
+std::string_view TileDimName(TileDim dim);  // "H"
+
+// One op of the tile loop. In execution order, op k + 1 reads op k's output; every data
+// input of an op has `in_rows` rows (H) and its single output `out_rows`.
+struct TileOp {
+  int op = 0;  // index into Graph::ops
+  analysis::RowWindow window;
+  int64_t in_rows = 0;
+  int64_t out_rows = 0;
+};
+
+struct TilePlan {
+  TileDim dim = TileDim::kHeight;
+  std::vector<TileOp> ops;
+  int64_t tile_rows = 0;  // output rows of the last op per tile (the last tile may be short)
+  int64_t count = 0;      // ceil(last op's out_rows / tile_rows)
+  int64_t halo = 0;       // RF - 1 over the loop's spatial ops (reverse walk)
+  // Fast-arena layout of one tile iteration (row strips sized for their largest tile,
+  // plus scratch); every tile reuses it.
+  std::vector<Buffer> buffers;
+  int64_t peak_bytes = 0;
+};
+
+struct RowRange {
+  int64_t begin = 0;  // inclusive
+  int64_t end = 0;    // exclusive
+  int64_t size() const { return end - begin; }
+};
+
+struct OpTileRows {
+  int op = 0;
+  RowRange input;          // rows of each data input read (within [0, in_rows))
+  RowRange output;         // rows of the output produced (within [0, out_rows))
+  int64_t pad_top = 0;     // virtual zero rows above `input` (first tile only)
+  int64_t pad_bottom = 0;  // virtual rows below `input` (last tile only)
+};
+
+// Rows of every op of `plan` for tile `tile_index` (0 <= tile_index < count), in the
+// order of plan.ops. Requires tile_rows >= 1.
+std::vector<OpTileRows> TileRows(const TilePlan& plan, int64_t tile_index);
+
+}  // namespace tigris::plan
+
+#endif  // TIGRIS_PLAN_TILE_PLAN_H_

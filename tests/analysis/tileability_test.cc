@@ -1,0 +1,68 @@
+#include "analysis/tileability.h"
+
+#include <gtest/gtest.h>
+
+#include "analysis/conv_graphs.h"
+
+namespace tigris::analysis {
+namespace {
+
+using testing::GraphBuilder;
+
+RowTileClass ClassOfLast(const GraphBuilder& g) {
+  GraphBuilder& mutable_g = const_cast<GraphBuilder&>(g);
+  return ClassifyRowTiling(mutable_g.graph(), mutable_g.graph().ops.back()).kind;
+}
+
+TEST(TileabilityTest, ReferenceCategories) {
+  GraphBuilder g;
+  ir::TensorId x = g.Input("x", {1, 4, 8, 8});
+  ir::TensorId c = testing::AddConv(g, "conv", x, {4, 3, 1, 1, 1});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kSpatial);
+  ir::TensorId r = g.Op(ir::OpType::kRelu, "relu", {c}, "r", {1, 4, 8, 8});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kPointwise);
+  g.Op(ir::OpType::kAdd, "add", {r, x}, "s", {1, 4, 8, 8});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kPointwise);
+  g.Op(ir::OpType::kConcat, "cat_c", {r, x}, "cc", {1, 8, 8, 8});  // joins channels
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kPointwise);
+  g.Op(ir::OpType::kConcat, "cat_h", {r, x}, "ch", {1, 4, 16, 8});  // joins rows
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kUntileable);
+  g.Op(ir::OpType::kGlobalAveragePool, "gap", {r}, "p", {1, 4, 1, 1});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kUntileable);
+  g.Op(ir::OpType::kReshape, "flat", {r}, "f", {1, 256});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kUntileable);
+}
+
+TEST(TileabilityTest, DenseOpsAreUntileableWithReason) {
+  GraphBuilder g;
+  ir::TensorId x = g.Input("x", {1, 16});
+  ir::TensorId w = g.Floats("w", {4, 16}, std::vector<float>(64));
+  g.Op(ir::OpType::kGemm, "fc", {x, w}, "y", {1, 4});
+  const RowTileability t = ClassifyRowTiling(g.graph(), g.graph().ops[0]);
+  EXPECT_EQ(t.kind, RowTileClass::kUntileable);
+  EXPECT_NE(t.reason.find("Gemm"), std::string::npos);
+}
+
+TEST(TileabilityTest, ActivationBroadcastAlongRowsIsUntileable) {
+  // A squeeze-excite scale [1, C, 1, 1] multiplied into [1, C, 8, 8].
+  GraphBuilder g;
+  ir::TensorId x = g.Input("x", {1, 4, 8, 8});
+  ir::TensorId s = g.Input("s", {1, 4, 1, 1});
+  g.Op(ir::OpType::kMul, "scale", {x, s}, "y", {1, 4, 8, 8});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kUntileable);
+  ir::TensorId k = g.Floats("k", {4, 1, 1}, {1, 2, 3, 4});  // per-channel constant
+  g.Op(ir::OpType::kMul, "scale_const", {x, k}, "z", {1, 4, 8, 8});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kPointwise);
+}
+
+TEST(TileabilityTest, PadAlongRowsIsUntileable) {
+  GraphBuilder g;
+  ir::TensorId x = g.Input("x", {1, 4, 8, 8});
+  g.Op(ir::OpType::kPad, "pad_h", {x}, "y", {1, 4, 10, 8});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kUntileable);
+  g.Op(ir::OpType::kPad, "pad_w", {x}, "z", {1, 4, 8, 10});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kPointwise);
+}
+
+}  // namespace
+}  // namespace tigris::analysis

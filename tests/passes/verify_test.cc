@@ -1,0 +1,135 @@
+// passes::Verify: the invariants a normalized graph must hold (pass.h).
+#include <gtest/gtest.h>
+
+#include "passes/pass.h"
+#include "support/graph_builder.h"
+#include "util/error.h"
+
+namespace tigris {
+namespace {
+
+using ir::DType;
+using ir::OpType;
+using testing::GraphBuilder;
+
+// Runs Verify and returns the error it throws (kOk when it does not throw).
+Error VerifyError(const ir::Graph& g) {
+  try {
+    passes::Verify(g);
+  } catch (const Error& e) {
+    return e;
+  }
+  return Error(Status::kOk, "");
+}
+
+ir::Graph ValidFloatGraph() {
+  GraphBuilder b("m");
+  ir::TensorId x = b.Input("x", {1, 2, 4, 4});
+  ir::TensorId t = b.Op(OpType::kConv, "conv", {x, b.Floats("w", {2, 2, 1, 1}, {1, 0, 0, 1})}, "t",
+                        {1, 2, 4, 4});
+  b.Output(b.Op(OpType::kRelu, "relu", {t}, "y", {1, 2, 4, 4}));
+  return b.Take();
+}
+
+TEST(Verify, AcceptsNormalizedGraph) { EXPECT_NO_THROW(passes::Verify(ValidFloatGraph())); }
+
+TEST(Verify, LeftoverTransientOpIsUnsupportedOpNamingTypeNodeAndModel) {
+  GraphBuilder b("m");
+  ir::TensorId x = b.Input("x", {1, 2, 4, 4});
+  ir::TensorId s = b.Op(OpType::kShape, "n1", {x}, "s", {4}, {}, DType::kInt64);
+  b.Output(s);
+  Error e = VerifyError(b.Take());
+  EXPECT_EQ(e.status(), Status::kUnsupportedOp);
+  EXPECT_EQ(std::string(e.what()),
+            "op 'Shape' at node 'n1' in model 'm' is not supported by the runtime (it should "
+            "have been folded by normalization)");
+}
+
+TEST(Verify, UseBeforeDefinitionIsInvalidModel) {
+  ir::Graph g = ValidFloatGraph();
+  std::swap(g.ops[0], g.ops[1]);  // relu now reads t before conv writes it
+  Error e = VerifyError(g);
+  EXPECT_EQ(e.status(), Status::kInvalidModel);
+  EXPECT_NE(std::string(e.what()).find("'relu'"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("'t'"), std::string::npos) << e.what();
+}
+
+TEST(Verify, TensorWrittenTwiceIsInvalidModel) {
+  ir::Graph g = ValidFloatGraph();
+  g.ops[1].outputs = g.ops[0].outputs;
+  g.ops[1].inputs = {g.inputs[0]};
+  EXPECT_EQ(VerifyError(g).status(), Status::kInvalidModel);
+}
+
+TEST(Verify, UnproducedGraphOutputIsInvalidModel) {
+  ir::Graph g = ValidFloatGraph();
+  ir::Tensor dangling;
+  dangling.name = "dangling";
+  dangling.dtype = DType::kFloat32;
+  dangling.shape = {1};
+  g.outputs.push_back(g.AddTensor(dangling));
+  Error e = VerifyError(g);
+  EXPECT_EQ(e.status(), Status::kInvalidModel);
+  EXPECT_NE(std::string(e.what()).find("'dangling'"), std::string::npos) << e.what();
+}
+
+TEST(Verify, UnknownDtypeOrEmptyShapeIsInvalidModel) {
+  ir::Graph no_dtype = ValidFloatGraph();
+  no_dtype.tensor(no_dtype.ops[0].outputs[0]).dtype = DType::kUnknown;
+  EXPECT_EQ(VerifyError(no_dtype).status(), Status::kInvalidModel);
+
+  ir::Graph zero_extent = ValidFloatGraph();
+  zero_extent.tensor(zero_extent.ops[0].outputs[0]).shape = {1, 0, 4, 4};
+  Error e = VerifyError(zero_extent);
+  EXPECT_EQ(e.status(), Status::kInvalidModel);
+  EXPECT_NE(std::string(e.what()).find("'t'"), std::string::npos) << e.what();
+}
+
+TEST(Verify, ConstantWithWrongByteCountIsInvalidModel) {
+  ir::Graph g = ValidFloatGraph();
+  g.tensor(g.ops[0].inputs[1]).data.resize(3);
+  EXPECT_EQ(VerifyError(g).status(), Status::kInvalidModel);
+}
+
+// x (float) -> Quantize -> q (int8) -> Relu -> r (int8) -> Dequantize -> y (float).
+ir::Graph Int8Island() {
+  GraphBuilder b("m");
+  ir::TensorId x = b.Input("x", {1, 4});
+  ir::TensorId q = b.Op(OpType::kQuantize, "q", {x}, "q", {1, 4}, {}, DType::kInt8);
+  ir::TensorId r = b.Op(OpType::kRelu, "relu", {q}, "r", {1, 4}, {}, DType::kInt8);
+  b.Output(b.Op(OpType::kDequantize, "dq", {r}, "y", {1, 4}));
+  ir::Graph g = b.Take();
+  g.tensor(q).quant = ir::QuantParams{{0.1f}, {0}, -1};
+  g.tensor(r).quant = ir::QuantParams{{0.1f}, {0}, -1};
+  return g;
+}
+
+TEST(Verify, Int8IslandWithQuantizeAndDequantizeIsAccepted) {
+  EXPECT_NO_THROW(passes::Verify(Int8Island()));
+}
+
+TEST(Verify, OpLeavingInt8WithoutDequantizeIsInvalidModel) {
+  ir::Graph g = Int8Island();
+  g.tensor(g.ops[1].outputs[0]).dtype = DType::kFloat32;  // relu: int8 in, float32 out
+  g.tensor(g.ops[1].outputs[0]).quant.reset();
+  Error e = VerifyError(g);
+  EXPECT_EQ(e.status(), Status::kInvalidModel);
+  EXPECT_NE(std::string(e.what()).find("'relu'"), std::string::npos) << e.what();
+}
+
+TEST(Verify, Int8ActivationWithoutQuantParamsIsInvalidModel) {
+  ir::Graph g = Int8Island();
+  g.tensor(g.ops[1].outputs[0]).quant.reset();
+  Error e = VerifyError(g);
+  EXPECT_EQ(e.status(), Status::kInvalidModel);
+  EXPECT_NE(std::string(e.what()).find("'r'"), std::string::npos) << e.what();
+}
+
+TEST(Verify, DequantizeOfFloatIsInvalidModel) {
+  ir::Graph g = Int8Island();
+  g.ops[2].inputs = {g.inputs[0]};  // Dequantize reading the float32 input
+  EXPECT_EQ(VerifyError(g).status(), Status::kInvalidModel);
+}
+
+}  // namespace
+}  // namespace tigris
