@@ -83,7 +83,8 @@ typedef enum tigris_status {
   TIGRIS_ERR_INVALID_BUDGET = 17,         /* a memory budget of 0 or otherwise unusable */
   TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL = 18,  /* the spills do not fit the slow-memory budget */
   TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL = 19, /* the plan does not fit the flash budget */
-  TIGRIS_ERR_VERSION_MISMATCH = 20        /* a struct version this library does not know */
+  TIGRIS_ERR_VERSION_MISMATCH = 20,       /* a struct version this library does not know */
+  TIGRIS_ERR_DOES_NOT_FIT = 21            /* a stage cannot fit the fast budget (ops named) */
 } tigris_status;
 
 /* Stable identifier of a status, e.g. "TIGRIS_ERR_GRAPH_CYCLE" (static storage). */
@@ -281,6 +282,62 @@ TIGRIS_API const char* tigris_analysis_json(const tigris_analysis* analysis);
 /* An SVG picture of the memory timeline: live fast bytes per step, the budget line, stage
  * boundaries, tiled and chained stages marked. Owned by the analysis. */
 TIGRIS_API const char* tigris_analysis_timeline_svg(const tigris_analysis* analysis);
+
+/* ---------------------------------------------------------------------------------------
+ * Plans and the .tgrs file
+ * ------------------------------------------------------------------------------------- */
+/* The handle tigris_plan creates. (Named apart from the function: C++ does not allow a
+ * type and a function to share the name tigris_plan.) Its functions are tigris_plan_*. */
+typedef struct tigris_execution_plan tigris_execution_plan;
+
+typedef enum tigris_compression {
+  TIGRIS_COMPRESSION_NONE = 0,
+  TIGRIS_COMPRESSION_LZ4 = 1 /* weights LZ4-compressed per stage (liblz4 HC) */
+} tigris_compression;
+
+#define TIGRIS_PLAN_OPTIONS_VERSION 1
+typedef struct tigris_plan_options {
+  int version;          /* TIGRIS_PLAN_OPTIONS_VERSION */
+  uint64_t fast_bytes;  /* SRAM budget, required, > 0 */
+  uint64_t slow_bytes;  /* slow memory budget; 0 = not given (unlimited) */
+  uint64_t flash_bytes; /* flash budget for the whole .tgrs file; 0 = not given */
+  /* 1: weights are read in place from the plan in flash (execute in place). 0: each
+   * stage's weights are copied (or decompressed) into a reserved prefix of the fast arena,
+   * which then counts against fast_bytes. */
+  int xip;
+  tigris_compression compression;
+} tigris_plan_options;
+
+#define TIGRIS_PLAN_OPTIONS_INIT \
+  { TIGRIS_PLAN_OPTIONS_VERSION, 0, 0, 0, 1, TIGRIS_COMPRESSION_NONE }
+TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int version);
+
+/* Plans `model` under the budgets and lays out everything the runtime needs (NHWC
+ * weights, requantization constants, lookup tables, arena offsets, tile regions).
+ * @return TIGRIS_OK, TIGRIS_ERR_INVALID_BUDGET, TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL,
+ *         TIGRIS_ERR_DOES_NOT_FIT (a stage exceeds fast_bytes; the message names its
+ *         ops), TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL (plan size and budget in the message). */
+TIGRIS_API tigris_status tigris_plan(tigris_execution_plan** out, const tigris_model* model,
+                                     const tigris_plan_options* options);
+TIGRIS_API void tigris_plan_free(tigris_execution_plan* plan);
+TIGRIS_API const char* tigris_plan_last_error(const tigris_execution_plan* plan);
+
+/* Summary of a plan (bytes). */
+TIGRIS_API uint64_t tigris_plan_file_bytes(const tigris_execution_plan* plan);
+TIGRIS_API uint64_t tigris_plan_weight_bytes(const tigris_execution_plan* plan); /* raw */
+TIGRIS_API uint64_t
+tigris_plan_stored_weight_bytes(const tigris_execution_plan* plan); /* in file */
+TIGRIS_API uint64_t tigris_plan_fast_arena_bytes(const tigris_execution_plan* plan);
+TIGRIS_API uint64_t tigris_plan_slow_arena_bytes(const tigris_execution_plan* plan);
+
+/* The .tgrs bytes of `plan` in a new buffer the caller releases with tigris_free.
+ * Deterministic: the same model and options give the same bytes. */
+TIGRIS_API tigris_status tigris_emit(void** out_bytes, size_t* out_size,
+                                     const tigris_execution_plan* plan);
+/* Writes the .tgrs bytes to `path` (TIGRIS_ERR_IO naming the path on failure). */
+TIGRIS_API tigris_status tigris_emit_to_file(const tigris_execution_plan* plan, const char* path);
+/* Releases memory the library handed out (tigris_emit). Accepts NULL. */
+TIGRIS_API void tigris_free(void* bytes);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -36,6 +36,7 @@ enum class Status : int {
   kSlowBudgetTooSmall = 18,
   kFlashBudgetTooSmall = 19,
   kVersionMismatch = 20,
+  kDoesNotFit = 21,
 };
 
 class Error : public std::runtime_error {
