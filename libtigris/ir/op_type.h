@@ -68,7 +68,8 @@ namespace tigris::ir {
   X(Gather, "Gather", false)                                                       \
   X(Slice, "Slice", false)                                                         \
   X(Cast, "Cast", false)                                                           \
-  X(Upsample, "Upsample", false)
+  X(Upsample, "Upsample", false)                                                   \
+  X(Split, "Split", true)
 
 enum class OpType : uint8_t {
 #define TIGRIS_X(name, str, runtime) k##name,

@@ -59,6 +59,9 @@ void CanonicalizeOpsetForm(ir::Op& op, int64_t opset, const ConstantMaker& make)
     case ir::OpType::kReduceMean:
       if (opset < 18) IntsToInput(op, "axes", 1, make);
       break;
+    case ir::OpType::kSplit:
+      if (opset < 13) IntsToInput(op, "split", 1, make);
+      break;
     case ir::OpType::kSlice:
       if (opset < 10) {
         IntsToInput(op, "starts", 1, make);

@@ -152,6 +152,8 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
       return UnsqueezeRule;
     case OpType::kConcat:
       return ConcatRule;
+    case OpType::kSplit:
+      return SplitRule;
     case OpType::kSlice:
       return SliceRule;
     case OpType::kReshape:

@@ -104,6 +104,7 @@ void GatherRule(ShapeContext& ctx);
 void SqueezeRule(ShapeContext& ctx);
 void UnsqueezeRule(ShapeContext& ctx);
 void ConcatRule(ShapeContext& ctx);
+void SplitRule(ShapeContext& ctx);
 void SliceRule(ShapeContext& ctx);
 void ReshapeRule(ShapeContext& ctx);
 void FlattenRule(ShapeContext& ctx);

@@ -161,6 +161,47 @@ void ConcatRule(ShapeContext& ctx) {
   ctx.SetOutputInts(0, std::move(values));
 }
 
+// Split (all opsets, canonicalized): sizes from input 1 when present (the `split`
+// attribute of opset < 13 was moved there); otherwise equal parts, one per output, the
+// last one smaller when the extent does not divide (opset 18's num_outputs rule, which is
+// also the only case older opsets allow: there the extent divides).
+void SplitRule(ShapeContext& ctx) {
+  const ir::Shape& in = ctx.InputShape(0);
+  int64_t rank = static_cast<int64_t>(in.size());
+  size_t axis = static_cast<size_t>(ctx.NormalizeAxis(ctx.attrs().GetInt("axis", 0), rank, "axis"));
+  size_t parts = ctx.num_outputs();
+  if (parts == 0) ctx.Fail("has no outputs");
+  std::vector<int64_t> sizes;
+  if (ctx.HasInput(1)) {
+    sizes = ctx.RequireInts(1, "split sizes");
+    if (sizes.size() != parts) {
+      ctx.Fail("has " + std::to_string(parts) + " outputs but " + std::to_string(sizes.size()) +
+               " split sizes");
+    }
+  } else {
+    int64_t chunk = (in[axis] + static_cast<int64_t>(parts) - 1) / static_cast<int64_t>(parts);
+    int64_t left = in[axis];
+    for (size_t i = 0; i < parts; ++i) {
+      sizes.push_back(std::min(chunk, left));
+      left -= sizes.back();
+    }
+  }
+  int64_t total = 0;
+  for (int64_t size : sizes) {
+    if (size <= 0) ctx.Fail("split sizes must be positive");
+    total += size;
+  }
+  if (total != in[axis]) {
+    ctx.Fail("split sizes add up to " + std::to_string(total) + ", but axis " +
+             std::to_string(axis) + " has extent " + std::to_string(in[axis]));
+  }
+  for (size_t i = 0; i < parts; ++i) {
+    ir::Shape out = in;
+    out[axis] = sizes[i];
+    ctx.SetOutput(i, ctx.InputDType(0), out);
+  }
+}
+
 void SliceRule(ShapeContext& ctx) {
   const ir::Shape& in = ctx.InputShape(0);
   int64_t rank = static_cast<int64_t>(in.size());

@@ -215,15 +215,51 @@ TEST(OpsetForms, ReshapeShapeAttributeBecomesInput) {
   EXPECT_EQ(OpNamed(g, "reshape").inputs.size(), 2u);
 }
 
-TEST(OpsetForms, SplitIsNotInTheIrVocabularyYet) {
-  // ir/op_type.h has no Split; until it does, the loader must reject it clearly rather
-  // than guess (its `split` attribute of opset < 13 would become input 1).
-  OnnxModelBuilder b("split", 11);
+TEST(OpsetForms, SplitAttributeAt11InputAt13) {
+  // x[1,6] split along axis 1 into 2 + 4 columns, written both ways.
+  for (int64_t opset : {11, 13}) {
+    SCOPED_TRACE(opset);
+    OnnxModelBuilder b("split", opset);
+    b.Input("x", {1, 6});
+    if (opset < 13) {
+      b.Node("Split", {"x"}, {"a", "c"}, "split").Attr("axis", 1).Attr("split", Ints{2, 4});
+    } else {
+      b.Initializer("sizes", Ints{2}, Ints{2, 4});
+      b.Node("Split", {"x", "sizes"}, {"a", "c"}, "split").Attr("axis", 1);
+    }
+    b.Output("a");
+    b.Output("c");
+    ir::Graph g = LoadBuilt(b);
+    EXPECT_EQ(ShapeOf(g, "a"), (ir::Shape{1, 2}));
+    EXPECT_EQ(ShapeOf(g, "c"), (ir::Shape{1, 4}));
+    // Both forms end as (x, sizes) with the sizes a constant input.
+    const ir::Op& split = OpNamed(g, "split");
+    ASSERT_EQ(split.inputs.size(), 2u);
+    EXPECT_TRUE(g.tensor(split.inputs[1]).is_constant);
+  }
+}
+
+TEST(OpsetForms, SplitWithoutSizesMakesEqualParts) {
+  // 7 rows into 3 outputs (opset 18 num_outputs rule): ceil(7/3) = 3, so 3 + 3 + 1.
+  OnnxModelBuilder b("split_equal", 18);
+  b.Input("x", {7, 2});
+  b.Node("Split", {"x"}, {"p", "q", "r"}, "split").Attr("axis", 0).Attr("num_outputs", 3);
+  b.Output("p");
+  b.Output("q");
+  b.Output("r");
+  ir::Graph g = LoadBuilt(b);
+  EXPECT_EQ(ShapeOf(g, "p"), (ir::Shape{3, 2}));
+  EXPECT_EQ(ShapeOf(g, "q"), (ir::Shape{3, 2}));
+  EXPECT_EQ(ShapeOf(g, "r"), (ir::Shape{1, 2}));
+}
+
+TEST(OpsetForms, SplitSizesThatDoNotAddUpAreAShapeError) {
+  OnnxModelBuilder b("split_bad", 11);
   b.Input("x", {1, 6});
-  b.Node("Split", {"x"}, {"a", "b"}, "split").Attr("axis", 1).Attr("split", Ints{2, 4});
+  b.Node("Split", {"x"}, {"a", "c"}, "split").Attr("axis", 1).Attr("split", Ints{2, 3});
   b.Output("a");
-  b.Output("b");
-  ExpectLoadError([&] { LoadBuilt(b); }, Status::kUnsupportedOp, {"'Split'", "'split'"});
+  b.Output("c");
+  ExpectLoadError([&] { LoadBuilt(b); }, Status::kShapeInference, {"'split'", "5", "6"});
 }
 
 TEST(ConstantNodes, ValueIsMaterializedInTheOutputTensor) {
