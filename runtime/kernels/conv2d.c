@@ -1,0 +1,183 @@
+/*
+ * 2-D convolution (groups = 1) and Conv1D, int8 and float32. Direct loops, no im2col, so
+ * no scratch (analysis/kernel_scratch.cc). Row-windowed: see tgrs_kernels.h.
+ */
+#include "kernel_util.h"
+#include "requantize.h"
+#include "tgrs_kernels.h"
+
+static tgrs_kernel_status check_conv(const tgrs_conv_params* conv, const tgrs_row_window* window,
+                                     const tgrs_dims* in, const tgrs_dims* filter,
+                                     const tgrs_dims* out) {
+  if (!tgrs_conv_params_valid(conv) || !tgrs_dims_valid(in) || !tgrs_dims_valid(filter) ||
+      !tgrs_dims_valid(out)) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  if (filter->c != in->c || filter->n != out->c || in->n != out->n) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  return tgrs_window_covers(window, in->h, out->h, filter->h, conv->stride_h, conv->dilation_h,
+                            conv->pad_top);
+}
+
+tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_window* window,
+                                  const tgrs_quant_s8* quant, const tgrs_per_channel_quant* pcq,
+                                  const tgrs_dims* input_dims, const int8_t* input,
+                                  const tgrs_dims* filter_dims, const int8_t* filter,
+                                  const int32_t* bias, const tgrs_dims* output_dims,
+                                  int8_t* output) {
+  int32_t n, oy, ox, co, ky, kx, ci;
+  const tgrs_kernel_status st = check_conv(conv, window, input_dims, filter_dims, output_dims);
+  if (st != TGRS_KERNEL_OK) return st;
+  if (!tgrs_quant_s8_valid(quant) || pcq == NULL || pcq->multiplier == NULL || pcq->shift == NULL ||
+      input == NULL || filter == NULL || output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  {
+    const int32_t in_w = input_dims->w, c_in = input_dims->c, in_h = input_dims->h;
+    const int32_t kh = filter_dims->h, kw = filter_dims->w;
+    const int32_t out_w = output_dims->w, c_out = output_dims->c;
+    const int32_t out_rows = window->out_row_end - window->out_row_begin;
+    const int32_t in_zp = quant->input_zero_point;
+    const size_t in_row_elems = (size_t)in_w * (size_t)c_in;
+    const size_t filter_elems = (size_t)kh * (size_t)kw * (size_t)c_in;
+    for (n = 0; n < output_dims->n; ++n) {
+      const int8_t* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
+      int8_t* out_batch = output + (size_t)n * (size_t)out_rows * out_w * c_out;
+      for (oy = window->out_row_begin; oy < window->out_row_end; ++oy) {
+        const int32_t iy0 = oy * conv->stride_h - conv->pad_top;
+        int8_t* out_px = out_batch + (size_t)(oy - window->out_row_begin) * out_w * c_out;
+        for (ox = 0; ox < out_w; ++ox, out_px += c_out) {
+          const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
+          for (co = 0; co < c_out; ++co) {
+            const int8_t* w_co = filter + (size_t)co * filter_elems;
+            int32_t acc = bias != NULL ? bias[co] : 0;
+            for (ky = 0; ky < kh; ++ky) {
+              const int32_t iy = iy0 + ky * conv->dilation_h;
+              const int8_t* in_row;
+              if (iy < 0 || iy >= in_h) continue; /* padding row: (zp - zp) * w = 0 */
+              in_row = in_batch + (size_t)(iy - window->in_row_begin) * in_row_elems;
+              for (kx = 0; kx < kw; ++kx) {
+                const int32_t ix = ix0 + kx * conv->dilation_w;
+                const int8_t* x;
+                const int8_t* w;
+                if (ix < 0 || ix >= in_w) continue;
+                x = in_row + (size_t)ix * c_in;
+                w = w_co + ((size_t)ky * kw + kx) * c_in;
+                for (ci = 0; ci < c_in; ++ci) acc += ((int32_t)x[ci] - in_zp) * (int32_t)w[ci];
+              }
+            }
+            out_px[co] =
+                tgrs_requantize_s8(acc, pcq->multiplier[co], pcq->shift[co],
+                                   quant->output_zero_point, quant->act_min, quant->act_max);
+          }
+        }
+      }
+    }
+  }
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_conv2d_f32(const tgrs_conv_params* conv, const tgrs_row_window* window,
+                                   const tgrs_act_f32* act, const tgrs_dims* input_dims,
+                                   const float* input, const tgrs_dims* filter_dims,
+                                   const float* filter, const float* bias,
+                                   const tgrs_dims* output_dims, float* output) {
+  int32_t n, oy, ox, co, ky, kx, ci;
+  const tgrs_kernel_status st = check_conv(conv, window, input_dims, filter_dims, output_dims);
+  if (st != TGRS_KERNEL_OK) return st;
+  if (input == NULL || filter == NULL || output == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
+  {
+    const int32_t in_w = input_dims->w, c_in = input_dims->c, in_h = input_dims->h;
+    const int32_t kh = filter_dims->h, kw = filter_dims->w;
+    const int32_t out_w = output_dims->w, c_out = output_dims->c;
+    const int32_t out_rows = window->out_row_end - window->out_row_begin;
+    const size_t in_row_elems = (size_t)in_w * (size_t)c_in;
+    const size_t filter_elems = (size_t)kh * (size_t)kw * (size_t)c_in;
+    for (n = 0; n < output_dims->n; ++n) {
+      const float* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
+      float* out_batch = output + (size_t)n * (size_t)out_rows * out_w * c_out;
+      for (oy = window->out_row_begin; oy < window->out_row_end; ++oy) {
+        const int32_t iy0 = oy * conv->stride_h - conv->pad_top;
+        float* out_px = out_batch + (size_t)(oy - window->out_row_begin) * out_w * c_out;
+        for (ox = 0; ox < out_w; ++ox, out_px += c_out) {
+          const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
+          for (co = 0; co < c_out; ++co) {
+            const float* w_co = filter + (size_t)co * filter_elems;
+            float acc = 0.0f;
+            /* Fixed order (ky, kx, ci), padding taps skipped: depends only on absolute
+             * coordinates, so every tiling produces the same bits. */
+            for (ky = 0; ky < kh; ++ky) {
+              const int32_t iy = iy0 + ky * conv->dilation_h;
+              const float* in_row;
+              if (iy < 0 || iy >= in_h) continue;
+              in_row = in_batch + (size_t)(iy - window->in_row_begin) * in_row_elems;
+              for (kx = 0; kx < kw; ++kx) {
+                const int32_t ix = ix0 + kx * conv->dilation_w;
+                const float* x;
+                const float* w;
+                if (ix < 0 || ix >= in_w) continue;
+                x = in_row + (size_t)ix * c_in;
+                w = w_co + ((size_t)ky * kw + kx) * c_in;
+                for (ci = 0; ci < c_in; ++ci) acc += x[ci] * w[ci];
+              }
+            }
+            if (bias != NULL) acc += bias[co];
+            if (act != NULL) {
+              if (acc < act->min) acc = act->min;
+              if (acc > act->max) acc = act->max;
+            }
+            out_px[co] = acc;
+          }
+        }
+      }
+    }
+  }
+  return TGRS_KERNEL_OK;
+}
+
+/* Conv1D = Conv2D on [N, 1, L, C] with a 1-row kernel and the full row window. */
+static int conv1d_shape_ok(const tgrs_conv_params* conv, const tgrs_dims* in,
+                           const tgrs_dims* filter, const tgrs_dims* out) {
+  return conv != NULL && in != NULL && filter != NULL && out != NULL && in->h == 1 &&
+         filter->h == 1 && out->h == 1;
+}
+
+static tgrs_conv_params conv1d_params(const tgrs_conv_params* conv) {
+  tgrs_conv_params p = *conv;
+  p.stride_h = 1;
+  p.dilation_h = 1;
+  p.pad_top = 0;
+  return p;
+}
+
+tgrs_kernel_status tgrs_conv1d_s8(const tgrs_conv_params* conv, const tgrs_quant_s8* quant,
+                                  const tgrs_per_channel_quant* pcq, const tgrs_dims* input_dims,
+                                  const int8_t* input, const tgrs_dims* filter_dims,
+                                  const int8_t* filter, const int32_t* bias,
+                                  const tgrs_dims* output_dims, int8_t* output) {
+  tgrs_conv_params p;
+  tgrs_row_window window;
+  if (!conv1d_shape_ok(conv, input_dims, filter_dims, output_dims)) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  p = conv1d_params(conv);
+  window = tgrs_row_window_full(1, 1);
+  return tgrs_conv2d_s8(&p, &window, quant, pcq, input_dims, input, filter_dims, filter, bias,
+                        output_dims, output);
+}
+
+tgrs_kernel_status tgrs_conv1d_f32(const tgrs_conv_params* conv, const tgrs_act_f32* act,
+                                   const tgrs_dims* input_dims, const float* input,
+                                   const tgrs_dims* filter_dims, const float* filter,
+                                   const float* bias, const tgrs_dims* output_dims, float* output) {
+  tgrs_conv_params p;
+  tgrs_row_window window;
+  if (!conv1d_shape_ok(conv, input_dims, filter_dims, output_dims)) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  p = conv1d_params(conv);
+  window = tgrs_row_window_full(1, 1);
+  return tgrs_conv2d_f32(&p, &window, act, input_dims, input, filter_dims, filter, bias,
+                         output_dims, output);
+}

@@ -1,0 +1,159 @@
+/*
+ * Depthwise 2-D convolution with channel multiplier, int8 and float32, row-windowed.
+ * Output channel co = ci * M + m reads input channel ci (ONNX group = C_IN, TFLite
+ * depth_multiplier). Channels are processed in blocks of kChannelBlock with the block's
+ * accumulators on the stack (no scratch), so the innermost loop runs over contiguous
+ * channels of one tap. Per channel the sum order is (ky, kx), whatever the block size.
+ */
+#include "kernel_util.h"
+#include "requantize.h"
+#include "tgrs_kernels.h"
+
+enum { kChannelBlock = 32 };
+
+static tgrs_kernel_status check_depthwise(const tgrs_conv_params* conv,
+                                          const tgrs_row_window* window, const tgrs_dims* in,
+                                          const tgrs_dims* filter, const tgrs_dims* out) {
+  if (!tgrs_conv_params_valid(conv) || !tgrs_dims_valid(in) || !tgrs_dims_valid(filter) ||
+      !tgrs_dims_valid(out)) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  if (filter->n != 1 || filter->c != out->c || out->c % in->c != 0 || in->n != out->n) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  return tgrs_window_covers(window, in->h, out->h, filter->h, conv->stride_h, conv->dilation_h,
+                            conv->pad_top);
+}
+
+tgrs_kernel_status tgrs_depthwise_conv2d_s8(
+    const tgrs_conv_params* conv, const tgrs_row_window* window, const tgrs_quant_s8* quant,
+    const tgrs_per_channel_quant* pcq, const tgrs_dims* input_dims, const int8_t* input,
+    const tgrs_dims* filter_dims, const int8_t* filter, const int32_t* bias,
+    const tgrs_dims* output_dims, int8_t* output) {
+  int32_t n, oy, ox, c0, ky, kx, j;
+  int32_t acc[kChannelBlock];
+  const tgrs_kernel_status st = check_depthwise(conv, window, input_dims, filter_dims, output_dims);
+  if (st != TGRS_KERNEL_OK) return st;
+  if (!tgrs_quant_s8_valid(quant) || pcq == NULL || pcq->multiplier == NULL || pcq->shift == NULL ||
+      input == NULL || filter == NULL || output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  {
+    const int32_t in_w = input_dims->w, c_in = input_dims->c, in_h = input_dims->h;
+    const int32_t kh = filter_dims->h, kw = filter_dims->w;
+    const int32_t out_w = output_dims->w, c_out = output_dims->c;
+    const int32_t mult = c_out / c_in;
+    const int32_t out_rows = window->out_row_end - window->out_row_begin;
+    const int32_t in_zp = quant->input_zero_point;
+    const size_t in_row_elems = (size_t)in_w * (size_t)c_in;
+    for (n = 0; n < output_dims->n; ++n) {
+      const int8_t* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
+      int8_t* out_batch = output + (size_t)n * (size_t)out_rows * out_w * c_out;
+      for (oy = window->out_row_begin; oy < window->out_row_end; ++oy) {
+        const int32_t iy0 = oy * conv->stride_h - conv->pad_top;
+        int8_t* out_px = out_batch + (size_t)(oy - window->out_row_begin) * out_w * c_out;
+        for (ox = 0; ox < out_w; ++ox, out_px += c_out) {
+          const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
+          for (c0 = 0; c0 < c_out; c0 += kChannelBlock) {
+            const int32_t block = c_out - c0 < kChannelBlock ? c_out - c0 : kChannelBlock;
+            for (j = 0; j < block; ++j) acc[j] = bias != NULL ? bias[c0 + j] : 0;
+            for (ky = 0; ky < kh; ++ky) {
+              const int32_t iy = iy0 + ky * conv->dilation_h;
+              const int8_t* in_row;
+              if (iy < 0 || iy >= in_h) continue; /* padding contributes (zp - zp) * w = 0 */
+              in_row = in_batch + (size_t)(iy - window->in_row_begin) * in_row_elems;
+              for (kx = 0; kx < kw; ++kx) {
+                const int32_t ix = ix0 + kx * conv->dilation_w;
+                const int8_t* x;
+                const int8_t* w;
+                if (ix < 0 || ix >= in_w) continue;
+                x = in_row + (size_t)ix * c_in;
+                w = filter + ((size_t)ky * kw + kx) * c_out + c0;
+                if (mult == 1) {
+                  for (j = 0; j < block; ++j) {
+                    acc[j] += ((int32_t)x[c0 + j] - in_zp) * (int32_t)w[j];
+                  }
+                } else {
+                  for (j = 0; j < block; ++j) {
+                    acc[j] += ((int32_t)x[(c0 + j) / mult] - in_zp) * (int32_t)w[j];
+                  }
+                }
+              }
+            }
+            for (j = 0; j < block; ++j) {
+              out_px[c0 + j] =
+                  tgrs_requantize_s8(acc[j], pcq->multiplier[c0 + j], pcq->shift[c0 + j],
+                                     quant->output_zero_point, quant->act_min, quant->act_max);
+            }
+          }
+        }
+      }
+    }
+  }
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_depthwise_conv2d_f32(const tgrs_conv_params* conv,
+                                             const tgrs_row_window* window, const tgrs_act_f32* act,
+                                             const tgrs_dims* input_dims, const float* input,
+                                             const tgrs_dims* filter_dims, const float* filter,
+                                             const float* bias, const tgrs_dims* output_dims,
+                                             float* output) {
+  int32_t n, oy, ox, c0, ky, kx, j;
+  float acc[kChannelBlock];
+  const tgrs_kernel_status st = check_depthwise(conv, window, input_dims, filter_dims, output_dims);
+  if (st != TGRS_KERNEL_OK) return st;
+  if (input == NULL || filter == NULL || output == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
+  {
+    const int32_t in_w = input_dims->w, c_in = input_dims->c, in_h = input_dims->h;
+    const int32_t kh = filter_dims->h, kw = filter_dims->w;
+    const int32_t out_w = output_dims->w, c_out = output_dims->c;
+    const int32_t mult = c_out / c_in;
+    const int32_t out_rows = window->out_row_end - window->out_row_begin;
+    const size_t in_row_elems = (size_t)in_w * (size_t)c_in;
+    for (n = 0; n < output_dims->n; ++n) {
+      const float* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
+      float* out_batch = output + (size_t)n * (size_t)out_rows * out_w * c_out;
+      for (oy = window->out_row_begin; oy < window->out_row_end; ++oy) {
+        const int32_t iy0 = oy * conv->stride_h - conv->pad_top;
+        float* out_px = out_batch + (size_t)(oy - window->out_row_begin) * out_w * c_out;
+        for (ox = 0; ox < out_w; ++ox, out_px += c_out) {
+          const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
+          for (c0 = 0; c0 < c_out; c0 += kChannelBlock) {
+            const int32_t block = c_out - c0 < kChannelBlock ? c_out - c0 : kChannelBlock;
+            for (j = 0; j < block; ++j) acc[j] = 0.0f;
+            for (ky = 0; ky < kh; ++ky) {
+              const int32_t iy = iy0 + ky * conv->dilation_h;
+              const float* in_row;
+              if (iy < 0 || iy >= in_h) continue;
+              in_row = in_batch + (size_t)(iy - window->in_row_begin) * in_row_elems;
+              for (kx = 0; kx < kw; ++kx) {
+                const int32_t ix = ix0 + kx * conv->dilation_w;
+                const float* x;
+                const float* w;
+                if (ix < 0 || ix >= in_w) continue;
+                x = in_row + (size_t)ix * c_in;
+                w = filter + ((size_t)ky * kw + kx) * c_out + c0;
+                if (mult == 1) {
+                  for (j = 0; j < block; ++j) acc[j] += x[c0 + j] * w[j];
+                } else {
+                  for (j = 0; j < block; ++j) acc[j] += x[(c0 + j) / mult] * w[j];
+                }
+              }
+            }
+            for (j = 0; j < block; ++j) {
+              float v = acc[j];
+              if (bias != NULL) v += bias[c0 + j];
+              if (act != NULL) {
+                if (v < act->min) v = act->min;
+                if (v > act->max) v = act->max;
+              }
+              out_px[c0 + j] = v;
+            }
+          }
+        }
+      }
+    }
+  }
+  return TGRS_KERNEL_OK;
+}

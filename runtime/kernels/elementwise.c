@@ -1,0 +1,127 @@
+/*
+ * Elementwise binary ops with ONNX multidirectional broadcasting (rank <= 4, shapes
+ * right-aligned into [N, H, W, C]): int8 Add/Sub/Mul (TFLite integer arithmetic) and float32
+ * Add/Sub/Mul/Div. A broadcast dimension gets stride 0, so one loop nest serves same-shape,
+ * scalar, per-channel and general operands.
+ */
+#include "kernel_util.h"
+#include "requantize.h"
+#include "tgrs_kernels.h"
+
+typedef struct strides4 {
+  size_t n, h, w, c;
+} strides4;
+
+/* Strides of `d` read as `out`'s shape: 0 along broadcast (size-1) dimensions. */
+static strides4 broadcast_strides(const tgrs_dims* d, const tgrs_dims* out) {
+  strides4 s;
+  s.c = (d->c == 1 && out->c != 1) ? 0 : 1;
+  s.w = (d->w == 1 && out->w != 1) ? 0 : (size_t)d->c;
+  s.h = (d->h == 1 && out->h != 1) ? 0 : (size_t)d->w * d->c;
+  s.n = (d->n == 1 && out->n != 1) ? 0 : (size_t)d->h * d->w * d->c;
+  return s;
+}
+
+static int dim_broadcasts(int32_t d, int32_t out) { return d == out || d == 1; }
+
+static int shapes_ok(const tgrs_dims* a, const tgrs_dims* b, const tgrs_dims* out) {
+  if (!tgrs_dims_valid(a) || !tgrs_dims_valid(b) || !tgrs_dims_valid(out)) return 0;
+  return dim_broadcasts(a->n, out->n) && dim_broadcasts(a->h, out->h) &&
+         dim_broadcasts(a->w, out->w) && dim_broadcasts(a->c, out->c) &&
+         dim_broadcasts(b->n, out->n) && dim_broadcasts(b->h, out->h) &&
+         dim_broadcasts(b->w, out->w) && dim_broadcasts(b->c, out->c);
+}
+
+/* out[i] = EXPR(x, y) with x, y the broadcast operands of output element i. */
+#define TGRS_BROADCAST_LOOP(T, EXPR)                            \
+  do {                                                          \
+    const strides4 sa = broadcast_strides(a_dims, output_dims); \
+    const strides4 sb = broadcast_strides(b_dims, output_dims); \
+    int32_t n, h, w, c;                                         \
+    for (n = 0; n < output_dims->n; ++n) {                      \
+      for (h = 0; h < output_dims->h; ++h) {                    \
+        for (w = 0; w < output_dims->w; ++w) {                  \
+          const T* pa = a + n * sa.n + h * sa.h + w * sa.w;     \
+          const T* pb = b + n * sb.n + h * sb.h + w * sb.w;     \
+          for (c = 0; c < output_dims->c; ++c, ++output) {      \
+            const T x = pa[c * sa.c];                           \
+            const T y = pb[c * sb.c];                           \
+            *output = EXPR;                                     \
+          }                                                     \
+        }                                                       \
+      }                                                         \
+    }                                                           \
+  } while (0)
+
+/* TFLite AddElementwise / SubElementwise (int8): inputs shifted left by left_shift and
+ * rescaled to the common scale, then the sum (sign = +1) or difference (-1) requantized. */
+static inline int8_t add_one_s8(const tgrs_add_s8_params* p, int8_t x, int8_t y, int sign) {
+  const int32_t shifted1 = ((int32_t)x - p->input1_zero_point) * (1 << p->left_shift);
+  const int32_t shifted2 = ((int32_t)y - p->input2_zero_point) * (1 << p->left_shift);
+  const int32_t scaled1 = tgrs_mbqm(shifted1, p->input1.multiplier, p->input1.shift);
+  const int32_t scaled2 = tgrs_mbqm(shifted2, p->input2.multiplier, p->input2.shift);
+  const int32_t raw = sign > 0 ? scaled1 + scaled2 : scaled1 - scaled2;
+  return tgrs_requantize_s8(raw, p->output.multiplier, p->output.shift, p->output_zero_point,
+                            p->act_min, p->act_max);
+}
+
+static inline int8_t mul_one_s8(const tgrs_mul_s8_params* p, int8_t x, int8_t y) {
+  const int32_t prod = ((int32_t)x - p->input1_zero_point) * ((int32_t)y - p->input2_zero_point);
+  return tgrs_requantize_s8(prod, p->rq.multiplier, p->rq.shift, p->output_zero_point, p->act_min,
+                            p->act_max);
+}
+
+static int add_params_ok(const tgrs_add_s8_params* p) {
+  /* |x - zp| <= 255 < 2^8 and left_shift <= 22 keep the shifted inputs within int32. */
+  return p != NULL && p->left_shift >= 0 && p->left_shift <= 22 && p->act_min >= -128 &&
+         p->act_max <= 127 && p->act_min <= p->act_max;
+}
+
+static tgrs_kernel_status add_or_sub_s8(const tgrs_add_s8_params* p, int sign,
+                                        const tgrs_dims* a_dims, const int8_t* a,
+                                        const tgrs_dims* b_dims, const int8_t* b,
+                                        const tgrs_dims* output_dims, int8_t* output) {
+  if (!add_params_ok(p) || !shapes_ok(a_dims, b_dims, output_dims) || a == NULL || b == NULL ||
+      output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  TGRS_BROADCAST_LOOP(int8_t, add_one_s8(p, x, y, sign));
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_add_s8(const tgrs_add_s8_params* p, const tgrs_dims* a_dims,
+                               const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
+                               const tgrs_dims* output_dims, int8_t* output) {
+  return add_or_sub_s8(p, 1, a_dims, a, b_dims, b, output_dims, output);
+}
+
+tgrs_kernel_status tgrs_sub_s8(const tgrs_add_s8_params* p, const tgrs_dims* a_dims,
+                               const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
+                               const tgrs_dims* output_dims, int8_t* output) {
+  return add_or_sub_s8(p, -1, a_dims, a, b_dims, b, output_dims, output);
+}
+
+tgrs_kernel_status tgrs_mul_s8(const tgrs_mul_s8_params* p, const tgrs_dims* a_dims,
+                               const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
+                               const tgrs_dims* output_dims, int8_t* output) {
+  if (p == NULL || p->act_min < -128 || p->act_max > 127 || p->act_min > p->act_max ||
+      !shapes_ok(a_dims, b_dims, output_dims) || a == NULL || b == NULL || output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  TGRS_BROADCAST_LOOP(int8_t, mul_one_s8(p, x, y));
+  return TGRS_KERNEL_OK;
+}
+
+#define TGRS_DEFINE_BINARY_F32(name, EXPR)                                                   \
+  tgrs_kernel_status name(const tgrs_dims* a_dims, const float* a, const tgrs_dims* b_dims,  \
+                          const float* b, const tgrs_dims* output_dims, float* output) {     \
+    if (!shapes_ok(a_dims, b_dims, output_dims) || a == NULL || b == NULL || output == NULL) \
+      return TGRS_KERNEL_BAD_ARGUMENT;                                                       \
+    TGRS_BROADCAST_LOOP(float, EXPR);                                                        \
+    return TGRS_KERNEL_OK;                                                                   \
+  }
+
+TGRS_DEFINE_BINARY_F32(tgrs_add_f32, x + y)
+TGRS_DEFINE_BINARY_F32(tgrs_sub_f32, x - y)
+TGRS_DEFINE_BINARY_F32(tgrs_mul_f32, x* y)
+TGRS_DEFINE_BINARY_F32(tgrs_div_f32, x / y)

@@ -1,0 +1,87 @@
+/*
+ * Helpers shared by the kernels (internal): argument checks and row-window coverage.
+ */
+#ifndef TGRS_KERNELS_KERNEL_UTIL_H_
+#define TGRS_KERNELS_KERNEL_UTIL_H_
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tgrs_kernels.h"
+
+static inline int tgrs_dims_valid(const tgrs_dims* d) {
+  return d != NULL && d->n > 0 && d->h > 0 && d->w > 0 && d->c > 0;
+}
+
+static inline size_t tgrs_dims_count(const tgrs_dims* d) {
+  return (size_t)d->n * (size_t)d->h * (size_t)d->w * (size_t)d->c;
+}
+
+/* Checks a row window against the tensors' full heights. */
+static inline tgrs_kernel_status tgrs_window_bounds(const tgrs_row_window* win, int32_t in_h,
+                                                    int32_t out_h) {
+  if (win == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
+  if (win->in_row_begin < 0 || win->in_rows < 0 || win->in_row_begin > in_h - win->in_rows) {
+    return TGRS_KERNEL_BAD_WINDOW;
+  }
+  if (win->out_row_begin < 0 || win->out_row_end < win->out_row_begin || win->out_row_end > out_h) {
+    return TGRS_KERNEL_BAD_WINDOW;
+  }
+  return TGRS_KERNEL_OK;
+}
+
+/* Checks that the input buffer of `win` holds every real row that output rows
+ * [out_row_begin, out_row_end) read through a (kernel, stride, dilation, pad_top) window:
+ * [a * stride - pad_top, (b - 1) * stride - pad_top + (kernel - 1) * dilation + 1) clipped
+ * to [0, in_h) (plan/tile_plan.h, TileRows). */
+static inline tgrs_kernel_status tgrs_window_covers(const tgrs_row_window* win, int32_t in_h,
+                                                    int32_t out_h, int32_t kernel, int32_t stride,
+                                                    int32_t dilation, int32_t pad_top) {
+  int64_t lo, hi;
+  const tgrs_kernel_status st = tgrs_window_bounds(win, in_h, out_h);
+  if (st != TGRS_KERNEL_OK) return st;
+  if (win->out_row_end == win->out_row_begin) return TGRS_KERNEL_OK;
+  lo = (int64_t)win->out_row_begin * stride - pad_top;
+  hi = (int64_t)(win->out_row_end - 1) * stride - pad_top + (int64_t)(kernel - 1) * dilation + 1;
+  if (lo < 0) lo = 0;
+  if (hi > in_h) hi = in_h;
+  if (lo >= hi) return TGRS_KERNEL_OK; /* only padding is read */
+  if (lo < win->in_row_begin || hi > (int64_t)win->in_row_begin + win->in_rows) {
+    return TGRS_KERNEL_BAD_WINDOW;
+  }
+  return TGRS_KERNEL_OK;
+}
+
+static inline int tgrs_conv_params_valid(const tgrs_conv_params* p) {
+  return p != NULL && p->stride_h >= 1 && p->stride_w >= 1 && p->dilation_h >= 1 &&
+         p->dilation_w >= 1 && p->pad_top >= 0 && p->pad_left >= 0;
+}
+
+static inline int tgrs_quant_s8_valid(const tgrs_quant_s8* q) {
+  return q != NULL && q->input_zero_point >= -128 && q->input_zero_point <= 127 &&
+         q->output_zero_point >= -128 && q->output_zero_point <= 127 && q->act_min >= -128 &&
+         q->act_max <= 127 && q->act_min <= q->act_max;
+}
+
+/* ONNX QuantizeLinear: saturate(round_half_even(v) + zero_point) to int8. Rounding is done
+ * explicitly (not rintf) so it never depends on the FPU rounding mode; v - floorf(v) is
+ * exact for every float. NaN maps to the zero point. */
+static inline int8_t tgrs_quantize_value_s8(float v, int32_t zero_point) {
+  float r;
+  int32_t q;
+  if (v != v) return (int8_t)zero_point;
+  if (v > 1000.0f) v = 1000.0f; /* beyond int8 reach either way; keeps the cast defined */
+  if (v < -1000.0f) v = -1000.0f;
+  r = floorf(v);
+  {
+    const float frac = v - r;
+    if (frac > 0.5f || (frac == 0.5f && fmodf(r, 2.0f) != 0.0f)) r += 1.0f;
+  }
+  q = (int32_t)r + zero_point;
+  if (q < -128) q = -128;
+  if (q > 127) q = 127;
+  return (int8_t)q;
+}
+
+#endif /* TGRS_KERNELS_KERNEL_UTIL_H_ */

@@ -1,0 +1,224 @@
+/*
+ * Max and average pooling (windowed, row-tileable) and global pooling, int8 and float32.
+ * Channels are processed in blocks with stack accumulators (no scratch); per channel the
+ * taps are visited in (ky, kx) order.
+ */
+#include <float.h>
+
+#include "kernel_util.h"
+#include "requantize.h"
+#include "tgrs_kernels.h"
+
+enum { kChannelBlock = 32 };
+
+static tgrs_kernel_status check_pool(const tgrs_pool_params* p, const tgrs_row_window* window,
+                                     const tgrs_dims* in, const tgrs_dims* out) {
+  if (p == NULL || p->kernel_h < 1 || p->kernel_w < 1 || p->stride_h < 1 || p->stride_w < 1 ||
+      p->dilation_h < 1 || p->dilation_w < 1 || p->pad_top < 0 || p->pad_left < 0 ||
+      p->pad_bottom < 0 || p->pad_right < 0 || !tgrs_dims_valid(in) || !tgrs_dims_valid(out)) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  if (in->n != out->n || in->c != out->c) return TGRS_KERNEL_BAD_ARGUMENT;
+  return tgrs_window_covers(window, in->h, out->h, p->kernel_h, p->stride_h, p->dilation_h,
+                            p->pad_top);
+}
+
+/* ONNX AveragePool divisor: taps inside the input, or inside the padded input when
+ * count_include_pad (positions past the declared pads, e.g. from ceil_mode, never count). */
+static int32_t avg_count(const tgrs_pool_params* p, int32_t iy0, int32_t ix0, int32_t in_h,
+                         int32_t in_w) {
+  const int32_t lo_y = p->count_include_pad ? -p->pad_top : 0;
+  const int32_t hi_y = p->count_include_pad ? in_h + p->pad_bottom : in_h;
+  const int32_t lo_x = p->count_include_pad ? -p->pad_left : 0;
+  const int32_t hi_x = p->count_include_pad ? in_w + p->pad_right : in_w;
+  int32_t rows = 0, cols = 0, k;
+  for (k = 0; k < p->kernel_h; ++k) {
+    const int32_t y = iy0 + k * p->dilation_h;
+    rows += (y >= lo_y && y < hi_y);
+  }
+  for (k = 0; k < p->kernel_w; ++k) {
+    const int32_t x = ix0 + k * p->dilation_w;
+    cols += (x >= lo_x && x < hi_x);
+  }
+  return rows * cols;
+}
+
+/* TFLite's integer average: round half away from zero. */
+static int32_t rounded_div(int32_t v, int32_t count) {
+  return v >= 0 ? (v + count / 2) / count : (v - count / 2) / count;
+}
+
+static int8_t clamp_s8(int32_t v, const tgrs_quant_s8* q) {
+  if (v < q->act_min) v = q->act_min;
+  if (v > q->act_max) v = q->act_max;
+  return (int8_t)v;
+}
+
+/* Loop skeleton shared by the four windowed pools: for each output pixel and channel block,
+ * INIT the block's accumulators, ACCUMULATE each real tap (x points at the tap's pixel),
+ * FINISH the block (count = real or padded tap count for average pooling). */
+#define TGRS_POOL_LOOP(T_IN, T_OUT, T_ACC, INIT, ACCUMULATE, FINISH)                     \
+  do {                                                                                   \
+    const int32_t in_h = input_dims->h, in_w = input_dims->w, ch = input_dims->c;        \
+    const int32_t out_w = output_dims->w;                                                \
+    const int32_t out_rows = window->out_row_end - window->out_row_begin;                \
+    const size_t in_row_elems = (size_t)in_w * (size_t)ch;                               \
+    int32_t n, oy, ox, c0, ky, kx, j;                                                    \
+    T_ACC acc[kChannelBlock];                                                            \
+    for (n = 0; n < output_dims->n; ++n) {                                               \
+      const T_IN* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems; \
+      T_OUT* out_px = output + (size_t)n * (size_t)out_rows * out_w * ch;                \
+      for (oy = window->out_row_begin; oy < window->out_row_end; ++oy) {                 \
+        const int32_t iy0 = oy * pool->stride_h - pool->pad_top;                         \
+        for (ox = 0; ox < out_w; ++ox, out_px += ch) {                                   \
+          const int32_t ix0 = ox * pool->stride_w - pool->pad_left;                      \
+          const int32_t count = avg_count(pool, iy0, ix0, in_h, in_w);                   \
+          (void)count;                                                                   \
+          for (c0 = 0; c0 < ch; c0 += kChannelBlock) {                                   \
+            const int32_t block = ch - c0 < kChannelBlock ? ch - c0 : kChannelBlock;     \
+            for (j = 0; j < block; ++j) INIT;                                            \
+            for (ky = 0; ky < pool->kernel_h; ++ky) {                                    \
+              const int32_t iy = iy0 + ky * pool->dilation_h;                            \
+              const T_IN* in_row;                                                        \
+              if (iy < 0 || iy >= in_h) continue;                                        \
+              in_row = in_batch + (size_t)(iy - window->in_row_begin) * in_row_elems;    \
+              for (kx = 0; kx < pool->kernel_w; ++kx) {                                  \
+                const int32_t ix = ix0 + kx * pool->dilation_w;                          \
+                const T_IN* x;                                                           \
+                if (ix < 0 || ix >= in_w) continue;                                      \
+                x = in_row + (size_t)ix * ch + c0;                                       \
+                for (j = 0; j < block; ++j) ACCUMULATE;                                  \
+              }                                                                          \
+            }                                                                            \
+            for (j = 0; j < block; ++j) FINISH;                                          \
+          }                                                                              \
+        }                                                                                \
+      }                                                                                  \
+    }                                                                                    \
+  } while (0)
+
+tgrs_kernel_status tgrs_max_pool_s8(const tgrs_pool_params* pool, const tgrs_row_window* window,
+                                    const tgrs_quant_s8* quant, const tgrs_requant* rq,
+                                    const tgrs_dims* input_dims, const int8_t* input,
+                                    const tgrs_dims* output_dims, int8_t* output) {
+  const tgrs_kernel_status st = check_pool(pool, window, input_dims, output_dims);
+  if (st != TGRS_KERNEL_OK) return st;
+  if (!tgrs_quant_s8_valid(quant) || rq == NULL || input == NULL || output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  TGRS_POOL_LOOP(int8_t, int8_t, int32_t, acc[j] = -128, if (x[j] > acc[j]) acc[j] = x[j],
+                 out_px[c0 + j] =
+                     tgrs_requantize_s8(acc[j] - quant->input_zero_point, rq->multiplier, rq->shift,
+                                        quant->output_zero_point, quant->act_min, quant->act_max));
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_max_pool_f32(const tgrs_pool_params* pool, const tgrs_row_window* window,
+                                     const tgrs_dims* input_dims, const float* input,
+                                     const tgrs_dims* output_dims, float* output) {
+  const tgrs_kernel_status st = check_pool(pool, window, input_dims, output_dims);
+  if (st != TGRS_KERNEL_OK) return st;
+  if (input == NULL || output == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
+  TGRS_POOL_LOOP(float, float, float, acc[j] = -FLT_MAX, if (x[j] > acc[j]) acc[j] = x[j],
+                 out_px[c0 + j] = acc[j]);
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_avg_pool_s8(const tgrs_pool_params* pool, const tgrs_row_window* window,
+                                    const tgrs_quant_s8* quant, const tgrs_requant* rq,
+                                    const tgrs_dims* input_dims, const int8_t* input,
+                                    const tgrs_dims* output_dims, int8_t* output) {
+  const tgrs_kernel_status st = check_pool(pool, window, input_dims, output_dims);
+  if (st != TGRS_KERNEL_OK) return st;
+  if (!tgrs_quant_s8_valid(quant) || rq == NULL || input == NULL || output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  TGRS_POOL_LOOP(
+      int8_t, int8_t, int32_t, acc[j] = 0, acc[j] += (int32_t)x[j] - quant->input_zero_point,
+      out_px[c0 + j] = clamp_s8(
+          count == 0 ? quant->output_zero_point
+                     : quant->output_zero_point +
+                           rounded_div(tgrs_mbqm(acc[j], rq->multiplier, rq->shift), count),
+          quant));
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_avg_pool_f32(const tgrs_pool_params* pool, const tgrs_row_window* window,
+                                     const tgrs_dims* input_dims, const float* input,
+                                     const tgrs_dims* output_dims, float* output) {
+  const tgrs_kernel_status st = check_pool(pool, window, input_dims, output_dims);
+  if (st != TGRS_KERNEL_OK) return st;
+  if (input == NULL || output == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
+  TGRS_POOL_LOOP(float, float, float, acc[j] = 0.0f, acc[j] += x[j],
+                 out_px[c0 + j] = count == 0 ? 0.0f : acc[j] / (float)count);
+  return TGRS_KERNEL_OK;
+}
+
+/* Global pools: the whole-tensor window (count = H * W), not tileable. */
+static tgrs_pool_params global_params(const tgrs_dims* in) {
+  tgrs_pool_params p;
+  p.kernel_h = in->h;
+  p.kernel_w = in->w;
+  p.stride_h = p.stride_w = 1;
+  p.dilation_h = p.dilation_w = 1;
+  p.pad_top = p.pad_left = p.pad_bottom = p.pad_right = 0;
+  p.count_include_pad = 0;
+  return p;
+}
+
+static tgrs_dims global_out_dims(const tgrs_dims* in) {
+  tgrs_dims d = *in;
+  d.h = 1;
+  d.w = 1;
+  return d;
+}
+
+tgrs_kernel_status tgrs_global_avg_pool_s8(const tgrs_quant_s8* quant, const tgrs_requant* rq,
+                                           const tgrs_dims* input_dims, const int8_t* input,
+                                           int8_t* output) {
+  tgrs_pool_params p;
+  tgrs_dims out;
+  tgrs_row_window w;
+  if (!tgrs_dims_valid(input_dims)) return TGRS_KERNEL_BAD_ARGUMENT;
+  p = global_params(input_dims);
+  out = global_out_dims(input_dims);
+  w = tgrs_row_window_full(input_dims->h, 1);
+  return tgrs_avg_pool_s8(&p, &w, quant, rq, input_dims, input, &out, output);
+}
+
+tgrs_kernel_status tgrs_global_avg_pool_f32(const tgrs_dims* input_dims, const float* input,
+                                            float* output) {
+  tgrs_pool_params p;
+  tgrs_dims out;
+  tgrs_row_window w;
+  if (!tgrs_dims_valid(input_dims)) return TGRS_KERNEL_BAD_ARGUMENT;
+  p = global_params(input_dims);
+  out = global_out_dims(input_dims);
+  w = tgrs_row_window_full(input_dims->h, 1);
+  return tgrs_avg_pool_f32(&p, &w, input_dims, input, &out, output);
+}
+
+tgrs_kernel_status tgrs_global_max_pool_s8(const tgrs_quant_s8* quant, const tgrs_requant* rq,
+                                           const tgrs_dims* input_dims, const int8_t* input,
+                                           int8_t* output) {
+  tgrs_pool_params p;
+  tgrs_dims out;
+  tgrs_row_window w;
+  if (!tgrs_dims_valid(input_dims)) return TGRS_KERNEL_BAD_ARGUMENT;
+  p = global_params(input_dims);
+  out = global_out_dims(input_dims);
+  w = tgrs_row_window_full(input_dims->h, 1);
+  return tgrs_max_pool_s8(&p, &w, quant, rq, input_dims, input, &out, output);
+}
+
+tgrs_kernel_status tgrs_global_max_pool_f32(const tgrs_dims* input_dims, const float* input,
+                                            float* output) {
+  tgrs_pool_params p;
+  tgrs_dims out;
+  tgrs_row_window w;
+  if (!tgrs_dims_valid(input_dims)) return TGRS_KERNEL_BAD_ARGUMENT;
+  p = global_params(input_dims);
+  out = global_out_dims(input_dims);
+  w = tgrs_row_window_full(input_dims->h, 1);
+  return tgrs_max_pool_f32(&p, &w, input_dims, input, &out, output);
+}

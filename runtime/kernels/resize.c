@@ -1,0 +1,181 @@
+/*
+ * Resize of H and W (ONNX Resize): nearest (int8 and float32) and linear (float32),
+ * row-windowed. Coordinates follow onnxruntime's upsample code, in float: the original
+ * coordinate from the transform mode, nearest rounding by mode and clamping to the input;
+ * linear clamps the coordinate to [0, len - 1] and blends the two neighbours with
+ * onnxruntime's weights (0.5 / 0.5 when both neighbours are the same row or column).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "kernel_util.h"
+#include "tgrs_kernels.h"
+
+static float original_coord(tgrs_resize_coord coord, int32_t x, float scale, int32_t in_len,
+                            int32_t out_len) {
+  const float xf = (float)x;
+  switch (coord) {
+    case TGRS_COORD_ASYMMETRIC:
+      return xf / scale;
+    case TGRS_COORD_ALIGN_CORNERS:
+      return out_len == 1 ? 0.0f : xf * (float)(in_len - 1) / (float)(out_len - 1);
+    case TGRS_COORD_PYTORCH_HALF_PIXEL:
+      return out_len > 1 ? (xf + 0.5f) / scale - 0.5f : 0.0f;
+    case TGRS_COORD_HALF_PIXEL:
+    default:
+      return (xf + 0.5f) / scale - 0.5f;
+  }
+}
+
+static int32_t nearest_index(const tgrs_resize_params* p, int32_t x, float scale, int32_t in_len,
+                             int32_t out_len) {
+  const float f = original_coord(p->coord, x, scale, in_len, out_len);
+  int32_t i;
+  switch (p->nearest) {
+    case TGRS_NEAREST_FLOOR:
+      i = (int32_t)floorf(f);
+      break;
+    case TGRS_NEAREST_CEIL:
+      i = (int32_t)ceilf(f);
+      break;
+    case TGRS_NEAREST_ROUND_PREFER_CEIL:
+      i = (int32_t)roundf(f); /* halves go away from zero, i.e. up for f >= 0 */
+      break;
+    case TGRS_NEAREST_ROUND_PREFER_FLOOR:
+    default:
+      i = (f == (float)(int32_t)f + 0.5f) ? (int32_t)floorf(f) : (int32_t)roundf(f);
+      break;
+  }
+  if (i < 0) i = 0;
+  if (i > in_len - 1) i = in_len - 1;
+  return i;
+}
+
+/* Linear neighbours and weights of output coordinate x (onnxruntime UpsampleBilinear). */
+typedef struct linear_tap {
+  int32_t i1, i2;
+  float w1, w2; /* weight of i1 and of i2 */
+} linear_tap;
+
+static linear_tap linear_index(const tgrs_resize_params* p, int32_t x, float scale, int32_t in_len,
+                               int32_t out_len) {
+  linear_tap t;
+  float f = original_coord(p->coord, x, scale, in_len, out_len);
+  float d1, d2;
+  if (f < 0.0f) f = 0.0f;
+  if (f > (float)(in_len - 1)) f = (float)(in_len - 1);
+  t.i1 = (int32_t)f;
+  if (t.i1 > in_len - 1) t.i1 = in_len - 1;
+  t.i2 = t.i1 + 1 < in_len ? t.i1 + 1 : in_len - 1;
+  d1 = fabsf(f - (float)t.i1);
+  d2 = fabsf(f - (float)t.i2);
+  if (t.i1 == t.i2) d1 = d2 = 0.5f;
+  t.w1 = d2; /* the nearer neighbour gets the larger weight */
+  t.w2 = d1;
+  return t;
+}
+
+static tgrs_kernel_status check_resize(const tgrs_resize_params* p, const tgrs_row_window* win,
+                                       const tgrs_dims* in, const tgrs_dims* out) {
+  int32_t oy;
+  tgrs_kernel_status st;
+  if (p == NULL || !(p->scale_h > 0.0f) || !(p->scale_w > 0.0f) || !tgrs_dims_valid(in) ||
+      !tgrs_dims_valid(out) || in->n != out->n || in->c != out->c) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  st = tgrs_window_bounds(win, in->h, out->h);
+  if (st != TGRS_KERNEL_OK) return st;
+  /* Every source row of the window's output rows must be in the input buffer. */
+  for (oy = win->out_row_begin; oy < win->out_row_end; ++oy) {
+    int32_t lo, hi;
+    if (p->mode == TGRS_RESIZE_NEAREST) {
+      lo = hi = nearest_index(p, oy, p->scale_h, in->h, out->h);
+    } else {
+      const linear_tap t = linear_index(p, oy, p->scale_h, in->h, out->h);
+      lo = t.i1;
+      hi = t.i2;
+    }
+    if (lo < win->in_row_begin || hi >= win->in_row_begin + win->in_rows) {
+      return TGRS_KERNEL_BAD_WINDOW;
+    }
+  }
+  return TGRS_KERNEL_OK;
+}
+
+static void resize_nearest_bytes(const tgrs_resize_params* p, const tgrs_row_window* win,
+                                 size_t elem_size, const tgrs_dims* in, const unsigned char* input,
+                                 const tgrs_dims* out, unsigned char* output) {
+  const size_t px = (size_t)in->c * elem_size;
+  const size_t in_row = (size_t)in->w * px;
+  const int32_t out_rows = win->out_row_end - win->out_row_begin;
+  int32_t n, oy, ox;
+  for (n = 0; n < out->n; ++n) {
+    const unsigned char* in_batch = input + (size_t)n * win->in_rows * in_row;
+    unsigned char* dst = output + (size_t)n * out_rows * out->w * px;
+    for (oy = win->out_row_begin; oy < win->out_row_end; ++oy) {
+      const int32_t iy = nearest_index(p, oy, p->scale_h, in->h, out->h);
+      const unsigned char* src_row = in_batch + (size_t)(iy - win->in_row_begin) * in_row;
+      for (ox = 0; ox < out->w; ++ox, dst += px) {
+        const int32_t ix = nearest_index(p, ox, p->scale_w, in->w, out->w);
+        memcpy(dst, src_row + (size_t)ix * px, px);
+      }
+    }
+  }
+}
+
+tgrs_kernel_status tgrs_resize_s8(const tgrs_resize_params* resize, const tgrs_row_window* window,
+                                  const tgrs_dims* input_dims, const int8_t* input,
+                                  const tgrs_dims* output_dims, int8_t* output) {
+  tgrs_kernel_status st;
+  if (resize == NULL || resize->mode != TGRS_RESIZE_NEAREST || input == NULL || output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  st = check_resize(resize, window, input_dims, output_dims);
+  if (st != TGRS_KERNEL_OK) return st;
+  resize_nearest_bytes(resize, window, 1, input_dims, (const unsigned char*)input, output_dims,
+                       (unsigned char*)output);
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_resize_f32(const tgrs_resize_params* resize, const tgrs_row_window* window,
+                                   const tgrs_dims* input_dims, const float* input,
+                                   const tgrs_dims* output_dims, float* output) {
+  int32_t n, oy, ox, c;
+  tgrs_kernel_status st;
+  if (input == NULL || output == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
+  st = check_resize(resize, window, input_dims, output_dims);
+  if (st != TGRS_KERNEL_OK) return st;
+  if (resize->mode == TGRS_RESIZE_NEAREST) {
+    resize_nearest_bytes(resize, window, sizeof(float), input_dims, (const unsigned char*)input,
+                         output_dims, (unsigned char*)output);
+    return TGRS_KERNEL_OK;
+  }
+  {
+    const int32_t ch = input_dims->c, in_w = input_dims->w;
+    const size_t in_row = (size_t)in_w * ch;
+    const int32_t out_rows = window->out_row_end - window->out_row_begin;
+    for (n = 0; n < output_dims->n; ++n) {
+      const float* in_batch = input + (size_t)n * window->in_rows * in_row;
+      float* dst = output + (size_t)n * out_rows * output_dims->w * ch;
+      for (oy = window->out_row_begin; oy < window->out_row_end; ++oy) {
+        const linear_tap ty =
+            linear_index(resize, oy, resize->scale_h, input_dims->h, output_dims->h);
+        const float* row1 = in_batch + (size_t)(ty.i1 - window->in_row_begin) * in_row;
+        const float* row2 = in_batch + (size_t)(ty.i2 - window->in_row_begin) * in_row;
+        for (ox = 0; ox < output_dims->w; ++ox) {
+          const linear_tap tx = linear_index(resize, ox, resize->scale_w, in_w, output_dims->w);
+          const float* x11 = row1 + (size_t)tx.i1 * ch;
+          const float* x21 = row1 + (size_t)tx.i2 * ch;
+          const float* x12 = row2 + (size_t)tx.i1 * ch;
+          const float* x22 = row2 + (size_t)tx.i2 * ch;
+          for (c = 0; c < ch; ++c) {
+            /* onnxruntime's order: dx2*dy2*X11 + dx1*dy2*X21 + dx2*dy1*X12 + dx1*dy1*X22 */
+            *dst++ = tx.w1 * ty.w1 * x11[c] + tx.w2 * ty.w1 * x21[c] + tx.w1 * ty.w2 * x12[c] +
+                     tx.w2 * ty.w2 * x22[c];
+          }
+        }
+      }
+    }
+  }
+  return TGRS_KERNEL_OK;
+}

@@ -1,0 +1,105 @@
+/*
+ * Softmax and LogSoftmax over one axis of a tensor viewed as [outer, axis_len, inner],
+ * float32 and int8. The scratch holds one float per element of the axis (the planner's
+ * rule, analysis/kernel_scratch.cc): exp(x - max) for softmax, the dequantized line for
+ * int8. int8 is computed in float between a dequantize and a quantize, as onnxruntime does
+ * for QDQ Softmax.
+ */
+#include <math.h>
+
+#include "kernel_util.h"
+#include "tgrs_kernels.h"
+
+size_t tgrs_softmax_scratch_bytes(int32_t axis_len) {
+  return axis_len > 0 ? (size_t)4 * (size_t)axis_len : 0;
+}
+
+/* One line: x[i * inner] for i < len, float in `line` (may alias nothing else). Writes the
+ * softmax or log softmax of the line back into `line`. */
+static void softmax_line(float* line, int32_t len, int log_mode) {
+  float max = line[0], sum = 0.0f;
+  int32_t i;
+  for (i = 1; i < len; ++i) {
+    if (line[i] > max) max = line[i];
+  }
+  if (log_mode) {
+    for (i = 0; i < len; ++i) sum += expf(line[i] - max);
+    {
+      const float log_sum = logf(sum);
+      for (i = 0; i < len; ++i) line[i] = line[i] - max - log_sum;
+    }
+  } else {
+    for (i = 0; i < len; ++i) {
+      line[i] = expf(line[i] - max);
+      sum += line[i];
+    }
+    for (i = 0; i < len; ++i) line[i] = line[i] / sum;
+  }
+}
+
+static tgrs_kernel_status softmax_f32(void* scratch, int32_t outer, int32_t axis_len, int32_t inner,
+                                      const float* input, float* output, int log_mode) {
+  float* line = (float*)scratch;
+  int32_t o, j, i;
+  if (scratch == NULL || outer < 1 || axis_len < 1 || inner < 1 || input == NULL ||
+      output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  for (o = 0; o < outer; ++o) {
+    const size_t base = (size_t)o * axis_len * inner;
+    for (j = 0; j < inner; ++j) {
+      for (i = 0; i < axis_len; ++i) line[i] = input[base + (size_t)i * inner + j];
+      softmax_line(line, axis_len, log_mode);
+      for (i = 0; i < axis_len; ++i) output[base + (size_t)i * inner + j] = line[i];
+    }
+  }
+  return TGRS_KERNEL_OK;
+}
+
+static tgrs_kernel_status softmax_s8(void* scratch, const tgrs_softmax_quant_s8* q, int32_t outer,
+                                     int32_t axis_len, int32_t inner, const int8_t* input,
+                                     int8_t* output, int log_mode) {
+  float* line = (float*)scratch;
+  int32_t o, j, i;
+  if (scratch == NULL || q == NULL || !(q->input_scale > 0.0f) || !(q->output_scale > 0.0f) ||
+      outer < 1 || axis_len < 1 || inner < 1 || input == NULL || output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  for (o = 0; o < outer; ++o) {
+    const size_t base = (size_t)o * axis_len * inner;
+    for (j = 0; j < inner; ++j) {
+      for (i = 0; i < axis_len; ++i) {
+        const int32_t v = input[base + (size_t)i * inner + j];
+        line[i] = (float)(v - q->input_zero_point) * q->input_scale;
+      }
+      softmax_line(line, axis_len, log_mode);
+      for (i = 0; i < axis_len; ++i) {
+        output[base + (size_t)i * inner + j] =
+            tgrs_quantize_value_s8(line[i] / q->output_scale, q->output_zero_point);
+      }
+    }
+  }
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_softmax_f32(void* scratch, int32_t outer, int32_t axis_len, int32_t inner,
+                                    const float* input, float* output) {
+  return softmax_f32(scratch, outer, axis_len, inner, input, output, 0);
+}
+
+tgrs_kernel_status tgrs_log_softmax_f32(void* scratch, int32_t outer, int32_t axis_len,
+                                        int32_t inner, const float* input, float* output) {
+  return softmax_f32(scratch, outer, axis_len, inner, input, output, 1);
+}
+
+tgrs_kernel_status tgrs_softmax_s8(void* scratch, const tgrs_softmax_quant_s8* quant, int32_t outer,
+                                   int32_t axis_len, int32_t inner, const int8_t* input,
+                                   int8_t* output) {
+  return softmax_s8(scratch, quant, outer, axis_len, inner, input, output, 0);
+}
+
+tgrs_kernel_status tgrs_log_softmax_s8(void* scratch, const tgrs_softmax_quant_s8* quant,
+                                       int32_t outer, int32_t axis_len, int32_t inner,
+                                       const int8_t* input, int8_t* output) {
+  return softmax_s8(scratch, quant, outer, axis_len, inner, input, output, 1);
+}

@@ -1,0 +1,537 @@
+/*
+ * TiGrIS reference kernels: int8 (s8) and float32 (f32), C99, libc (+ libm) only.
+ *
+ * Conventions (CMSIS-NN style, STYLE.md):
+ *  - one kernel family per .c file in runtime/kernels/; names carry the data type;
+ *  - argument order: scratch, op params, quant params, then dims/data pairs for input,
+ *    filter, bias, output; inputs are const, the output is last;
+ *  - kernels never allocate and keep no state. Scratch is passed in by the caller; the only
+ *    kernels that take scratch are Softmax/LogSoftmax (tgrs_softmax_scratch_bytes), every
+ *    other kernel needs 0 bytes: exactly the planner's rule in
+ *    libtigris/analysis/kernel_scratch.cc and docs/memory-model.md ("Kernel scratch");
+ *  - activations are NHWC: Format: [N, H, W, C]. Tensors of rank < 4 are right-aligned
+ *    into tgrs_dims (a [N, K] tensor is {1, 1, N, K} or any padding with leading 1s);
+ *  - input and output buffers never overlap (docs/memory-model.md: no op runs in place),
+ *    except tgrs_reshape, which accepts output == input.
+ *
+ * Row windows (tiling, tigris-tiling.txt "Spatial tiling"; plan/tile_plan.h TileRows()):
+ * every spatial kernel (conv2d, depthwise_conv2d, max/avg pool, pad, resize) computes
+ * output rows [out_row_begin, out_row_end) of a tensor whose full height is
+ * output_dims->h, reading an input buffer that holds only input rows
+ * [in_row_begin, in_row_begin + in_rows) of a tensor whose full height is input_dims->h.
+ * Rows outside [0, input_dims->h) are virtual padding. The output buffer holds exactly the
+ * computed rows. Every output element is computed by the same arithmetic in the same
+ * order whatever the window, so a tiled run is byte-identical to the untiled one. Width is
+ * never tiled. For an op producing rows [a, b), the rows it reads are
+ *   [a * stride - pad_top, (b - 1) * stride - pad_top + (kernel - 1) * dilation + 1)
+ * clipped to [0, H_in) (OpTileRows::input); the buffer must hold at least those rows, else
+ * the kernel returns TGRS_KERNEL_BAD_WINDOW without reading anything.
+ *
+ * int8 arithmetic (ONNX QDQ semantics computed TFLite/CMSIS-NN style): int8 weights with
+ * zero point 0 (per output channel scales), int32 bias with scale in_scale * w_scale,
+ * accumulation of (x - x_zp) * w in int32, requantization by a Q0.31 multiplier and shift
+ * exactly as TFLite's MultiplyByQuantizedMultiplier (shift > 0 is a left shift), + output
+ * zero point, clamp to [act_min, act_max] (tgrs_activation_range_s8 narrows it for a fused
+ * Relu/Relu6).
+ *
+ * Op -> kernel map for the executor:
+ *   Conv (group 1)            tgrs_conv2d_{s8,f32}      Conv1D  tgrs_conv1d_{s8,f32}
+ *   DepthwiseConv             tgrs_depthwise_conv2d_{s8,f32}
+ *   ConvTranspose             tgrs_conv_transpose2d_{s8,f32} (untiled only)
+ *   MaxPool / AveragePool     tgrs_max_pool_{s8,f32} / tgrs_avg_pool_{s8,f32}
+ *   GlobalAverage/MaxPool     tgrs_global_avg_pool_{s8,f32} / tgrs_global_max_pool_{s8,f32}
+ *   Gemm / MatMul(const B)    tgrs_fully_connected_{s8,f32}
+ *   MatMul (two activations)  tgrs_matmul_{s8,f32}
+ *   Add/Sub/Mul/Div           tgrs_{add,sub,mul}_s8, tgrs_{add,sub,mul,div}_f32 (no Div s8)
+ *   Relu/Relu6/Clip           tgrs_{relu,relu6,clip}_f32, tgrs_clip_s8 (same in/out quant)
+ *   LeakyRelu/Selu/Sigmoid/HardSigmoid/HardSwish/Tanh  tgrs_<op>_f32, tgrs_lut_s8
+ *   Concat / Reshape / Transpose  tgrs_concat, tgrs_reshape, tgrs_transpose (byte copies)
+ *   Pad                       tgrs_pad_{s8,f32}           Resize  tgrs_resize_{s8,f32}
+ *   Softmax / LogSoftmax      tgrs_{softmax,log_softmax}_{s8,f32} (scratch)
+ *   ReduceMean                tgrs_reduce_mean_f32; int8 over H,W = tgrs_global_avg_pool_s8
+ *   BatchNormalization        tgrs_batch_norm_{s8,f32}
+ *   Quantize / Dequantize     tgrs_quantize_f32_s8 / tgrs_dequantize_s8_f32
+ */
+#ifndef TGRS_KERNELS_H_
+#define TGRS_KERNELS_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================================
+ * Common types
+ * ====================================================================================== */
+
+typedef enum tgrs_kernel_status {
+  TGRS_KERNEL_OK = 0,
+  TGRS_KERNEL_BAD_ARGUMENT = 1, /* NULL pointer, non-positive dim, inconsistent shapes */
+  TGRS_KERNEL_BAD_WINDOW = 2    /* row window outside the tensor or not covering the reads */
+} tgrs_kernel_status;
+
+/* A 4-D shape. Activations: [N, H, W, C]. Filters: see each kernel. */
+typedef struct tgrs_dims {
+  int32_t n;
+  int32_t h;
+  int32_t w;
+  int32_t c;
+} tgrs_dims;
+
+/* The rows a spatial kernel reads and writes (see the file comment). */
+typedef struct tgrs_row_window {
+  int32_t in_row_begin;  /* first input row held by the input buffer, >= 0 */
+  int32_t in_rows;       /* input rows held; in_row_begin + in_rows <= input_dims->h */
+  int32_t out_row_begin; /* first output row computed, >= 0 */
+  int32_t out_row_end;   /* one past the last; out_row_end <= output_dims->h */
+} tgrs_row_window;
+
+/* The untiled window: all input rows held, all output rows computed. */
+tgrs_row_window tgrs_row_window_full(int32_t in_h, int32_t out_h);
+
+/* Geometry of a convolution window (Conv, DepthwiseConv, ConvTranspose). Bottom/right
+ * padding is implied by the output dims: any tap outside the input is padding. */
+typedef struct tgrs_conv_params {
+  int32_t stride_h, stride_w;     /* >= 1 */
+  int32_t dilation_h, dilation_w; /* >= 1 */
+  int32_t pad_top, pad_left;      /* >= 0 */
+} tgrs_conv_params;
+
+/* Zero points and output clamp of an int8 op. */
+typedef struct tgrs_quant_s8 {
+  int32_t input_zero_point;  /* [-128, 127] */
+  int32_t output_zero_point; /* [-128, 127] */
+  int32_t act_min;           /* -128 <= act_min <= act_max <= 127 */
+  int32_t act_max;
+} tgrs_quant_s8;
+
+/* One Q0.31 multiplier and shift per output channel (tgrs_quantize_multiplier of
+ * in_scale * w_scale[c] / out_scale). Both arrays have C_OUT entries. */
+typedef struct tgrs_per_channel_quant {
+  const int32_t* multiplier;
+  const int32_t* shift;
+} tgrs_per_channel_quant;
+
+/* One per-tensor multiplier and shift. {1 << 30, 1} is the exact identity. */
+typedef struct tgrs_requant {
+  int32_t multiplier;
+  int32_t shift;
+} tgrs_requant;
+
+/* Output clamp of a float op (fused Relu: {0, +INF}; Relu6: {0, 6}; none: {-INF, +INF}). */
+typedef struct tgrs_act_f32 {
+  float min;
+  float max;
+} tgrs_act_f32;
+
+/* ======================================================================================
+ * Host-side quantization helpers (used by the emitter and by tests; pure functions)
+ * ====================================================================================== */
+
+/* TFLite's QuantizeMultiplier: real = multiplier * 2^(shift - 31), multiplier in
+ * [2^30, 2^31) for real > 0 (frexp, round half away from zero, q == 2^31 carried into the
+ * shift; shift < -31 becomes multiplier 0, shift 0). real == 0 gives {0, 0}; a negative
+ * real gives the negated multiplier of |real|. Returns 0, or -1 (outputs {0, 0}) when real
+ * is not finite or |real| >= 2^30 (a left shift > 30 would overflow int32 arithmetic). */
+int tgrs_quantize_multiplier(double real, int32_t* multiplier, int* shift);
+
+typedef enum tgrs_fused_activation {
+  TGRS_ACT_NONE = 0,
+  TGRS_ACT_RELU = 1,
+  TGRS_ACT_RELU6 = 2
+} tgrs_fused_activation;
+
+/* int8 output clamp for a fused activation: none -> [-128, 127]; relu -> [max(zp, -128),
+ * 127]; relu6 -> [max(zp, -128), min(zp + round(6 / scale), 127)] (round half away). */
+void tgrs_activation_range_s8(tgrs_fused_activation act, float output_scale,
+                              int32_t output_zero_point, int32_t* act_min, int32_t* act_max);
+
+/* ======================================================================================
+ * Convolution
+ * ====================================================================================== */
+
+/* 2-D convolution, groups = 1, direct (no im2col, no scratch), row-windowed.
+ * For each output element, acc = bias[co] + sum over (ky, kx, ci), in that order, of
+ * (x - input_zero_point) * w over taps inside the input (padding taps contribute 0, which is
+ * what an input-zero-point pad value gives); out = clamp(MBQM(acc, multiplier[co],
+ * shift[co]) + output_zero_point, act_min, act_max).
+ *  input_dims:  [N, H_in, W_in, C_IN]           input:  rows of the window only
+ *  filter_dims: [C_OUT, KH, KW, C_IN] (OHWI)     filter: int8, zero point 0
+ *  bias:        [C_OUT] int32 or NULL
+ *  output_dims: [N, H_out, W_out, C_OUT]         output: rows of the window only */
+tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_window* window,
+                                  const tgrs_quant_s8* quant, const tgrs_per_channel_quant* pcq,
+                                  const tgrs_dims* input_dims, const int8_t* input,
+                                  const tgrs_dims* filter_dims, const int8_t* filter,
+                                  const int32_t* bias, const tgrs_dims* output_dims,
+                                  int8_t* output);
+
+/* Float 2-D convolution. acc = 0.0f; acc += x * w over taps inside the input in the fixed
+ * order (ky, kx, ci); then acc += bias[co]; then clamp to [act->min, act->max]. The order
+ * depends only on absolute coordinates, so tiled == untiled bit for bit. Layouts as
+ * tgrs_conv2d_s8; bias [C_OUT] float or NULL; act NULL means no clamp. */
+tgrs_kernel_status tgrs_conv2d_f32(const tgrs_conv_params* conv, const tgrs_row_window* window,
+                                   const tgrs_act_f32* act, const tgrs_dims* input_dims,
+                                   const float* input, const tgrs_dims* filter_dims,
+                                   const float* filter, const float* bias,
+                                   const tgrs_dims* output_dims, float* output);
+
+/* 1-D convolution over a [N, L, C] tensor (ONNX [N, C, L] transposed): exactly
+ * tgrs_conv2d_* on [N, 1, L, C] with filter [C_OUT, 1, K, C_IN], stride_h = dilation_h = 1,
+ * pad_top = 0 and the full row window (Conv1D is not row-tileable, docs/planning.md).
+ * The dims' h fields must be 1; conv->stride_w/dilation_w/pad_left carry the 1-D window. */
+tgrs_kernel_status tgrs_conv1d_s8(const tgrs_conv_params* conv, const tgrs_quant_s8* quant,
+                                  const tgrs_per_channel_quant* pcq, const tgrs_dims* input_dims,
+                                  const int8_t* input, const tgrs_dims* filter_dims,
+                                  const int8_t* filter, const int32_t* bias,
+                                  const tgrs_dims* output_dims, int8_t* output);
+tgrs_kernel_status tgrs_conv1d_f32(const tgrs_conv_params* conv, const tgrs_act_f32* act,
+                                   const tgrs_dims* input_dims, const float* input,
+                                   const tgrs_dims* filter_dims, const float* filter,
+                                   const float* bias, const tgrs_dims* output_dims, float* output);
+
+/* Depthwise 2-D convolution with channel multiplier M = C_OUT / C_IN: output channel
+ * co = ci * M + m reads input channel ci (ONNX group = C_IN, TFLite depth_multiplier).
+ * Arithmetic as tgrs_conv2d_* with the sum over (ky, kx) only.
+ *  input_dims:  [N, H_in, W_in, C_IN]
+ *  filter_dims: [1, KH, KW, C_OUT]   filter layout [KH, KW, C_OUT]
+ *  bias:        [C_OUT] or NULL;  pcq: [C_OUT]
+ *  output_dims: [N, H_out, W_out, C_OUT] */
+tgrs_kernel_status tgrs_depthwise_conv2d_s8(
+    const tgrs_conv_params* conv, const tgrs_row_window* window, const tgrs_quant_s8* quant,
+    const tgrs_per_channel_quant* pcq, const tgrs_dims* input_dims, const int8_t* input,
+    const tgrs_dims* filter_dims, const int8_t* filter, const int32_t* bias,
+    const tgrs_dims* output_dims, int8_t* output);
+tgrs_kernel_status tgrs_depthwise_conv2d_f32(const tgrs_conv_params* conv,
+                                             const tgrs_row_window* window, const tgrs_act_f32* act,
+                                             const tgrs_dims* input_dims, const float* input,
+                                             const tgrs_dims* filter_dims, const float* filter,
+                                             const float* bias, const tgrs_dims* output_dims,
+                                             float* output);
+
+/* Transposed 2-D convolution (ONNX ConvTranspose, group 1), computed as a gather:
+ * out[oy, ox, co] = bias[co] + sum over (ky, kx, ci) with oy = iy * stride_h - pad_top +
+ * ky * dilation_h (same for x) of x[iy, ix, ci] * w[co, ky, kx, ci]. Not row-tileable
+ * (docs/planning.md): it always computes the whole output (no window).
+ *  input_dims:  [N, H_in, W_in, C_IN]
+ *  filter_dims: [C_OUT, KH, KW, C_IN]  (ONNX [C_IN, C_OUT, KH, KW] transposed by the emitter)
+ *  output_dims: [N, H_out, W_out, C_OUT] (output_padding/output_shape resolved by the caller)
+ * int8: as tgrs_conv2d_s8 (per-channel requant). */
+tgrs_kernel_status tgrs_conv_transpose2d_s8(
+    const tgrs_conv_params* conv, const tgrs_quant_s8* quant, const tgrs_per_channel_quant* pcq,
+    const tgrs_dims* input_dims, const int8_t* input, const tgrs_dims* filter_dims,
+    const int8_t* filter, const int32_t* bias, const tgrs_dims* output_dims, int8_t* output);
+tgrs_kernel_status tgrs_conv_transpose2d_f32(const tgrs_conv_params* conv, const tgrs_act_f32* act,
+                                             const tgrs_dims* input_dims, const float* input,
+                                             const tgrs_dims* filter_dims, const float* filter,
+                                             const float* bias, const tgrs_dims* output_dims,
+                                             float* output);
+
+/* ======================================================================================
+ * Pooling
+ * ====================================================================================== */
+
+typedef struct tgrs_pool_params {
+  int32_t kernel_h, kernel_w;     /* >= 1 */
+  int32_t stride_h, stride_w;     /* >= 1 */
+  int32_t dilation_h, dilation_w; /* >= 1 */
+  int32_t pad_top, pad_left;      /* >= 0 */
+  int32_t pad_bottom, pad_right;  /* >= 0; only used to count padding when include_pad */
+  int32_t count_include_pad;      /* AveragePool: ONNX attribute (default 0) */
+} tgrs_pool_params;
+
+/* Max pool, row-windowed. Padding taps are excluded; a window with no real tap yields the
+ * lowest value (-FLT_MAX, or -128 before requantization).
+ *  input_dims [N, H_in, W_in, C], output_dims [N, H_out, W_out, C].
+ * int8: out = clamp(output_zp + MBQM(max - input_zp, rq), act_min, act_max); pass the
+ * identity {1 << 30, 1} when input and output share scale and zero point. */
+tgrs_kernel_status tgrs_max_pool_s8(const tgrs_pool_params* pool, const tgrs_row_window* window,
+                                    const tgrs_quant_s8* quant, const tgrs_requant* rq,
+                                    const tgrs_dims* input_dims, const int8_t* input,
+                                    const tgrs_dims* output_dims, int8_t* output);
+tgrs_kernel_status tgrs_max_pool_f32(const tgrs_pool_params* pool, const tgrs_row_window* window,
+                                     const tgrs_dims* input_dims, const float* input,
+                                     const tgrs_dims* output_dims, float* output);
+
+/* Average pool, row-windowed (ONNX semantics). count = number of taps inside the input
+ * (count_include_pad = 0) or inside the padded input [-pad_top, H_in + pad_bottom) x
+ * [-pad_left, W_in + pad_right) (count_include_pad = 1); padding values are 0.
+ * f32: sum over (ky, kx) in order, then / count.
+ * int8: acc = sum (x - input_zp); out = clamp(output_zp + round_half_away(MBQM(acc, rq) /
+ * count)), rq = in_scale / out_scale (identity {1 << 30, 1} when equal: then this is
+ * TFLite's integer average pool exactly). */
+tgrs_kernel_status tgrs_avg_pool_s8(const tgrs_pool_params* pool, const tgrs_row_window* window,
+                                    const tgrs_quant_s8* quant, const tgrs_requant* rq,
+                                    const tgrs_dims* input_dims, const int8_t* input,
+                                    const tgrs_dims* output_dims, int8_t* output);
+tgrs_kernel_status tgrs_avg_pool_f32(const tgrs_pool_params* pool, const tgrs_row_window* window,
+                                     const tgrs_dims* input_dims, const float* input,
+                                     const tgrs_dims* output_dims, float* output);
+
+/* Global pools over H and W: input [N, H, W, C] -> output [N, 1, 1, C]. Not tileable.
+ * Arithmetic as the windowed pools with count = H * W (avg f32 sums in (y, x) order). */
+tgrs_kernel_status tgrs_global_avg_pool_s8(const tgrs_quant_s8* quant, const tgrs_requant* rq,
+                                           const tgrs_dims* input_dims, const int8_t* input,
+                                           int8_t* output);
+tgrs_kernel_status tgrs_global_avg_pool_f32(const tgrs_dims* input_dims, const float* input,
+                                            float* output);
+tgrs_kernel_status tgrs_global_max_pool_s8(const tgrs_quant_s8* quant, const tgrs_requant* rq,
+                                           const tgrs_dims* input_dims, const int8_t* input,
+                                           int8_t* output);
+tgrs_kernel_status tgrs_global_max_pool_f32(const tgrs_dims* input_dims, const float* input,
+                                            float* output);
+
+/* ======================================================================================
+ * Fully connected and matmul
+ * ====================================================================================== */
+
+/* out[b, o] = sum_k x[b, k] * w[o, k] + bias[o] (Gemm with constant B, transB = 1).
+ *  batch: rows of the input; input [batch, K]; filter [N_OUT, K]; bias [N_OUT] or NULL;
+ *  output [batch, N_OUT]. int8: per-output-channel requant as tgrs_conv2d_s8; f32: sum
+ *  over k ascending, then + bias, then clamp. */
+tgrs_kernel_status tgrs_fully_connected_s8(const tgrs_quant_s8* quant,
+                                           const tgrs_per_channel_quant* pcq, int32_t batch,
+                                           int32_t k, int32_t n_out, const int8_t* input,
+                                           const int8_t* filter, const int32_t* bias,
+                                           int8_t* output);
+tgrs_kernel_status tgrs_fully_connected_f32(const tgrs_act_f32* act, int32_t batch, int32_t k,
+                                            int32_t n_out, const float* input, const float* filter,
+                                            const float* bias, float* output);
+
+/* Zero points of a two-activation int8 matmul. */
+typedef struct tgrs_matmul_quant_s8 {
+  int32_t a_zero_point, b_zero_point, output_zero_point;
+  int32_t act_min, act_max;
+  tgrs_requant rq; /* a_scale * b_scale / out_scale */
+} tgrs_matmul_quant_s8;
+
+/* Batched matmul of two activations: out[i] = A[i] x B[i or 0] (ONNX MatMul, rank <= 3).
+ *  a: [batch, M, K]; b: [b_batch, K, N] with b_batch == batch or 1 (broadcast);
+ *  output [batch, M, N]. f32 sums over k ascending. */
+tgrs_kernel_status tgrs_matmul_s8(const tgrs_matmul_quant_s8* quant, int32_t batch, int32_t m,
+                                  int32_t k, int32_t n, int32_t b_batch, const int8_t* a,
+                                  const int8_t* b, int8_t* output);
+tgrs_kernel_status tgrs_matmul_f32(int32_t batch, int32_t m, int32_t k, int32_t n, int32_t b_batch,
+                                   const float* a, const float* b, float* output);
+
+/* ======================================================================================
+ * Elementwise binary ops with broadcasting (ONNX multidirectional, rank <= 4)
+ * ====================================================================================== */
+/* Shapes are right-aligned into tgrs_dims; each of a_dims/b_dims equals output_dims or
+ * is 1 in every dimension (same shape, scalar, per-channel [C], or any other broadcast). */
+
+/* TFLite integer Add/Sub: both inputs are shifted left by left_shift (20), rescaled to a
+ * common scale 2 * max(s1, s2) by their own multipliers, summed (or subtracted), and
+ * requantized by the output multiplier. tgrs_add_s8_params_init computes the fields. */
+typedef struct tgrs_add_s8_params {
+  int32_t input1_zero_point, input2_zero_point, output_zero_point;
+  int32_t left_shift;
+  tgrs_requant input1, input2, output;
+  int32_t act_min, act_max;
+} tgrs_add_s8_params;
+
+/* Fills p from scales as TFLite's PrepareGeneralSubOp/Add does. Returns 0, or -1 if a
+ * scale is not positive or a multiplier is out of range. act_min/max = [-128, 127]. */
+int tgrs_add_s8_params_init(double input1_scale, int32_t input1_zero_point, double input2_scale,
+                            int32_t input2_zero_point, double output_scale,
+                            int32_t output_zero_point, tgrs_add_s8_params* p);
+
+/* TFLite integer Mul: out = zp_out + MBQM((x - zp1) * (y - zp2), rq), rq = s1 * s2 / s_out. */
+typedef struct tgrs_mul_s8_params {
+  int32_t input1_zero_point, input2_zero_point, output_zero_point;
+  tgrs_requant rq;
+  int32_t act_min, act_max;
+} tgrs_mul_s8_params;
+
+tgrs_kernel_status tgrs_add_s8(const tgrs_add_s8_params* p, const tgrs_dims* a_dims,
+                               const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
+                               const tgrs_dims* output_dims, int8_t* output);
+tgrs_kernel_status tgrs_sub_s8(const tgrs_add_s8_params* p, const tgrs_dims* a_dims,
+                               const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
+                               const tgrs_dims* output_dims, int8_t* output);
+tgrs_kernel_status tgrs_mul_s8(const tgrs_mul_s8_params* p, const tgrs_dims* a_dims,
+                               const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
+                               const tgrs_dims* output_dims, int8_t* output);
+/* Float ops: plain IEEE a op b. There is no int8 Div: the emitter keeps Div in float. */
+tgrs_kernel_status tgrs_add_f32(const tgrs_dims* a_dims, const float* a, const tgrs_dims* b_dims,
+                                const float* b, const tgrs_dims* output_dims, float* output);
+tgrs_kernel_status tgrs_sub_f32(const tgrs_dims* a_dims, const float* a, const tgrs_dims* b_dims,
+                                const float* b, const tgrs_dims* output_dims, float* output);
+tgrs_kernel_status tgrs_mul_f32(const tgrs_dims* a_dims, const float* a, const tgrs_dims* b_dims,
+                                const float* b, const tgrs_dims* output_dims, float* output);
+tgrs_kernel_status tgrs_div_f32(const tgrs_dims* a_dims, const float* a, const tgrs_dims* b_dims,
+                                const float* b, const tgrs_dims* output_dims, float* output);
+
+/* ======================================================================================
+ * Activations (flat arrays of `count` elements)
+ * ====================================================================================== */
+
+void tgrs_relu_f32(size_t count, const float* input, float* output);
+void tgrs_relu6_f32(size_t count, const float* input, float* output);
+void tgrs_clip_f32(float min, float max, size_t count, const float* input, float* output);
+void tgrs_leaky_relu_f32(float alpha, size_t count, const float* input, float* output);
+/* y = gamma * (x > 0 ? x : alpha * (exp(x) - 1)) */
+void tgrs_selu_f32(float alpha, float gamma, size_t count, const float* input, float* output);
+void tgrs_sigmoid_f32(size_t count, const float* input, float* output);
+/* y = max(0, min(1, alpha * x + beta)) (ONNX defaults alpha 0.2, beta 0.5) */
+void tgrs_hard_sigmoid_f32(float alpha, float beta, size_t count, const float* input,
+                           float* output);
+/* y = x * max(0, min(1, x / 6 + 0.5)) (ONNX HardSwish) */
+void tgrs_hard_swish_f32(size_t count, const float* input, float* output);
+void tgrs_tanh_f32(size_t count, const float* input, float* output);
+
+/* int8 Relu/Relu6/Clip when input and output share scale and zero point: a clamp to the
+ * quantized bounds [min, max] (Relu: [zp, 127]; Relu6: tgrs_activation_range_s8). */
+void tgrs_clip_s8(int32_t min, int32_t max, size_t count, const int8_t* input, int8_t* output);
+
+/* Any int8 -> int8 function through a 256-entry table built by the emitter:
+ * output[i] = table[input[i] + 128], table[q + 128] = quantize(f(dequantize(q))).
+ * Used for Sigmoid, Tanh, HardSigmoid, HardSwish, Selu, LeakyRelu (and Relu/Clip with
+ * different input/output quantization). */
+void tgrs_lut_s8(const int8_t* table, size_t count, const int8_t* input, int8_t* output);
+
+/* ======================================================================================
+ * Softmax / LogSoftmax over one axis
+ * ====================================================================================== */
+/* The tensor is viewed as [outer, axis_len, inner] (NHWC last axis: inner = 1). Each
+ * (outer, inner) line: m = max; e_i = exp(x_i - m) into the scratch; s = sum e_i
+ * (ascending); softmax y_i = e_i / s; log softmax y_i = x_i - m - log(s).
+ * int8: x_i = (q_i - in_zp) * in_scale, then the float computation, then
+ * q = clamp(round_half_even(y / out_scale) + out_zp) (onnxruntime also computes QDQ softmax in
+ * float). scratch: tgrs_softmax_scratch_bytes(axis_len) bytes, float-aligned. */
+typedef struct tgrs_softmax_quant_s8 {
+  float input_scale;
+  int32_t input_zero_point;
+  float output_scale;
+  int32_t output_zero_point;
+} tgrs_softmax_quant_s8;
+
+/* 4 * axis_len: one float accumulator per element of the reduced axis, the planner's rule
+ * (libtigris/analysis/kernel_scratch.cc). Same for all four softmax kernels. */
+size_t tgrs_softmax_scratch_bytes(int32_t axis_len);
+
+tgrs_kernel_status tgrs_softmax_f32(void* scratch, int32_t outer, int32_t axis_len, int32_t inner,
+                                    const float* input, float* output);
+tgrs_kernel_status tgrs_log_softmax_f32(void* scratch, int32_t outer, int32_t axis_len,
+                                        int32_t inner, const float* input, float* output);
+tgrs_kernel_status tgrs_softmax_s8(void* scratch, const tgrs_softmax_quant_s8* quant, int32_t outer,
+                                   int32_t axis_len, int32_t inner, const int8_t* input,
+                                   int8_t* output);
+tgrs_kernel_status tgrs_log_softmax_s8(void* scratch, const tgrs_softmax_quant_s8* quant,
+                                       int32_t outer, int32_t axis_len, int32_t inner,
+                                       const int8_t* input, int8_t* output);
+
+/* ======================================================================================
+ * Data movement (dtype-agnostic byte copies; elem_size = 1 for int8, 4 for float32)
+ * ====================================================================================== */
+
+/* Concatenation along `axis` (0..3 of [N, H, W, C]) of num_inputs tensors whose dims agree
+ * except on the axis; output dims = the first input's with the axis summed. int8 inputs
+ * must share the output's quantization (the emitter requantizes otherwise). */
+tgrs_kernel_status tgrs_concat(size_t elem_size, int32_t axis, int32_t num_inputs,
+                               const tgrs_dims* const* input_dims, const void* const* inputs,
+                               void* output);
+
+/* Reshape: the bytes do not change; copies `bytes` unless output == input. */
+void tgrs_reshape(size_t bytes, const void* input, void* output);
+
+/* Transpose (rank <= 4): output dim i = input dim perm[i]. Lower ranks are right-aligned
+ * into 4-D with perm padded by the identity in front (rank 3 perm {0,2,1} -> {0,1,3,2}). */
+tgrs_kernel_status tgrs_transpose(size_t elem_size, const int32_t perm[4],
+                                  const tgrs_dims* input_dims, const void* input, void* output);
+
+/* ======================================================================================
+ * Pad and Resize (row-windowed)
+ * ====================================================================================== */
+
+typedef enum tgrs_pad_mode {
+  TGRS_PAD_CONSTANT = 0,
+  TGRS_PAD_REFLECT = 1, /* f32 only */
+  TGRS_PAD_EDGE = 2     /* f32 only */
+} tgrs_pad_mode;
+
+/* Pads of H, W and C (N is never padded). output = input dims + pads. Negative pads
+ * (crops) are not supported. */
+typedef struct tgrs_pad_params {
+  int32_t pad_top, pad_bottom, pad_left, pad_right, pad_c_begin, pad_c_end; /* >= 0 */
+  tgrs_pad_mode mode;
+} tgrs_pad_params;
+
+/* int8 Pad: constant mode only; value is the quantized constant (the zero point for 0). */
+tgrs_kernel_status tgrs_pad_s8(const tgrs_pad_params* pad, const tgrs_row_window* window,
+                               int8_t value, const tgrs_dims* input_dims, const int8_t* input,
+                               const tgrs_dims* output_dims, int8_t* output);
+tgrs_kernel_status tgrs_pad_f32(const tgrs_pad_params* pad, const tgrs_row_window* window,
+                                float value, const tgrs_dims* input_dims, const float* input,
+                                const tgrs_dims* output_dims, float* output);
+
+typedef enum tgrs_resize_mode { TGRS_RESIZE_NEAREST = 0, TGRS_RESIZE_LINEAR = 1 } tgrs_resize_mode;
+
+typedef enum tgrs_resize_coord {
+  TGRS_COORD_HALF_PIXEL = 0,        /* (x + 0.5) / scale - 0.5 (ONNX default) */
+  TGRS_COORD_ASYMMETRIC = 1,        /* x / scale */
+  TGRS_COORD_ALIGN_CORNERS = 2,     /* x * (in - 1) / (out - 1) */
+  TGRS_COORD_PYTORCH_HALF_PIXEL = 3 /* out > 1 ? half_pixel : 0 */
+} tgrs_resize_coord;
+
+typedef enum tgrs_resize_nearest {
+  TGRS_NEAREST_ROUND_PREFER_FLOOR = 0, /* ONNX default */
+  TGRS_NEAREST_ROUND_PREFER_CEIL = 1,
+  TGRS_NEAREST_FLOOR = 2,
+  TGRS_NEAREST_CEIL = 3
+} tgrs_resize_nearest;
+
+/* Resize of H and W (ONNX Resize; N and C unchanged). scale_h/scale_w are ONNX's scales
+ * (output / input when given by sizes). Coordinates are computed in float as onnxruntime
+ * does; nearest source indices and linear taps are clamped to the input.
+ * int8: nearest only (a byte copy, same quantization in and out). */
+typedef struct tgrs_resize_params {
+  tgrs_resize_mode mode;
+  tgrs_resize_coord coord;
+  tgrs_resize_nearest nearest;
+  float scale_h, scale_w;
+} tgrs_resize_params;
+
+tgrs_kernel_status tgrs_resize_s8(const tgrs_resize_params* resize, const tgrs_row_window* window,
+                                  const tgrs_dims* input_dims, const int8_t* input,
+                                  const tgrs_dims* output_dims, int8_t* output);
+tgrs_kernel_status tgrs_resize_f32(const tgrs_resize_params* resize, const tgrs_row_window* window,
+                                   const tgrs_dims* input_dims, const float* input,
+                                   const tgrs_dims* output_dims, float* output);
+
+/* ======================================================================================
+ * Reductions, normalization, (de)quantization
+ * ====================================================================================== */
+
+/* Mean over the dims whose bit is set in axes_mask (bit 0 = N, 1 = H, 2 = W, 3 = C).
+ * Output holds the kept dims in order (keepdims or not: same bytes). Each output sums its
+ * inputs in row-major order of the input, then divides by the count. */
+tgrs_kernel_status tgrs_reduce_mean_f32(uint32_t axes_mask, const tgrs_dims* input_dims,
+                                        const float* input, float* output);
+
+/* y = x * scale[c] + shift[c] (BatchNormalization folded by the caller:
+ * scale = gamma / sqrt(var + eps), shift = beta - mean * scale). dims [N, H, W, C]. */
+tgrs_kernel_status tgrs_batch_norm_f32(const tgrs_dims* dims, const float* scale,
+                                       const float* shift, const float* input, float* output);
+
+/* int8 BatchNormalization: out = clamp(output_zp + offset[c] + MBQM(x - input_zp,
+ * multiplier[c], shift[c])) with multiplier ~ in_scale * scale[c] / out_scale (may be
+ * negative) and offset[c] = round(shift[c] / out_scale). */
+tgrs_kernel_status tgrs_batch_norm_s8(const tgrs_quant_s8* quant, const tgrs_per_channel_quant* pcq,
+                                      const int32_t* offset, const tgrs_dims* dims,
+                                      const int8_t* input, int8_t* output);
+
+/* ONNX QuantizeLinear: q = clamp(round_half_even(x / scale) + zero_point, -128, 127). */
+void tgrs_quantize_f32_s8(float scale, int32_t zero_point, size_t count, const float* input,
+                          int8_t* output);
+/* ONNX DequantizeLinear: x = (float)(q - zero_point) * scale. */
+void tgrs_dequantize_s8_f32(float scale, int32_t zero_point, size_t count, const int8_t* input,
+                            float* output);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TGRS_KERNELS_H_ */

@@ -1,0 +1,112 @@
+// Fully connected and MatMul kernels (runtime/kernels/fully_connected.c, matmul.c) against
+// naive int64 / double references: int8 bit-exact, float32 tight.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "runtime/reference/kernel_test_support.h"
+#include "runtime/reference/requant_ref.h"
+#include "tgrs_kernels.h"
+
+namespace tigris::ref {
+namespace {
+
+struct FcCase {
+  int batch, k, n_out, in_zp, out_zp, act_min, act_max;
+  double scale;
+};
+
+class FullyConnectedTest : public ::testing::TestWithParam<FcCase> {};
+
+TEST_P(FullyConnectedTest, S8MatchesReference) {
+  const FcCase& c = GetParam();
+  const std::vector<int8_t> x = RandomS8(size_t(c.batch) * c.k, 91);
+  const std::vector<int8_t> w = RandomS8(size_t(c.n_out) * c.k, 92, -127, 127);
+  const std::vector<int32_t> bias = RandomS32(c.n_out, 93, -20000, 20000);
+  std::vector<double> reals;
+  for (int o = 0; o < c.n_out; ++o) reals.push_back(c.scale * (1.0 + 0.1 * o));
+  const ChannelQuant cq = MakeChannelQuant(reals);
+  std::vector<int8_t> want(size_t(c.batch) * c.n_out);
+  for (int b = 0; b < c.batch; ++b)
+    for (int o = 0; o < c.n_out; ++o) {
+      int64_t acc = bias[o];
+      for (int i = 0; i < c.k; ++i) acc += int64_t(x[b * c.k + i] - c.in_zp) * w[o * c.k + i];
+      want[b * c.n_out + o] =
+          Requantize(acc, cq.multiplier[o], cq.shift[o], c.out_zp, c.act_min, c.act_max);
+    }
+  const tgrs_quant_s8 q{c.in_zp, c.out_zp, c.act_min, c.act_max};
+  const tgrs_per_channel_quant pcq = cq.view();
+  std::vector<int8_t> got(want.size());
+  ASSERT_EQ(tgrs_fully_connected_s8(&q, &pcq, c.batch, c.k, c.n_out, x.data(), w.data(),
+                                    bias.data(), got.data()),
+            TGRS_KERNEL_OK);
+  EXPECT_EQ(got, want);
+}
+
+TEST_P(FullyConnectedTest, F32MatchesReference) {
+  const FcCase& c = GetParam();
+  const std::vector<float> x = RandomF32(size_t(c.batch) * c.k, 94);
+  const std::vector<float> w = RandomF32(size_t(c.n_out) * c.k, 95);
+  const std::vector<float> bias = RandomF32(c.n_out, 96);
+  const tgrs_act_f32 act{0.0f, 6.0f};  // fused Relu6
+  std::vector<float> got(size_t(c.batch) * c.n_out);
+  ASSERT_EQ(tgrs_fully_connected_f32(&act, c.batch, c.k, c.n_out, x.data(), w.data(), bias.data(),
+                                     got.data()),
+            TGRS_KERNEL_OK);
+  for (int b = 0; b < c.batch; ++b)
+    for (int o = 0; o < c.n_out; ++o) {
+      double acc = bias[o];
+      for (int i = 0; i < c.k; ++i) acc += double(x[b * c.k + i]) * w[o * c.k + i];
+      EXPECT_NEAR(got[b * c.n_out + o], std::clamp(acc, 0.0, 6.0), 1e-5);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, FullyConnectedTest,
+                         ::testing::Values(FcCase{1, 10, 4, 0, 0, -128, 127, 0.002},
+                                           FcCase{3, 64, 7, -128, 127, -128, 127, 0.0001},
+                                           FcCase{2, 33, 5, 127, -50, -50, 127, 0.0005},
+                                           FcCase{1, 256, 3, 5, 0, -128, 127, 0.3},  // saturates
+                                           FcCase{2, 16, 6, -3, 4, -128, 127, 1e-10}));
+
+TEST(MatMul, S8AndF32MatchReferenceWithBatchBroadcast) {
+  const int batch = 3, m = 4, k = 5, n = 6;
+  for (int b_batch : {1, 3}) {
+    const std::vector<int8_t> a = RandomS8(size_t(batch) * m * k, 101);
+    const std::vector<int8_t> b = RandomS8(size_t(b_batch) * k * n, 102);
+    tgrs_matmul_quant_s8 q{};
+    q.a_zero_point = -10;
+    q.b_zero_point = 20;
+    q.output_zero_point = 3;
+    q.act_min = -128;
+    q.act_max = 127;
+    int shift = 0;
+    tgrs_quantize_multiplier(0.0013, &q.rq.multiplier, &shift);
+    q.rq.shift = shift;
+    std::vector<int8_t> got(size_t(batch) * m * n);
+    ASSERT_EQ(tgrs_matmul_s8(&q, batch, m, k, n, b_batch, a.data(), b.data(), got.data()),
+              TGRS_KERNEL_OK);
+    const std::vector<float> af = RandomF32(a.size(), 103), bf = RandomF32(b.size(), 104);
+    std::vector<float> gotf(got.size());
+    ASSERT_EQ(tgrs_matmul_f32(batch, m, k, n, b_batch, af.data(), bf.data(), gotf.data()),
+              TGRS_KERNEL_OK);
+    for (int i = 0; i < batch; ++i) {
+      const int bi = b_batch == 1 ? 0 : i;
+      for (int r = 0; r < m; ++r)
+        for (int c = 0; c < n; ++c) {
+          int64_t acc = 0;
+          double accf = 0;
+          for (int t = 0; t < k; ++t) {
+            acc += int64_t(a[(i * m + r) * k + t] + 10) * (b[(bi * k + t) * n + c] - 20);
+            accf += double(af[(i * m + r) * k + t]) * bf[(bi * k + t) * n + c];
+          }
+          EXPECT_EQ(got[(i * m + r) * n + c],
+                    Requantize(acc, q.rq.multiplier, q.rq.shift, 3, -128, 127));
+          EXPECT_NEAR(gotf[(i * m + r) * n + c], accf, 1e-5);
+        }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tigris::ref
