@@ -1,8 +1,13 @@
-// `tigris analyze MODEL [--json]`: load, normalize and verify a model, then report it.
+// `tigris analyze MODEL [-m FAST [-m SLOW]] [-f FLASH] [-v] [--json] [--timeline FILE]`:
+// load, normalize and verify a model, then report it; with -m, plan it under the budgets
+// (tigris_analyze) and report the memory analysis.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <string>
 
+#include "analysis_report.h"
 #include "commands.h"
 #include "model_options.h"
 
@@ -10,14 +15,22 @@ namespace tigris::cli {
 namespace {
 
 const char kAnalyzeHelp[] =
-    "usage: tigris analyze MODEL.onnx [options]\n"
+    "usage: tigris analyze MODEL.onnx [-m FAST [-m SLOW]] [-f FLASH] [-v] [--json]\n"
+    "                      [--timeline FILE.svg] [options]\n"
     "\n"
     "Loads an ONNX model (float32 or int8 QDQ), normalizes it to the runtime's operator\n"
-    "set and prints a summary.\n"
+    "set and prints a summary. With -m it also plans the model under the memory budgets\n"
+    "(stages, spills, row tiling, chains) and reports whether and how it fits.\n"
     "\n"
     "options:\n"
+    "  -m, --memory SIZE       SRAM budget; a second -m is the slow memory (PSRAM) for\n"
+    "                          spills (default: unlimited, the footprint is reported)\n"
+    "  -f, --flash SIZE        flash budget for the weights (reported)\n"
+    "  -v, --verbose           also print a table of every stage (needs -m)\n"
     "  --json                  print JSON instead of the human report\n"
-    "  -h, --help              show this help\n";
+    "  --timeline FILE.svg     write the memory timeline chart (needs -m)\n"
+    "  -h, --help              show this help\n"
+    "sizes: bytes or a number with K, M or G (binary): 262144, 256K, 1.5MiB\n";
 
 std::string ShapeText(const tigris_tensor_info& t) {
   std::string s;
@@ -68,11 +81,94 @@ void PrintSummary(const tigris_model* m) {
   std::printf("\n");
 }
 
+// Sizes are parsed only by the library (tigris_parse_size); a bad one is the user's
+// command line at fault, so it is a usage error that repeats the library's explanation.
+uint64_t ParseSizeOption(const std::string& option, const std::string& text) {
+  uint64_t bytes = 0;
+  if (tigris_parse_size(&bytes, text.c_str()) != TIGRIS_OK) {
+    throw UsageError(option + ": " + tigris_last_error());
+  }
+  return bytes;
+}
+
+// Budgets from -m FAST [-m SLOW] and -f FLASH; false when no -m was given.
+bool ParseBudgets(const Args& args, tigris_analyze_options* options) {
+  const std::vector<std::string>& memory = args.Values("-m");
+  if (memory.empty()) {
+    for (const char* needs_m : {"-f", "--timeline"}) {
+      if (!args.Values(needs_m).empty()) throw UsageError(std::string(needs_m) + " needs -m FAST");
+    }
+    if (args.Flag("-v")) throw UsageError("-v needs -m FAST");
+    return false;
+  }
+  if (memory.size() > 2) {
+    throw UsageError("-m is given " + std::to_string(memory.size()) +
+                     " times; expected -m FAST [-m SLOW]");
+  }
+  if (args.Values("-f").size() > 1) throw UsageError("-f is given more than once");
+  if (args.Values("--timeline").size() > 1) throw UsageError("--timeline is given more than once");
+  options->fast_bytes = ParseSizeOption("-m", memory[0]);
+  if (memory.size() == 2) options->slow_bytes = ParseSizeOption("-m (slow)", memory[1]);
+  if (!args.Values("-f").empty())
+    options->flash_bytes = ParseSizeOption("-f", args.Values("-f")[0]);
+  return true;
+}
+
+// "dir/vww_96.onnx" -> "vww_96".
+std::string ModelStem(const std::string& path) {
+  std::string s = path.substr(path.find_last_of('/') + 1);
+  const size_t dot = s.rfind(".onnx");
+  if (dot != std::string::npos && dot > 0 && dot + 5 == s.size()) s.resize(dot);
+  return s;
+}
+
+// Writes the timeline chart; false (message printed) when the file cannot be written.
+bool WriteTimeline(const tigris_analysis* analysis, const std::string& path) {
+  const char* svg = tigris_analysis_timeline_svg(analysis);
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  bool ok = f && std::fputs(svg, f) >= 0;
+  if (f && std::fclose(f) != 0) ok = false;
+  if (!ok) {
+    PrintLibraryError(TIGRIS_ERR_IO,
+                      ("cannot write timeline '" + path + "': " + std::strerror(errno)).c_str());
+  }
+  return ok;
+}
+
+int AnalyzeUnderBudget(const tigris_model* model, const Args& args,
+                       const tigris_analyze_options& options) {
+  tigris_analysis* analysis = nullptr;
+  tigris_status status = tigris_analyze(&analysis, model, &options);
+  if (status != TIGRIS_OK) {
+    PrintLibraryError(status, tigris_last_error());
+    return 1;
+  }
+  int exit_code = 0;
+  if (args.Flag("--json")) {
+    std::printf("%s\n", tigris_analysis_json(analysis));
+  } else {
+    PrintAnalysisReport(stdout, analysis, ModelStem(args.positional()[0]), args.Flag("-v"));
+  }
+  if (!args.Values("--timeline").empty()) {
+    const std::string& path = args.Values("--timeline")[0];
+    if (!WriteTimeline(analysis, path)) {
+      exit_code = 1;
+    } else if (!args.Flag("--json")) {
+      std::printf("timeline  %s\n", path.c_str());
+    }
+  }
+  tigris_analysis_free(analysis);
+  return exit_code;
+}
+
 }  // namespace
 
 int RunAnalyze(int argc, char** argv) {
   std::vector<std::vector<std::string>> options = ModelOptionSpellings();
-  Args args({{"--json"}, {"-h", "--help"}}, options);
+  options.push_back({"-m", "--memory"});
+  options.push_back({"-f", "--flash"});
+  options.push_back({"--timeline"});
+  Args args({{"--json"}, {"-v", "--verbose"}, {"-h", "--help"}}, options);
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
     std::printf("%s%s", kAnalyzeHelp, ModelOptionsHelp());
@@ -81,18 +177,24 @@ int RunAnalyze(int argc, char** argv) {
   if (args.positional().size() != 1) {
     throw UsageError("analyze takes exactly one MODEL argument");
   }
+  // Budgets first: a usage error should not wait for a large model to load.
+  tigris_analyze_options budgets = TIGRIS_ANALYZE_OPTIONS_INIT;
+  const bool plan = ParseBudgets(args, &budgets);
 
   tigris_status status = TIGRIS_OK;
   tigris_model* model = LoadModel(args.positional()[0], args, &status);
   if (!model) return 1;
 
-  if (args.Flag("--json")) {
+  int exit_code = 0;
+  if (plan) {
+    exit_code = AnalyzeUnderBudget(model, args, budgets);
+  } else if (args.Flag("--json")) {
     std::printf("%s\n", tigris_model_json(model));
   } else {
     PrintSummary(model);
   }
   tigris_model_free(model);
-  return 0;
+  return exit_code;
 }
 
 }  // namespace tigris::cli

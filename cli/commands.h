@@ -6,6 +6,9 @@
 namespace tigris::cli {
 
 int RunAnalyze(int argc, char** argv);  // argv[first] is the word after "analyze"
+int RunCompile(int argc, char** argv);  // plan and write a .tgrs (cmd_compile.cc)
+int RunInspect(int argc, char** argv);  // verify and print a .tgrs (cmd_inspect.cc)
+int RunRun(int argc, char** argv);      // run a .tgrs on the host (cmd_run.cc)
 
 }  // namespace tigris::cli
 

@@ -18,6 +18,9 @@ const char kHelp[] =
     "\n"
     "commands:\n"
     "  analyze MODEL.onnx     load, normalize and report a model\n"
+    "  compile MODEL.onnx     plan under the budgets and write a .tgrs plan\n"
+    "  inspect PLAN.tgrs      verify a plan with the runtime's reader and print it\n"
+    "  run PLAN.tgrs          run a plan on this machine with the C99 runtime\n"
     "\n"
     "Run 'tigris COMMAND --help' for the options of a command.\n"
     "Sizes accept bytes or K/M/G suffixes (256K, 1.5MiB); all JSON numbers are bytes.\n";
@@ -44,6 +47,9 @@ int main(int argc, char** argv) {
   }
   try {
     if (command == "analyze") return tigris::cli::RunAnalyze(argc, argv);
+    if (command == "compile") return tigris::cli::RunCompile(argc, argv);
+    if (command == "inspect") return tigris::cli::RunInspect(argc, argv);
+    if (command == "run") return tigris::cli::RunRun(argc, argv);
     throw tigris::cli::UsageError("unknown command '" + command + "'");
   } catch (const tigris::cli::UsageError& e) {
     std::fprintf(stderr, "tigris: %s\nRun 'tigris --help' for usage.\n", e.what());

@@ -268,6 +268,9 @@ TIGRIS_API uint64_t tigris_analysis_naive_peak_bytes(const tigris_analysis* anal
 /* Slow-memory footprint of the spills. */
 TIGRIS_API uint64_t tigris_analysis_slow_peak_bytes(const tigris_analysis* analysis);
 TIGRIS_API size_t tigris_analysis_stage_count(const tigris_analysis* analysis);
+/* Stages that run as row tiles: strategy "tiled" or "chain" (a chain stage is a tiled
+ * stage whose tile loop is fused with its neighbours'), so tiled_stage_count >=
+ * chain_count, and stage_count - tiled_stage_count stages run whole. */
 TIGRIS_API size_t tigris_analysis_tiled_stage_count(const tigris_analysis* analysis);
 TIGRIS_API size_t tigris_analysis_chain_count(const tigris_analysis* analysis);
 TIGRIS_API uint64_t tigris_analysis_macs(const tigris_analysis* analysis);
@@ -338,6 +341,67 @@ TIGRIS_API tigris_status tigris_emit(void** out_bytes, size_t* out_size,
 TIGRIS_API tigris_status tigris_emit_to_file(const tigris_execution_plan* plan, const char* path);
 /* Releases memory the library handed out (tigris_emit). Accepts NULL. */
 TIGRIS_API void tigris_free(void* bytes);
+
+/* ---------------------------------------------------------------------------------------
+ * Running a plan on the host (the C99 runtime, linked into the library)
+ * Lets a user check a .tgrs plan on their laptop before flashing it: the same executor
+ * the microcontroller runs, with arenas of exactly the plan's sizes (or the given ones).
+ * ------------------------------------------------------------------------------------- */
+#define TIGRIS_RUN_IO_VERSION 1
+/* One graph input or output. Inputs are in the ONNX layout and shape (NCHW), outputs are
+ * written in it. dtype says what `data` holds:
+ *  - inputs: the plan tensor's dtype (passed through), or FLOAT32 for an int8 input, which
+ *    is quantized with the plan's input scale and zero point (ONNX QuantizeLinear);
+ *  - outputs: the plan tensor's dtype, or FLOAT32 for an int8 output, which is then
+ *    dequantized with the plan's output scale and zero point. */
+typedef struct tigris_run_io {
+  int version; /* TIGRIS_RUN_IO_VERSION */
+  tigris_dtype dtype;
+  void* data;  /* inputs: only read */
+  size_t size; /* bytes of data: elements * dtype size */
+} tigris_run_io;
+
+#define TIGRIS_RUN_OPTIONS_VERSION 1
+typedef struct tigris_run_options {
+  int version;         /* TIGRIS_RUN_OPTIONS_VERSION */
+  uint64_t fast_bytes; /* fast arena to run with; 0 = the plan's fast_arena_bytes */
+  uint64_t slow_bytes; /* slow arena; 0 = the plan's slow_arena_bytes */
+} tigris_run_options;
+#define TIGRIS_RUN_OPTIONS_INIT \
+  { TIGRIS_RUN_OPTIONS_VERSION, 0, 0 }
+
+#define TIGRIS_RUN_STATS_VERSION 1
+typedef struct tigris_run_stats {
+  int version;               /* set by the caller: TIGRIS_RUN_STATS_VERSION */
+  uint64_t fast_arena_bytes; /* the arenas the run used */
+  uint64_t slow_arena_bytes;
+  uint64_t fast_hwm_bytes; /* highest arena byte the runtime touched, + 1 */
+  uint64_t slow_hwm_bytes;
+  double run_seconds; /* wall time of the runtime's run alone (no conversions) */
+  int runtime_status; /* the runtime's tgrs_status (0 = TGRS_OK) */
+  int32_t failed_op;  /* op index at fault, or -1 */
+  /* 1 when every arena byte at or beyond the high-water mark still holds the poison
+   * pattern written before the run (the host-side proof that nothing past it was
+   * touched), 0 otherwise. */
+  int fast_untouched_beyond_hwm;
+  int slow_untouched_beyond_hwm;
+} tigris_run_stats;
+
+/* Verifies `plan` (plan_size bytes of a .tgrs, any alignment: it is copied) with the
+ * runtime's reader and runs it once with fresh arenas (heap-allocated here, on the host).
+ * inputs / outputs follow the plan's graph inputs / outputs.
+ * @param options NULL for the plan's arena sizes
+ * @param stats   NULL, or filled (its version must be set) on success and failure alike
+ * @return TIGRIS_OK; TIGRIS_ERR_INVALID_ARGUMENT for wrong counts, sizes or dtypes, arenas
+ *   smaller than the plan needs, or a plan the reader rejects; TIGRIS_ERR_UNSUPPORTED_OP
+ *   for an op the runtime cannot run; TIGRIS_ERR_INTERNAL otherwise. tigris_last_error()
+ *   names the runtime status (e.g. "TGRS_ERR_INPUT_SIZE") and the input, op or field.
+ * @since 0.1 */
+TIGRIS_API tigris_status tigris_run_plan(const void* plan, size_t plan_size,
+                                         const tigris_run_options* options,
+                                         const tigris_run_io* inputs, size_t num_inputs,
+                                         tigris_run_io* outputs, size_t num_outputs,
+                                         tigris_run_stats* stats);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -8,9 +8,15 @@
 namespace tigris::plan {
 namespace {
 
-std::string OverBudget(const Stage& stage, int64_t fast_bytes) {
-  return "stage " + std::to_string(stage.id) + " needs " + std::to_string(stage.peak_bytes) +
-         " bytes untiled, over the fast budget of " + std::to_string(fast_bytes);
+// Names the stage's ops: the reasons are what a user reads to learn which op blocks.
+std::string OverBudget(const ir::Graph& graph, const Stage& stage, int64_t fast_bytes) {
+  std::string ops;
+  for (int op : stage.ops) {
+    ops += (ops.empty() ? "'" : ", '") + graph.ops[static_cast<size_t>(op)].name + "'";
+  }
+  return "stage " + std::to_string(stage.id) + " (" + ops + ") needs " +
+         std::to_string(stage.peak_bytes) + " bytes untiled, over the fast budget of " +
+         std::to_string(fast_bytes);
 }
 
 std::vector<int> OpsOf(const std::vector<Stage>& stages, size_t first, size_t last) {
@@ -34,7 +40,7 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, int64_t fast_by
     }
     std::string problem = StageTileProblem(graph, facts, first);
     if (!problem.empty()) {
-      first.reasons = {OverBudget(first, fast_bytes), problem};
+      first.reasons = {OverBudget(graph, first, fast_bytes), problem};
       ++i;
       continue;
     }
@@ -44,7 +50,7 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, int64_t fast_by
     if (rows == 0) {
       TilePlan one_row = *loop;
       LayoutTileLoop(graph, facts, 1, one_row);
-      first.reasons = {OverBudget(first, fast_bytes),
+      first.reasons = {OverBudget(graph, first, fast_bytes),
                        "even 1-row tiles need " + std::to_string(one_row.peak_bytes) + " bytes"};
       ++i;
       continue;

@@ -1,6 +1,7 @@
 #include "plan/spills.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "analysis/alignment.h"
 #include "plan/arena_allocator.h"
@@ -15,6 +16,14 @@ std::vector<int> StageOfOp(const ir::Graph& graph, const PlanResult& plan) {
     for (int op : stage.ops) stage_of[static_cast<size_t>(op)] = stage.id;
   }
   return stage_of;
+}
+
+// The first and last stage running together with `stage`: its chain's, or itself.
+std::pair<int, int> ChainBounds(const PlanResult& plan, int stage) {
+  const int chain = plan.stages[static_cast<size_t>(stage)].chain;
+  if (chain < 0) return {stage, stage};
+  const std::vector<int>& stages = plan.chains[static_cast<size_t>(chain)].stages;
+  return {stages.front(), stages.back()};
 }
 
 bool Contains(const std::vector<ir::TensorId>& list, ir::TensorId id) {
@@ -68,6 +77,14 @@ void AssignSpills(const ir::Graph& graph, const GraphFacts& facts, PlanResult& p
     for (ir::TensorId t : stage.spill_out) {
       stage.spill_out_bytes += facts.lifetimes[static_cast<size_t>(t)].bytes;
     }
+  }
+  // A chain runs all its stages at once, tile by tile: a tensor live in any stage of a
+  // chain is live for the whole chain. Without this widening the chain's input (last read
+  // by its first stage) and its output (first written by its last stage) could share a
+  // slow home, and tile 0's output rows would overwrite input rows tile 1 still reads.
+  for (SlowBuffer& slow : plan.slow_buffers) {
+    slow.first_stage = ChainBounds(plan, slow.first_stage).first;
+    slow.last_stage = ChainBounds(plan, slow.last_stage).second;
   }
   std::stable_sort(
       plan.slow_buffers.begin(), plan.slow_buffers.end(),

@@ -216,13 +216,24 @@ inline void ExpectPlanReplays(const ir::Graph& g, const plan::PlanResult& p) {
       EXPECT_GE(home->home.size, g.tensor(in).byte_size());
     }
   }
+  // A chain executes its stages together (tile by tile), so a slow buffer used by any
+  // stage of a chain is live while every stage of that chain runs.
+  auto unit_first = [&](int stage) {
+    const int c = chain_of(stage);
+    return c < 0 ? stage : p.chains[static_cast<size_t>(c)].stages.front();
+  };
+  auto unit_last = [&](int stage) {
+    const int c = chain_of(stage);
+    return c < 0 ? stage : p.chains[static_cast<size_t>(c)].stages.back();
+  };
   int64_t slow_end = 0;
   for (size_t s = 0; s < p.stages.size(); ++s) {
     std::vector<plan::BufferHome> live;
     for (const plan::SlowBuffer& b : p.slow_buffers) {
       EXPECT_EQ(b.home.region, plan::MemoryRegion::kSlow);
       EXPECT_EQ(b.home.offset % 16, 0);
-      if (b.first_stage <= static_cast<int>(s) && static_cast<int>(s) <= b.last_stage) {
+      if (unit_first(b.first_stage) <= static_cast<int>(s) &&
+          static_cast<int>(s) <= unit_last(b.last_stage)) {
         live.push_back(b.home);
       }
       slow_end = std::max(slow_end, b.home.offset + b.home.size);

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Side by side: the published Python TiGrIS (tigris-ml on PyPI) and this TiGrIS on the
+same models and budgets. Prints one table row per (model, budget):
+
+  verdict, scheduled peak, stages, tiled stages, chains, slow traffic, time to analyze
+
+then the rows where ours is worse. See README.md here for what each column measures.
+Not part of the test suite: it needs the network once (pip) and takes a minute or two.
+
+  bench/compare/compare_tigris_ml.py --build build [--int8] [--budgets 512,256,128,64,32]
+"""
+
+import argparse
+import ctypes
+import glob
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+TIGRIS_ML_VERSION = "0.12.1"  # the version this script was written against
+
+
+def ensure_venv(venv: Path, version: str) -> Path:
+    """tigris-ml in a venv of its own (never the project's .venv): its dependencies
+    (click, huggingface-hub, lz4) are none of the project's business."""
+    python = venv / "bin" / "python"
+    if not python.exists():
+        print(f"creating {venv} with tigris-ml=={version} ...", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", f"tigris-ml=={version}"],
+                       check=True)
+    return python
+
+
+def theirs(python: Path, models: list[str], budget: int, repeat: int) -> dict[str, dict]:
+    """One probe process per budget, all models: imports are paid once."""
+    out = subprocess.run([str(python), str(HERE / "tigris_ml_probe.py"), str(budget),
+                          str(repeat), *models], check=True, capture_output=True, text=True)
+    rows = {}
+    for line in out.stdout.splitlines():
+        row = json.loads(line)
+        rows[row["model"]] = row
+    return rows
+
+
+class AnalyzeOptions(ctypes.Structure):
+    """tigris_analyze_options of include/tigris.h, version 1."""
+    _fields_ = [("version", ctypes.c_int), ("fast_bytes", ctypes.c_uint64),
+                ("slow_bytes", ctypes.c_uint64), ("flash_bytes", ctypes.c_uint64)]
+
+
+def our_seconds(lib: ctypes.CDLL, model: str, budget: int, repeat: int) -> float:
+    """tigris_load + tigris_analyze through the C ABI in this process, best of `repeat`:
+    the same work the tigris-ml probe times (load, normalize, plan), without the CLI's
+    process start (~20-30 ms of shared-library and protobuf start-up)."""
+    best = float("inf")
+    for _ in range(repeat):
+        model_handle, analysis = ctypes.c_void_p(), ctypes.c_void_p()
+        options = AnalyzeOptions(1, budget, 0, 0)
+        start = time.perf_counter()
+        status = lib.tigris_load(ctypes.byref(model_handle), model.encode(), None)
+        if status == 0:
+            status = lib.tigris_analyze(ctypes.byref(analysis), model_handle,
+                                        ctypes.byref(options))
+        best = min(best, time.perf_counter() - start)
+        lib.tigris_analysis_free(analysis)
+        lib.tigris_model_free(model_handle)
+        if status != 0:
+            raise RuntimeError(f"{model}: status {status}")
+    return best
+
+
+def ours(tigris: Path, lib: ctypes.CDLL, model: str, budget: int, repeat: int) -> dict:
+    """The figures from `tigris analyze MODEL -m BYTES --json`, the time from the C ABI."""
+    out = subprocess.run([str(tigris), "analyze", model, "-m", str(budget), "--json"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        return {"error": out.stderr.strip()}
+    seconds = our_seconds(lib, model, budget, repeat)
+    j = json.loads(out.stdout)
+    return {
+        "fits": j["verdict"] != "needs_work",
+        "verdict": j["verdict"],
+        "scheduled_peak_bytes": j["scheduled_peak_bytes"],
+        "stages": len(j["stages"]),
+        "tiled_stages": sum(1 for s in j["stages"] if s["strategy"] != "normal"),
+        "chains": len(j["chains"]),
+        "slow_traffic_bytes": j["totals"]["slow_traffic_bytes"],
+        "seconds": seconds,
+    }
+
+
+def kib(n) -> str:
+    return "-" if n is None else f"{n / 1024:.0f}K" if n < 10 * 1024 * 1024 else \
+        f"{n / 1048576:.1f}M"
+
+
+def pair(a, b, fmt=str) -> str:
+    return f"{fmt(a) if a is not None else '?'}/{fmt(b) if b is not None else '?'}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=str(ROOT / "build"), help="our build folder")
+    ap.add_argument("--models", default=os.environ.get(
+        "TIGRIS_MODELS_DIR", str(ROOT.parent / "shared" / "models")) + "/onnx",
+                    help="folder of .onnx models (default: ../shared/models/onnx)")
+    ap.add_argument("--int8", action="store_true",
+                    help="also the int8 QDQ variants in BUILD/test-models")
+    ap.add_argument("--budgets", default="512,256,128,64,32", help="KiB, comma-separated")
+    ap.add_argument("--venv", default=None, help="tigris-ml venv (default BUILD/tigris-ml-venv)")
+    ap.add_argument("--tigris-ml-version", default=TIGRIS_ML_VERSION)
+    ap.add_argument("--repeat", type=int, default=3, help="times are the best of N runs")
+    ap.add_argument("--json", metavar="FILE", help="also write every row as JSON")
+    args = ap.parse_args()
+
+    build = Path(args.build).resolve()
+    tigris = build / "bin" / "tigris"
+    if not tigris.exists():
+        sys.exit(f"{tigris} not found: build the tigris_cli target first")
+    lib = ctypes.CDLL(str(build / "libtigris" / "libtigris.so"))
+    lib.tigris_load.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p, ctypes.c_void_p]
+    lib.tigris_analyze.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p,
+                                   ctypes.POINTER(AnalyzeOptions)]
+    lib.tigris_analysis_free.argtypes = [ctypes.c_void_p]
+    lib.tigris_model_free.argtypes = [ctypes.c_void_p]
+    python = ensure_venv(Path(args.venv) if args.venv else build / "tigris-ml-venv",
+                         args.tigris_ml_version)
+    models = sorted(glob.glob(os.path.join(args.models, "*.onnx")))
+    if args.int8:
+        models += sorted(glob.glob(str(build / "test-models" / "*.int8.onnx")))
+    budgets = [int(k) * 1024 for k in args.budgets.split(",")]
+
+    rows = []
+    for budget in budgets:
+        their_rows = theirs(python, models, budget, args.repeat)
+        for model in models:
+            rows.append({"model": Path(model).name.removesuffix(".onnx"), "budget": budget,
+                         "ours": ours(tigris, lib, model, budget, args.repeat),
+                         "theirs": their_rows[model]})
+    rows.sort(key=lambda r: (r["model"], -r["budget"]))
+
+    header = (f"{'model':34} {'budget':>6}  {'fits o/t':9} {'peak o/t':>13}  {'stages':>7} "
+              f"{'tiled':>7} {'chains':>6} {'slow traffic o/t':>17} {'ms o/t':>13}")
+    print(header)
+    print("-" * len(header))
+    worse = []
+    for r in rows:
+        o, t = r["ours"], r["theirs"]
+        if "error" in o or "error" in t:
+            print(f"{r['model']:34} {kib(r['budget']):>6}  error: {o.get('error') or t.get('error')}")
+            continue
+        yn = lambda f: "yes" if f else "NO"  # noqa: E731
+        print(f"{r['model']:34} {kib(r['budget']):>6}  {pair(o['fits'], t['fits'], yn):9} "
+              f"{pair(o['scheduled_peak_bytes'], t['scheduled_peak_bytes'], kib):>13}  "
+              f"{pair(o['stages'], t['stages']):>7} {pair(o['tiled_stages'], t['tiled_stages']):>7} "
+              f"{pair(o['chains'], t['chains']):>6} "
+              f"{pair(o['slow_traffic_bytes'], t['slow_traffic_bytes'], kib):>17} "
+              f"{pair(o['seconds'] * 1000, t['seconds'] * 1000, lambda s: f'{s:.1f}'):>13}")
+        why = []
+        if t["fits"] and not o["fits"]:
+            why.append("does not fit where tigris-ml fits")
+        if (o["fits"] and t["fits"] and t["slow_traffic_bytes"] is not None
+                and o["slow_traffic_bytes"] > 1.1 * t["slow_traffic_bytes"]):
+            why.append("more slow traffic")
+        if o["seconds"] > 1.1 * t["seconds"]:
+            why.append(f"slower ({o['seconds'] * 1000:.1f} vs {t['seconds'] * 1000:.1f} ms)")
+        if why:
+            worse.append((r, why))
+
+    print(f"\nrows where ours is worse ({len(worse)}):")
+    for r, why in worse:
+        print(f"  {r['model']} @ {kib(r['budget'])}: {', '.join(why)}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,210 @@
+#include "analysis_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tigris::cli {
+namespace {
+
+using nlohmann::json;
+
+std::string Fixed(double v, int decimals) {
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+  std::string s(buf);
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
+}
+
+// Decimal multiples: MAC counts are conventionally quoted in 10^6 (MobileNet papers).
+std::string HumanMacs(uint64_t macs) {
+  const double v = static_cast<double>(macs);
+  if (v >= 1e9) return Fixed(v / 1e9, 2) + " GMACs";
+  if (v >= 1e6) return Fixed(v / 1e6, 1) + " MMACs";
+  if (v >= 1e3) return Fixed(v / 1e3, 1) + " kMACs";
+  return std::to_string(macs) + " MACs";
+}
+
+std::string Count(size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+uint64_t U64(const json& j) { return j.is_number() ? j.get<uint64_t>() : 0; }
+
+// "first .. last" op names of a stage, each up to its first ';' (TFLite-converted names
+// join every fused layer's name with ';').
+std::string StageOps(const json& stage) {
+  const json& ops = stage["ops"];
+  if (ops.empty()) return "-";
+  auto name = [](const json& op) {
+    std::string s = op.get<std::string>();
+    const size_t semi = s.find(';');
+    return semi == std::string::npos || semi == 0 ? s : s.substr(0, semi);
+  };
+  if (ops.size() == 1) return name(ops.front());
+  return name(ops.front()) + " .. " + name(ops.back());
+}
+
+// "1 chain of 3 stages", "2 chains of 3 and 2 stages", "12 chains of 2-6 stages".
+std::string ChainsText(const json& chains) {
+  if (chains.empty()) return "";
+  std::string s = Count(chains.size(), "chain", "chains") + " of ";
+  if (chains.size() > 3) {
+    size_t lo = SIZE_MAX, hi = 0;
+    for (const json& c : chains) {
+      lo = std::min(lo, c["stages"].size());
+      hi = std::max(hi, c["stages"].size());
+    }
+    return s + (lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi)) +
+           " stages";
+  }
+  for (size_t i = 0; i < chains.size(); ++i) {
+    if (i) s += i + 1 == chains.size() ? " and " : ", ";
+    s += std::to_string(chains[i]["stages"].size());
+  }
+  return s + " stages";
+}
+
+void PrintVerdict(std::FILE* out, const tigris_analysis* a, const json& j) {
+  const size_t stages = tigris_analysis_stage_count(a);
+  const std::string verdict = j["verdict"].get<std::string>();
+  std::string text;
+  switch (tigris_analysis_verdict(a)) {
+    case TIGRIS_VERDICT_OK:
+      text = "runs as one stage";
+      break;
+    case TIGRIS_VERDICT_PARTITIONED:
+      text = Count(stages, "stage", "stages") + ", activations spilled between them";
+      break;
+    case TIGRIS_VERDICT_TILED: {
+      text = Count(stages, "stage", "stages") + ", " +
+             std::to_string(tigris_analysis_tiled_stage_count(a)) + " tiled";
+      const std::string chains = ChainsText(j["chains"]);
+      if (!chains.empty()) text += ", " + chains;
+      break;
+    }
+    case TIGRIS_VERDICT_NEEDS_WORK: {
+      size_t blocked = 0;
+      for (const json& s : j["stages"]) blocked += s["reasons"].empty() ? 0 : 1;
+      text = std::to_string(blocked) + " of " + Count(stages, "stage", "stages") + " do not fit";
+      break;
+    }
+  }
+  const uint64_t macs = tigris_analysis_macs(a), extra = tigris_analysis_recompute_macs(a);
+  if (extra && macs) {
+    text += "; recompute +" +
+            Fixed(100.0 * static_cast<double>(extra) / static_cast<double>(macs), 1) + "% MACs";
+  }
+  std::fprintf(out, "verdict   %s: %s\n", verdict.c_str(), text.c_str());
+
+  for (const json& s : j["stages"]) {
+    if (s["reasons"].empty()) continue;
+    std::string why;
+    for (const json& r : s["reasons"]) why += (why.empty() ? "" : "; ") + r.get<std::string>();
+    std::fprintf(out, "blocked   stage %d (%s, %s): %s\n", s["id"].get<int>(), StageOps(s).c_str(),
+                 Count(s["ops"].size(), "op", "ops").c_str(), why.c_str());
+  }
+}
+
+// Op names can be long (TFLite-converted ones run to hundreds of characters), so the
+// table shows each stage's steps as indices and its first and last op names in the last
+// column, where they need no alignment.
+void PrintStageTable(std::FILE* out, const json& j) {
+  std::map<int, std::pair<int64_t, int64_t>> steps;  // stage -> first, last step
+  for (const json& t : j["timeline"]) {
+    const int stage = t["stage"].get<int>();
+    const int64_t step = t["step"].get<int64_t>();
+    auto it = steps.find(stage);
+    if (it == steps.end()) {
+      steps[stage] = {step, step};
+    } else {
+      it->second.first = std::min(it->second.first, step);
+      it->second.second = std::max(it->second.second, step);
+    }
+  }
+  std::fprintf(out, "\n%5s  %-9s %-9s %4s %9s %9s %9s  %-13s %5s  %s\n", "stage", "strategy",
+               "steps", "ops", "peak", "spill in", "spill out", "tile h/halo/n", "chain",
+               "first .. last op");
+  for (const json& s : j["stages"]) {
+    const int id = s["id"].get<int>();
+    const uint64_t in = U64(s["spill_in_bytes"]), outb = U64(s["spill_out_bytes"]);
+    std::string range = "-";
+    if (auto it = steps.find(id); it != steps.end()) {
+      range = std::to_string(it->second.first);
+      if (it->second.second != it->second.first) range += ".." + std::to_string(it->second.second);
+    }
+    std::string tile = "-";
+    if (s["tile"].is_object()) {
+      tile = std::to_string(s["tile"]["height"].get<int64_t>()) + "/" +
+             std::to_string(s["tile"]["halo"].get<int64_t>()) + "/" +
+             std::to_string(s["tile"]["count"].get<int64_t>());
+    }
+    const std::string chain = s["chain"].is_number() ? std::to_string(s["chain"].get<int>()) : "-";
+    std::string strategy = s["strategy"].get<std::string>();
+    if (!s["reasons"].empty()) strategy += " !";
+    std::fprintf(out, "%5d  %-9s %-9s %4zu %9s %9s %9s  %-13s %5s  %s\n", id, strategy.c_str(),
+                 range.c_str(), s["ops"].size(), HumanBytes(U64(s["peak_bytes"])).c_str(),
+                 in ? HumanBytes(in).c_str() : "-", outb ? HumanBytes(outb).c_str() : "-",
+                 tile.c_str(), chain.c_str(), StageOps(s).c_str());
+  }
+  std::fprintf(out,
+               "! = does not fit the budget. tile: output rows per tile / halo rows / tiles.\n");
+}
+
+}  // namespace
+
+std::string HumanBytes(uint64_t bytes) {
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB"};
+  int u = 0;
+  while (u < 3 && bytes >= (1ULL << (10 * (u + 1)))) ++u;
+  const double v = static_cast<double>(bytes) / static_cast<double>(1ULL << (10 * u));
+  return Fixed(v, u == 0 ? 0 : (v >= 100 ? 0 : (v >= 10 ? 1 : 2))) + " " + kUnits[u];
+}
+
+void PrintAnalysisReport(std::FILE* out, const tigris_analysis* a, const std::string& name,
+                         bool verbose) {
+  const json j = json::parse(tigris_analysis_json(a));
+  const json& model = j["model"];
+  const json& budget = j["budget"];
+
+  std::fprintf(out, "model     %s (%s, %zu ops, %s)\n", name.c_str(),
+               model["dtype"].get<std::string>().c_str(), model["ops"].get<size_t>(),
+               HumanMacs(tigris_analysis_macs(a)).c_str());
+  std::fprintf(out, "SRAM      %s budget, %s scheduled peak (naive %s)\n",
+               HumanBytes(U64(budget["fast_bytes"])).c_str(),
+               HumanBytes(tigris_analysis_scheduled_peak_bytes(a)).c_str(),
+               HumanBytes(tigris_analysis_naive_peak_bytes(a)).c_str());
+
+  const uint64_t slow_budget = U64(budget["slow_bytes"]);
+  const uint64_t slow_peak = tigris_analysis_slow_peak_bytes(a);
+  const uint64_t traffic = tigris_analysis_slow_traffic_bytes(a);
+  const std::string slow_given =
+      slow_budget ? HumanBytes(slow_budget) + " budget" : std::string("not given");
+  if (slow_peak == 0 && traffic == 0) {
+    std::fprintf(out, "slow      %s; no spills\n", slow_given.c_str());
+  } else {
+    std::fprintf(out, "slow      %s; spills need %s, %s moved\n", slow_given.c_str(),
+                 HumanBytes(slow_peak).c_str(), HumanBytes(traffic).c_str());
+  }
+
+  const uint64_t flash = U64(budget["flash_bytes"]);
+  const uint64_t weights = U64(model["weight_bytes"]);
+  if (flash) {
+    std::fprintf(out, "flash     %s budget, weights %s%s\n", HumanBytes(flash).c_str(),
+                 HumanBytes(weights).c_str(), weights > flash ? " (over the budget)" : "");
+  } else {
+    std::fprintf(out, "flash     not given; weights %s\n", HumanBytes(weights).c_str());
+  }
+  PrintVerdict(out, a, j);
+  if (verbose) PrintStageTable(out, j);
+}
+
+}  // namespace tigris::cli

@@ -1,0 +1,110 @@
+// `tigris compile MODEL -m FAST [-m SLOW] [-f FLASH] [--xip] [-c none|lz4] -o OUT.tgrs`:
+// plan the model under the budgets and write the .tgrs execution plan.
+#include <cstdio>
+#include <string>
+
+#include "commands.h"
+#include "model_options.h"
+
+namespace tigris::cli {
+namespace {
+
+const char kCompileHelp[] =
+    "usage: tigris compile MODEL.onnx -m FAST [-m SLOW] [-f FLASH] [--xip] [-c none|lz4]\n"
+    "                      -o OUT.tgrs [options]\n"
+    "\n"
+    "Plans the model under the memory budgets and writes the .tgrs execution plan\n"
+    "(docs/plan-format.md).\n"
+    "\n"
+    "options:\n"
+    "  -m, --memory SIZE       fast (SRAM) budget; a second -m is the slow (PSRAM) budget\n"
+    "  -f, --flash SIZE        flash budget for the whole plan file (default: unlimited)\n"
+    "  --xip                   read weights in place from flash (default: copy each\n"
+    "                          stage's weights into the fast arena)\n"
+    "  -c, --compression MODE  none (default) or lz4 (per-stage blocks; not with --xip)\n"
+    "  -o, --output PATH       where to write the plan (required)\n"
+    "  -h, --help              show this help\n";
+
+uint64_t ParseSize(const std::string& text, const char* what) {
+  uint64_t bytes = 0;
+  if (tigris_parse_size(&bytes, text.c_str()) != TIGRIS_OK) {
+    throw UsageError(std::string(what) + ": " + tigris_last_error());
+  }
+  return bytes;
+}
+
+}  // namespace
+
+int RunCompile(int argc, char** argv) {
+  std::vector<std::vector<std::string>> options = ModelOptionSpellings();
+  options.push_back({"-m", "--memory"});
+  options.push_back({"-f", "--flash"});
+  options.push_back({"-c", "--compression"});
+  options.push_back({"-o", "--output"});
+  Args args({{"--xip"}, {"-h", "--help"}}, options);
+  args.Parse(argc, argv, 2);
+  if (args.Flag("-h")) {
+    std::printf("%s%s", kCompileHelp, ModelOptionsHelp());
+    return 0;
+  }
+  if (args.positional().size() != 1) throw UsageError("compile takes exactly one MODEL argument");
+
+  tigris_plan_options plan_options = TIGRIS_PLAN_OPTIONS_INIT;
+  const std::vector<std::string>& memory = args.Values("-m");
+  if (memory.empty() || memory.size() > 2) {
+    throw UsageError("compile needs -m FAST and optionally a second -m SLOW");
+  }
+  plan_options.fast_bytes = ParseSize(memory[0], "-m");
+  if (memory.size() == 2) plan_options.slow_bytes = ParseSize(memory[1], "-m");
+  if (args.Values("-f").size() > 1) throw UsageError("-f is given more than once");
+  if (!args.Values("-f").empty()) plan_options.flash_bytes = ParseSize(args.Values("-f")[0], "-f");
+  plan_options.xip = args.Flag("--xip") ? 1 : 0;
+  const std::string compression = args.Values("-c").empty() ? "none" : args.Values("-c").back();
+  if (compression == "lz4") {
+    plan_options.compression = TIGRIS_COMPRESSION_LZ4;
+  } else if (compression != "none") {
+    throw UsageError("-c expects none or lz4, got '" + compression + "'");
+  }
+  if (plan_options.xip && plan_options.compression == TIGRIS_COMPRESSION_LZ4) {
+    throw UsageError("--xip reads weights in place and cannot be combined with -c lz4");
+  }
+  if (args.Values("-o").size() != 1) throw UsageError("compile needs exactly one -o OUT.tgrs");
+  const std::string out_path = args.Values("-o")[0];
+
+  tigris_status status = TIGRIS_OK;
+  tigris_model* model = LoadModel(args.positional()[0], args, &status);
+  if (!model) return 1;
+  tigris_execution_plan* plan = nullptr;
+  status = tigris_plan(&plan, model, &plan_options);
+  if (status == TIGRIS_OK) {
+    status = tigris_emit_to_file(plan, out_path.c_str());
+    if (status != TIGRIS_OK) PrintLibraryError(status, tigris_plan_last_error(plan));
+  } else {
+    PrintLibraryError(status, tigris_model_last_error(model));
+  }
+  if (status == TIGRIS_OK) {
+    const uint64_t raw = tigris_plan_weight_bytes(plan);
+    const uint64_t stored = tigris_plan_stored_weight_bytes(plan);
+    std::printf("plan     %s  %llu bytes", out_path.c_str(),
+                static_cast<unsigned long long>(tigris_plan_file_bytes(plan)));
+    if (plan_options.flash_bytes) {
+      std::printf(" (flash budget %llu)",
+                  static_cast<unsigned long long>(plan_options.flash_bytes));
+    }
+    std::printf("\nweights  %llu bytes raw, %llu bytes stored (%s",
+                static_cast<unsigned long long>(raw), static_cast<unsigned long long>(stored),
+                compression.c_str());
+    if (stored) std::printf(", ratio %.2f", static_cast<double>(raw) / static_cast<double>(stored));
+    std::printf(", %s)\n", plan_options.xip ? "xip" : "copied to fast memory per stage");
+    std::printf("fast     %llu bytes arena (budget %llu)\n",
+                static_cast<unsigned long long>(tigris_plan_fast_arena_bytes(plan)),
+                static_cast<unsigned long long>(plan_options.fast_bytes));
+    std::printf("slow     %llu bytes arena\n",
+                static_cast<unsigned long long>(tigris_plan_slow_arena_bytes(plan)));
+  }
+  tigris_plan_free(plan);
+  tigris_model_free(model);
+  return status == TIGRIS_OK ? 0 : 1;
+}
+
+}  // namespace tigris::cli

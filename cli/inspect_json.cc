@@ -1,0 +1,200 @@
+// `tigris inspect --json`: every table of the plan as JSON, read through the C reader.
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "inspect_plan.h"
+
+namespace tigris::cli {
+namespace {
+
+using nlohmann::json;
+
+json Ints(tgrs_i32s s) { return json(std::vector<int32_t>(s.data, s.data + s.count)); }
+json Ints(tgrs_i8s s) { return json(std::vector<int>(s.data, s.data + s.count)); }
+json Floats(tgrs_f32s s) {
+  json out = json::array();
+  for (uint32_t i = 0; i < s.count; ++i) {
+    float f = s.data[i];
+    out.push_back(std::isfinite(f) ? json(f) : json(nullptr));  // JSON has no NaN/Inf
+  }
+  return out;
+}
+
+const char* StrategyName(tgrs_stage_strategy s) {
+  return s == TGRS_STRATEGY_TILED ? "tiled" : s == TGRS_STRATEGY_CHAIN ? "chain" : "normal";
+}
+const char* RegionName(tgrs_memory_region r) {
+  static const char* const names[] = {"fast", "slow", "flash", "host"};
+  return static_cast<unsigned>(r) < 4 ? names[r] : "?";
+}
+const char* KindName(tgrs_buffer_kind k) {
+  static const char* const names[] = {"tensor", "row_strip", "scratch"};
+  return static_cast<unsigned>(k) < 3 ? names[k] : "?";
+}
+
+json Buffer(const tgrs_plan_buffer& b) {
+  return {
+      {"kind", KindName(b.kind)},
+      {"tensor", b.tensor},
+      {"op", b.op},
+      {"first_op", b.first_op},
+      {"last_op", b.last_op},
+      {"bytes", b.bytes},
+      {"home",
+       {{"region", RegionName(b.home.region)}, {"offset", b.home.offset}, {"size", b.home.size}}}};
+}
+
+json Tile(const tgrs_plan_tile& t) {
+  json regions = json::array(), buffers = json::array();
+  for (uint32_t i = 0; i < t.region_count; ++i) {
+    const tgrs_tile_region& r = t.regions[i];
+    regions.push_back({{"in", {r.in_begin, r.in_end}},
+                       {"out", {r.out_begin, r.out_end}},
+                       {"pad", {r.pad_before, r.pad_after}}});
+  }
+  for (uint32_t k = 0; k < t.buffer_count; ++k) {
+    tgrs_plan_buffer b;
+    if (tgrs_plan_tile_buffer(&t, k, &b) == TGRS_OK) buffers.push_back(Buffer(b));
+  }
+  return {{"dim", "height"},    {"tile_size", t.tile_size},  {"count", t.count},
+          {"halo", t.halo},     {"ops", Ints(t.ops)},        {"regions", regions},
+          {"buffers", buffers}, {"peak_bytes", t.peak_bytes}};
+}
+
+json Stages(const tgrs_plan& p) {
+  json out = json::array();
+  for (uint32_t i = 0; i < tgrs_plan_stage_count(&p); ++i) {
+    tgrs_plan_stage s;
+    if (tgrs_plan_get_stage(&p, i, &s) != TGRS_OK) continue;
+    json buffers = json::array();
+    for (uint32_t k = 0; k < s.buffer_count; ++k) {
+      tgrs_plan_buffer b;
+      if (tgrs_plan_get_stage_buffer(&p, i, k, &b) == TGRS_OK) buffers.push_back(Buffer(b));
+    }
+    json stage = {{"id", s.id},
+                  {"strategy", StrategyName(s.strategy)},
+                  {"ops", Ints(s.ops)},
+                  {"peak_bytes", s.peak_bytes},
+                  {"fast_reserved_bytes", s.fast_reserved_bytes},
+                  {"spill_in", Ints(s.spill_in)},
+                  {"spill_out", Ints(s.spill_out)},
+                  {"chain", s.chain},
+                  {"weight_block", s.weight_block},
+                  {"buffers", buffers}};
+    tgrs_plan_tile tile;
+    if (tgrs_plan_get_stage_tile(&p, i, &tile) == TGRS_OK) stage["tile"] = Tile(tile);
+    out.push_back(stage);
+  }
+  return out;
+}
+
+json Chains(const tgrs_plan& p) {
+  json out = json::array();
+  for (uint32_t i = 0; i < tgrs_plan_chain_count(&p); ++i) {
+    tgrs_plan_chain c;
+    tgrs_plan_tile tile;
+    if (tgrs_plan_get_chain(&p, i, &c) != TGRS_OK) continue;
+    json chain = {{"id", c.id}, {"stages", Ints(c.stages)}};
+    if (tgrs_plan_get_chain_tile(&p, i, &tile) == TGRS_OK) chain["tile"] = Tile(tile);
+    out.push_back(chain);
+  }
+  return out;
+}
+
+json Tensors(const tgrs_plan& p) {
+  json out = json::array();
+  for (uint32_t i = 0; i < tgrs_plan_tensor_count(&p); ++i) {
+    tgrs_plan_tensor t;
+    if (tgrs_plan_get_tensor(&p, i, &t) != TGRS_OK) continue;
+    json tensor = {{"name", t.name},
+                   {"dtype", tgrs_dtype_name(t.dtype)},
+                   {"shape", Ints(t.shape)},
+                   {"bytes", tgrs_plan_tensor_bytes(&t)},
+                   {"weight", t.weight}};
+    if (t.has_quant) {
+      tensor["quant"] = {
+          {"scale", Floats(t.scale)}, {"zero_point", Ints(t.zero_point)}, {"axis", t.quant_axis}};
+    }
+    if (t.host_permutation.count) tensor["host_permutation"] = Ints(t.host_permutation);
+    if (t.onnx_shape.count) tensor["onnx_shape"] = Ints(t.onnx_shape);
+    out.push_back(tensor);
+  }
+  return out;
+}
+
+json Ops(const tgrs_plan& p) {
+  static const char* const activations[] = {"none", "relu", "relu6"};
+  json out = json::array();
+  for (uint32_t i = 0; i < tgrs_plan_op_count(&p); ++i) {
+    tgrs_plan_op op;
+    if (tgrs_plan_get_op(&p, i, &op) != TGRS_OK) continue;
+    json o = {{"code", tgrs_op_code_name(op.code)},
+              {"name", op.name},
+              {"inputs", Ints(op.inputs)},
+              {"outputs", Ints(op.outputs)},
+              {"activation", activations[op.activation <= 2 ? op.activation : 0]}};
+    if (op.output_multiplier.count) {
+      o["output_multiplier"] = Ints(op.output_multiplier);
+      o["output_shift"] = Ints(op.output_shift);
+      o["act_min"] = op.act_min;
+      o["act_max"] = op.act_max;
+    }
+    if (op.lut.count) o["lut_entries"] = op.lut.count;
+    out.push_back(o);
+  }
+  return out;
+}
+
+json Weights(const tgrs_plan& p) {
+  json weights = json::array(), blocks = json::array();
+  for (uint32_t i = 0; i < tgrs_plan_weight_count(&p); ++i) {
+    tgrs_plan_weight w;
+    if (tgrs_plan_get_weight(&p, i, &w) != TGRS_OK) continue;
+    weights.push_back({{"offset", w.offset}, {"size", w.size}, {"block", w.block}});
+  }
+  for (uint32_t i = 0; i < tgrs_plan_weight_block_count(&p); ++i) {
+    tgrs_plan_weight_block k;
+    if (tgrs_plan_get_weight_block(&p, i, &k) != TGRS_OK) continue;
+    blocks.push_back({{"stage", k.stage},
+                      {"offset", k.offset},
+                      {"compressed_size", k.compressed_size},
+                      {"raw_size", k.raw_size}});
+  }
+  return {{"weights", weights}, {"blocks", blocks}};
+}
+
+}  // namespace
+
+std::string PlanJson(const LoadedPlan& loaded) {
+  const tgrs_plan& p = loaded.plan();
+  json slow = json::array();
+  for (uint32_t i = 0; i < tgrs_plan_slow_buffer_count(&p); ++i) {
+    tgrs_plan_buffer b;
+    if (tgrs_plan_get_slow_buffer(&p, i, &b) == TGRS_OK) slow.push_back(Buffer(b));
+  }
+  json weights = Weights(p);
+  json doc = {{"plan",
+               {{"path", loaded.path()},
+                {"bytes", loaded.size()},
+                {"schema_version", tgrs_plan_schema_version(&p)},
+                {"generator", tgrs_plan_generator(&p)},
+                {"model_name", tgrs_plan_model_name(&p)},
+                {"fast_arena_bytes", tgrs_plan_fast_arena_bytes(&p)},
+                {"slow_arena_bytes", tgrs_plan_slow_arena_bytes(&p)},
+                {"scheduled_peak_bytes", tgrs_plan_scheduled_peak_bytes(&p)},
+                {"xip", tgrs_plan_xip(&p)},
+                {"compression", tgrs_plan_compression(&p) == TGRS_COMPRESSION_LZ4 ? "lz4" : "none"},
+                {"weight_data_bytes", tgrs_plan_weight_data(&p).count},
+                {"inputs", Ints(tgrs_plan_inputs(&p))},
+                {"outputs", Ints(tgrs_plan_outputs(&p))}}},
+              {"stages", Stages(p)},
+              {"chains", Chains(p)},
+              {"slow_buffers", slow},
+              {"ops", Ops(p)},
+              {"tensors", Tensors(p)},
+              {"weights", weights["weights"]},
+              {"weight_blocks", weights["blocks"]}};
+  return doc.dump(2);
+}
+
+}  // namespace tigris::cli

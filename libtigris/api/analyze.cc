@@ -1,0 +1,174 @@
+// tigris_analyze and the tigris_analysis accessors: the C face of plan::PlanModel.
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "api/analysis.h"
+#include "api/model.h"
+#include "api/model_json.h"
+#include "api/status.h"
+#include "plan/plan_json.h"
+#include "plan/planner.h"
+
+namespace tigris::api {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// tigris_analysis_verdict casts: the two enums are one pinned list written twice.
+static_assert(static_cast<int>(plan::Verdict::kOk) == TIGRIS_VERDICT_OK, "verdict ok");
+static_assert(static_cast<int>(plan::Verdict::kPartitioned) == TIGRIS_VERDICT_PARTITIONED,
+              "verdict partitioned");
+static_assert(static_cast<int>(plan::Verdict::kTiled) == TIGRIS_VERDICT_TILED, "verdict tiled");
+static_assert(static_cast<int>(plan::Verdict::kNeedsWork) == TIGRIS_VERDICT_NEEDS_WORK,
+              "verdict needs_work");
+
+// A uint64_t budget above INT64_MAX cannot be a real memory and would wrap in the
+// planner's signed arithmetic: reject it here, naming the field.
+int64_t BudgetField(uint64_t bytes, const char* field) {
+  if (bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    throw Error(Status::kInvalidBudget, std::string("tigris_analyze_options.") + field +
+                                            " is too large: " + std::to_string(bytes));
+  }
+  return static_cast<int64_t>(bytes);
+}
+
+plan::Budget ToBudget(const tigris_analyze_options* options) {
+  if (!options) {
+    throw Error(Status::kInvalidArgument,
+                "tigris_analyze: options must not be NULL (fast_bytes is required)");
+  }
+  if (options->version < 1 || options->version > TIGRIS_ANALYZE_OPTIONS_VERSION) {
+    throw Error(Status::kVersionMismatch, "tigris_analyze_options.version is " +
+                                              std::to_string(options->version) +
+                                              "; this library knows versions 1.." +
+                                              std::to_string(TIGRIS_ANALYZE_OPTIONS_VERSION));
+  }
+  plan::Budget budget;
+  budget.fast_bytes = BudgetField(options->fast_bytes, "fast_bytes");
+  budget.slow_bytes = BudgetField(options->slow_bytes, "slow_bytes");
+  budget.flash_bytes = BudgetField(options->flash_bytes, "flash_bytes");
+  if (budget.fast_bytes == 0) {
+    throw Error(Status::kInvalidBudget,
+                "tigris_analyze_options.fast_bytes is 0; the SRAM budget is required");
+  }
+  return budget;
+}
+
+// One top-level object: the model summary first (as tigris_model_json, without the
+// graph), then the plan's fields in reading order (docs/json.md).
+std::string AnalysisJson(const ir::Graph& graph, const plan::PlanResult& result) {
+  const nlohmann::json plan_json = plan::PlanToJson(graph, result);
+  Json out;
+  out["model"] = ModelToJson(graph, false);
+  for (const char* key : {"budget", "verdict", "scheduled_peak_bytes", "slow_peak_bytes", "memory",
+                          "totals", "stages", "chains", "timeline"}) {
+    out[key] = Json::parse(plan_json.at(key).dump());
+  }
+  // Keys a newer planner adds still reach the caller, after the known ones.
+  for (const auto& [key, value] : plan_json.items()) {
+    if (!out.contains(key)) out[key] = Json::parse(value.dump());
+  }
+  return out.dump(2);
+}
+
+size_t CountTiledStages(const plan::PlanResult& result) {
+  size_t n = 0;
+  for (const plan::Stage& stage : result.stages) {
+    if (stage.strategy != plan::StageStrategy::kNormal) ++n;
+  }
+  return n;
+}
+
+}  // namespace
+}  // namespace tigris::api
+
+using tigris::Error;
+using tigris::Status;
+
+extern "C" {
+
+TIGRIS_API tigris_status tigris_analyze_options_init(tigris_analyze_options* opts, int version) {
+  return tigris::api::Guard(nullptr, [&] {
+    if (!opts) throw Error(Status::kInvalidArgument, "tigris_analyze_options_init: opts is NULL");
+    if (version < 1 || version > TIGRIS_ANALYZE_OPTIONS_VERSION) {
+      throw Error(Status::kVersionMismatch,
+                  "tigris_analyze_options_init: unknown version " + std::to_string(version));
+    }
+    *opts = tigris_analyze_options TIGRIS_ANALYZE_OPTIONS_INIT;
+    opts->version = version;
+  });
+}
+
+TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_model* model,
+                                        const tigris_analyze_options* options) {
+  if (!out) {
+    tigris::api::SetLastError("tigris_analyze: out must not be NULL");
+    return TIGRIS_ERR_INVALID_ARGUMENT;
+  }
+  *out = nullptr;
+  std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
+  auto analysis = std::make_unique<tigris_analysis>();
+  tigris_status status = tigris::api::Guard(err, [&] {
+    if (!model) throw Error(Status::kInvalidArgument, "tigris_analyze: model must not be NULL");
+    const tigris::plan::Budget budget = tigris::api::ToBudget(options);
+    analysis->plan = tigris::plan::PlanModel(model->graph, budget);
+    analysis->tiled_stage_count = tigris::api::CountTiledStages(analysis->plan);
+    analysis->json = tigris::api::AnalysisJson(model->graph, analysis->plan);
+    analysis->chart = tigris::report::ChartFromPlan(model->graph, analysis->plan);
+  });
+  if (status == TIGRIS_OK) *out = analysis.release();
+  return status;
+}
+
+TIGRIS_API void tigris_analysis_free(tigris_analysis* analysis) { delete analysis; }
+
+TIGRIS_API tigris_verdict tigris_analysis_verdict(const tigris_analysis* analysis) {
+  // plan::Verdict and tigris_verdict share their pinned values (plan/plan.h, tigris.h).
+  return analysis ? static_cast<tigris_verdict>(analysis->plan.verdict) : TIGRIS_VERDICT_NEEDS_WORK;
+}
+
+TIGRIS_API uint64_t tigris_analysis_scheduled_peak_bytes(const tigris_analysis* analysis) {
+  return analysis ? static_cast<uint64_t>(analysis->plan.scheduled_peak_bytes) : 0;
+}
+TIGRIS_API uint64_t tigris_analysis_naive_peak_bytes(const tigris_analysis* analysis) {
+  return analysis ? static_cast<uint64_t>(analysis->plan.naive_peak_bytes) : 0;
+}
+TIGRIS_API uint64_t tigris_analysis_slow_peak_bytes(const tigris_analysis* analysis) {
+  return analysis ? static_cast<uint64_t>(analysis->plan.slow_peak_bytes) : 0;
+}
+TIGRIS_API size_t tigris_analysis_stage_count(const tigris_analysis* analysis) {
+  return analysis ? analysis->plan.stages.size() : 0;
+}
+TIGRIS_API size_t tigris_analysis_tiled_stage_count(const tigris_analysis* analysis) {
+  return analysis ? analysis->tiled_stage_count : 0;
+}
+TIGRIS_API size_t tigris_analysis_chain_count(const tigris_analysis* analysis) {
+  return analysis ? analysis->plan.chains.size() : 0;
+}
+TIGRIS_API uint64_t tigris_analysis_macs(const tigris_analysis* analysis) {
+  return analysis ? static_cast<uint64_t>(analysis->plan.macs) : 0;
+}
+TIGRIS_API uint64_t tigris_analysis_recompute_macs(const tigris_analysis* analysis) {
+  return analysis ? static_cast<uint64_t>(analysis->plan.recompute_macs) : 0;
+}
+TIGRIS_API uint64_t tigris_analysis_slow_traffic_bytes(const tigris_analysis* analysis) {
+  return analysis ? static_cast<uint64_t>(analysis->plan.slow_traffic_bytes) : 0;
+}
+
+TIGRIS_API const char* tigris_analysis_json(const tigris_analysis* analysis) {
+  return analysis ? analysis->json.c_str() : "";
+}
+
+TIGRIS_API const char* tigris_analysis_timeline_svg(const tigris_analysis* analysis) {
+  if (!analysis) return "";
+  auto* a = const_cast<tigris_analysis*>(analysis);
+  if (a->timeline_svg.empty()) {
+    tigris_status s = tigris::api::Guard(
+        nullptr, [&] { a->timeline_svg = tigris::report::TimelineSvg(a->chart); });
+    if (s != TIGRIS_OK) return "";
+  }
+  return a->timeline_svg.c_str();
+}
+
+}  // extern "C"

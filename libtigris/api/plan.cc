@@ -1,0 +1,184 @@
+// tigris_plan, tigris_emit and the tigris_execution_plan accessors: the C face of
+// emit::Compile (planner + .tgrs writer).
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "api/model.h"
+#include "api/plan_handle.h"
+#include "api/status.h"
+#include "emit/compile.h"
+
+namespace tigris::api {
+namespace {
+
+// A uint64_t budget above INT64_MAX cannot be a real memory and would wrap in the
+// planner's signed arithmetic: reject it here, naming the field.
+int64_t BudgetField(uint64_t bytes, const char* field) {
+  if (bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    throw Error(Status::kInvalidBudget, std::string("tigris_plan_options.") + field +
+                                            " is too large: " + std::to_string(bytes));
+  }
+  return static_cast<int64_t>(bytes);
+}
+
+void CheckVersion(const tigris_plan_options* options) {
+  if (!options) {
+    throw Error(Status::kInvalidArgument,
+                "tigris_plan: options must not be NULL (fast_bytes is required)");
+  }
+  if (options->version < 1 || options->version > TIGRIS_PLAN_OPTIONS_VERSION) {
+    throw Error(Status::kVersionMismatch, "tigris_plan_options.version is " +
+                                              std::to_string(options->version) +
+                                              "; this library knows versions 1.." +
+                                              std::to_string(TIGRIS_PLAN_OPTIONS_VERSION));
+  }
+}
+
+plan::Budget ToBudget(const tigris_plan_options* options) {
+  plan::Budget budget;
+  budget.fast_bytes = BudgetField(options->fast_bytes, "fast_bytes");
+  budget.slow_bytes = BudgetField(options->slow_bytes, "slow_bytes");
+  budget.flash_bytes = BudgetField(options->flash_bytes, "flash_bytes");
+  if (budget.fast_bytes == 0) {
+    throw Error(Status::kInvalidBudget,
+                "tigris_plan_options.fast_bytes is 0; the SRAM budget is required");
+  }
+  return budget;
+}
+
+emit::EmitOptions ToEmitOptions(const tigris_plan_options* options) {
+  emit::EmitOptions out;
+  if (options->xip != 0 && options->xip != 1) {
+    throw Error(Status::kInvalidArgument,
+                "tigris_plan_options.xip must be 0 or 1, got " + std::to_string(options->xip));
+  }
+  out.xip = options->xip == 1;
+  switch (options->compression) {
+    case TIGRIS_COMPRESSION_NONE:
+      break;
+    case TIGRIS_COMPRESSION_LZ4:
+      out.lz4 = true;
+      break;
+    default:
+      throw Error(Status::kInvalidArgument, "tigris_plan_options.compression is " +
+                                                std::to_string(options->compression) +
+                                                "; expected TIGRIS_COMPRESSION_NONE or _LZ4");
+  }
+  if (out.lz4 && out.xip) {
+    throw Error(Status::kInvalidArgument,
+                "tigris_plan_options: LZ4-compressed weights cannot be executed in place "
+                "(xip = 1); set xip = 0 to decompress each stage into fast memory");
+  }
+  return out;
+}
+
+}  // namespace
+}  // namespace tigris::api
+
+using tigris::Error;
+using tigris::Status;
+
+extern "C" {
+
+TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int version) {
+  return tigris::api::Guard(nullptr, [&] {
+    if (!opts) throw Error(Status::kInvalidArgument, "tigris_plan_options_init: opts is NULL");
+    if (version < 1 || version > TIGRIS_PLAN_OPTIONS_VERSION) {
+      throw Error(Status::kVersionMismatch,
+                  "tigris_plan_options_init: unknown version " + std::to_string(version));
+    }
+    *opts = tigris_plan_options TIGRIS_PLAN_OPTIONS_INIT;
+    opts->version = version;
+  });
+}
+
+TIGRIS_API tigris_status tigris_plan(tigris_execution_plan** out, const tigris_model* model,
+                                     const tigris_plan_options* options) {
+  if (!out) {
+    tigris::api::SetLastError("tigris_plan: out must not be NULL");
+    return TIGRIS_ERR_INVALID_ARGUMENT;
+  }
+  *out = nullptr;
+  std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
+  auto handle = std::make_unique<tigris_execution_plan>();
+  tigris_status status = tigris::api::Guard(err, [&] {
+    if (!model) throw Error(Status::kInvalidArgument, "tigris_plan: model must not be NULL");
+    tigris::api::CheckVersion(options);
+    const tigris::plan::Budget budget = tigris::api::ToBudget(options);
+    const tigris::emit::EmitOptions emit_options = tigris::api::ToEmitOptions(options);
+    tigris::emit::CompiledPlan compiled = tigris::emit::Compile(model->graph, budget, emit_options);
+    const tigris::emit::EmittedPlan& e = compiled.emitted;
+    handle->weight_bytes = static_cast<uint64_t>(e.weight_bytes);
+    handle->stored_weight_bytes = static_cast<uint64_t>(e.stored_weight_bytes);
+    handle->fast_arena_bytes = static_cast<uint64_t>(e.fast_arena_bytes);
+    handle->slow_arena_bytes = static_cast<uint64_t>(e.slow_arena_bytes);
+    handle->bytes = std::move(compiled.emitted.bytes);
+  });
+  if (status == TIGRIS_OK) *out = handle.release();
+  return status;
+}
+
+TIGRIS_API void tigris_plan_free(tigris_execution_plan* plan) { delete plan; }
+
+TIGRIS_API const char* tigris_plan_last_error(const tigris_execution_plan* plan) {
+  return plan ? plan->last_error.c_str() : "";
+}
+
+TIGRIS_API uint64_t tigris_plan_file_bytes(const tigris_execution_plan* plan) {
+  return plan ? static_cast<uint64_t>(plan->bytes.size()) : 0;
+}
+TIGRIS_API uint64_t tigris_plan_weight_bytes(const tigris_execution_plan* plan) {
+  return plan ? plan->weight_bytes : 0;
+}
+TIGRIS_API uint64_t tigris_plan_stored_weight_bytes(const tigris_execution_plan* plan) {
+  return plan ? plan->stored_weight_bytes : 0;
+}
+TIGRIS_API uint64_t tigris_plan_fast_arena_bytes(const tigris_execution_plan* plan) {
+  return plan ? plan->fast_arena_bytes : 0;
+}
+TIGRIS_API uint64_t tigris_plan_slow_arena_bytes(const tigris_execution_plan* plan) {
+  return plan ? plan->slow_arena_bytes : 0;
+}
+
+TIGRIS_API tigris_status tigris_emit(void** out_bytes, size_t* out_size,
+                                     const tigris_execution_plan* plan) {
+  std::string* err = plan ? &const_cast<tigris_execution_plan*>(plan)->last_error : nullptr;
+  if (out_bytes) *out_bytes = nullptr;
+  if (out_size) *out_size = 0;
+  return tigris::api::Guard(err, [&] {
+    if (!out_bytes || !out_size) {
+      throw Error(Status::kInvalidArgument, "tigris_emit: out_bytes and out_size are required");
+    }
+    if (!plan) throw Error(Status::kInvalidArgument, "tigris_emit: plan must not be NULL");
+    // malloc, not new[]: tigris_free releases it and bindings may hand it to C code.
+    void* bytes = std::malloc(plan->bytes.empty() ? 1 : plan->bytes.size());
+    if (!bytes) throw std::bad_alloc();
+    if (!plan->bytes.empty()) std::memcpy(bytes, plan->bytes.data(), plan->bytes.size());
+    *out_bytes = bytes;
+    *out_size = plan->bytes.size();
+  });
+}
+
+TIGRIS_API tigris_status tigris_emit_to_file(const tigris_execution_plan* plan, const char* path) {
+  std::string* err = plan ? &const_cast<tigris_execution_plan*>(plan)->last_error : nullptr;
+  return tigris::api::Guard(err, [&] {
+    if (!plan) throw Error(Status::kInvalidArgument, "tigris_emit_to_file: plan must not be NULL");
+    if (!path) throw Error(Status::kInvalidArgument, "tigris_emit_to_file: path must not be NULL");
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    if (file) {
+      file.write(reinterpret_cast<const char*>(plan->bytes.data()),
+                 static_cast<std::streamsize>(plan->bytes.size()));
+    }
+    if (!file || !file.flush()) {
+      throw Error(Status::kIoError, std::string("cannot write the plan to '") + path + "'");
+    }
+  });
+}
+
+TIGRIS_API void tigris_free(void* bytes) { std::free(bytes); }
+
+}  // extern "C"

@@ -1,0 +1,90 @@
+#include "emit/lut.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <string>
+
+#include "util/error.h"
+
+namespace tigris::emit {
+
+// ONNX defaults (operators.md): Selu alpha/gamma are the float32 constants of the spec.
+constexpr float kLeakyReluAlpha = 0.01f;
+constexpr float kSeluAlpha = 1.67326319217681884765625f;
+constexpr float kSeluGamma = 1.05070102214813232421875f;
+constexpr float kHardSigmoidAlpha = 0.2f;
+constexpr float kHardSigmoidBeta = 0.5f;
+
+int8_t QuantizeToInt8(double real, AffineQuant q) {
+  // nearbyint rounds half to even in the default rounding mode, as QuantizeLinear does.
+  const double rounded = std::nearbyint(real / q.scale) + q.zero_point;
+  if (std::isnan(rounded)) return static_cast<int8_t>(std::clamp(q.zero_point, -128, 127));
+  return static_cast<int8_t>(std::clamp(rounded, -128.0, 127.0));
+}
+
+Lut BuildLut(const std::function<double(double)>& f, AffineQuant in, AffineQuant out) {
+  Lut lut{};
+  for (int i = 0; i < 256; ++i) {
+    const int q = i - 128;
+    const double x = static_cast<double>(q - in.zero_point) * in.scale;
+    lut[static_cast<size_t>(i)] = QuantizeToInt8(f(x), out);
+  }
+  return lut;
+}
+
+bool IsLutOp(ir::OpType type) {
+  switch (type) {
+    case ir::OpType::kSigmoid:
+    case ir::OpType::kTanh:
+    case ir::OpType::kHardSigmoid:
+    case ir::OpType::kHardSwish:
+    case ir::OpType::kSelu:
+    case ir::OpType::kLeakyRelu:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::function<double(double)> LutFunction(const ir::Op& op) {
+  const ir::Attributes& a = op.attrs;
+  switch (op.type) {
+    case ir::OpType::kSigmoid:
+      return [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
+    case ir::OpType::kTanh:
+      return [](double x) { return std::tanh(x); };
+    case ir::OpType::kHardSigmoid: {
+      const double alpha = a.GetFloat("alpha", kHardSigmoidAlpha);
+      const double beta = a.GetFloat("beta", kHardSigmoidBeta);
+      return [alpha, beta](double x) { return std::clamp(alpha * x + beta, 0.0, 1.0); };
+    }
+    case ir::OpType::kHardSwish:  // ONNX: x * max(0, min(1, x / 6 + 0.5))
+      return [](double x) { return x * std::clamp(x / 6.0 + 0.5, 0.0, 1.0); };
+    case ir::OpType::kSelu: {
+      const double alpha = a.GetFloat("alpha", kSeluAlpha);
+      const double gamma = a.GetFloat("gamma", kSeluGamma);
+      return
+          [alpha, gamma](double x) { return gamma * (x > 0.0 ? x : alpha * (std::exp(x) - 1.0)); };
+    }
+    case ir::OpType::kLeakyRelu: {
+      const double alpha = a.GetFloat("alpha", kLeakyReluAlpha);
+      return [alpha](double x) { return x >= 0.0 ? x : alpha * x; };
+    }
+    case ir::OpType::kRelu:
+      return [](double x) { return std::max(x, 0.0); };
+    case ir::OpType::kRelu6:
+      return [](double x) { return std::clamp(x, 0.0, 6.0); };
+    case ir::OpType::kClip: {
+      const double lo = a.GetFloat("min", -FLT_MAX);
+      const double hi = a.GetFloat("max", FLT_MAX);
+      return [lo, hi](double x) { return std::min(std::max(x, lo), hi); };
+    }
+    default:
+      throw Error(Status::kUnsupportedOp, "op '" + op.name + "' (" +
+                                              std::string(ir::OpTypeName(op.type)) +
+                                              ") has no int8 lookup-table form");
+  }
+}
+
+}  // namespace tigris::emit

@@ -1,0 +1,280 @@
+// Op attributes in the runtime layout (docs/plan-format.md, "Ops"). Axis-valued attributes
+// move with the NCHW -> NHWC layout (emit/layout.h); window attributes (kernel, strides,
+// pads, dilations) are per spatial dimension, whose order (H, W) NHWC keeps.
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "emit/layout.h"
+#include "emit/op_record.h"
+#include "util/error.h"
+
+namespace tigris::emit {
+namespace {
+
+using ir::OpType;
+
+[[noreturn]] void Fail(const ir::Op& op, Status status, const std::string& what) {
+  throw Error(status,
+              "op '" + op.name + "' (" + std::string(ir::OpTypeName(op.type)) + "): " + what);
+}
+
+std::vector<int32_t> Int32s(const ir::Op& op, const std::vector<int64_t>& values) {
+  std::vector<int32_t> out;
+  for (int64_t v : values) {
+    if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+      Fail(op, Status::kInvalidModel, "attribute value " + std::to_string(v) + " exceeds int32");
+    }
+    out.push_back(static_cast<int32_t>(v));
+  }
+  return out;
+}
+
+const ir::Shape& InputShape(const ir::Graph& g, const ir::Op& op, size_t i = 0) {
+  if (op.input(i) == ir::kNoTensor)
+    Fail(op, Status::kInvalidModel, "missing input " + std::to_string(i));
+  return g.tensor(op.input(i)).shape;
+}
+const ir::Shape& OutputShape(const ir::Graph& g, const ir::Op& op) {
+  if (op.outputs.empty()) Fail(op, Status::kInvalidModel, "no output");
+  return g.tensor(op.outputs[0]).shape;
+}
+
+int64_t NormalizeAxis(const ir::Op& op, int64_t axis, size_t rank) {
+  const int64_t r = static_cast<int64_t>(rank);
+  if (axis < -r || axis >= r)
+    Fail(op, Status::kInvalidModel, "axis " + std::to_string(axis) + " out of range");
+  return axis < 0 ? axis + r : axis;
+}
+
+// kernel, strides, dilations, explicit pads (auto_pad resolved as ONNX defines it).
+void WindowAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
+  const ir::Shape& in = InputShape(g, op);
+  const ir::Shape& out = OutputShape(g, op);
+  if (in.size() < 3 || in.size() != out.size())
+    Fail(op, Status::kInvalidModel, "window op needs NC[H]W input and output");
+  const size_t n = in.size() - 2;  // spatial dims
+  std::vector<int64_t> kernel = op.attrs.GetInts("kernel_shape");
+  if (kernel.empty() && op.input(1) != ir::kNoTensor) {
+    const ir::Shape& w = g.tensor(op.input(1)).shape;
+    if (w.size() == n + 2) kernel.assign(w.begin() + 2, w.end());
+  }
+  if (kernel.size() != n)
+    Fail(op, Status::kInvalidModel, "kernel_shape must have one entry per spatial dim");
+  std::vector<int64_t> strides = op.attrs.GetInts("strides", std::vector<int64_t>(n, 1));
+  std::vector<int64_t> dilations = op.attrs.GetInts("dilations", std::vector<int64_t>(n, 1));
+  std::vector<int64_t> pads = op.attrs.GetInts("pads", std::vector<int64_t>(2 * n, 0));
+  if (strides.size() != n || dilations.size() != n || pads.size() != 2 * n) {
+    Fail(op, Status::kInvalidModel, "strides, dilations and pads must match the spatial rank");
+  }
+  const std::string auto_pad = op.attrs.GetString("auto_pad", "NOTSET");
+  if (auto_pad == "VALID") {
+    std::fill(pads.begin(), pads.end(), 0);
+  } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    if (op.type == OpType::kConvTranspose)
+      Fail(op, Status::kUnsupportedOp, "auto_pad SAME on ConvTranspose");
+    for (size_t d = 0; d < n; ++d) {
+      // total = (out - 1) * stride + (kernel - 1) * dilation + 1 - in (ONNX auto_pad)
+      const int64_t total = std::max<int64_t>(
+          0, (out[d + 2] - 1) * strides[d] + (kernel[d] - 1) * dilations[d] + 1 - in[d + 2]);
+      pads[d] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      pads[d + n] = total - pads[d];
+    }
+  }
+  a.kernel = Int32s(op, kernel);
+  a.strides = Int32s(op, strides);
+  a.dilations = Int32s(op, dilations);
+  a.pads = Int32s(op, pads);
+  a.group = static_cast<int32_t>(op.attrs.GetInt("group", 1));
+  a.ceil_mode = op.attrs.GetInt("ceil_mode", 0) != 0;
+  a.count_include_pad = op.attrs.GetInt("count_include_pad", 0) != 0;
+  if (op.type == OpType::kConvTranspose) {
+    a.output_padding = Int32s(op, op.attrs.GetInts("output_padding", std::vector<int64_t>(n, 0)));
+  }
+}
+
+// Reshape keeps the logical (ONNX row-major) element order. The runtime stores rank-4/3
+// tensors channels-last, so when the input's or the output's runtime bytes are not in
+// ONNX order the reshape must reorder: it is then executed as one transpose of a view
+// (perm over view_shape), writing straight into the output buffer (docs/plan-format.md).
+void ReshapeAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
+  const ir::Shape& in = InputShape(g, op);
+  const ir::Shape& out = OutputShape(g, op);
+  a.shape = Int32s(op, RuntimeShape(out));
+  const bool in_keeps = PermKeepsBytes(in, RuntimeLayout(in.size()));
+  const bool out_keeps = PermKeepsBytes(out, RuntimeLayout(out.size()));
+  if (in_keeps && out_keeps) return;
+  if (!in_keeps && !out_keeps) {
+    if (in == out) return;  // same shape, same layout: a plain copy
+    Fail(op, Status::kUnsupportedOp,
+         "Reshape " + ir::ShapeToString(in) + " -> " + ir::ShapeToString(out) +
+             " between two channels-last layouts needs two transposes; not supported");
+  }
+  if (!in_keeps) {  // e.g. flatten [N, C, H, W] -> [N, C*H*W]: NHWC bytes back to NCHW order
+    a.perm = Int32s(op, InversePerm(RuntimeLayout(in.size())));
+    a.view_shape = Int32s(op, RuntimeShape(in));
+  } else {  // e.g. [N, K] -> [N, C, H, W]: the input's bytes are NCHW order, lay them out NHWC
+    a.perm = Int32s(op, RuntimeLayout(out.size()));
+    a.view_shape = Int32s(op, out);
+  }
+}
+
+// runtime_out = transpose(runtime_in, Linv_in o p o L_out) (emit/layout.h).
+void TransposeAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
+  const size_t rank = InputShape(g, op).size();
+  Perm p = op.attrs.GetInts("perm");
+  if (p.empty()) {
+    for (size_t i = rank; i-- > 0;) p.push_back(static_cast<int64_t>(i));
+  }
+  if (p.size() != rank || rank > 4)
+    Fail(op, Status::kInvalidModel, "perm must match the input rank (<= 4)");
+  Perm sorted = p;
+  std::sort(sorted.begin(), sorted.end());
+  if (!IsIdentity(sorted)) Fail(op, Status::kInvalidModel, "perm is not a permutation");
+  const Perm composed = Compose(Compose(InversePerm(RuntimeLayout(rank)), p),
+                                RuntimeLayout(OutputShape(g, op).size()));
+  a.perm = Int32s(op, composed);
+}
+
+std::vector<int64_t> ConstantInts(const ir::Graph& g, const ir::Op& op, size_t i) {
+  if (op.input(i) == ir::kNoTensor) return {};
+  if (!g.IsConstant(op.input(i)))
+    Fail(op, Status::kUnsupportedOp, "input " + std::to_string(i) + " must be a constant");
+  return ir::ConstantAsInt64s(g.tensor(op.input(i)));
+}
+
+void PadAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
+  const size_t rank = InputShape(g, op).size();
+  std::vector<int64_t> pads = op.attrs.GetInts("pads");
+  if (pads.empty()) pads = ConstantInts(g, op, 1);
+  if (pads.size() != 2 * rank) Fail(op, Status::kInvalidModel, "pads must have 2 * rank entries");
+  const Perm L = RuntimeLayout(rank);
+  std::vector<int64_t> out(2 * rank);
+  for (size_t i = 0; i < rank; ++i) {  // begins then ends, per runtime axis
+    out[i] = pads[static_cast<size_t>(L[i])];
+    out[i + rank] = pads[static_cast<size_t>(L[i]) + rank];
+  }
+  a.pads = Int32s(op, out);
+  a.mode = op.attrs.GetString("mode", "constant");
+  a.pad_value = op.attrs.GetFloat("value", 0.0f);
+  if (op.input(2) != ir::kNoTensor) {
+    if (!g.IsConstant(op.input(2)))
+      Fail(op, Status::kUnsupportedOp, "constant_value must be a constant");
+    std::vector<double> v = ir::ConstantAsDoubles(g.tensor(op.input(2)));
+    if (!v.empty()) a.pad_value = static_cast<float>(v[0]);
+  }
+}
+
+void ReduceMeanAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
+  const size_t rank = InputShape(g, op).size();
+  std::vector<int64_t> axes = op.attrs.GetInts("axes");
+  if (axes.empty()) axes = ConstantInts(g, op, 1);
+  if (axes.empty()) {
+    for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
+  }
+  std::vector<int64_t> mapped;
+  for (int64_t axis : axes) mapped.push_back(RuntimeAxis(NormalizeAxis(op, axis, rank), rank));
+  std::sort(mapped.begin(), mapped.end());
+  a.axes = Int32s(op, mapped);
+  a.keepdims = op.attrs.GetInt("keepdims", 1) != 0;
+}
+
+}  // namespace
+
+void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
+  OpAttrsRecord& a = r.attrs;
+  switch (op.type) {
+    case OpType::kConv:
+    case OpType::kDepthwiseConv:
+    case OpType::kConv1D:
+    case OpType::kConvTranspose:
+    case OpType::kMaxPool:
+    case OpType::kAveragePool:
+      WindowAttrs(g, op, a);
+      break;
+    case OpType::kConcat: {
+      const size_t rank = OutputShape(g, op).size();
+      int64_t axis = NormalizeAxis(op, op.attrs.GetInt("axis", 0), rank);
+      // concat-axis-normalize already rewrote rank 3/4 axes to NHWC/NWC ("layout" set).
+      if (!op.attrs.Has("layout")) axis = RuntimeAxis(axis, rank);
+      a.axis = static_cast<int32_t>(axis);
+      break;
+    }
+    case OpType::kSoftmax:
+    case OpType::kLogSoftmax: {
+      const size_t rank = InputShape(g, op).size();
+      const int64_t fallback = g.opset != 0 && g.opset < 13 ? 1 : -1;  // ONNX default by opset
+      const int64_t axis = NormalizeAxis(op, op.attrs.GetInt("axis", fallback), rank);
+      if (g.opset != 0 && g.opset < 13 && axis != static_cast<int64_t>(rank) - 1) {
+        Fail(op, Status::kUnsupportedOp,
+             "opset < 13 Softmax over a non-last axis flattens; not supported");
+      }
+      a.axis = static_cast<int32_t>(RuntimeAxis(axis, rank));
+      break;
+    }
+    case OpType::kReshape:
+      ReshapeAttrs(g, op, a);
+      r.inputs.resize(1);
+      break;
+    case OpType::kTranspose:
+      TransposeAttrs(g, op, a);
+      break;
+    case OpType::kGemm:
+      if (op.attrs.GetInt("transA", 0) != 0 || op.attrs.GetInt("transB", 1) != 1) {
+        Fail(op, Status::kUnsupportedOp, "Gemm must be canonical (transA 0, transB 1)");
+      }
+      a.alpha = op.attrs.GetFloat("alpha", 1.0f);
+      a.beta = op.attrs.GetFloat("beta", 1.0f);
+      break;
+    case OpType::kMatMul:
+      if (InputShape(g, op).size() > 2) {
+        Fail(op, Status::kUnsupportedOp, "MatMul of rank > 2 (operands are stored channels-last)");
+      }
+      break;
+    case OpType::kLeakyRelu:
+      a.alpha = op.attrs.GetFloat("alpha", 0.01f);
+      break;
+    case OpType::kSelu:
+      a.alpha = op.attrs.GetFloat("alpha", 1.67326319217681884765625f);
+      a.gamma = op.attrs.GetFloat("gamma", 1.05070102214813232421875f);
+      break;
+    case OpType::kHardSigmoid:
+      a.alpha = op.attrs.GetFloat("alpha", 0.2f);
+      a.beta = op.attrs.GetFloat("beta", 0.5f);
+      break;
+    case OpType::kClip:
+      a.min = op.attrs.GetFloat("min", -std::numeric_limits<float>::max());
+      a.max = op.attrs.GetFloat("max", std::numeric_limits<float>::max());
+      r.inputs.resize(1);
+      break;
+    case OpType::kResize: {
+      const size_t rank = InputShape(g, op).size();
+      std::vector<float> scales = op.attrs.GetFloats("scales");
+      if (scales.size() != rank)
+        Fail(op, Status::kInvalidModel, "scales must have one entry per axis");
+      const Perm L = RuntimeLayout(rank);
+      for (size_t i = 0; i < rank; ++i) a.scales.push_back(scales[static_cast<size_t>(L[i])]);
+      a.mode = op.attrs.GetString("mode", "nearest");
+      a.coordinate_transformation_mode =
+          op.attrs.GetString("coordinate_transformation_mode", "half_pixel");
+      a.nearest_mode = op.attrs.GetString("nearest_mode", "round_prefer_floor");
+      r.inputs.resize(1);
+      break;
+    }
+    case OpType::kPad:
+      PadAttrs(g, op, a);
+      r.inputs.resize(1);
+      break;
+    case OpType::kReduceMean:
+      ReduceMeanAttrs(g, op, a);
+      r.inputs.resize(1);
+      break;
+    case OpType::kBatchNormalization:
+      r.inputs.resize(1);  // statistics folded into channel_scale / channel_shift
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace tigris::emit

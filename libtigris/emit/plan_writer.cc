@@ -1,0 +1,286 @@
+#include "emit/plan_writer.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "emit/layout.h"
+#include "emit/op_record.h"
+#include "emit/weight_store.h"
+#include "format/tgrs_generated.h"
+#include "plan/tile_plan.h"
+#include "tigris.h"
+#include "util/error.h"
+
+namespace tigris::emit {
+namespace {
+
+namespace fb = flatbuffers;
+
+int32_t I32(int64_t v, const std::string& what) {
+  if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+    throw Error(Status::kInvalidModel, what + " (" + std::to_string(v) + ") exceeds int32");
+  }
+  return static_cast<int32_t>(v);
+}
+uint32_t U32(int64_t v, const std::string& what) {
+  if (v < 0 || v > std::numeric_limits<uint32_t>::max()) {
+    throw Error(Status::kInvalidModel, what + " (" + std::to_string(v) + ") exceeds uint32");
+  }
+  return static_cast<uint32_t>(v);
+}
+std::vector<int32_t> I32s(const std::vector<int64_t>& v, const std::string& what) {
+  std::vector<int32_t> out;
+  for (int64_t x : v) out.push_back(I32(x, what));
+  return out;
+}
+
+// An absent vector for an empty one: readers see both as empty, absent costs nothing.
+template <typename T>
+fb::Offset<fb::Vector<T>> Vec(fb::FlatBufferBuilder& b, const std::vector<T>& v) {
+  return v.empty() ? 0 : b.CreateVector(v);
+}
+fb::Offset<fb::String> Str(fb::FlatBufferBuilder& b, const std::string& s) {
+  return s.empty() ? 0 : b.CreateString(s);
+}
+
+tgrs::DType PlanDType(const ir::Tensor& t) {
+  switch (t.dtype) {
+    case ir::DType::kFloat32:
+      return tgrs::DType::FLOAT32;
+    case ir::DType::kInt8:
+      return tgrs::DType::INT8;
+    case ir::DType::kInt32:
+      return tgrs::DType::INT32;
+    case ir::DType::kInt64:
+      return tgrs::DType::INT64;
+    case ir::DType::kUInt8:
+      return tgrs::DType::UINT8;
+    case ir::DType::kInt16:
+      return tgrs::DType::INT16;
+    default:
+      throw Error(Status::kUnsupportedDType, "tensor '" + t.name + "' has dtype " +
+                                                 std::string(ir::DTypeName(t.dtype)) +
+                                                 ", which the plan format cannot store");
+  }
+}
+
+class Writer {
+ public:
+  Writer(const ir::Graph& g, const plan::PlanResult& r, const EmitOptions& o)
+      : g_(g), r_(r), o_(o) {}
+
+  EmittedPlan Run() {
+    for (const ir::Op& op : g_.ops) records_.push_back(TranslateOp(g_, op));
+    store_ = BuildWeightStore(g_, r_, o_.xip, o_.lz4, records_);
+
+    EmittedPlan out;
+    out.weight_bytes = store_.raw_bytes;
+    out.stored_weight_bytes = store_.stored_bytes;
+    out.slow_arena_bytes = r_.slow_peak_bytes;
+    out.scheduled_peak_bytes = r_.scheduled_peak_bytes;
+    out.stage_reserved_bytes = store_.stage_reserved;
+    for (const plan::Stage& s : r_.stages) {
+      out.fast_arena_bytes = std::max(
+          out.fast_arena_bytes, store_.stage_reserved[static_cast<size_t>(s.id)] + s.peak_bytes);
+    }
+
+    // weight_data first: force_align 16 makes the vector's first byte, and so (with the
+    // builder's minimum alignment raised to 16) its absolute file offset, a multiple of 16.
+    b_.ForceVectorAlignment(store_.data.size(), sizeof(uint8_t), 16);
+    const auto weight_data = b_.CreateVector(store_.data);
+
+    std::vector<fb::Offset<tgrs::Tensor>> tensors;
+    for (size_t i = 0; i < store_.constants.size(); ++i) tensors.push_back(Tensor(i));
+    std::vector<fb::Offset<tgrs::Op>> ops;
+    for (const OpRecord& rec : records_) ops.push_back(Op(rec));
+    std::vector<fb::Offset<tgrs::Stage>> stages;
+    for (const plan::Stage& s : r_.stages) stages.push_back(Stage(s));
+    std::vector<fb::Offset<tgrs::Chain>> chains;
+    for (const plan::Chain& c : r_.chains) {
+      const int64_t reserved = store_.stage_reserved[static_cast<size_t>(c.stages.front())];
+      chains.push_back(
+          tgrs::CreateChain(b_, c.id, b_.CreateVector(c.stages), Tile(c.tile, reserved)));
+    }
+    std::vector<fb::Offset<tgrs::Buffer>> slow;
+    for (const plan::SlowBuffer& s : r_.slow_buffers) {
+      // first_op / last_op hold STAGE indices for slow buffers (docs/plan-format.md).
+      const tgrs::Home home(U32(s.home.offset, "slow offset"), U32(s.home.size, "slow size"),
+                            tgrs::MemoryRegion::SLOW);
+      slow.push_back(tgrs::CreateBuffer(b_, tgrs::BufferKind::TENSOR, s.tensor, -1, s.first_stage,
+                                        s.last_stage, U32(s.bytes, "slow bytes"), &home));
+    }
+    std::vector<fb::Offset<tgrs::Weight>> weights;
+    for (const WeightRecord& w : store_.weights) {
+      weights.push_back(tgrs::CreateWeight(b_, w.offset, w.size, w.block));
+    }
+    std::vector<fb::Offset<tgrs::WeightBlock>> blocks;
+    for (const WeightBlockRecord& w : store_.blocks) {
+      blocks.push_back(
+          tgrs::CreateWeightBlock(b_, w.stage, w.offset, w.compressed_size, w.raw_size));
+    }
+    std::vector<int32_t> inputs(g_.inputs.begin(), g_.inputs.end());
+    std::vector<int32_t> outputs(g_.outputs.begin(), g_.outputs.end());
+
+    const auto generator = b_.CreateString(GeneratorString());
+    const auto name = b_.CreateString(g_.name);
+    const auto plan = tgrs::CreatePlan(
+        b_, kSchemaVersion, generator, name, b_.CreateVector(tensors), b_.CreateVector(ops),
+        b_.CreateVector(stages), b_.CreateVector(chains), b_.CreateVector(inputs),
+        b_.CreateVector(outputs), b_.CreateVector(slow), U32(out.fast_arena_bytes, "fast arena"),
+        U32(out.slow_arena_bytes, "slow arena"), U32(r_.scheduled_peak_bytes, "peak"), o_.xip,
+        o_.lz4 ? tgrs::Compression::LZ4 : tgrs::Compression::NONE, b_.CreateVector(weights),
+        b_.CreateVector(blocks), weight_data);
+    tgrs::FinishPlanBuffer(b_, plan);
+    out.bytes.assign(b_.GetBufferPointer(), b_.GetBufferPointer() + b_.GetSize());
+    return out;
+  }
+
+ private:
+  const ir::Tensor& IrTensor(size_t i) const {
+    return g_.tensor(i < g_.tensors.size() ? static_cast<ir::TensorId>(i)
+                                           : store_.copy_of[i - g_.tensors.size()]);
+  }
+
+  fb::Offset<tgrs::Tensor> Tensor(size_t i) {
+    const ir::Tensor& t = IrTensor(i);
+    const LaidOutConstant& laid = store_.constants[i];
+    const bool has_weight = store_.tensor_weight[i] >= 0;
+    const ir::Shape shape = has_weight ? laid.shape : RuntimeShape(t.shape);
+    // A plain copy, not std::optional's: GCC 12 reports a false -Wmaybe-uninitialized.
+    const std::optional<ir::QuantParams>& source = has_weight ? laid.quant : t.quant;
+    fb::Offset<tgrs::Quantization> q = 0;
+    if (source.has_value()) {
+      int32_t axis = source->axis;
+      if (!has_weight && axis >= 0) {
+        axis = static_cast<int32_t>(RuntimeAxis(axis, t.shape.size()));
+      }
+      q = tgrs::CreateQuantization(b_, b_.CreateVector(source->scales),
+                                   b_.CreateVector(source->zero_points), axis);
+    }
+    // Host permutations (docs/plan-format.md): inputs runtime = transpose(onnx, perm);
+    // outputs onnx = transpose(runtime, perm).
+    const ir::TensorId id = static_cast<ir::TensorId>(i);
+    const bool is_input = i < g_.tensors.size() &&
+                          std::find(g_.inputs.begin(), g_.inputs.end(), id) != g_.inputs.end();
+    const bool is_output = i < g_.tensors.size() && g_.IsGraphOutput(id);
+    std::vector<int32_t> host_perm, onnx_shape;
+    if (is_output) {
+      Perm hp = t.host_permutation.empty() ? IdentityPerm(t.shape.size()) : t.host_permutation;
+      const Perm total = Compose(InversePerm(RuntimeLayout(t.shape.size())), hp);
+      if (!IsIdentity(total)) host_perm = I32s(total, "host permutation");
+      onnx_shape = I32s(PermuteShape(t.shape, hp), "tensor '" + t.name + "' shape");
+    } else if (is_input) {
+      const Perm L = RuntimeLayout(t.shape.size());
+      if (!IsIdentity(L)) host_perm = I32s(L, "host permutation");
+      onnx_shape = I32s(t.shape, "tensor '" + t.name + "' shape");
+    }
+    std::string name = t.name;
+    if (i >= g_.tensors.size()) {
+      name += "@stage" +
+              std::to_string(
+                  store_
+                      .blocks[static_cast<size_t>(
+                          store_.weights[static_cast<size_t>(store_.tensor_weight[i])].block)]
+                      .stage);
+    }
+    return tgrs::CreateTensor(b_, b_.CreateString(name), PlanDType(t),
+                              b_.CreateVector(I32s(shape, "tensor '" + t.name + "' shape")), q,
+                              store_.tensor_weight[i], Vec(b_, host_perm), Vec(b_, onnx_shape));
+  }
+
+  fb::Offset<tgrs::Op> Op(const OpRecord& r) {
+    const OpAttrsRecord& a = r.attrs;
+    const auto kernel = Vec(b_, a.kernel), strides = Vec(b_, a.strides), pads = Vec(b_, a.pads),
+               dilations = Vec(b_, a.dilations), perm = Vec(b_, a.perm), shape = Vec(b_, a.shape),
+               axes = Vec(b_, a.axes), output_padding = Vec(b_, a.output_padding),
+               view_shape = Vec(b_, a.view_shape);
+    const auto scales = Vec(b_, a.scales);
+    const auto mode = Str(b_, a.mode), ctm = Str(b_, a.coordinate_transformation_mode),
+               nearest = Str(b_, a.nearest_mode);
+    const auto attrs = tgrs::CreateOpAttrs(
+        b_, kernel, strides, pads, dilations, a.group, a.axis, perm, shape, a.alpha, a.beta,
+        a.gamma, a.min, a.max, scales, mode, ctm, nearest, a.count_include_pad, a.ceil_mode, axes,
+        a.keepdims, output_padding, a.pad_value, view_shape);
+    const auto name = b_.CreateString(r.name);
+    const auto inputs = b_.CreateVector(r.inputs), outputs = b_.CreateVector(r.outputs);
+    return tgrs::CreateOp(b_, r.code, name, inputs, outputs, attrs, r.activation,
+                          Vec(b_, r.output_multiplier), Vec(b_, r.output_shift), r.act_min,
+                          r.act_max, Vec(b_, r.input_multiplier), Vec(b_, r.input_shift),
+                          r.left_shift, Vec(b_, r.lut), Vec(b_, r.channel_scale),
+                          Vec(b_, r.channel_shift), Vec(b_, r.channel_offset));
+  }
+
+  // `shift`: the fast-arena prefix reserved for weights (not xip), below every buffer.
+  fb::Offset<fb::Vector<fb::Offset<tgrs::Buffer>>> Buffers(const std::vector<plan::Buffer>& in,
+                                                           int64_t shift) {
+    std::vector<fb::Offset<tgrs::Buffer>> out;
+    for (const plan::Buffer& buf : in) {
+      const tgrs::Home home(U32(buf.home.offset + shift, "buffer offset"),
+                            U32(buf.home.size, "buffer size"), tgrs::MemoryRegion::FAST);
+      out.push_back(tgrs::CreateBuffer(b_, static_cast<tgrs::BufferKind>(buf.kind), buf.tensor,
+                                       buf.op, buf.first_op, buf.last_op,
+                                       U32(buf.bytes, "buffer bytes"), &home));
+    }
+    return b_.CreateVector(out);
+  }
+
+  fb::Offset<tgrs::TilePlan> Tile(const plan::TilePlan& t, int64_t shift) {
+    std::vector<int32_t> ops;
+    for (const plan::TileOp& op : t.ops) ops.push_back(op.op);
+    std::vector<tgrs::TileRegion> regions;
+    for (int64_t tile = 0; tile < t.count; ++tile) {
+      for (const plan::OpTileRows& rows : plan::TileRows(t, tile)) {
+        regions.emplace_back(I32(rows.input.begin, "row"), I32(rows.input.end, "row"),
+                             I32(rows.output.begin, "row"), I32(rows.output.end, "row"),
+                             I32(rows.pad_top, "row"), I32(rows.pad_bottom, "row"));
+      }
+    }
+    const auto ops_v = b_.CreateVector(ops);
+    const auto regions_v = b_.CreateVectorOfStructs(regions);
+    const auto buffers = Buffers(t.buffers, shift);
+    return tgrs::CreateTilePlan(b_, tgrs::TileDim::HEIGHT, I32(t.tile_rows, "tile rows"),
+                                I32(t.count, "tile count"), I32(t.halo, "halo"), ops_v, regions_v,
+                                buffers, U32(t.peak_bytes, "tile peak"));
+  }
+
+  fb::Offset<tgrs::Stage> Stage(const plan::Stage& s) {
+    const int64_t reserved = store_.stage_reserved[static_cast<size_t>(s.id)];
+    const auto ops = b_.CreateVector(s.ops);
+    const auto buffers = Buffers(s.buffers, reserved);
+    fb::Offset<tgrs::TilePlan> tile = 0;
+    if (s.tile) tile = Tile(*s.tile, reserved);
+    const std::vector<int32_t> spill_in(s.spill_in.begin(), s.spill_in.end());
+    const std::vector<int32_t> spill_out(s.spill_out.begin(), s.spill_out.end());
+    const auto in_v = b_.CreateVector(spill_in), out_v = b_.CreateVector(spill_out);
+    return tgrs::CreateStage(b_, s.id, static_cast<tgrs::StageStrategy>(s.strategy), ops, buffers,
+                             tile, s.chain, U32(s.peak_bytes, "stage peak"), in_v, out_v,
+                             store_.stage_block[static_cast<size_t>(s.id)],
+                             U32(reserved, "reserved bytes"));
+  }
+
+  const ir::Graph& g_;
+  const plan::PlanResult& r_;
+  const EmitOptions& o_;
+  std::vector<OpRecord> records_;
+  WeightStore store_;
+  fb::FlatBufferBuilder b_{1 << 16};
+};
+
+}  // namespace
+
+std::string GeneratorString() {
+  return "tigris " + std::to_string(TIGRIS_VERSION_MAJOR) + "." +
+         std::to_string(TIGRIS_VERSION_MINOR) + "." + std::to_string(TIGRIS_VERSION_PATCH);
+}
+
+EmittedPlan EmitPlan(const ir::Graph& graph, const plan::PlanResult& result,
+                     const EmitOptions& options) {
+  if (options.lz4 && options.xip) {
+    throw Error(Status::kInvalidArgument,
+                "LZ4-compressed weights cannot be executed in place: use xip = 0 with LZ4");
+  }
+  return Writer(graph, result, options).Run();
+}
+
+}  // namespace tigris::emit

@@ -1,0 +1,47 @@
+// The .tgrs writer (tigris-compilation-pipeline.txt, stage 7 step 4): serializes a
+// normalized graph and the planner's PlanResult into the FlatBuffer of format/tgrs.fbs
+// through flatc's generated code. docs/plan-format.md explains every table for runtime
+// implementers.
+#ifndef TIGRIS_EMIT_PLAN_WRITER_H_
+#define TIGRIS_EMIT_PLAN_WRITER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "plan/plan.h"
+
+namespace tigris::emit {
+
+inline constexpr uint32_t kSchemaVersion = 1;
+
+struct EmitOptions {
+  // Weights read in place from the plan (flash). false: each stage's weights are copied
+  // or decompressed into a reserved prefix of the fast arena.
+  bool xip = true;
+  bool lz4 = false;  // requires xip = false (compressed bytes cannot be executed in place)
+};
+
+struct EmittedPlan {
+  std::vector<uint8_t> bytes;                 // the .tgrs file
+  int64_t weight_bytes = 0;                   // constants in the runtime layout, raw
+  int64_t stored_weight_bytes = 0;            // what they occupy in the file (blobs or blocks)
+  int64_t fast_arena_bytes = 0;               // max over stages of reserved + peak
+  int64_t slow_arena_bytes = 0;               // the planner's slow_peak_bytes
+  int64_t scheduled_peak_bytes = 0;           // the planner's max Stage::peak_bytes
+  std::vector<int64_t> stage_reserved_bytes;  // per stage (0 when xip)
+};
+
+// Deterministic: the same graph, result and options give the same bytes. Throws
+// kInvalidArgument for lz4 with xip, kUnsupportedOp / kUnsupportedQuantization /
+// kUnsupportedDType naming the op or tensor the format cannot express.
+EmittedPlan EmitPlan(const ir::Graph& graph, const plan::PlanResult& result,
+                     const EmitOptions& options);
+
+// "tigris MAJOR.MINOR.PATCH", the Plan.generator string.
+std::string GeneratorString();
+
+}  // namespace tigris::emit
+
+#endif  // TIGRIS_EMIT_PLAN_WRITER_H_

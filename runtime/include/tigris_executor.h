@@ -1,0 +1,138 @@
+/*
+ * tigris_executor.h: runs a verified .tgrs plan (issue 5). C99, libc (+ libm) only, no heap,
+ * no global state: two plans (or the same plan twice) may run in one program, each call
+ * working only in the arenas and buffers its caller passes.
+ *
+ * Ownership (DESIGN.md "Runtime API": the caller owns every byte):
+ *  - the plan: a tgrs_plan that tgrs_plan_init() verified (tigris_runtime.h);
+ *  - the fast arena (SRAM) of at least tgrs_plan_fast_arena_bytes() bytes and the slow arena
+ *    (PSRAM) of at least tgrs_plan_slow_arena_bytes() bytes (none needed when that is 0),
+ *    both TGRS_ARENA_ALIGNMENT-aligned. Their contents on entry do not matter; on return
+ *    they hold scratch. Bytes at or beyond the reported high-water marks are never touched;
+ *  - inputs: one buffer per graph input, in the ONNX layout and shape the user sees
+ *    (tensor onnx_shape) and the plan tensor's dtype (int8 for a QDQ plan), exactly
+ *    tgrs_plan_tensor_bytes() long; outputs likewise, written in the ONNX layout.
+ *
+ * Fast arena layout while a stage runs (docs/memory-model.md, docs/plan-format.md):
+ *
+ *   0                      fast_reserved_bytes               stage peak      arena end
+ *   | weights of the unit  | activations, strips, scratch     | untouched ...  |
+ *   | (copied / LZ4, not   | at the absolute offsets the plan |                |
+ *   |  xip; empty for xip) | stores (no offset is computed)   |                |
+ *
+ * Every stage starts from whatever the previous one left: nothing is cleared, because
+ * every buffer is written before it is read. The measured fast high-water mark is the end
+ * of the highest byte range the executor gives a kernel or a copy; rounded up to 16 it
+ * equals tgrs_plan_fast_arena_bytes() (max over stages of fast_reserved_bytes + peak_bytes,
+ * docs/runtime-executor.md explains why it is the general statement).
+ *
+ * Kernel parameters the plan stores as int8 (per-channel requantization shifts) are widened
+ * into an int32 array on the stack: TGRS_EXEC_MAX_CHANNELS entries (define it at build time
+ * to trade stack for the widest layer; a wider op fails with TGRS_ERR_UNSUPPORTED_OP).
+ */
+#ifndef TIGRIS_EXECUTOR_H_
+#define TIGRIS_EXECUTOR_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tigris_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Both arenas must start at a multiple of this (arena homes are 16-aligned offsets and
+ * kernels read float32/int32 through them). */
+#define TGRS_ARENA_ALIGNMENT 16u
+
+#ifndef TGRS_EXEC_MAX_CHANNELS
+#define TGRS_EXEC_MAX_CHANNELS 2048
+#endif
+/* Most operands (inputs or outputs) of one op the executor accepts (Concat inputs). */
+#define TGRS_EXEC_MAX_OPERANDS 16
+
+/* ======================================================================================
+ * Executor status codes, in the range tigris_runtime.h reserves for the executor (48..95).
+ * Pinned forever. They are tgrs_status values: compare them with a tgrs_status result.
+ * (Kept here as macros until the lead merges them into the tgrs_status enum.)
+ * ====================================================================================== */
+#define TGRS_ERR_ARENA_TOO_SMALL ((tgrs_status)48)      /* fast arena < fast_arena_bytes */
+#define TGRS_ERR_ARENA_MISALIGNED ((tgrs_status)49)     /* fast arena not 16-aligned */
+#define TGRS_ERR_SLOW_ARENA_TOO_SMALL ((tgrs_status)50) /* slow arena < slow_arena_bytes */
+#define TGRS_ERR_SLOW_ARENA_MISALIGNED ((tgrs_status)51)
+#define TGRS_ERR_PLAN_NOT_VERIFIED ((tgrs_status)52) /* tgrs_plan_init() did not succeed */
+#define TGRS_ERR_INPUT_COUNT ((tgrs_status)53)       /* num_inputs != the plan's inputs */
+#define TGRS_ERR_INPUT_SIZE ((tgrs_status)54)        /* an input of the wrong byte size/NULL */
+#define TGRS_ERR_OUTPUT_COUNT ((tgrs_status)55)
+#define TGRS_ERR_OUTPUT_SIZE ((tgrs_status)56)
+#define TGRS_ERR_UNSUPPORTED_OP                               \
+  ((tgrs_status)57) /* an op code / dtype / attribute mix the \
+                       executor cannot run (stats.failed_op) */
+#define TGRS_ERR_INCONSISTENT_PLAN                                                            \
+  ((tgrs_status)58)                                /* verified, but not executable: a tensor  \
+                                                      without a buffer, shapes that disagree, \
+                                                      a region outside its strip, ... */
+#define TGRS_ERR_KERNEL_REJECTED ((tgrs_status)59) /* a kernel refused its arguments */
+
+/* Name of any tgrs_status, executor codes included ("TGRS_ERR_INPUT_SIZE"); falls back to
+ * tgrs_status_name() for the reader's codes. */
+const char* tgrs_executor_status_name(tgrs_status status);
+
+/* ======================================================================================
+ * Running a plan
+ * ====================================================================================== */
+
+typedef struct tgrs_arenas {
+  void* fast; /* SRAM arena, TGRS_ARENA_ALIGNMENT-aligned */
+  size_t fast_size;
+  void* slow; /* PSRAM arena; may be NULL when the plan's slow_arena_bytes is 0 */
+  size_t slow_size;
+} tgrs_arenas;
+
+typedef struct tgrs_input_buffer {
+  const void* data;
+  size_t size; /* bytes; must equal the tensor's bytes */
+} tgrs_input_buffer;
+
+typedef struct tgrs_output_buffer {
+  void* data;
+  size_t size;
+} tgrs_output_buffer;
+
+typedef struct tgrs_run_stats {
+  /* End of the highest byte range the run touched in each arena (exact, not rounded). */
+  size_t fast_hwm_bytes;
+  size_t slow_hwm_bytes;
+  uint32_t stages_run;   /* stages executed (a chain's stages count once each) */
+  uint32_t tiles_run;    /* tile iterations over all tiled stages and chains */
+  uint32_t ops_run;      /* kernel invocations (an op in a tile loop counts once per tile) */
+  int32_t failed_stage;  /* stage index at fault, -1 when none */
+  int32_t failed_op;     /* op index at fault, -1 when none */
+  int32_t kernel_status; /* tgrs_kernel_status of TGRS_ERR_KERNEL_REJECTED, else 0 */
+} tgrs_run_stats;
+
+/* Runs every stage of `plan` in order: for each stage it loads the unit's weights into the
+ * reserved prefix (not xip: a copy or an LZ4 block), then
+ *  - NORMAL: per op, reloads the buffers that enter at that op (graph inputs from the
+ *    caller, spilled tensors from the slow arena), runs the kernel; at the end writes spilled
+ *    tensors to their slow homes and graph outputs to the caller;
+ *  - TILED / CHAIN: per tile, per op of the loop, loads the input rows (with halo) of
+ *    tensors coming from outside the loop, runs the kernel over the tile's row window (the
+ *    border padding is the kernel's virtual rows), and writes the last op's rows out.
+ * inputs[i] / outputs[i] follow tgrs_plan_inputs() / tgrs_plan_outputs().
+ * @return TGRS_OK, or the first failure: TGRS_ERR_NULL_ARGUMENT, TGRS_ERR_PLAN_NOT_VERIFIED,
+ *   TGRS_ERR_ARENA_*, TGRS_ERR_SLOW_ARENA_*, TGRS_ERR_INPUT_*, TGRS_ERR_OUTPUT_*,
+ *   TGRS_ERR_UNSUPPORTED_OP, TGRS_ERR_INCONSISTENT_PLAN, TGRS_ERR_KERNEL_REJECTED,
+ *   TGRS_ERR_LZ4_* (a corrupt weight block). `stats` (may be NULL) is filled either way;
+ *   failed_stage / failed_op locate the failure. Outputs are unspecified after a failure. */
+tgrs_status tgrs_run(const tgrs_plan* plan, const tgrs_arenas* arenas,
+                     const tgrs_input_buffer* inputs, uint32_t num_inputs,
+                     const tgrs_output_buffer* outputs, uint32_t num_outputs,
+                     tgrs_run_stats* stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TIGRIS_EXECUTOR_H_ */

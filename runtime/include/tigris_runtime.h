@@ -1,0 +1,451 @@
+/*
+ * tigris_runtime.h: the TiGrIS C99 microcontroller runtime (libc only, no heap).
+ *
+ * This issue: the zero-copy plan reader and verifier, and the LZ4 block decoder. The
+ * executor (arenas, tgrs_run) appends its own section in issue 5.
+ *
+ * Ownership (DESIGN.md "Runtime API": the caller owns every byte):
+ *  - the plan bytes stay where the caller put them (flash or RAM) and must outlive every
+ *    tgrs_plan that views them; nothing is copied, nothing is allocated;
+ *  - tgrs_plan is a small struct the caller owns (stack, static or inside its own
+ *    context). tgrs_plan_init() verifies the WHOLE buffer once; afterwards every getter
+ *    trusts it and costs a few loads (no re-verification on the MCU's hot path).
+ *
+ * Loading a plan:
+ *
+ *     static const uint8_t plan_bytes[] __attribute__((aligned(16))) = { ... };
+ *     tgrs_plan plan;
+ *     tgrs_status st = tgrs_plan_init(&plan, plan_bytes, sizeof plan_bytes);
+ *     if (st != TGRS_OK) {
+ *       char msg[160];
+ *       tgrs_verify_error_format(&plan.error, msg, sizeof msg);  // "ops[12].inputs[1]: ..."
+ *     }
+ *
+ * Requirements: a little-endian target (FlatBuffers' wire order; every Cortex-M, ESP32
+ * and RISC-V MCU the project targets), the plan buffer 16-byte aligned (weights are read
+ * in place through int32/float pointers and the schema aligns weight_data to 16 relative
+ * to the buffer start, so the base must be 16-aligned for the blobs to be), and a plan no
+ * larger than 2 GiB - 1 (FlatBuffers' own limit).
+ *
+ * Spans returned by the getters point into the plan bytes (zero-copy). An absent vector
+ * is an empty span {NULL, 0}; an absent string is "" (never NULL).
+ */
+#ifndef TIGRIS_RUNTIME_H_
+#define TIGRIS_RUNTIME_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The newest plan schema this reader understands (format/tgrs.fbs, revision history).
+ * Plans with schema_version <= this are accepted; newer ones are rejected. */
+#define TGRS_SCHEMA_VERSION 1u
+
+/* Required alignment of the plan buffer's base address, in bytes. */
+#define TGRS_PLAN_ALIGNMENT 16u
+
+/* ======================================================================================
+ * Status codes. Values are pinned forever and never reused (STYLE.md, zstd/libgit2).
+ *   0..31   plan reader / verifier (one code per class of plan defect)
+ *   32..47  LZ4 block decoder
+ *   48..95  reserved for the executor (issue 5: arena too small or misaligned, wrong
+ *           input size, unsupported op, ...)
+ * ====================================================================================== */
+typedef enum tgrs_status {
+  TGRS_OK = 0,
+  TGRS_ERR_NULL_ARGUMENT = 1,       /* a required pointer argument is NULL */
+  TGRS_ERR_PLAN_TOO_SMALL = 2,      /* fewer bytes than a header (root offset + identifier) */
+  TGRS_ERR_PLAN_MISALIGNED = 3,     /* plan base address not TGRS_PLAN_ALIGNMENT-aligned */
+  TGRS_ERR_BAD_IDENTIFIER = 4,      /* bytes 4..7 are not "TGRS" */
+  TGRS_ERR_UNSUPPORTED_VERSION = 5, /* schema_version newer than TGRS_SCHEMA_VERSION */
+  TGRS_ERR_BAD_OFFSET = 6,          /* an offset points outside the buffer, or is misaligned */
+  TGRS_ERR_BAD_VTABLE = 7,          /* a vtable outside the buffer, malformed, or a field past it */
+  TGRS_ERR_BAD_VECTOR = 8,          /* a vector's length runs past the end of the buffer */
+  TGRS_ERR_BAD_STRING = 9,          /* a string runs past the buffer or is not NUL-terminated */
+  TGRS_ERR_BAD_INDEX = 10,          /* a tensor/op/stage/chain/weight/block index out of range */
+  TGRS_ERR_BAD_ALIGNMENT = 11,      /* weight blob or arena home offset not 16-aligned */
+  TGRS_ERR_BAD_ENUM = 12,           /* unknown op code, dtype, strategy, region, ... */
+  TGRS_ERR_BAD_SIZE = 13,       /* byte sizes inconsistent (tensor vs weight vs home vs arena) */
+  TGRS_ERR_MISSING_FIELD = 14,  /* a field the reader requires is absent */
+  TGRS_ERR_BAD_VALUE = 15,      /* a scalar outside its legal range (negative count, ...) */
+  TGRS_ERR_PLAN_TOO_LARGE = 16, /* more than 2 GiB - 1 bytes */
+  TGRS_ERR_TOO_COMPLEX = 17,    /* verification work exceeds a bound proportional to the plan
+                                   size: tables shared many times (FlatBuffers' max_tables) */
+  /* 18..31 reserved for the plan reader. */
+  TGRS_ERR_LZ4_CORRUPT = 32,      /* malformed LZ4 block (truncated, bad offset, ...) */
+  TGRS_ERR_LZ4_DST_TOO_SMALL = 33 /* the block decodes to more than dst_capacity bytes */
+  /* 34..47 reserved for the decoder; 48..95 reserved for the executor (issue 5). */
+} tgrs_status;
+
+/* "TGRS_OK", "TGRS_ERR_BAD_OFFSET", ...; "TGRS_ERR_UNKNOWN" for a value not listed. */
+const char* tgrs_status_name(tgrs_status status);
+
+/* ======================================================================================
+ * Enums of the plan schema (format/tgrs.fbs; values pinned there).
+ * ====================================================================================== */
+typedef enum tgrs_dtype {
+  TGRS_DTYPE_UNKNOWN = 0,
+  TGRS_DTYPE_FLOAT32 = 1,
+  TGRS_DTYPE_INT8 = 2,
+  TGRS_DTYPE_INT32 = 3,
+  TGRS_DTYPE_INT64 = 4,
+  TGRS_DTYPE_UINT8 = 5,
+  TGRS_DTYPE_INT16 = 6
+} tgrs_dtype;
+
+typedef enum tgrs_memory_region {
+  TGRS_REGION_FAST = 0,  /* the SRAM arena */
+  TGRS_REGION_SLOW = 1,  /* the PSRAM arena (spills) */
+  TGRS_REGION_FLASH = 2, /* inside the plan's weight_data */
+  TGRS_REGION_HOST = 3   /* the caller's input or output buffer */
+} tgrs_memory_region;
+
+typedef enum tgrs_op_code {
+  TGRS_OP_CONV = 0,
+  TGRS_OP_DEPTHWISE_CONV = 1,
+  TGRS_OP_CONV1D = 2,
+  TGRS_OP_CONV_TRANSPOSE = 3,
+  TGRS_OP_MAX_POOL = 4,
+  TGRS_OP_AVERAGE_POOL = 5,
+  TGRS_OP_GLOBAL_AVERAGE_POOL = 6,
+  TGRS_OP_GLOBAL_MAX_POOL = 7,
+  TGRS_OP_ADD = 8,
+  TGRS_OP_SUB = 9,
+  TGRS_OP_MUL = 10,
+  TGRS_OP_DIV = 11,
+  TGRS_OP_RELU = 12,
+  TGRS_OP_RELU6 = 13,
+  TGRS_OP_LEAKY_RELU = 14,
+  TGRS_OP_SELU = 15,
+  TGRS_OP_SIGMOID = 16,
+  TGRS_OP_HARD_SIGMOID = 17,
+  TGRS_OP_HARD_SWISH = 18,
+  TGRS_OP_TANH = 19,
+  TGRS_OP_CLIP = 20,
+  TGRS_OP_CONCAT = 21,
+  TGRS_OP_PAD = 22,
+  TGRS_OP_RESIZE = 23,
+  TGRS_OP_RESHAPE = 24,
+  TGRS_OP_TRANSPOSE = 25,
+  TGRS_OP_GEMM = 26,
+  TGRS_OP_MATMUL = 27,
+  TGRS_OP_SOFTMAX = 28,
+  TGRS_OP_LOG_SOFTMAX = 29,
+  TGRS_OP_REDUCE_MEAN = 30,
+  TGRS_OP_BATCH_NORMALIZATION = 31,
+  TGRS_OP_QUANTIZE = 32,
+  TGRS_OP_DEQUANTIZE = 33,
+  TGRS_OP_SPLIT = 34 /* sizes along attrs.axis are the outputs' extents */
+} tgrs_op_code;
+#define TGRS_OP_CODE_COUNT 35
+
+typedef enum tgrs_activation {
+  TGRS_ACTIVATION_NONE = 0,
+  TGRS_ACTIVATION_RELU = 1,
+  TGRS_ACTIVATION_RELU6 = 2
+} tgrs_activation;
+
+typedef enum tgrs_stage_strategy {
+  TGRS_STRATEGY_NORMAL = 0,
+  TGRS_STRATEGY_TILED = 1,
+  TGRS_STRATEGY_CHAIN = 2
+} tgrs_stage_strategy;
+
+typedef enum tgrs_tile_dim { TGRS_TILE_DIM_HEIGHT = 0 } tgrs_tile_dim;
+
+typedef enum tgrs_buffer_kind {
+  TGRS_BUFFER_TENSOR = 0,
+  TGRS_BUFFER_ROW_STRIP = 1,
+  TGRS_BUFFER_SCRATCH = 2
+} tgrs_buffer_kind;
+
+typedef enum tgrs_compression {
+  TGRS_COMPRESSION_NONE = 0,
+  TGRS_COMPRESSION_LZ4 = 1
+} tgrs_compression;
+
+/* Names as spelled in format/tgrs.fbs ("CONV", "FLOAT32", ...); "?" when out of range. */
+const char* tgrs_op_code_name(tgrs_op_code code);
+const char* tgrs_dtype_name(tgrs_dtype dtype);
+/* Bytes per element: 4, 1, 4, 8, 1, 2; 0 for UNKNOWN or an out-of-range value. */
+size_t tgrs_dtype_size(tgrs_dtype dtype);
+
+/* ======================================================================================
+ * Verification detail. On failure tgrs_plan_init() records where the defect is: a path
+ * of (field, index) steps from the root ("ops", 12) . ("inputs", 1), a message template
+ * and the numbers it names, so a tool prints
+ *   ops[12].inputs[1]: tensor index 4087 out of range (tensors: 88)
+ * Every string is static; nothing is allocated.
+ * ====================================================================================== */
+#define TGRS_VERIFY_PATH_DEPTH 5
+
+typedef struct tgrs_verify_step {
+  const char* field; /* schema field name, e.g. "ops" */
+  int32_t index;     /* element index, or -1 when the step is not a vector element */
+} tgrs_verify_step;
+
+typedef struct tgrs_verify_error {
+  tgrs_status status; /* TGRS_OK when nothing failed */
+  uint32_t depth;     /* steps used in path (0: the buffer or the root table itself) */
+  tgrs_verify_step path[TGRS_VERIFY_PATH_DEPTH];
+  /* What is wrong; "{v}" stands for value and "{l}" for limit, e.g.
+   * "tensor index {v} out of range (tensors: {l})". */
+  const char* message;
+  int64_t value;
+  int64_t limit;
+} tgrs_verify_error;
+
+/* Writes "<path>: <message>" (NUL-terminated, truncated to capacity) and returns the
+ * length the full text needs, like snprintf. capacity 0 writes nothing. */
+size_t tgrs_verify_error_format(const tgrs_verify_error* error, char* out, size_t capacity);
+
+/* ======================================================================================
+ * The plan view.
+ * ====================================================================================== */
+
+/* The caller owns it; fields ending in '_' are the reader's (do not touch). */
+typedef struct tgrs_plan {
+  const uint8_t* base_;
+  uint32_t size_;
+  const uint8_t* root_;
+  /* Top-level vectors (pointer to the length prefix, NULL when absent). */
+  const uint8_t* tensors_;
+  const uint8_t* ops_;
+  const uint8_t* stages_;
+  const uint8_t* chains_;
+  const uint8_t* slow_buffers_;
+  const uint8_t* weights_;
+  const uint8_t* weight_blocks_;
+  /* Set by tgrs_plan_init(); status TGRS_OK when the plan verified. */
+  tgrs_verify_error error;
+} tgrs_plan;
+
+/* Verifies `size` bytes at `bytes` as a .tgrs plan and, on success, makes `plan` a view
+ * of them. Verification covers everything reachable from the root: every table, vtable,
+ * vector, string and struct vector lies inside the buffer and is aligned; every enum value
+ * is known; every index cross-reference (tensor, op, stage, chain, weight, weight block)
+ * is in range; weight blobs lie inside weight_data (or their block) at 16-aligned
+ * offsets; arena homes are 16-aligned and inside the declared arena sizes; sizes agree
+ * (tensor bytes vs weight bytes vs buffer bytes vs home size); tile regions lie inside
+ * their tensors. After TGRS_OK, no getter can read outside the buffer.
+ * On failure returns the defect's class and fills plan->error; the plan must not be used
+ * (getters return empty values). Work is linear in `size`. */
+tgrs_status tgrs_plan_init(tgrs_plan* plan, const void* bytes, size_t size);
+
+/* --- header ------------------------------------------------------------------------- */
+uint32_t tgrs_plan_schema_version(const tgrs_plan* plan);
+const char* tgrs_plan_generator(const tgrs_plan* plan);
+const char* tgrs_plan_model_name(const tgrs_plan* plan);
+uint32_t tgrs_plan_fast_arena_bytes(const tgrs_plan* plan);
+uint32_t tgrs_plan_slow_arena_bytes(const tgrs_plan* plan);
+uint32_t tgrs_plan_scheduled_peak_bytes(const tgrs_plan* plan);
+bool tgrs_plan_xip(const tgrs_plan* plan);
+tgrs_compression tgrs_plan_compression(const tgrs_plan* plan);
+
+/* --- spans (zero-copy views into the plan) ------------------------------------------ */
+typedef struct tgrs_i32s {
+  const int32_t* data;
+  uint32_t count;
+} tgrs_i32s;
+typedef struct tgrs_f32s {
+  const float* data;
+  uint32_t count;
+} tgrs_f32s;
+typedef struct tgrs_i8s {
+  const int8_t* data;
+  uint32_t count;
+} tgrs_i8s;
+typedef struct tgrs_u8s {
+  const uint8_t* data;
+  uint32_t count;
+} tgrs_u8s;
+
+tgrs_i32s tgrs_plan_inputs(const tgrs_plan* plan);     /* graph inputs, tensor indices */
+tgrs_i32s tgrs_plan_outputs(const tgrs_plan* plan);    /* graph outputs */
+tgrs_u8s tgrs_plan_weight_data(const tgrs_plan* plan); /* 16-aligned in memory */
+
+uint32_t tgrs_plan_tensor_count(const tgrs_plan* plan);
+uint32_t tgrs_plan_op_count(const tgrs_plan* plan);
+uint32_t tgrs_plan_stage_count(const tgrs_plan* plan);
+uint32_t tgrs_plan_chain_count(const tgrs_plan* plan);
+uint32_t tgrs_plan_slow_buffer_count(const tgrs_plan* plan);
+uint32_t tgrs_plan_weight_count(const tgrs_plan* plan);
+uint32_t tgrs_plan_weight_block_count(const tgrs_plan* plan);
+
+/* --- element views ------------------------------------------------------------------
+ * tgrs_plan_get_X(plan, index, &out) fills `out` with the X at `index` and returns
+ * TGRS_OK, TGRS_ERR_NULL_ARGUMENT, or TGRS_ERR_BAD_INDEX (index >= count; `out` is then
+ * zeroed). Absent fields read as their schema defaults. */
+
+typedef struct tgrs_plan_tensor {
+  const char* name;
+  tgrs_dtype dtype;
+  tgrs_i32s shape; /* runtime layout: NHWC for rank 4, NWC for rank 3 */
+  bool has_quant;
+  tgrs_f32s scale;      /* 1 entry or one per channel */
+  tgrs_i32s zero_point; /* same length as scale */
+  int32_t quant_axis;   /* -1 unless per channel */
+  int32_t weight;       /* index into the weights, -1 for activations */
+  tgrs_i32s host_permutation;
+  tgrs_i32s onnx_shape;
+} tgrs_plan_tensor;
+tgrs_status tgrs_plan_get_tensor(const tgrs_plan* plan, uint32_t index, tgrs_plan_tensor* out);
+/* Elements * dtype size (verified not to overflow uint32). */
+uint32_t tgrs_plan_tensor_bytes(const tgrs_plan_tensor* tensor);
+
+typedef struct tgrs_plan_op {
+  tgrs_op_code code;
+  const char* name;
+  tgrs_i32s inputs; /* tensor indices; -1 for an absent optional input */
+  tgrs_i32s outputs;
+  bool has_attrs; /* read them with tgrs_plan_get_op_attrs() */
+  tgrs_activation activation;
+  tgrs_i32s output_multiplier; /* Q0.31 */
+  tgrs_i8s output_shift;       /* same length as output_multiplier; > 0 is a left shift */
+  int32_t act_min;
+  int32_t act_max;
+  tgrs_i32s input_multiplier;
+  tgrs_i8s input_shift;
+  int32_t left_shift;
+  tgrs_i8s lut; /* empty or 256 entries indexed by input + 128 */
+  tgrs_f32s channel_scale;
+  tgrs_f32s channel_shift;
+  tgrs_i32s channel_offset; /* int8 batch norm: per-channel offset after requantization */
+} tgrs_plan_op;
+tgrs_status tgrs_plan_get_op(const tgrs_plan* plan, uint32_t index, tgrs_plan_op* out);
+
+typedef struct tgrs_plan_op_attrs {
+  tgrs_i32s kernel, strides, pads, dilations;
+  int32_t group;
+  int32_t axis;
+  tgrs_i32s perm, shape;
+  float alpha, beta, gamma, min, max;
+  tgrs_f32s scales;
+  const char* mode;
+  const char* coordinate_transformation_mode;
+  const char* nearest_mode;
+  bool count_include_pad, ceil_mode;
+  tgrs_i32s axes;
+  bool keepdims;
+  tgrs_i32s output_padding;
+  float pad_value;
+  tgrs_i32s view_shape; /* reshape across layouts: transpose by perm of this view */
+} tgrs_plan_op_attrs;
+/* Op `index`'s attributes; an op without an attrs table gets all defaults. */
+tgrs_status tgrs_plan_get_op_attrs(const tgrs_plan* plan, uint32_t index, tgrs_plan_op_attrs* out);
+
+typedef struct tgrs_home {
+  uint32_t offset; /* multiple of 16 in FAST and SLOW */
+  uint32_t size;   /* payload rounded up to 16 */
+  tgrs_memory_region region;
+} tgrs_home;
+
+typedef struct tgrs_plan_buffer {
+  tgrs_buffer_kind kind;
+  int32_t tensor; /* -1 for scratch */
+  int32_t op;     /* scratch: the op using it, else -1 */
+  int32_t first_op, last_op;
+  uint32_t bytes; /* payload; a row strip's largest tile */
+  bool has_home;
+  tgrs_home home;
+} tgrs_plan_buffer;
+
+/* Same layout as the schema's TileRegion struct: the reader hands out a pointer into the
+ * plan. Rows are full-tensor indices along the tile plan's dimension. */
+typedef struct tgrs_tile_region {
+  int32_t in_begin, in_end;   /* data input rows [in_begin, in_end) */
+  int32_t out_begin, out_end; /* output rows */
+  int32_t pad_before, pad_after;
+} tgrs_tile_region;
+
+typedef struct tgrs_plan_tile {
+  tgrs_tile_dim dim;
+  int32_t tile_size, count, halo;
+  tgrs_i32s ops;
+  const tgrs_tile_region* regions; /* count * ops.count, tile-major */
+  uint32_t region_count;
+  uint32_t peak_bytes;
+  uint32_t buffer_count; /* read them with tgrs_plan_tile_buffer() */
+  const uint8_t* buffers_;
+} tgrs_plan_tile;
+/* Region of op slot `k` (0 <= k < ops.count) in tile `t`; NULL when out of range. */
+const tgrs_tile_region* tgrs_plan_tile_region(const tgrs_plan_tile* tile, uint32_t t, uint32_t k);
+tgrs_status tgrs_plan_tile_buffer(const tgrs_plan_tile* tile, uint32_t index,
+                                  tgrs_plan_buffer* out);
+
+typedef struct tgrs_plan_stage {
+  int32_t id;
+  tgrs_stage_strategy strategy;
+  tgrs_i32s ops; /* consecutive op indices */
+  bool has_tile; /* TILED: read it with tgrs_plan_get_stage_tile() */
+  int32_t chain; /* CHAIN: index into the chains, else -1 */
+  uint32_t peak_bytes;
+  tgrs_i32s spill_in, spill_out;
+  int32_t weight_block; /* -1 unless the plan is compressed */
+  uint32_t fast_reserved_bytes;
+  uint32_t buffer_count; /* NORMAL: read them with tgrs_plan_get_stage_buffer() */
+} tgrs_plan_stage;
+tgrs_status tgrs_plan_get_stage(const tgrs_plan* plan, uint32_t index, tgrs_plan_stage* out);
+tgrs_status tgrs_plan_get_stage_buffer(const tgrs_plan* plan, uint32_t stage, uint32_t index,
+                                       tgrs_plan_buffer* out);
+/* TGRS_ERR_MISSING_FIELD (out zeroed) when the stage has no tile plan. */
+tgrs_status tgrs_plan_get_stage_tile(const tgrs_plan* plan, uint32_t stage, tgrs_plan_tile* out);
+
+typedef struct tgrs_plan_chain {
+  int32_t id;
+  tgrs_i32s stages;
+} tgrs_plan_chain;
+tgrs_status tgrs_plan_get_chain(const tgrs_plan* plan, uint32_t index, tgrs_plan_chain* out);
+tgrs_status tgrs_plan_get_chain_tile(const tgrs_plan* plan, uint32_t chain, tgrs_plan_tile* out);
+
+tgrs_status tgrs_plan_get_slow_buffer(const tgrs_plan* plan, uint32_t index, tgrs_plan_buffer* out);
+
+typedef struct tgrs_plan_weight {
+  uint32_t offset; /* multiple of 16, in weight_data or in the decompressed block */
+  uint32_t size;
+  int32_t block; /* -1: raw in weight_data; else index into the weight blocks */
+  /* block == -1: the bytes in place (16-aligned); NULL when inside a block. */
+  const uint8_t* data;
+} tgrs_plan_weight;
+tgrs_status tgrs_plan_get_weight(const tgrs_plan* plan, uint32_t index, tgrs_plan_weight* out);
+
+/* The weights of one residency unit (a stage, or every stage of a chain), filled into
+ * fast[0, raw_size) before the unit runs (docs/plan-format.md "Weights"):
+ * compressed_size == raw_size is a plain copy, compressed_size < raw_size an LZ4 block
+ * (tgrs_lz4_decode) that yields exactly raw_size bytes. */
+typedef struct tgrs_plan_weight_block {
+  int32_t stage;   /* the unit's first stage */
+  uint32_t offset; /* in weight_data */
+  uint32_t compressed_size;
+  uint32_t raw_size;
+  const uint8_t* compressed; /* weight_data + offset */
+} tgrs_plan_weight_block;
+tgrs_status tgrs_plan_get_weight_block(const tgrs_plan* plan, uint32_t index,
+                                       tgrs_plan_weight_block* out);
+
+/* ======================================================================================
+ * LZ4 block decoder (the LZ4 block format, no frame; one block per stage). Written from
+ * the specification (doc/lz4_Block_format.md), not vendored.
+ * ====================================================================================== */
+
+/* Decodes the LZ4 block src[0, src_size) into dst[0, dst_capacity) and stores the decoded
+ * length in *out_written (when not NULL; 0 on failure). Every read stays inside src and
+ * every write inside dst, whatever the input:
+ *  - TGRS_ERR_LZ4_CORRUPT: empty or truncated block, a match offset of 0 or reaching
+ *    before dst, a length that overflows, a block not ending with literals;
+ *  - TGRS_ERR_LZ4_DST_TOO_SMALL: a valid-so-far block decodes past dst_capacity;
+ *  - TGRS_ERR_NULL_ARGUMENT: src NULL, or dst NULL with dst_capacity > 0.
+ * dst and src must not overlap. Overlapping matches (offset < length) repeat the
+ * pattern, as the format requires. */
+tgrs_status tgrs_lz4_decode(uint8_t* dst, size_t dst_capacity, const uint8_t* src, size_t src_size,
+                            size_t* out_written);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TIGRIS_RUNTIME_H_ */

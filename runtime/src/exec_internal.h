@@ -1,0 +1,105 @@
+/*
+ * exec_internal.h: what the executor's files share (not installed). One tgrs_exec lives on
+ * tgrs_run()'s stack for the duration of a run; nothing is global.
+ */
+#ifndef TIGRIS_RUNTIME_EXEC_INTERNAL_H_
+#define TIGRIS_RUNTIME_EXEC_INTERNAL_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tgrs_kernels.h"
+#include "tigris_executor.h"
+#include "tigris_runtime.h"
+
+typedef struct tgrs_exec {
+  const tgrs_plan* plan;
+  uint8_t* fast;
+  size_t fast_size;
+  uint8_t* slow;
+  size_t slow_size;
+  const tgrs_input_buffer* inputs;
+  const tgrs_output_buffer* outputs;
+  int32_t loaded_block; /* weight block now in the fast prefix, -1 when none */
+  tgrs_run_stats* stats;
+} tgrs_exec;
+
+/* --- arena.c: every arena pointer the executor hands out goes through these, so the
+ * high-water marks are the exact extent of what kernels and copies touch. NULL when
+ * [offset, offset + bytes) leaves the arena. */
+uint8_t* tgrs_exec_fast(tgrs_exec* ex, size_t offset, size_t bytes);
+uint8_t* tgrs_exec_slow(tgrs_exec* ex, size_t offset, size_t bytes);
+
+/* --- weights.c ----------------------------------------------------------------------- */
+/* Fills the fast prefix with the stage's weight block unless it is already there. */
+tgrs_status tgrs_exec_load_weights(tgrs_exec* ex, const tgrs_plan_stage* stage);
+/* Bytes of constant tensor `tensor` (in place with xip, else in the loaded block); NULL
+ * when the weight is in a block that is not loaded. */
+const void* tgrs_exec_weight(tgrs_exec* ex, const tgrs_plan_tensor* tensor);
+
+/* --- host_io.c: caller buffers (ONNX layout) <-> runtime layout ----------------------- */
+/* Bytes of one row (H step) of a rank-4 runtime tensor [N, H, W, C]: W * C * elem; the
+ * whole tensor for other ranks (they are never row-tiled). */
+size_t tgrs_row_bytes(const tgrs_plan_tensor* t);
+/* Rows of the tensor: H for rank 4, else 1. */
+int32_t tgrs_tensor_rows(const tgrs_plan_tensor* t);
+/* Copies runtime rows [row_begin, row_end) of graph input `t` from the caller's ONNX-layout
+ * buffer into `dst` (layout [N, rows, W, C]): runtime = transpose(onnx, host_permutation).
+ * TGRS_ERR_INCONSISTENT_PLAN when onnx_shape / host_permutation disagree with the shape. */
+tgrs_status tgrs_host_to_runtime(const tgrs_plan_tensor* t, const uint8_t* host, uint8_t* dst,
+                                 int32_t row_begin, int32_t row_end);
+/* The reverse for graph outputs: onnx = transpose(runtime, host_permutation). */
+tgrs_status tgrs_runtime_to_host(const tgrs_plan_tensor* t, const uint8_t* src, uint8_t* host,
+                                 int32_t row_begin, int32_t row_end);
+/* Copies rows [row_begin, row_end) between a whole runtime-layout tensor `whole` (slow home)
+ * and a strip [N, rows, W, C]. to_strip selects the direction. */
+void tgrs_copy_rows(const tgrs_plan_tensor* t, uint8_t* whole, uint8_t* strip, int32_t row_begin,
+                    int32_t row_end, int to_strip);
+
+/* --- lookups (executor.c) ------------------------------------------------------------ */
+/* Index into the plan's inputs / outputs of tensor `tensor`, or -1. */
+int32_t tgrs_exec_graph_input(const tgrs_exec* ex, int32_t tensor);
+int32_t tgrs_exec_graph_output(const tgrs_exec* ex, int32_t tensor);
+/* The slow home of `tensor`, or NULL status TGRS_ERR_INCONSISTENT_PLAN when it has none. */
+int tgrs_exec_slow_home(const tgrs_exec* ex, int32_t tensor, tgrs_home* out);
+/* Records where a failure happened and returns `status`. */
+tgrs_status tgrs_exec_fail(tgrs_exec* ex, tgrs_status status, int32_t op);
+
+/* --- one op -------------------------------------------------------------------------- */
+
+/* An operand as the stage runner resolved it. */
+typedef struct tgrs_operand {
+  int32_t index; /* tensor index, -1 when absent */
+  tgrs_plan_tensor tensor;
+  void* data;        /* arena, weight or NULL */
+  int32_t row_begin; /* first row held (rank-4 H); 0 for whole tensors */
+  int32_t rows;      /* rows held; the full height for whole tensors */
+} tgrs_operand;
+
+typedef struct tgrs_op_call {
+  tgrs_exec* ex;
+  uint32_t index;
+  tgrs_plan_op op;
+  tgrs_plan_op_attrs attrs;
+  uint32_t num_inputs, num_outputs;
+  tgrs_operand in[TGRS_EXEC_MAX_OPERANDS];
+  tgrs_operand out[TGRS_EXEC_MAX_OPERANDS];
+  tgrs_row_window window; /* the tile's rows, or the full window */
+  int tiled;              /* 1 inside a tile loop */
+  void* scratch;
+  size_t scratch_bytes;
+} tgrs_op_call;
+
+/* stage_normal.c / stage_tiled.c / op_call.c */
+tgrs_status tgrs_run_normal_stage(tgrs_exec* ex, uint32_t index, const tgrs_plan_stage* stage);
+tgrs_status tgrs_run_tile_loop(tgrs_exec* ex, const tgrs_plan_tile* tile);
+/* Reads op `index` and its attributes into call (operands left for the caller). */
+tgrs_status tgrs_op_call_begin(tgrs_exec* ex, uint32_t index, tgrs_op_call* call);
+/* Resolves a constant operand (weight) or marks an absent one; returns 1 when handled, 0
+ * when the operand is an activation the stage runner must place, -1 on failure. */
+int tgrs_op_call_constant(tgrs_op_call* call, tgrs_operand* operand, int32_t tensor);
+
+/* op_dispatch.c: runs the kernel for call->op.code. */
+tgrs_status tgrs_exec_op(tgrs_op_call* call);
+
+#endif /* TIGRIS_RUNTIME_EXEC_INTERNAL_H_ */

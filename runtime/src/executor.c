@@ -1,0 +1,192 @@
+/*
+ * executor.c: tgrs_run(), argument validation and the stage loop (docs/runtime-executor.md).
+ * Each stage has the fast arena to itself (docs/memory-model.md "Stages and spills"), so
+ * the loop only dispatches: normal stages to stage_normal.c, tiled stages and chains to
+ * stage_tiled.c.
+ */
+#include <string.h>
+
+#include "exec_internal.h"
+
+const char* tgrs_executor_status_name(tgrs_status status) {
+  switch ((int)status) {
+    case 48:
+      return "TGRS_ERR_ARENA_TOO_SMALL";
+    case 49:
+      return "TGRS_ERR_ARENA_MISALIGNED";
+    case 50:
+      return "TGRS_ERR_SLOW_ARENA_TOO_SMALL";
+    case 51:
+      return "TGRS_ERR_SLOW_ARENA_MISALIGNED";
+    case 52:
+      return "TGRS_ERR_PLAN_NOT_VERIFIED";
+    case 53:
+      return "TGRS_ERR_INPUT_COUNT";
+    case 54:
+      return "TGRS_ERR_INPUT_SIZE";
+    case 55:
+      return "TGRS_ERR_OUTPUT_COUNT";
+    case 56:
+      return "TGRS_ERR_OUTPUT_SIZE";
+    case 57:
+      return "TGRS_ERR_UNSUPPORTED_OP";
+    case 58:
+      return "TGRS_ERR_INCONSISTENT_PLAN";
+    case 59:
+      return "TGRS_ERR_KERNEL_REJECTED";
+    default:
+      return tgrs_status_name(status);
+  }
+}
+
+tgrs_status tgrs_exec_fail(tgrs_exec* ex, tgrs_status status, int32_t op) {
+  if (ex->stats->failed_op < 0) ex->stats->failed_op = op;
+  return status;
+}
+
+static int32_t find_index(tgrs_i32s list, int32_t tensor) {
+  uint32_t i;
+  for (i = 0; i < list.count; ++i) {
+    if (list.data[i] == tensor) return (int32_t)i;
+  }
+  return -1;
+}
+
+int32_t tgrs_exec_graph_input(const tgrs_exec* ex, int32_t tensor) {
+  return find_index(tgrs_plan_inputs(ex->plan), tensor);
+}
+
+int32_t tgrs_exec_graph_output(const tgrs_exec* ex, int32_t tensor) {
+  return find_index(tgrs_plan_outputs(ex->plan), tensor);
+}
+
+int tgrs_exec_slow_home(const tgrs_exec* ex, int32_t tensor, tgrs_home* out) {
+  const uint32_t n = tgrs_plan_slow_buffer_count(ex->plan);
+  uint32_t i;
+  for (i = 0; i < n; ++i) {
+    tgrs_plan_buffer b;
+    if (tgrs_plan_get_slow_buffer(ex->plan, i, &b) == TGRS_OK && b.tensor == tensor && b.has_home) {
+      *out = b.home;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int misaligned(const void* p) { return ((uintptr_t)p % TGRS_ARENA_ALIGNMENT) != 0; }
+
+/* Sizes, counts and alignment, before any byte is touched. */
+static tgrs_status check_arguments(const tgrs_plan* plan, const tgrs_arenas* arenas,
+                                   const tgrs_input_buffer* inputs, uint32_t num_inputs,
+                                   const tgrs_output_buffer* outputs, uint32_t num_outputs) {
+  const tgrs_i32s in = tgrs_plan_inputs(plan), out = tgrs_plan_outputs(plan);
+  const uint32_t fast_needed = tgrs_plan_fast_arena_bytes(plan);
+  const uint32_t slow_needed = tgrs_plan_slow_arena_bytes(plan);
+  uint32_t i;
+  if (fast_needed > 0) {
+    if (arenas->fast == NULL || arenas->fast_size < fast_needed) return TGRS_ERR_ARENA_TOO_SMALL;
+    if (misaligned(arenas->fast)) return TGRS_ERR_ARENA_MISALIGNED;
+  }
+  if (slow_needed > 0) {
+    if (arenas->slow == NULL || arenas->slow_size < slow_needed) {
+      return TGRS_ERR_SLOW_ARENA_TOO_SMALL;
+    }
+    if (misaligned(arenas->slow)) return TGRS_ERR_SLOW_ARENA_MISALIGNED;
+  }
+  if (num_inputs != in.count) return TGRS_ERR_INPUT_COUNT;
+  if (num_outputs != out.count) return TGRS_ERR_OUTPUT_COUNT;
+  if (num_inputs > 0 && inputs == NULL) return TGRS_ERR_NULL_ARGUMENT;
+  if (num_outputs > 0 && outputs == NULL) return TGRS_ERR_NULL_ARGUMENT;
+  for (i = 0; i < in.count; ++i) {
+    tgrs_plan_tensor t;
+    if (tgrs_plan_get_tensor(plan, (uint32_t)in.data[i], &t) != TGRS_OK) {
+      return TGRS_ERR_INCONSISTENT_PLAN;
+    }
+    if (inputs[i].data == NULL || inputs[i].size != tgrs_plan_tensor_bytes(&t)) {
+      return TGRS_ERR_INPUT_SIZE;
+    }
+  }
+  for (i = 0; i < out.count; ++i) {
+    tgrs_plan_tensor t;
+    if (tgrs_plan_get_tensor(plan, (uint32_t)out.data[i], &t) != TGRS_OK) {
+      return TGRS_ERR_INCONSISTENT_PLAN;
+    }
+    if (outputs[i].data == NULL || outputs[i].size != tgrs_plan_tensor_bytes(&t)) {
+      return TGRS_ERR_OUTPUT_SIZE;
+    }
+  }
+  return TGRS_OK;
+}
+
+/* A chain runs once, when its first stage comes up; its other stages are then done. */
+static tgrs_status run_stage(tgrs_exec* ex, uint32_t index, const tgrs_plan_stage* stage) {
+  tgrs_plan_tile tile;
+  tgrs_status st = tgrs_exec_load_weights(ex, stage);
+  if (st != TGRS_OK) return st;
+  switch (stage->strategy) {
+    case TGRS_STRATEGY_NORMAL:
+      return tgrs_run_normal_stage(ex, index, stage);
+    case TGRS_STRATEGY_TILED:
+      st = tgrs_plan_get_stage_tile(ex->plan, index, &tile);
+      if (st != TGRS_OK) return TGRS_ERR_INCONSISTENT_PLAN;
+      return tgrs_run_tile_loop(ex, &tile);
+    case TGRS_STRATEGY_CHAIN: {
+      tgrs_plan_chain chain;
+      if (stage->chain < 0 ||
+          tgrs_plan_get_chain(ex->plan, (uint32_t)stage->chain, &chain) != TGRS_OK ||
+          chain.stages.count == 0) {
+        return TGRS_ERR_INCONSISTENT_PLAN;
+      }
+      if (chain.stages.data[0] != (int32_t)index) return TGRS_OK; /* ran with the first */
+      if (tgrs_plan_get_chain_tile(ex->plan, (uint32_t)stage->chain, &tile) != TGRS_OK) {
+        return TGRS_ERR_INCONSISTENT_PLAN;
+      }
+      return tgrs_run_tile_loop(ex, &tile);
+    }
+  }
+  return TGRS_ERR_INCONSISTENT_PLAN;
+}
+
+tgrs_status tgrs_run(const tgrs_plan* plan, const tgrs_arenas* arenas,
+                     const tgrs_input_buffer* inputs, uint32_t num_inputs,
+                     const tgrs_output_buffer* outputs, uint32_t num_outputs,
+                     tgrs_run_stats* stats) {
+  tgrs_run_stats local_stats;
+  tgrs_exec ex;
+  tgrs_status st;
+  uint32_t s, stage_count;
+  if (stats == NULL) stats = &local_stats;
+  memset(stats, 0, sizeof *stats);
+  stats->failed_stage = -1;
+  stats->failed_op = -1;
+  if (plan == NULL || arenas == NULL) return TGRS_ERR_NULL_ARGUMENT;
+  if (plan->root_ == NULL || plan->error.status != TGRS_OK) return TGRS_ERR_PLAN_NOT_VERIFIED;
+  st = check_arguments(plan, arenas, inputs, num_inputs, outputs, num_outputs);
+  if (st != TGRS_OK) return st;
+
+  memset(&ex, 0, sizeof ex);
+  ex.plan = plan;
+  ex.fast = (uint8_t*)arenas->fast;
+  ex.fast_size = arenas->fast_size;
+  ex.slow = (uint8_t*)arenas->slow;
+  ex.slow_size = arenas->slow_size;
+  ex.inputs = inputs;
+  ex.outputs = outputs;
+  ex.loaded_block = -1;
+  ex.stats = stats;
+  stage_count = tgrs_plan_stage_count(plan);
+  for (s = 0; s < stage_count; ++s) {
+    tgrs_plan_stage stage;
+    if (tgrs_plan_get_stage(plan, s, &stage) != TGRS_OK) {
+      stats->failed_stage = (int32_t)s;
+      return TGRS_ERR_INCONSISTENT_PLAN;
+    }
+    st = run_stage(&ex, s, &stage);
+    if (st != TGRS_OK) {
+      stats->failed_stage = (int32_t)s;
+      return st;
+    }
+    stats->stages_run++;
+  }
+  return TGRS_OK;
+}

@@ -1,0 +1,148 @@
+/*
+ * host_io.c: moving tensors between the caller's buffers, the slow arena and the fast arena.
+ *
+ * The caller's buffers hold ONNX layout; the arenas the runtime layout (rank 4 NHWC,
+ * rank 3 NWC). host_permutation maps one to the other (docs/plan-format.md, "Graph inputs
+ * and outputs"): inputs runtime = transpose(onnx, P), outputs onnx = transpose(runtime, P).
+ * Only rank-4 tensors are row-tiled; their rows are the runtime H axis (index 1), and a
+ * strip of rows [a, b) is laid out [N, b - a, W, C] (the kernels' tile layout).
+ */
+#include <string.h>
+
+#include "exec_internal.h"
+
+size_t tgrs_row_bytes(const tgrs_plan_tensor* t) {
+  const int32_t rows = tgrs_tensor_rows(t);
+  const size_t total = tgrs_plan_tensor_bytes(t);
+  const size_t n = t->shape.count == 4 ? (size_t)t->shape.data[0] : 1u;
+  if (rows <= 0 || n == 0) return 0;
+  return total / n / (size_t)rows;
+}
+
+int32_t tgrs_tensor_rows(const tgrs_plan_tensor* t) {
+  return t->shape.count == 4 ? t->shape.data[1] : 1;
+}
+
+void tgrs_copy_rows(const tgrs_plan_tensor* t, uint8_t* whole, uint8_t* strip, int32_t row_begin,
+                    int32_t row_end, int to_strip) {
+  const size_t row = tgrs_row_bytes(t);
+  const size_t rows = (size_t)(row_end - row_begin);
+  const int32_t height = tgrs_tensor_rows(t);
+  const int32_t n_count = t->shape.count == 4 ? t->shape.data[0] : 1;
+  int32_t n;
+  for (n = 0; n < n_count; ++n) {
+    uint8_t* w = whole + ((size_t)n * (size_t)height + (size_t)row_begin) * row;
+    uint8_t* s = strip + (size_t)n * rows * row;
+    if (to_strip) {
+      memcpy(s, w, rows * row);
+    } else {
+      memcpy(w, s, rows * row);
+    }
+  }
+}
+
+/* Per runtime axis (right-aligned to 4): extent and the host buffer's element stride. */
+typedef struct host_map {
+  int32_t dims[4];
+  size_t host_stride[4];
+  int identity;
+} host_map;
+
+static tgrs_status make_host_map(const tgrs_plan_tensor* t, int is_input, host_map* m) {
+  const uint32_t rank = t->shape.count;
+  const uint32_t pad = 4u - rank;
+  size_t onnx_stride[4];
+  uint32_t i, seen = 0;
+  if (rank == 0 || rank > 4) return rank == 0 ? TGRS_OK : TGRS_ERR_UNSUPPORTED_OP;
+  if (t->onnx_shape.count != rank) return TGRS_ERR_INCONSISTENT_PLAN;
+  if (t->host_permutation.count != 0 && t->host_permutation.count != rank) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  onnx_stride[rank - 1] = 1;
+  for (i = rank - 1; i > 0; --i) {
+    onnx_stride[i - 1] = onnx_stride[i] * (size_t)t->onnx_shape.data[i];
+  }
+  for (i = 0; i < 4; ++i) {
+    m->dims[i] = 1;
+    m->host_stride[i] = 0;
+  }
+  m->identity = 1;
+  for (i = 0; i < rank; ++i) {
+    const int32_t p = t->host_permutation.count ? t->host_permutation.data[i] : (int32_t)i;
+    if (p < 0 || (uint32_t)p >= rank || (seen & (1u << p))) return TGRS_ERR_INCONSISTENT_PLAN;
+    seen |= 1u << p;
+    if ((uint32_t)p != i) m->identity = 0;
+    m->dims[pad + i] = t->shape.data[i];
+    if (is_input) {
+      /* runtime axis i is ONNX axis p */
+      if (t->onnx_shape.data[p] != t->shape.data[i]) return TGRS_ERR_INCONSISTENT_PLAN;
+      m->host_stride[pad + i] = onnx_stride[p];
+    } else {
+      /* ONNX axis i is runtime axis p */
+      if (t->onnx_shape.data[i] != t->shape.data[p]) return TGRS_ERR_INCONSISTENT_PLAN;
+      m->host_stride[pad + (uint32_t)p] = onnx_stride[i];
+    }
+  }
+  return TGRS_OK;
+}
+
+static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* host, uint8_t* arena,
+                             int32_t row_begin, int32_t row_end) {
+  const size_t elem = tgrs_dtype_size(t->dtype);
+  host_map m;
+  int32_t n, h, w, c;
+  uint8_t* a = arena;
+  tgrs_status st;
+  if (t->shape.count == 0) { /* a scalar */
+    if (is_input) {
+      memcpy(arena, host, elem);
+    } else {
+      memcpy(host, arena, elem);
+    }
+    return TGRS_OK;
+  }
+  st = make_host_map(t, is_input, &m);
+  if (st != TGRS_OK) return st;
+  if (t->shape.count != 4) {
+    row_begin = 0;
+    row_end = 1;
+  }
+  if (m.identity) {
+    tgrs_copy_rows(t, host, arena, row_begin, row_end, is_input);
+    return TGRS_OK;
+  }
+  /* Runtime axis 1 is H for rank 4; lower ranks take all of it (right-aligned dims). */
+  if (t->shape.count == 4) {
+    m.dims[1] = row_end;
+  } else {
+    row_begin = 0;
+  }
+  for (n = 0; n < m.dims[0]; ++n) {
+    for (h = row_begin; h < m.dims[1]; ++h) {
+      for (w = 0; w < m.dims[2]; ++w) {
+        const size_t base = (size_t)n * m.host_stride[0] + (size_t)h * m.host_stride[1] +
+                            (size_t)w * m.host_stride[2];
+        for (c = 0; c < m.dims[3]; ++c, a += elem) {
+          uint8_t* hp = host + (base + (size_t)c * m.host_stride[3]) * elem;
+          if (is_input) {
+            memcpy(a, hp, elem);
+          } else {
+            memcpy(hp, a, elem);
+          }
+        }
+      }
+    }
+  }
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_host_to_runtime(const tgrs_plan_tensor* t, const uint8_t* host, uint8_t* dst,
+                                 int32_t row_begin, int32_t row_end) {
+  /* host_copy only reads through `host` when is_input is set. */
+  return host_copy(t, 1, (uint8_t*)(uintptr_t)host, dst, row_begin, row_end);
+}
+
+tgrs_status tgrs_runtime_to_host(const tgrs_plan_tensor* t, const uint8_t* src, uint8_t* host,
+                                 int32_t row_begin, int32_t row_end) {
+  return host_copy(t, 0, host, (uint8_t*)(uintptr_t)src, row_begin, row_end);
+}

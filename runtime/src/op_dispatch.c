@@ -1,0 +1,70 @@
+/*
+ * op_dispatch.c: one entry per op code (tgrs_kernels.h, "Op -> kernel map"). Codes without
+ * a kernel (SPLIT) and combinations the kernels do not cover are TGRS_ERR_UNSUPPORTED_OP;
+ * tgrs_run reports the op index in tgrs_run_stats.failed_op.
+ */
+#include "ops_internal.h"
+
+tgrs_status tgrs_exec_op(tgrs_op_call* call) {
+  uint32_t i;
+  for (i = 0; i < call->num_outputs; ++i) {
+    if (call->out[i].data == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (call->num_inputs == 0 || call->in[0].data == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  switch (call->op.code) {
+    case TGRS_OP_CONV:
+    case TGRS_OP_DEPTHWISE_CONV:
+      return tgrs_op_conv(call);
+    case TGRS_OP_CONV1D:
+      return tgrs_op_conv1d(call);
+    case TGRS_OP_CONV_TRANSPOSE:
+      return tgrs_op_conv_transpose(call);
+    case TGRS_OP_MAX_POOL:
+    case TGRS_OP_AVERAGE_POOL:
+      return tgrs_op_pool(call);
+    case TGRS_OP_GLOBAL_AVERAGE_POOL:
+    case TGRS_OP_GLOBAL_MAX_POOL:
+      return tgrs_op_global_pool(call);
+    case TGRS_OP_ADD:
+    case TGRS_OP_SUB:
+    case TGRS_OP_MUL:
+    case TGRS_OP_DIV:
+      return tgrs_op_binary(call);
+    case TGRS_OP_RELU:
+    case TGRS_OP_RELU6:
+    case TGRS_OP_LEAKY_RELU:
+    case TGRS_OP_SELU:
+    case TGRS_OP_SIGMOID:
+    case TGRS_OP_HARD_SIGMOID:
+    case TGRS_OP_HARD_SWISH:
+    case TGRS_OP_TANH:
+    case TGRS_OP_CLIP:
+      return tgrs_op_activation(call);
+    case TGRS_OP_CONCAT:
+      return tgrs_op_concat(call);
+    case TGRS_OP_PAD:
+      return tgrs_op_pad(call);
+    case TGRS_OP_RESIZE:
+      return tgrs_op_resize(call);
+    case TGRS_OP_RESHAPE:
+      return tgrs_op_reshape(call);
+    case TGRS_OP_TRANSPOSE:
+      return tgrs_op_transpose(call);
+    case TGRS_OP_GEMM:
+    case TGRS_OP_MATMUL:
+      return tgrs_op_gemm(call);
+    case TGRS_OP_SOFTMAX:
+    case TGRS_OP_LOG_SOFTMAX:
+      return tgrs_op_softmax(call);
+    case TGRS_OP_REDUCE_MEAN:
+      return tgrs_op_reduce_mean(call);
+    case TGRS_OP_BATCH_NORMALIZATION:
+      return tgrs_op_batch_norm(call);
+    case TGRS_OP_QUANTIZE:
+    case TGRS_OP_DEQUANTIZE:
+      return tgrs_op_quantize(call);
+    case TGRS_OP_SPLIT:
+      break;
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}

@@ -1,0 +1,116 @@
+/*
+ * op_params.c: plan fields -> kernel parameter structs, shared by the ops_*.c files.
+ */
+#include <float.h>
+#include <math.h>
+
+#include "ops_internal.h"
+
+tgrs_status tgrs_operand_dims(const tgrs_operand* o, int held, tgrs_dims* out) {
+  int32_t d[4] = {1, 1, 1, 1};
+  const uint32_t rank = o->tensor.shape.count;
+  uint32_t i;
+  if (rank > 4) return TGRS_ERR_UNSUPPORTED_OP;
+  for (i = 0; i < rank; ++i) d[4 - rank + i] = o->tensor.shape.data[i];
+  if (held && rank == 4) d[1] = o->rows;
+  out->n = d[0];
+  out->h = d[1];
+  out->w = d[2];
+  out->c = d[3];
+  return TGRS_OK;
+}
+
+size_t tgrs_operand_count(const tgrs_operand* o) {
+  tgrs_dims d;
+  if (tgrs_operand_dims(o, 1, &d) != TGRS_OK) return 0;
+  return (size_t)d.n * (size_t)d.h * (size_t)d.w * (size_t)d.c;
+}
+
+int32_t tgrs_tensor_zero_point(const tgrs_plan_tensor* t) {
+  return t->has_quant && t->zero_point.count > 0 ? t->zero_point.data[0] : 0;
+}
+
+float tgrs_tensor_scale(const tgrs_plan_tensor* t) {
+  return t->has_quant && t->scale.count > 0 ? t->scale.data[0] : 1.0f;
+}
+
+int tgrs_call_is_s8(const tgrs_op_call* call) {
+  return call->num_inputs > 0 && call->in[0].tensor.dtype == TGRS_DTYPE_INT8 &&
+         call->out[0].tensor.dtype == TGRS_DTYPE_INT8;
+}
+
+int tgrs_call_is_f32(const tgrs_op_call* call) {
+  return call->num_inputs > 0 && call->in[0].tensor.dtype == TGRS_DTYPE_FLOAT32 &&
+         call->out[0].tensor.dtype == TGRS_DTYPE_FLOAT32;
+}
+
+tgrs_quant_s8 tgrs_call_quant_s8(const tgrs_op_call* call) {
+  tgrs_quant_s8 q;
+  q.input_zero_point = tgrs_tensor_zero_point(&call->in[0].tensor);
+  q.output_zero_point = tgrs_tensor_zero_point(&call->out[0].tensor);
+  q.act_min = call->op.act_min;
+  q.act_max = call->op.act_max;
+  return q;
+}
+
+tgrs_requant tgrs_call_requant(const tgrs_op_call* call) {
+  tgrs_requant rq;
+  if (call->op.output_multiplier.count == 0 || call->op.output_shift.count == 0) {
+    rq.multiplier = 1 << 30; /* {2^30, 1} is the exact identity (tgrs_kernels.h) */
+    rq.shift = 1;
+  } else {
+    rq.multiplier = call->op.output_multiplier.data[0];
+    rq.shift = call->op.output_shift.data[0];
+  }
+  return rq;
+}
+
+tgrs_status tgrs_call_pcq(const tgrs_op_call* call, int32_t channels, tgrs_pcq_storage* storage,
+                          tgrs_per_channel_quant* out) {
+  const tgrs_i32s m = call->op.output_multiplier;
+  const tgrs_i8s s = call->op.output_shift;
+  int32_t c;
+  if (channels <= 0 || channels > TGRS_EXEC_MAX_CHANNELS) return TGRS_ERR_UNSUPPORTED_OP;
+  if (m.count != s.count || (m.count != 1 && m.count != (uint32_t)channels)) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  for (c = 0; c < channels; ++c) {
+    const uint32_t i = m.count == 1 ? 0u : (uint32_t)c;
+    storage->multiplier[c] = m.data[i];
+    storage->shift[c] = s.data[i];
+  }
+  out->multiplier = storage->multiplier;
+  out->shift = storage->shift;
+  return TGRS_OK;
+}
+
+const tgrs_act_f32* tgrs_call_act_f32(const tgrs_op_call* call, tgrs_act_f32* storage) {
+  switch (call->op.activation) {
+    case TGRS_ACTIVATION_RELU:
+      storage->min = 0.0f;
+      storage->max = HUGE_VALF;
+      return storage;
+    case TGRS_ACTIVATION_RELU6:
+      storage->min = 0.0f;
+      storage->max = 6.0f;
+      return storage;
+    default:
+      return NULL;
+  }
+}
+
+void tgrs_apply_act_f32(const tgrs_op_call* call, float* data, size_t count) {
+  tgrs_act_f32 act;
+  size_t i;
+  if (tgrs_call_act_f32(call, &act) == NULL) return;
+  for (i = 0; i < count; ++i) {
+    if (data[i] < act.min) data[i] = act.min;
+    if (data[i] > act.max) data[i] = act.max;
+  }
+}
+
+tgrs_status tgrs_kernel_result(const tgrs_op_call* call, tgrs_kernel_status status) {
+  if (status == TGRS_KERNEL_OK) return TGRS_OK;
+  call->ex->stats->kernel_status = (int32_t)status;
+  return TGRS_ERR_KERNEL_REJECTED;
+}

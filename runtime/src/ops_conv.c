@@ -1,0 +1,168 @@
+/*
+ * ops_conv.c: Conv, DepthwiseConv, Conv1D and ConvTranspose. Window attributes are
+ * ONNX's per spatial dim (H, W), pads begins then ends (docs/plan-format.md "Attributes");
+ * filters are stored OHWI, [KH, KW, C] (depthwise), [O, K, I] (1-D) and OHWI for
+ * ConvTranspose, which is exactly what the kernels read.
+ */
+#include "ops_internal.h"
+
+static int32_t attr_at(tgrs_i32s v, uint32_t i, int32_t fallback) {
+  return i < v.count ? v.data[i] : fallback;
+}
+
+/* (stride, dilation, pad begin) of spatial dim `d` of a `rank`-D window, into h or w. */
+static tgrs_conv_params conv_params(const tgrs_plan_op_attrs* a, uint32_t spatial) {
+  tgrs_conv_params p;
+  if (spatial == 2) {
+    p.stride_h = attr_at(a->strides, 0, 1);
+    p.stride_w = attr_at(a->strides, 1, 1);
+    p.dilation_h = attr_at(a->dilations, 0, 1);
+    p.dilation_w = attr_at(a->dilations, 1, 1);
+    p.pad_top = attr_at(a->pads, 0, 0);
+    p.pad_left = attr_at(a->pads, 1, 0);
+  } else { /* 1-D: the window runs along W of [N, 1, L, C] */
+    p.stride_h = 1;
+    p.dilation_h = 1;
+    p.pad_top = 0;
+    p.stride_w = attr_at(a->strides, 0, 1);
+    p.dilation_w = attr_at(a->dilations, 0, 1);
+    p.pad_left = attr_at(a->pads, 0, 0);
+  }
+  return p;
+}
+
+typedef struct conv_operands {
+  tgrs_dims in, filter, out;
+  tgrs_conv_params params;
+} conv_operands;
+
+static tgrs_status conv_operands_read(const tgrs_op_call* call, uint32_t spatial,
+                                      conv_operands* o) {
+  tgrs_status st;
+  if (call->num_inputs < 2 || call->in[1].data == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  if ((st = tgrs_operand_dims(&call->in[0], 0, &o->in)) != TGRS_OK ||
+      (st = tgrs_operand_dims(&call->in[1], 0, &o->filter)) != TGRS_OK ||
+      (st = tgrs_operand_dims(&call->out[0], 0, &o->out)) != TGRS_OK) {
+    return st;
+  }
+  if (spatial == 1) {
+    /* NWC [N, L, C] -> [N, 1, L, C]; filter [O, K, I] -> [O, 1, K, I] (right-aligned dims
+     * would put N or O into h). */
+    if (call->in[0].tensor.shape.count != 3 || call->in[1].tensor.shape.count != 3 ||
+        call->out[0].tensor.shape.count != 3) {
+      return TGRS_ERR_UNSUPPORTED_OP;
+    }
+    o->in.n = o->in.h;
+    o->in.h = 1;
+    o->filter.n = o->filter.h;
+    o->filter.h = 1;
+    o->out.n = o->out.h;
+    o->out.h = 1;
+  }
+  o->params = conv_params(&call->attrs, spatial);
+  return TGRS_OK;
+}
+
+static const void* bias_of(const tgrs_op_call* call) {
+  return call->num_inputs > 2 ? call->in[2].data : NULL;
+}
+
+tgrs_status tgrs_op_conv(tgrs_op_call* call) {
+  conv_operands o;
+  const int depthwise = call->op.code == TGRS_OP_DEPTHWISE_CONV;
+  tgrs_status st = conv_operands_read(call, 2, &o);
+  if (st != TGRS_OK) return st;
+  if (!depthwise && call->attrs.group != 1) return TGRS_ERR_UNSUPPORTED_OP;
+  if (tgrs_call_is_s8(call)) {
+    tgrs_pcq_storage storage;
+    tgrs_per_channel_quant pcq;
+    const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+    st = tgrs_call_pcq(call, o.out.c, &storage, &pcq);
+    if (st != TGRS_OK) return st;
+    if (depthwise) {
+      return tgrs_kernel_result(
+          call, tgrs_depthwise_conv2d_s8(
+                    &o.params, &call->window, &q, &pcq, &o.in, (const int8_t*)call->in[0].data,
+                    &o.filter, (const int8_t*)call->in[1].data, (const int32_t*)bias_of(call),
+                    &o.out, (int8_t*)call->out[0].data));
+    }
+    return tgrs_kernel_result(
+        call,
+        tgrs_conv2d_s8(&o.params, &call->window, &q, &pcq, &o.in, (const int8_t*)call->in[0].data,
+                       &o.filter, (const int8_t*)call->in[1].data, (const int32_t*)bias_of(call),
+                       &o.out, (int8_t*)call->out[0].data));
+  }
+  if (tgrs_call_is_f32(call)) {
+    tgrs_act_f32 storage;
+    const tgrs_act_f32* act = tgrs_call_act_f32(call, &storage);
+    if (depthwise) {
+      return tgrs_kernel_result(
+          call, tgrs_depthwise_conv2d_f32(
+                    &o.params, &call->window, act, &o.in, (const float*)call->in[0].data, &o.filter,
+                    (const float*)call->in[1].data, (const float*)bias_of(call), &o.out,
+                    (float*)call->out[0].data));
+    }
+    return tgrs_kernel_result(
+        call, tgrs_conv2d_f32(&o.params, &call->window, act, &o.in, (const float*)call->in[0].data,
+                              &o.filter, (const float*)call->in[1].data,
+                              (const float*)bias_of(call), &o.out, (float*)call->out[0].data));
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}
+
+tgrs_status tgrs_op_conv1d(tgrs_op_call* call) {
+  conv_operands o;
+  tgrs_status st;
+  if (call->tiled || call->attrs.group != 1) return TGRS_ERR_UNSUPPORTED_OP;
+  st = conv_operands_read(call, 1, &o);
+  if (st != TGRS_OK) return st;
+  if (tgrs_call_is_s8(call)) {
+    tgrs_pcq_storage storage;
+    tgrs_per_channel_quant pcq;
+    const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+    st = tgrs_call_pcq(call, o.out.c, &storage, &pcq);
+    if (st != TGRS_OK) return st;
+    return tgrs_kernel_result(
+        call, tgrs_conv1d_s8(&o.params, &q, &pcq, &o.in, (const int8_t*)call->in[0].data, &o.filter,
+                             (const int8_t*)call->in[1].data, (const int32_t*)bias_of(call), &o.out,
+                             (int8_t*)call->out[0].data));
+  }
+  if (tgrs_call_is_f32(call)) {
+    tgrs_act_f32 storage;
+    return tgrs_kernel_result(
+        call,
+        tgrs_conv1d_f32(&o.params, tgrs_call_act_f32(call, &storage), &o.in,
+                        (const float*)call->in[0].data, &o.filter, (const float*)call->in[1].data,
+                        (const float*)bias_of(call), &o.out, (float*)call->out[0].data));
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}
+
+tgrs_status tgrs_op_conv_transpose(tgrs_op_call* call) {
+  conv_operands o;
+  tgrs_status st;
+  if (call->tiled || call->attrs.group != 1) return TGRS_ERR_UNSUPPORTED_OP;
+  st = conv_operands_read(call, 2, &o);
+  if (st != TGRS_OK) return st;
+  if (tgrs_call_is_s8(call)) {
+    tgrs_pcq_storage storage;
+    tgrs_per_channel_quant pcq;
+    const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+    st = tgrs_call_pcq(call, o.out.c, &storage, &pcq);
+    if (st != TGRS_OK) return st;
+    return tgrs_kernel_result(
+        call, tgrs_conv_transpose2d_s8(&o.params, &q, &pcq, &o.in, (const int8_t*)call->in[0].data,
+                                       &o.filter, (const int8_t*)call->in[1].data,
+                                       (const int32_t*)bias_of(call), &o.out,
+                                       (int8_t*)call->out[0].data));
+  }
+  if (tgrs_call_is_f32(call)) {
+    tgrs_act_f32 storage;
+    return tgrs_kernel_result(
+        call, tgrs_conv_transpose2d_f32(&o.params, tgrs_call_act_f32(call, &storage), &o.in,
+                                        (const float*)call->in[0].data, &o.filter,
+                                        (const float*)call->in[1].data, (const float*)bias_of(call),
+                                        &o.out, (float*)call->out[0].data));
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}

@@ -1,0 +1,92 @@
+/*
+ * ops_dense.c: Gemm and MatMul. Gemm and MatMul with a constant B are a fully connected
+ * layer over B stored [N, K] (docs/plan-format.md "Weights"); MatMul of two activations
+ * (rank <= 2) is tgrs_matmul_*.
+ */
+#include "ops_internal.h"
+
+static tgrs_status fully_connected(tgrs_op_call* call, const tgrs_operand* bias) {
+  const tgrs_operand* x = &call->in[0];
+  const tgrs_operand* w = &call->in[1];
+  const size_t count = tgrs_operand_count(x);
+  int32_t k, n_out, batch;
+  if (x->tensor.shape.count == 0 || w->tensor.shape.count != 2 || w->data == NULL) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  k = x->tensor.shape.data[x->tensor.shape.count - 1];
+  n_out = w->tensor.shape.data[0];
+  if (k <= 0 || w->tensor.shape.data[1] != k || count % (size_t)k != 0) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  batch = (int32_t)(count / (size_t)k);
+  if (tgrs_operand_count(&call->out[0]) != (size_t)batch * (size_t)n_out) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (tgrs_call_is_s8(call)) {
+    tgrs_pcq_storage storage;
+    tgrs_per_channel_quant pcq;
+    const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+    const tgrs_status st = tgrs_call_pcq(call, n_out, &storage, &pcq);
+    if (st != TGRS_OK) return st;
+    return tgrs_kernel_result(
+        call, tgrs_fully_connected_s8(
+                  &q, &pcq, batch, k, n_out, (const int8_t*)x->data, (const int8_t*)w->data,
+                  bias ? (const int32_t*)bias->data : NULL, (int8_t*)call->out[0].data));
+  }
+  if (tgrs_call_is_f32(call)) {
+    tgrs_act_f32 storage;
+    return tgrs_kernel_result(
+        call, tgrs_fully_connected_f32(tgrs_call_act_f32(call, &storage), batch, k, n_out,
+                                       (const float*)x->data, (const float*)w->data,
+                                       bias ? (const float*)bias->data : NULL,
+                                       (float*)call->out[0].data));
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}
+
+static tgrs_status matmul_activations(tgrs_op_call* call) {
+  const tgrs_operand* a = &call->in[0];
+  const tgrs_operand* b = &call->in[1];
+  int32_t m, k, n;
+  if (a->tensor.shape.count != 2 || b->tensor.shape.count != 2) return TGRS_ERR_UNSUPPORTED_OP;
+  m = a->tensor.shape.data[0];
+  k = a->tensor.shape.data[1];
+  n = b->tensor.shape.data[1];
+  if (b->tensor.shape.data[0] != k) return TGRS_ERR_INCONSISTENT_PLAN;
+  if (tgrs_call_is_s8(call) && b->tensor.dtype == TGRS_DTYPE_INT8) {
+    tgrs_matmul_quant_s8 q;
+    q.a_zero_point = tgrs_tensor_zero_point(&a->tensor);
+    q.b_zero_point = tgrs_tensor_zero_point(&b->tensor);
+    q.output_zero_point = tgrs_tensor_zero_point(&call->out[0].tensor);
+    q.act_min = call->op.act_min;
+    q.act_max = call->op.act_max;
+    q.rq = tgrs_call_requant(call);
+    return tgrs_kernel_result(
+        call, tgrs_matmul_s8(&q, 1, m, k, n, 1, (const int8_t*)a->data, (const int8_t*)b->data,
+                             (int8_t*)call->out[0].data));
+  }
+  if (tgrs_call_is_f32(call) && b->tensor.dtype == TGRS_DTYPE_FLOAT32) {
+    float* y = (float*)call->out[0].data;
+    const tgrs_status st = tgrs_kernel_result(
+        call, tgrs_matmul_f32(1, m, k, n, 1, (const float*)a->data, (const float*)b->data, y));
+    if (st == TGRS_OK) tgrs_apply_act_f32(call, y, tgrs_operand_count(&call->out[0]));
+    return st;
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}
+
+tgrs_status tgrs_op_gemm(tgrs_op_call* call) {
+  const int has_bias = call->num_inputs > 2 && call->in[2].data != NULL;
+  if (call->num_inputs < 2 || call->in[0].data == NULL || call->in[1].data == NULL) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (call->op.code == TGRS_OP_GEMM) {
+    /* Normalization makes Gemm canonical: alpha = beta = 1 (docs/plan-format.md). */
+    if (call->attrs.alpha != 1.0f || (has_bias && call->attrs.beta != 1.0f)) {
+      return TGRS_ERR_UNSUPPORTED_OP;
+    }
+    return fully_connected(call, has_bias ? &call->in[2] : NULL);
+  }
+  if (call->in[1].tensor.weight >= 0) return fully_connected(call, NULL);
+  return matmul_activations(call);
+}

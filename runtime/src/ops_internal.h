@@ -1,0 +1,65 @@
+/*
+ * ops_internal.h: the op functions (one per op family, ops_*.c) and the helpers that map
+ * plan fields onto the kernels' parameter structs (op_params.c). The mapping follows the
+ * table at the top of runtime/kernels/tgrs_kernels.h and docs/plan-format.md "Ops".
+ */
+#ifndef TIGRIS_RUNTIME_OPS_INTERNAL_H_
+#define TIGRIS_RUNTIME_OPS_INTERNAL_H_
+
+#include "exec_internal.h"
+
+/* Rank <= 4 shapes right-aligned into [N, H, W, C]; `held` uses the rows the buffer holds
+ * (a tile's strip), `full` the whole tensor (spatial kernels take full dims + a window). */
+tgrs_status tgrs_operand_dims(const tgrs_operand* o, int held, tgrs_dims* out);
+/* Elements the operand's buffer holds. */
+size_t tgrs_operand_count(const tgrs_operand* o);
+
+int32_t tgrs_tensor_zero_point(const tgrs_plan_tensor* t); /* 0 when not quantized */
+float tgrs_tensor_scale(const tgrs_plan_tensor* t);        /* 1 when not quantized */
+
+/* 1 when the op's first input and its output are int8 (docs/plan-format.md "int8 fields"). */
+int tgrs_call_is_s8(const tgrs_op_call* call);
+/* 1 when the op's first input and its output are float32. */
+int tgrs_call_is_f32(const tgrs_op_call* call);
+
+tgrs_quant_s8 tgrs_call_quant_s8(const tgrs_op_call* call);
+/* The first output_multiplier/shift, or the identity {2^30, 1} when absent. */
+tgrs_requant tgrs_call_requant(const tgrs_op_call* call);
+
+/* Per-channel requantization widened to the kernels' int32 arrays (the plan stores shifts
+ * as int8; a single entry is broadcast to every channel). */
+typedef struct tgrs_pcq_storage {
+  int32_t multiplier[TGRS_EXEC_MAX_CHANNELS];
+  int32_t shift[TGRS_EXEC_MAX_CHANNELS];
+} tgrs_pcq_storage;
+tgrs_status tgrs_call_pcq(const tgrs_op_call* call, int32_t channels, tgrs_pcq_storage* storage,
+                          tgrs_per_channel_quant* out);
+
+/* The fused activation as a float clamp: NULL for none. */
+const tgrs_act_f32* tgrs_call_act_f32(const tgrs_op_call* call, tgrs_act_f32* storage);
+/* Applies the fused activation in place to a float result (kernels without an act). */
+void tgrs_apply_act_f32(const tgrs_op_call* call, float* data, size_t count);
+
+/* TGRS_OK, or TGRS_ERR_KERNEL_REJECTED with the kernel status recorded in the stats. */
+tgrs_status tgrs_kernel_result(const tgrs_op_call* call, tgrs_kernel_status status);
+
+/* One function per op family. */
+tgrs_status tgrs_op_conv(tgrs_op_call* call);           /* CONV, DEPTHWISE_CONV */
+tgrs_status tgrs_op_conv1d(tgrs_op_call* call);         /* CONV1D */
+tgrs_status tgrs_op_conv_transpose(tgrs_op_call* call); /* CONV_TRANSPOSE */
+tgrs_status tgrs_op_pool(tgrs_op_call* call);           /* MAX_POOL, AVERAGE_POOL */
+tgrs_status tgrs_op_global_pool(tgrs_op_call* call);    /* GLOBAL_*_POOL */
+tgrs_status tgrs_op_binary(tgrs_op_call* call);         /* ADD, SUB, MUL, DIV */
+tgrs_status tgrs_op_activation(tgrs_op_call* call);     /* RELU ... CLIP */
+tgrs_status tgrs_op_gemm(tgrs_op_call* call);           /* GEMM, MATMUL */
+tgrs_status tgrs_op_concat(tgrs_op_call* call);         /* CONCAT */
+tgrs_status tgrs_op_reshape(tgrs_op_call* call);        /* RESHAPE */
+tgrs_status tgrs_op_transpose(tgrs_op_call* call);      /* TRANSPOSE */
+tgrs_status tgrs_op_pad(tgrs_op_call* call);            /* PAD */
+tgrs_status tgrs_op_resize(tgrs_op_call* call);         /* RESIZE */
+tgrs_status tgrs_op_softmax(tgrs_op_call* call);        /* SOFTMAX, LOG_SOFTMAX */
+tgrs_status tgrs_op_reduce_mean(tgrs_op_call* call);    /* REDUCE_MEAN */
+tgrs_status tgrs_op_batch_norm(tgrs_op_call* call);     /* BATCH_NORMALIZATION */
+tgrs_status tgrs_op_quantize(tgrs_op_call* call);       /* QUANTIZE, DEQUANTIZE */
+
+#endif /* TIGRIS_RUNTIME_OPS_INTERNAL_H_ */

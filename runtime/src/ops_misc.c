@@ -1,0 +1,133 @@
+/*
+ * ops_misc.c: Softmax / LogSoftmax (with the planner's scratch), ReduceMean,
+ * BatchNormalization, QuantizeLinear / DequantizeLinear.
+ */
+#include "ops_internal.h"
+
+tgrs_status tgrs_op_softmax(tgrs_op_call* call) {
+  const uint32_t rank = call->in[0].tensor.shape.count;
+  const int log = call->op.code == TGRS_OP_LOG_SOFTMAX;
+  int32_t d[4];
+  int32_t axis, outer = 1, inner = 1, i;
+  tgrs_dims dims;
+  tgrs_status st;
+  if (rank == 0 || call->attrs.axis < 0 || (uint32_t)call->attrs.axis >= rank) {
+    return TGRS_ERR_UNSUPPORTED_OP;
+  }
+  if ((st = tgrs_operand_dims(&call->in[0], 1, &dims)) != TGRS_OK) return st;
+  d[0] = dims.n;
+  d[1] = dims.h;
+  d[2] = dims.w;
+  d[3] = dims.c;
+  axis = call->attrs.axis + (int32_t)(4 - rank);
+  for (i = 0; i < axis; ++i) outer *= d[i];
+  for (i = axis + 1; i < 4; ++i) inner *= d[i];
+  /* The scratch the planner reserved: 4 * extent(axis) (docs/memory-model.md). */
+  if (call->scratch == NULL || call->scratch_bytes < tgrs_softmax_scratch_bytes(d[axis])) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (tgrs_call_is_s8(call)) {
+    tgrs_softmax_quant_s8 q;
+    const int8_t* x = (const int8_t*)call->in[0].data;
+    int8_t* y = (int8_t*)call->out[0].data;
+    q.input_scale = tgrs_tensor_scale(&call->in[0].tensor);
+    q.input_zero_point = tgrs_tensor_zero_point(&call->in[0].tensor);
+    q.output_scale = tgrs_tensor_scale(&call->out[0].tensor);
+    q.output_zero_point = tgrs_tensor_zero_point(&call->out[0].tensor);
+    return tgrs_kernel_result(
+        call, log ? tgrs_log_softmax_s8(call->scratch, &q, outer, d[axis], inner, x, y)
+                  : tgrs_softmax_s8(call->scratch, &q, outer, d[axis], inner, x, y));
+  }
+  if (tgrs_call_is_f32(call)) {
+    const float* x = (const float*)call->in[0].data;
+    float* y = (float*)call->out[0].data;
+    return tgrs_kernel_result(call,
+                              log ? tgrs_log_softmax_f32(call->scratch, outer, d[axis], inner, x, y)
+                                  : tgrs_softmax_f32(call->scratch, outer, d[axis], inner, x, y));
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}
+
+tgrs_status tgrs_op_reduce_mean(tgrs_op_call* call) {
+  const uint32_t rank = call->in[0].tensor.shape.count;
+  uint32_t mask = 0, i;
+  tgrs_dims in;
+  tgrs_status st;
+  if (call->tiled || rank == 0 || rank > 4) return TGRS_ERR_UNSUPPORTED_OP;
+  for (i = 0; i < call->attrs.axes.count; ++i) {
+    const int32_t a = call->attrs.axes.data[i];
+    if (a < 0 || (uint32_t)a >= rank) return TGRS_ERR_INCONSISTENT_PLAN;
+    mask |= 1u << (uint32_t)(a + (int32_t)(4 - rank));
+  }
+  if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK) return st;
+  if (tgrs_call_is_f32(call)) {
+    return tgrs_kernel_result(call, tgrs_reduce_mean_f32(mask, &in, (const float*)call->in[0].data,
+                                                         (float*)call->out[0].data));
+  }
+  if (tgrs_call_is_s8(call) && rank == 4 && mask == 6u) {
+    /* int8 mean over H, W is the global average pool (tgrs_kernels.h op map); the plan
+     * stores no multiplier for it, so s_in / s_out is quantized here. */
+    const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+    tgrs_requant rq;
+    int shift = 0;
+    if (tgrs_quantize_multiplier((double)tgrs_tensor_scale(&call->in[0].tensor) /
+                                     (double)tgrs_tensor_scale(&call->out[0].tensor),
+                                 &rq.multiplier, &shift) != 0) {
+      return TGRS_ERR_UNSUPPORTED_OP;
+    }
+    rq.shift = shift;
+    return tgrs_kernel_result(call,
+                              tgrs_global_avg_pool_s8(&q, &rq, &in, (const int8_t*)call->in[0].data,
+                                                      (int8_t*)call->out[0].data));
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}
+
+tgrs_status tgrs_op_batch_norm(tgrs_op_call* call) {
+  tgrs_dims dims;
+  tgrs_status st;
+  if ((st = tgrs_operand_dims(&call->in[0], 1, &dims)) != TGRS_OK) return st;
+  if (tgrs_call_is_s8(call)) {
+    tgrs_pcq_storage storage;
+    tgrs_per_channel_quant pcq;
+    const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+    if (call->op.channel_offset.count != (uint32_t)dims.c) return TGRS_ERR_INCONSISTENT_PLAN;
+    if ((st = tgrs_call_pcq(call, dims.c, &storage, &pcq)) != TGRS_OK) return st;
+    return tgrs_kernel_result(
+        call, tgrs_batch_norm_s8(&q, &pcq, call->op.channel_offset.data, &dims,
+                                 (const int8_t*)call->in[0].data, (int8_t*)call->out[0].data));
+  }
+  if (tgrs_call_is_f32(call)) {
+    float* y = (float*)call->out[0].data;
+    if (call->op.channel_scale.count != (uint32_t)dims.c ||
+        call->op.channel_shift.count != (uint32_t)dims.c) {
+      return TGRS_ERR_INCONSISTENT_PLAN;
+    }
+    st = tgrs_kernel_result(
+        call, tgrs_batch_norm_f32(&dims, call->op.channel_scale.data, call->op.channel_shift.data,
+                                  (const float*)call->in[0].data, y));
+    if (st == TGRS_OK) tgrs_apply_act_f32(call, y, tgrs_operand_count(&call->out[0]));
+    return st;
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}
+
+tgrs_status tgrs_op_quantize(tgrs_op_call* call) {
+  const size_t count = tgrs_operand_count(&call->out[0]);
+  const tgrs_plan_tensor* x = &call->in[0].tensor;
+  const tgrs_plan_tensor* y = &call->out[0].tensor;
+  if (tgrs_operand_count(&call->in[0]) != count) return TGRS_ERR_INCONSISTENT_PLAN;
+  if (call->op.code == TGRS_OP_QUANTIZE && x->dtype == TGRS_DTYPE_FLOAT32 &&
+      y->dtype == TGRS_DTYPE_INT8 && y->scale.count == 1) {
+    tgrs_quantize_f32_s8(tgrs_tensor_scale(y), tgrs_tensor_zero_point(y), count,
+                         (const float*)call->in[0].data, (int8_t*)call->out[0].data);
+    return TGRS_OK;
+  }
+  if (call->op.code == TGRS_OP_DEQUANTIZE && x->dtype == TGRS_DTYPE_INT8 &&
+      y->dtype == TGRS_DTYPE_FLOAT32 && x->scale.count == 1) {
+    tgrs_dequantize_s8_f32(tgrs_tensor_scale(x), tgrs_tensor_zero_point(x), count,
+                           (const int8_t*)call->in[0].data, (float*)call->out[0].data);
+    return TGRS_OK;
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}

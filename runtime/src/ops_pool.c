@@ -1,0 +1,79 @@
+/*
+ * ops_pool.c: MaxPool / AveragePool (row-windowed) and the global pools. int8 pools carry
+ * one requantization s_in / s_out ({2^30, 1} when equal, docs/plan-format.md).
+ */
+#include "ops_internal.h"
+
+static int32_t attr_at(tgrs_i32s v, uint32_t i, int32_t fallback) {
+  return i < v.count ? v.data[i] : fallback;
+}
+
+tgrs_status tgrs_op_pool(tgrs_op_call* call) {
+  const tgrs_plan_op_attrs* a = &call->attrs;
+  const int is_max = call->op.code == TGRS_OP_MAX_POOL;
+  tgrs_pool_params p;
+  tgrs_dims in, out;
+  tgrs_status st;
+  if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK ||
+      (st = tgrs_operand_dims(&call->out[0], 0, &out)) != TGRS_OK) {
+    return st;
+  }
+  if (call->in[0].tensor.shape.count != 4 || a->kernel.count != 2) return TGRS_ERR_UNSUPPORTED_OP;
+  p.kernel_h = a->kernel.data[0];
+  p.kernel_w = a->kernel.data[1];
+  p.stride_h = attr_at(a->strides, 0, 1);
+  p.stride_w = attr_at(a->strides, 1, 1);
+  p.dilation_h = attr_at(a->dilations, 0, 1);
+  p.dilation_w = attr_at(a->dilations, 1, 1);
+  p.pad_top = attr_at(a->pads, 0, 0);
+  p.pad_left = attr_at(a->pads, 1, 0);
+  p.pad_bottom = attr_at(a->pads, 2, 0);
+  p.pad_right = attr_at(a->pads, 3, 0);
+  p.count_include_pad = a->count_include_pad ? 1 : 0;
+  if (tgrs_call_is_s8(call)) {
+    const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+    const tgrs_requant rq = tgrs_call_requant(call);
+    const int8_t* x = (const int8_t*)call->in[0].data;
+    int8_t* y = (int8_t*)call->out[0].data;
+    return tgrs_kernel_result(
+        call, is_max ? tgrs_max_pool_s8(&p, &call->window, &q, &rq, &in, x, &out, y)
+                     : tgrs_avg_pool_s8(&p, &call->window, &q, &rq, &in, x, &out, y));
+  }
+  if (tgrs_call_is_f32(call)) {
+    const float* x = (const float*)call->in[0].data;
+    float* y = (float*)call->out[0].data;
+    st = tgrs_kernel_result(call, is_max ? tgrs_max_pool_f32(&p, &call->window, &in, x, &out, y)
+                                         : tgrs_avg_pool_f32(&p, &call->window, &in, x, &out, y));
+    if (st == TGRS_OK) tgrs_apply_act_f32(call, y, tgrs_operand_count(&call->out[0]));
+    return st;
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}
+
+tgrs_status tgrs_op_global_pool(tgrs_op_call* call) {
+  const int is_max = call->op.code == TGRS_OP_GLOBAL_MAX_POOL;
+  tgrs_dims in;
+  tgrs_status st;
+  if (call->tiled) return TGRS_ERR_UNSUPPORTED_OP;
+  if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK) return st;
+  if (tgrs_operand_count(&call->out[0]) != (size_t)in.n * (size_t)in.c) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (tgrs_call_is_s8(call)) {
+    const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+    const tgrs_requant rq = tgrs_call_requant(call);
+    const int8_t* x = (const int8_t*)call->in[0].data;
+    int8_t* y = (int8_t*)call->out[0].data;
+    return tgrs_kernel_result(call, is_max ? tgrs_global_max_pool_s8(&q, &rq, &in, x, y)
+                                           : tgrs_global_avg_pool_s8(&q, &rq, &in, x, y));
+  }
+  if (tgrs_call_is_f32(call)) {
+    const float* x = (const float*)call->in[0].data;
+    float* y = (float*)call->out[0].data;
+    st = tgrs_kernel_result(
+        call, is_max ? tgrs_global_max_pool_f32(&in, x, y) : tgrs_global_avg_pool_f32(&in, x, y));
+    if (st == TGRS_OK) tgrs_apply_act_f32(call, y, tgrs_operand_count(&call->out[0]));
+    return st;
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}

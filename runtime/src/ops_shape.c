@@ -1,0 +1,214 @@
+/*
+ * ops_shape.c: Concat, Reshape, Transpose (byte movement), Pad and Resize (row-windowed).
+ * Axis and permutation attributes are in the runtime layout already (docs/plan-format.md);
+ * tensors of rank < 4 are right-aligned into [N, H, W, C], so their axes and permutations
+ * shift by 4 - rank.
+ */
+#include <string.h>
+
+#include "ops_internal.h"
+
+/* perm (rank r <= 4) padded by the identity in front (tgrs_transpose's convention). */
+static tgrs_status perm4(tgrs_i32s perm, int32_t out[4]) {
+  const uint32_t r = perm.count;
+  uint32_t i, seen = 0;
+  if (r == 0 || r > 4) return TGRS_ERR_UNSUPPORTED_OP;
+  for (i = 0; i < 4 - r; ++i) out[i] = (int32_t)i;
+  for (i = 0; i < r; ++i) {
+    const int32_t p = perm.data[i];
+    if (p < 0 || (uint32_t)p >= r || (seen & (1u << p))) return TGRS_ERR_INCONSISTENT_PLAN;
+    seen |= 1u << p;
+    out[4 - r + i] = p + (int32_t)(4 - r);
+  }
+  return TGRS_OK;
+}
+
+static tgrs_dims dims_of(tgrs_i32s shape) {
+  int32_t d[4] = {1, 1, 1, 1};
+  uint32_t i;
+  tgrs_dims out;
+  for (i = 0; i < shape.count && i < 4; ++i) d[4 - shape.count + i] = shape.data[i];
+  out.n = d[0];
+  out.h = d[1];
+  out.w = d[2];
+  out.c = d[3];
+  return out;
+}
+
+tgrs_status tgrs_op_concat(tgrs_op_call* call) {
+  tgrs_dims dims[TGRS_EXEC_MAX_OPERANDS];
+  const tgrs_dims* dim_ptrs[TGRS_EXEC_MAX_OPERANDS];
+  const void* data[TGRS_EXEC_MAX_OPERANDS];
+  const uint32_t rank = call->out[0].tensor.shape.count;
+  const size_t elem = tgrs_dtype_size(call->out[0].tensor.dtype);
+  uint32_t i;
+  tgrs_status st;
+  if (rank == 0 || rank > 4 || call->attrs.axis < 0 || (uint32_t)call->attrs.axis >= rank) {
+    return TGRS_ERR_UNSUPPORTED_OP;
+  }
+  /* int8 inputs of another quantization would need a requantizing concat. */
+  if (call->op.input_multiplier.count != 0) return TGRS_ERR_UNSUPPORTED_OP;
+  for (i = 0; i < call->num_inputs; ++i) {
+    if (call->in[i].data == NULL || call->in[i].tensor.dtype != call->out[0].tensor.dtype) {
+      return TGRS_ERR_INCONSISTENT_PLAN;
+    }
+    if ((st = tgrs_operand_dims(&call->in[i], 1, &dims[i])) != TGRS_OK) return st;
+    dim_ptrs[i] = &dims[i];
+    data[i] = call->in[i].data;
+  }
+  return tgrs_kernel_result(
+      call, tgrs_concat(elem, call->attrs.axis + (int32_t)(4 - rank), (int32_t)call->num_inputs,
+                        dim_ptrs, data, call->out[0].data));
+}
+
+tgrs_status tgrs_op_reshape(tgrs_op_call* call) {
+  const size_t bytes =
+      tgrs_operand_count(&call->out[0]) * tgrs_dtype_size(call->out[0].tensor.dtype);
+  if (call->in[0].data == NULL ||
+      tgrs_operand_count(&call->in[0]) * tgrs_dtype_size(call->in[0].tensor.dtype) != bytes) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (call->attrs.perm.count == 0) {
+    tgrs_reshape(bytes, call->in[0].data, call->out[0].data);
+    return TGRS_OK;
+  }
+  {
+    /* Across layouts: one transpose of the input viewed as view_shape (plan-format.md). */
+    int32_t p[4];
+    tgrs_dims view;
+    const tgrs_status st = perm4(call->attrs.perm, p);
+    if (st != TGRS_OK) return st;
+    if (call->tiled || call->attrs.view_shape.count != call->attrs.perm.count) {
+      return TGRS_ERR_UNSUPPORTED_OP;
+    }
+    view = dims_of(call->attrs.view_shape);
+    if ((size_t)view.n * view.h * view.w * view.c != tgrs_operand_count(&call->in[0])) {
+      return TGRS_ERR_INCONSISTENT_PLAN;
+    }
+    return tgrs_kernel_result(call, tgrs_transpose(tgrs_dtype_size(call->in[0].tensor.dtype), p,
+                                                   &view, call->in[0].data, call->out[0].data));
+  }
+}
+
+tgrs_status tgrs_op_transpose(tgrs_op_call* call) {
+  int32_t p[4];
+  tgrs_dims in;
+  tgrs_status st;
+  if (call->tiled || call->attrs.perm.count != call->in[0].tensor.shape.count) {
+    return TGRS_ERR_UNSUPPORTED_OP;
+  }
+  if ((st = perm4(call->attrs.perm, p)) != TGRS_OK) return st;
+  if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK) return st;
+  return tgrs_kernel_result(call, tgrs_transpose(tgrs_dtype_size(call->in[0].tensor.dtype), p, &in,
+                                                 call->in[0].data, call->out[0].data));
+}
+
+tgrs_status tgrs_op_pad(tgrs_op_call* call) {
+  const tgrs_i32s pads = call->attrs.pads;
+  const char* mode = call->attrs.mode;
+  tgrs_pad_params p;
+  tgrs_dims in, out;
+  tgrs_status st;
+  /* Rank 4 only: pads [n, h, w, c] begins then ends; N is never padded. */
+  if (call->in[0].tensor.shape.count != 4 || pads.count != 8 || pads.data[0] != 0 ||
+      pads.data[4] != 0) {
+    return TGRS_ERR_UNSUPPORTED_OP;
+  }
+  p.pad_top = pads.data[1];
+  p.pad_left = pads.data[2];
+  p.pad_c_begin = pads.data[3];
+  p.pad_bottom = pads.data[5];
+  p.pad_right = pads.data[6];
+  p.pad_c_end = pads.data[7];
+  if (mode[0] == '\0' || strcmp(mode, "constant") == 0) {
+    p.mode = TGRS_PAD_CONSTANT;
+  } else if (strcmp(mode, "reflect") == 0) {
+    p.mode = TGRS_PAD_REFLECT;
+  } else if (strcmp(mode, "edge") == 0) {
+    p.mode = TGRS_PAD_EDGE;
+  } else {
+    return TGRS_ERR_UNSUPPORTED_OP;
+  }
+  if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK ||
+      (st = tgrs_operand_dims(&call->out[0], 0, &out)) != TGRS_OK) {
+    return st;
+  }
+  if (tgrs_call_is_s8(call)) {
+    int8_t value;
+    tgrs_quantize_f32_s8(tgrs_tensor_scale(&call->out[0].tensor),
+                         tgrs_tensor_zero_point(&call->out[0].tensor), 1, &call->attrs.pad_value,
+                         &value);
+    return tgrs_kernel_result(
+        call, tgrs_pad_s8(&p, &call->window, value, &in, (const int8_t*)call->in[0].data, &out,
+                          (int8_t*)call->out[0].data));
+  }
+  if (tgrs_call_is_f32(call)) {
+    return tgrs_kernel_result(
+        call, tgrs_pad_f32(&p, &call->window, call->attrs.pad_value, &in,
+                           (const float*)call->in[0].data, &out, (float*)call->out[0].data));
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}
+
+static int resize_params(const tgrs_plan_op_attrs* a, tgrs_resize_params* p) {
+  const char* ctm = a->coordinate_transformation_mode;
+  const char* nm = a->nearest_mode;
+  if (a->scales.count != 4) return 0;
+  p->scale_h = a->scales.data[1];
+  p->scale_w = a->scales.data[2];
+  if (strcmp(a->mode, "nearest") == 0 || a->mode[0] == '\0') {
+    p->mode = TGRS_RESIZE_NEAREST;
+  } else if (strcmp(a->mode, "linear") == 0) {
+    p->mode = TGRS_RESIZE_LINEAR;
+  } else {
+    return 0;
+  }
+  if (ctm[0] == '\0' || strcmp(ctm, "half_pixel") == 0) {
+    p->coord = TGRS_COORD_HALF_PIXEL;
+  } else if (strcmp(ctm, "asymmetric") == 0) {
+    p->coord = TGRS_COORD_ASYMMETRIC;
+  } else if (strcmp(ctm, "align_corners") == 0) {
+    p->coord = TGRS_COORD_ALIGN_CORNERS;
+  } else if (strcmp(ctm, "pytorch_half_pixel") == 0) {
+    p->coord = TGRS_COORD_PYTORCH_HALF_PIXEL;
+  } else {
+    return 0;
+  }
+  if (nm[0] == '\0' || strcmp(nm, "round_prefer_floor") == 0) {
+    p->nearest = TGRS_NEAREST_ROUND_PREFER_FLOOR;
+  } else if (strcmp(nm, "round_prefer_ceil") == 0) {
+    p->nearest = TGRS_NEAREST_ROUND_PREFER_CEIL;
+  } else if (strcmp(nm, "floor") == 0) {
+    p->nearest = TGRS_NEAREST_FLOOR;
+  } else if (strcmp(nm, "ceil") == 0) {
+    p->nearest = TGRS_NEAREST_CEIL;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+tgrs_status tgrs_op_resize(tgrs_op_call* call) {
+  tgrs_resize_params p;
+  tgrs_dims in, out;
+  tgrs_status st;
+  if (call->in[0].tensor.shape.count != 4 || !resize_params(&call->attrs, &p) ||
+      call->attrs.scales.data[0] != 1.0f || call->attrs.scales.data[3] != 1.0f) {
+    return TGRS_ERR_UNSUPPORTED_OP;
+  }
+  if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK ||
+      (st = tgrs_operand_dims(&call->out[0], 0, &out)) != TGRS_OK) {
+    return st;
+  }
+  if (tgrs_call_is_s8(call)) {
+    return tgrs_kernel_result(
+        call, tgrs_resize_s8(&p, &call->window, &in, (const int8_t*)call->in[0].data, &out,
+                             (int8_t*)call->out[0].data));
+  }
+  if (tgrs_call_is_f32(call)) {
+    return tgrs_kernel_result(
+        call, tgrs_resize_f32(&p, &call->window, &in, (const float*)call->in[0].data, &out,
+                              (float*)call->out[0].data));
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}

@@ -1,0 +1,480 @@
+/*
+ * plan_reader.c: tgrs_plan_init() and the zero-copy getters over a verified plan.
+ *
+ * Every getter trusts the buffer: tgrs_plan_init() ran plan_verify.c over all of it, so
+ * a getter costs a vtable lookup and a few loads, and hands out pointers into the plan.
+ * Getters on a plan that failed init see NULL vectors and return empty values.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "fb_read.h"
+#include "plan_internal.h"
+#include "tigris_runtime.h"
+
+/* --- names ------------------------------------------------------------------------------ */
+
+const char* tgrs_status_name(tgrs_status status) {
+  switch (status) {
+    case TGRS_OK:
+      return "TGRS_OK";
+    case TGRS_ERR_NULL_ARGUMENT:
+      return "TGRS_ERR_NULL_ARGUMENT";
+    case TGRS_ERR_PLAN_TOO_SMALL:
+      return "TGRS_ERR_PLAN_TOO_SMALL";
+    case TGRS_ERR_PLAN_MISALIGNED:
+      return "TGRS_ERR_PLAN_MISALIGNED";
+    case TGRS_ERR_BAD_IDENTIFIER:
+      return "TGRS_ERR_BAD_IDENTIFIER";
+    case TGRS_ERR_UNSUPPORTED_VERSION:
+      return "TGRS_ERR_UNSUPPORTED_VERSION";
+    case TGRS_ERR_BAD_OFFSET:
+      return "TGRS_ERR_BAD_OFFSET";
+    case TGRS_ERR_BAD_VTABLE:
+      return "TGRS_ERR_BAD_VTABLE";
+    case TGRS_ERR_BAD_VECTOR:
+      return "TGRS_ERR_BAD_VECTOR";
+    case TGRS_ERR_BAD_STRING:
+      return "TGRS_ERR_BAD_STRING";
+    case TGRS_ERR_BAD_INDEX:
+      return "TGRS_ERR_BAD_INDEX";
+    case TGRS_ERR_BAD_ALIGNMENT:
+      return "TGRS_ERR_BAD_ALIGNMENT";
+    case TGRS_ERR_BAD_ENUM:
+      return "TGRS_ERR_BAD_ENUM";
+    case TGRS_ERR_BAD_SIZE:
+      return "TGRS_ERR_BAD_SIZE";
+    case TGRS_ERR_MISSING_FIELD:
+      return "TGRS_ERR_MISSING_FIELD";
+    case TGRS_ERR_BAD_VALUE:
+      return "TGRS_ERR_BAD_VALUE";
+    case TGRS_ERR_PLAN_TOO_LARGE:
+      return "TGRS_ERR_PLAN_TOO_LARGE";
+    case TGRS_ERR_TOO_COMPLEX:
+      return "TGRS_ERR_TOO_COMPLEX";
+    case TGRS_ERR_LZ4_CORRUPT:
+      return "TGRS_ERR_LZ4_CORRUPT";
+    case TGRS_ERR_LZ4_DST_TOO_SMALL:
+      return "TGRS_ERR_LZ4_DST_TOO_SMALL";
+  }
+  return "TGRS_ERR_UNKNOWN";
+}
+
+const char* tgrs_op_code_name(tgrs_op_code code) {
+  static const char* const names[TGRS_OP_CODE_COUNT] = {"CONV",
+                                                        "DEPTHWISE_CONV",
+                                                        "CONV1D",
+                                                        "CONV_TRANSPOSE",
+                                                        "MAX_POOL",
+                                                        "AVERAGE_POOL",
+                                                        "GLOBAL_AVERAGE_POOL",
+                                                        "GLOBAL_MAX_POOL",
+                                                        "ADD",
+                                                        "SUB",
+                                                        "MUL",
+                                                        "DIV",
+                                                        "RELU",
+                                                        "RELU6",
+                                                        "LEAKY_RELU",
+                                                        "SELU",
+                                                        "SIGMOID",
+                                                        "HARD_SIGMOID",
+                                                        "HARD_SWISH",
+                                                        "TANH",
+                                                        "CLIP",
+                                                        "CONCAT",
+                                                        "PAD",
+                                                        "RESIZE",
+                                                        "RESHAPE",
+                                                        "TRANSPOSE",
+                                                        "GEMM",
+                                                        "MATMUL",
+                                                        "SOFTMAX",
+                                                        "LOG_SOFTMAX",
+                                                        "REDUCE_MEAN",
+                                                        "BATCH_NORMALIZATION",
+                                                        "QUANTIZE",
+                                                        "DEQUANTIZE",
+                                                        "SPLIT"};
+  return (unsigned)code < TGRS_OP_CODE_COUNT ? names[code] : "?";
+}
+
+const char* tgrs_dtype_name(tgrs_dtype dtype) {
+  static const char* const names[] = {"UNKNOWN", "FLOAT32", "INT8", "INT32",
+                                      "INT64",   "UINT8",   "INT16"};
+  return (unsigned)dtype <= TGRS_DTYPE_INT16 ? names[dtype] : "?";
+}
+
+size_t tgrs_dtype_size(tgrs_dtype dtype) {
+  static const size_t sizes[] = {0, 4, 1, 4, 8, 1, 2};
+  return (unsigned)dtype <= TGRS_DTYPE_INT16 ? sizes[dtype] : 0;
+}
+
+/* --- init ------------------------------------------------------------------------------- */
+
+tgrs_status tgrs_plan_init(tgrs_plan* plan, const void* bytes, size_t size) {
+  const uint8_t* base = (const uint8_t*)bytes;
+  const uint8_t* root = NULL;
+  tgrs_status status;
+  if (!plan) return TGRS_ERR_NULL_ARGUMENT;
+  memset(plan, 0, sizeof *plan);
+  plan->error.status = TGRS_ERR_NULL_ARGUMENT;
+  plan->error.message = "plan bytes are NULL";
+  if (!bytes) return TGRS_ERR_NULL_ARGUMENT;
+  plan->error.message = NULL;
+  if (size > FB_MAX_BUFFER) {
+    plan->error.status = TGRS_ERR_PLAN_TOO_LARGE;
+    plan->error.message = "{v} bytes exceed FlatBuffers' limit of {l}";
+    plan->error.value = (int64_t)size;
+    plan->error.limit = FB_MAX_BUFFER;
+    return TGRS_ERR_PLAN_TOO_LARGE;
+  }
+  if ((uintptr_t)base % TGRS_PLAN_ALIGNMENT != 0) {
+    plan->error.status = TGRS_ERR_PLAN_MISALIGNED;
+    plan->error.message = "plan bytes at address % {l} = {v}; weights need 16-byte alignment";
+    plan->error.value = (int64_t)((uintptr_t)base % TGRS_PLAN_ALIGNMENT);
+    plan->error.limit = TGRS_PLAN_ALIGNMENT;
+    return TGRS_ERR_PLAN_MISALIGNED;
+  }
+  status = tgrs_verify_plan_(base, (uint32_t)size, &plan->error, &root);
+  if (status != TGRS_OK) return status;
+  plan->error.status = TGRS_OK;
+  plan->base_ = base;
+  plan->size_ = (uint32_t)size;
+  plan->root_ = root;
+  plan->tensors_ = fb_get_ref(root, FB_PLAN_TENSORS);
+  plan->ops_ = fb_get_ref(root, FB_PLAN_OPS);
+  plan->stages_ = fb_get_ref(root, FB_PLAN_STAGES);
+  plan->chains_ = fb_get_ref(root, FB_PLAN_CHAINS);
+  plan->slow_buffers_ = fb_get_ref(root, FB_PLAN_SLOW_BUFFERS);
+  plan->weights_ = fb_get_ref(root, FB_PLAN_WEIGHTS);
+  plan->weight_blocks_ = fb_get_ref(root, FB_PLAN_WEIGHT_BLOCKS);
+  return TGRS_OK;
+}
+
+/* --- header ----------------------------------------------------------------------------- */
+
+static const uint8_t* root_of(const tgrs_plan* plan) { return plan ? plan->root_ : NULL; }
+
+static const char* string_or_empty(const uint8_t* s) { return s ? (const char*)(s + 4) : ""; }
+
+uint32_t tgrs_plan_schema_version(const tgrs_plan* plan) {
+  return fb_get_u32(root_of(plan), FB_PLAN_SCHEMA_VERSION, 0);
+}
+const char* tgrs_plan_generator(const tgrs_plan* plan) {
+  return string_or_empty(fb_get_ref(root_of(plan), FB_PLAN_GENERATOR));
+}
+const char* tgrs_plan_model_name(const tgrs_plan* plan) {
+  return string_or_empty(fb_get_ref(root_of(plan), FB_PLAN_MODEL_NAME));
+}
+uint32_t tgrs_plan_fast_arena_bytes(const tgrs_plan* plan) {
+  return fb_get_u32(root_of(plan), FB_PLAN_FAST_ARENA_BYTES, 0);
+}
+uint32_t tgrs_plan_slow_arena_bytes(const tgrs_plan* plan) {
+  return fb_get_u32(root_of(plan), FB_PLAN_SLOW_ARENA_BYTES, 0);
+}
+uint32_t tgrs_plan_scheduled_peak_bytes(const tgrs_plan* plan) {
+  return fb_get_u32(root_of(plan), FB_PLAN_SCHEDULED_PEAK_BYTES, 0);
+}
+bool tgrs_plan_xip(const tgrs_plan* plan) { return fb_get_u8(root_of(plan), FB_PLAN_XIP, 0) != 0; }
+tgrs_compression tgrs_plan_compression(const tgrs_plan* plan) {
+  return (tgrs_compression)fb_get_u8(root_of(plan), FB_PLAN_COMPRESSION, 0);
+}
+
+/* --- spans ------------------------------------------------------------------------------ */
+
+/* Verified vectors are 4-aligned (and int/float elements with them), so these casts
+ * produce correctly aligned pointers. */
+static tgrs_i32s i32s(const uint8_t* vec) {
+  tgrs_i32s s;
+  s.count = fb_vec_len(vec);
+  s.data = s.count ? (const int32_t*)(const void*)fb_vec_data(vec) : NULL;
+  return s;
+}
+static tgrs_f32s f32s(const uint8_t* vec) {
+  tgrs_f32s s;
+  s.count = fb_vec_len(vec);
+  s.data = s.count ? (const float*)(const void*)fb_vec_data(vec) : NULL;
+  return s;
+}
+static tgrs_i8s i8s(const uint8_t* vec) {
+  tgrs_i8s s;
+  s.count = fb_vec_len(vec);
+  s.data = s.count ? (const int8_t*)(const void*)fb_vec_data(vec) : NULL;
+  return s;
+}
+
+tgrs_i32s tgrs_plan_inputs(const tgrs_plan* plan) {
+  return i32s(fb_get_ref(root_of(plan), FB_PLAN_INPUTS));
+}
+tgrs_i32s tgrs_plan_outputs(const tgrs_plan* plan) {
+  return i32s(fb_get_ref(root_of(plan), FB_PLAN_OUTPUTS));
+}
+tgrs_u8s tgrs_plan_weight_data(const tgrs_plan* plan) {
+  const uint8_t* vec = fb_get_ref(root_of(plan), FB_PLAN_WEIGHT_DATA);
+  tgrs_u8s s;
+  s.count = fb_vec_len(vec);
+  s.data = s.count ? fb_vec_data(vec) : NULL;
+  return s;
+}
+
+uint32_t tgrs_plan_tensor_count(const tgrs_plan* plan) {
+  return plan ? fb_vec_len(plan->tensors_) : 0;
+}
+uint32_t tgrs_plan_op_count(const tgrs_plan* plan) { return plan ? fb_vec_len(plan->ops_) : 0; }
+uint32_t tgrs_plan_stage_count(const tgrs_plan* plan) {
+  return plan ? fb_vec_len(plan->stages_) : 0;
+}
+uint32_t tgrs_plan_chain_count(const tgrs_plan* plan) {
+  return plan ? fb_vec_len(plan->chains_) : 0;
+}
+uint32_t tgrs_plan_slow_buffer_count(const tgrs_plan* plan) {
+  return plan ? fb_vec_len(plan->slow_buffers_) : 0;
+}
+uint32_t tgrs_plan_weight_count(const tgrs_plan* plan) {
+  return plan ? fb_vec_len(plan->weights_) : 0;
+}
+uint32_t tgrs_plan_weight_block_count(const tgrs_plan* plan) {
+  return plan ? fb_vec_len(plan->weight_blocks_) : 0;
+}
+
+/* --- element views ---------------------------------------------------------------------- */
+
+/* Table `index` of vector `vec`, after the NULL / range checks every getter shares. */
+static tgrs_status element(const tgrs_plan* plan, const uint8_t* vec, uint32_t index, void* out,
+                           size_t out_size, const uint8_t** table) {
+  if (!out) return TGRS_ERR_NULL_ARGUMENT;
+  memset(out, 0, out_size);
+  if (!plan) return TGRS_ERR_NULL_ARGUMENT;
+  if (index >= fb_vec_len(vec)) return TGRS_ERR_BAD_INDEX;
+  *table = fb_vec_table(vec, index);
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_plan_get_tensor(const tgrs_plan* plan, uint32_t index, tgrs_plan_tensor* out) {
+  const uint8_t *t, *q;
+  tgrs_status st = element(plan, plan ? plan->tensors_ : NULL, index, out, sizeof *out, &t);
+  if (st != TGRS_OK) return st;
+  out->name = string_or_empty(fb_get_ref(t, FB_TENSOR_NAME));
+  out->dtype = (tgrs_dtype)fb_get_u8(t, FB_TENSOR_DTYPE, 0);
+  out->shape = i32s(fb_get_ref(t, FB_TENSOR_SHAPE));
+  q = fb_get_ref(t, FB_TENSOR_QUANT);
+  out->has_quant = q != NULL;
+  out->scale = f32s(fb_get_ref(q, FB_QUANT_SCALE));
+  out->zero_point = i32s(fb_get_ref(q, FB_QUANT_ZERO_POINT));
+  out->quant_axis = fb_get_i32(q, FB_QUANT_AXIS, -1);
+  out->weight = fb_get_i32(t, FB_TENSOR_WEIGHT, -1);
+  out->host_permutation = i32s(fb_get_ref(t, FB_TENSOR_HOST_PERMUTATION));
+  out->onnx_shape = i32s(fb_get_ref(t, FB_TENSOR_ONNX_SHAPE));
+  return TGRS_OK;
+}
+
+uint32_t tgrs_plan_tensor_bytes(const tgrs_plan_tensor* tensor) {
+  uint32_t bytes, i;
+  if (!tensor) return 0;
+  bytes = (uint32_t)tgrs_dtype_size(tensor->dtype);
+  for (i = 0; i < tensor->shape.count; ++i) bytes *= (uint32_t)tensor->shape.data[i];
+  return bytes;
+}
+
+tgrs_status tgrs_plan_get_op(const tgrs_plan* plan, uint32_t index, tgrs_plan_op* out) {
+  const uint8_t* t;
+  tgrs_status st = element(plan, plan ? plan->ops_ : NULL, index, out, sizeof *out, &t);
+  if (st != TGRS_OK) return st;
+  out->code = (tgrs_op_code)fb_get_u16(t, FB_OP_CODE, 0);
+  out->name = string_or_empty(fb_get_ref(t, FB_OP_NAME));
+  out->inputs = i32s(fb_get_ref(t, FB_OP_INPUTS));
+  out->outputs = i32s(fb_get_ref(t, FB_OP_OUTPUTS));
+  out->has_attrs = fb_get_ref(t, FB_OP_ATTRS) != NULL;
+  out->activation = (tgrs_activation)fb_get_u8(t, FB_OP_ACTIVATION, 0);
+  out->output_multiplier = i32s(fb_get_ref(t, FB_OP_OUTPUT_MULTIPLIER));
+  out->output_shift = i8s(fb_get_ref(t, FB_OP_OUTPUT_SHIFT));
+  out->act_min = fb_get_i32(t, FB_OP_ACT_MIN, -128);
+  out->act_max = fb_get_i32(t, FB_OP_ACT_MAX, 127);
+  out->input_multiplier = i32s(fb_get_ref(t, FB_OP_INPUT_MULTIPLIER));
+  out->input_shift = i8s(fb_get_ref(t, FB_OP_INPUT_SHIFT));
+  out->left_shift = fb_get_i32(t, FB_OP_LEFT_SHIFT, 0);
+  out->lut = i8s(fb_get_ref(t, FB_OP_LUT));
+  out->channel_scale = f32s(fb_get_ref(t, FB_OP_CHANNEL_SCALE));
+  out->channel_shift = f32s(fb_get_ref(t, FB_OP_CHANNEL_SHIFT));
+  out->channel_offset = i32s(fb_get_ref(t, FB_OP_CHANNEL_OFFSET));
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_plan_get_op_attrs(const tgrs_plan* plan, uint32_t index, tgrs_plan_op_attrs* out) {
+  const uint8_t *op, *a;
+  tgrs_status st = element(plan, plan ? plan->ops_ : NULL, index, out, sizeof *out, &op);
+  if (st != TGRS_OK) return st;
+  a = fb_get_ref(op, FB_OP_ATTRS); /* NULL: every getter below yields the default */
+  out->kernel = i32s(fb_get_ref(a, FB_ATTRS_KERNEL));
+  out->strides = i32s(fb_get_ref(a, FB_ATTRS_STRIDES));
+  out->pads = i32s(fb_get_ref(a, FB_ATTRS_PADS));
+  out->dilations = i32s(fb_get_ref(a, FB_ATTRS_DILATIONS));
+  out->group = fb_get_i32(a, FB_ATTRS_GROUP, 1);
+  out->axis = fb_get_i32(a, FB_ATTRS_AXIS, 0);
+  out->perm = i32s(fb_get_ref(a, FB_ATTRS_PERM));
+  out->shape = i32s(fb_get_ref(a, FB_ATTRS_SHAPE));
+  out->alpha = fb_get_f32(a, FB_ATTRS_ALPHA, 0.0f);
+  out->beta = fb_get_f32(a, FB_ATTRS_BETA, 0.0f);
+  out->gamma = fb_get_f32(a, FB_ATTRS_GAMMA, 0.0f);
+  out->min = fb_get_f32(a, FB_ATTRS_MIN, 0.0f);
+  out->max = fb_get_f32(a, FB_ATTRS_MAX, 0.0f);
+  out->scales = f32s(fb_get_ref(a, FB_ATTRS_SCALES));
+  out->mode = string_or_empty(fb_get_ref(a, FB_ATTRS_MODE));
+  out->coordinate_transformation_mode =
+      string_or_empty(fb_get_ref(a, FB_ATTRS_COORDINATE_TRANSFORMATION_MODE));
+  out->nearest_mode = string_or_empty(fb_get_ref(a, FB_ATTRS_NEAREST_MODE));
+  out->count_include_pad = fb_get_u8(a, FB_ATTRS_COUNT_INCLUDE_PAD, 0) != 0;
+  out->ceil_mode = fb_get_u8(a, FB_ATTRS_CEIL_MODE, 0) != 0;
+  out->axes = i32s(fb_get_ref(a, FB_ATTRS_AXES));
+  out->keepdims = fb_get_u8(a, FB_ATTRS_KEEPDIMS, 1) != 0;
+  out->output_padding = i32s(fb_get_ref(a, FB_ATTRS_OUTPUT_PADDING));
+  out->pad_value = fb_get_f32(a, FB_ATTRS_PAD_VALUE, 0.0f);
+  out->view_shape = i32s(fb_get_ref(a, FB_ATTRS_VIEW_SHAPE));
+  return TGRS_OK;
+}
+
+static void read_buffer(const uint8_t* t, tgrs_plan_buffer* out) {
+  const uint8_t* home = fb_field(t, FB_BUFFER_HOME);
+  out->kind = (tgrs_buffer_kind)fb_get_u8(t, FB_BUFFER_KIND, 0);
+  out->tensor = fb_get_i32(t, FB_BUFFER_TENSOR, -1);
+  out->op = fb_get_i32(t, FB_BUFFER_OP, -1);
+  out->first_op = fb_get_i32(t, FB_BUFFER_FIRST_OP, 0);
+  out->last_op = fb_get_i32(t, FB_BUFFER_LAST_OP, 0);
+  out->bytes = fb_get_u32(t, FB_BUFFER_BYTES, 0);
+  out->has_home = home != NULL;
+  if (home) {
+    out->home.offset = fb_u32(home);
+    out->home.size = fb_u32(home + 4);
+    out->home.region = (tgrs_memory_region)home[8];
+  }
+}
+
+static void read_tile(const uint8_t* t, tgrs_plan_tile* out) {
+  const uint8_t* regions = fb_get_ref(t, FB_TILE_REGIONS);
+  out->dim = (tgrs_tile_dim)fb_get_u8(t, FB_TILE_DIM, 0);
+  out->tile_size = fb_get_i32(t, FB_TILE_TILE_SIZE, 0);
+  out->count = fb_get_i32(t, FB_TILE_COUNT, 0);
+  out->halo = fb_get_i32(t, FB_TILE_HALO, 0);
+  out->ops = i32s(fb_get_ref(t, FB_TILE_OPS));
+  out->region_count = fb_vec_len(regions);
+  /* TileRegion is six int32 on the wire, exactly tgrs_tile_region's layout. */
+  out->regions =
+      out->region_count ? (const tgrs_tile_region*)(const void*)fb_vec_data(regions) : NULL;
+  out->peak_bytes = fb_get_u32(t, FB_TILE_PEAK_BYTES, 0);
+  out->buffers_ = fb_get_ref(t, FB_TILE_BUFFERS);
+  out->buffer_count = fb_vec_len(out->buffers_);
+}
+
+const tgrs_tile_region* tgrs_plan_tile_region(const tgrs_plan_tile* tile, uint32_t t, uint32_t k) {
+  uint64_t i;
+  if (!tile || k >= tile->ops.count) return NULL;
+  i = (uint64_t)t * tile->ops.count + k;
+  return i < tile->region_count ? &tile->regions[i] : NULL;
+}
+
+tgrs_status tgrs_plan_tile_buffer(const tgrs_plan_tile* tile, uint32_t index,
+                                  tgrs_plan_buffer* out) {
+  if (!out) return TGRS_ERR_NULL_ARGUMENT;
+  memset(out, 0, sizeof *out);
+  if (!tile) return TGRS_ERR_NULL_ARGUMENT;
+  if (index >= tile->buffer_count) return TGRS_ERR_BAD_INDEX;
+  read_buffer(fb_vec_table(tile->buffers_, index), out);
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_plan_get_stage(const tgrs_plan* plan, uint32_t index, tgrs_plan_stage* out) {
+  const uint8_t* t;
+  tgrs_status st = element(plan, plan ? plan->stages_ : NULL, index, out, sizeof *out, &t);
+  if (st != TGRS_OK) return st;
+  out->id = fb_get_i32(t, FB_STAGE_ID, 0);
+  out->strategy = (tgrs_stage_strategy)fb_get_u8(t, FB_STAGE_STRATEGY, 0);
+  out->ops = i32s(fb_get_ref(t, FB_STAGE_OPS));
+  out->has_tile = fb_get_ref(t, FB_STAGE_TILE) != NULL;
+  out->chain = fb_get_i32(t, FB_STAGE_CHAIN, -1);
+  out->peak_bytes = fb_get_u32(t, FB_STAGE_PEAK_BYTES, 0);
+  out->spill_in = i32s(fb_get_ref(t, FB_STAGE_SPILL_IN));
+  out->spill_out = i32s(fb_get_ref(t, FB_STAGE_SPILL_OUT));
+  out->weight_block = fb_get_i32(t, FB_STAGE_WEIGHT_BLOCK, -1);
+  out->fast_reserved_bytes = fb_get_u32(t, FB_STAGE_FAST_RESERVED_BYTES, 0);
+  out->buffer_count = fb_vec_len(fb_get_ref(t, FB_STAGE_BUFFERS));
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_plan_get_stage_buffer(const tgrs_plan* plan, uint32_t stage, uint32_t index,
+                                       tgrs_plan_buffer* out) {
+  const uint8_t *t, *buffers;
+  tgrs_status st = element(plan, plan ? plan->stages_ : NULL, stage, out, sizeof *out, &t);
+  if (st != TGRS_OK) return st;
+  buffers = fb_get_ref(t, FB_STAGE_BUFFERS);
+  if (index >= fb_vec_len(buffers)) return TGRS_ERR_BAD_INDEX;
+  read_buffer(fb_vec_table(buffers, index), out);
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_plan_get_stage_tile(const tgrs_plan* plan, uint32_t stage, tgrs_plan_tile* out) {
+  const uint8_t *t, *tile;
+  tgrs_status st = element(plan, plan ? plan->stages_ : NULL, stage, out, sizeof *out, &t);
+  if (st != TGRS_OK) return st;
+  tile = fb_get_ref(t, FB_STAGE_TILE);
+  if (!tile) return TGRS_ERR_MISSING_FIELD;
+  read_tile(tile, out);
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_plan_get_chain(const tgrs_plan* plan, uint32_t index, tgrs_plan_chain* out) {
+  const uint8_t* t;
+  tgrs_status st = element(plan, plan ? plan->chains_ : NULL, index, out, sizeof *out, &t);
+  if (st != TGRS_OK) return st;
+  out->id = fb_get_i32(t, FB_CHAIN_ID, 0);
+  out->stages = i32s(fb_get_ref(t, FB_CHAIN_STAGES));
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_plan_get_chain_tile(const tgrs_plan* plan, uint32_t chain, tgrs_plan_tile* out) {
+  const uint8_t* t;
+  tgrs_status st = element(plan, plan ? plan->chains_ : NULL, chain, out, sizeof *out, &t);
+  if (st != TGRS_OK) return st;
+  read_tile(fb_get_ref(t, FB_CHAIN_TILE), out); /* required: the verifier checked it */
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_plan_get_slow_buffer(const tgrs_plan* plan, uint32_t index,
+                                      tgrs_plan_buffer* out) {
+  const uint8_t* t;
+  tgrs_status st = element(plan, plan ? plan->slow_buffers_ : NULL, index, out, sizeof *out, &t);
+  if (st != TGRS_OK) return st;
+  read_buffer(t, out);
+  return TGRS_OK;
+}
+
+/* weight_data + offset; the data of an empty weight_data is NULL (no NULL + 0). */
+static const uint8_t* at_offset(const tgrs_plan* plan, uint32_t offset) {
+  const uint8_t* data = tgrs_plan_weight_data(plan).data;
+  return data ? data + offset : NULL;
+}
+
+tgrs_status tgrs_plan_get_weight(const tgrs_plan* plan, uint32_t index, tgrs_plan_weight* out) {
+  const uint8_t* t;
+  tgrs_status st = element(plan, plan ? plan->weights_ : NULL, index, out, sizeof *out, &t);
+  if (st != TGRS_OK) return st;
+  out->offset = fb_get_u32(t, FB_WEIGHT_OFFSET, 0);
+  out->size = fb_get_u32(t, FB_WEIGHT_SIZE, 0);
+  out->block = fb_get_i32(t, FB_WEIGHT_BLOCK, -1);
+  if (out->block < 0) out->data = at_offset(plan, out->offset);
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_plan_get_weight_block(const tgrs_plan* plan, uint32_t index,
+                                       tgrs_plan_weight_block* out) {
+  const uint8_t* t;
+  tgrs_status st = element(plan, plan ? plan->weight_blocks_ : NULL, index, out, sizeof *out, &t);
+  if (st != TGRS_OK) return st;
+  out->stage = fb_get_i32(t, FB_BLOCK_STAGE, 0);
+  out->offset = fb_get_u32(t, FB_BLOCK_OFFSET, 0);
+  out->compressed_size = fb_get_u32(t, FB_BLOCK_COMPRESSED_SIZE, 0);
+  out->raw_size = fb_get_u32(t, FB_BLOCK_RAW_SIZE, 0);
+  out->compressed = at_offset(plan, out->offset);
+  return TGRS_OK;
+}

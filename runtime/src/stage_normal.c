@@ -1,0 +1,161 @@
+/*
+ * stage_normal.c: a NORMAL stage (docs/memory-model.md, "Lifetimes"): whole tensors at the
+ * fast offsets the plan stores. A buffer entering at op s that op s does not produce is a
+ * graph input (copied from the caller, permuted to the runtime layout) or a spilled tensor
+ * (reloaded from its slow home); it is loaded exactly at step s, because before s its bytes
+ * may still belong to another live buffer. Spilled tensors and graph outputs are still live
+ * at the end of the stage, where they are written out.
+ */
+#include "exec_internal.h"
+
+static int produced_by(const tgrs_plan_op* op, int32_t tensor) {
+  uint32_t i;
+  for (i = 0; i < op->outputs.count; ++i) {
+    if (op->outputs.data[i] == tensor) return 1;
+  }
+  return 0;
+}
+
+/* The stage's TENSOR (or SCRATCH) buffer of `tensor` (or of op `op`) live at `step`. */
+static int find_buffer(const tgrs_exec* ex, const tgrs_plan_stage* stage, uint32_t stage_index,
+                       tgrs_buffer_kind kind, int32_t tensor, int32_t step, tgrs_plan_buffer* out) {
+  uint32_t i;
+  for (i = 0; i < stage->buffer_count; ++i) {
+    if (tgrs_plan_get_stage_buffer(ex->plan, stage_index, i, out) != TGRS_OK) return 0;
+    if (out->kind != kind || !out->has_home || out->home.region != TGRS_REGION_FAST) continue;
+    if (kind == TGRS_BUFFER_SCRATCH ? out->op != step : out->tensor != tensor) continue;
+    if (out->first_op <= step && step <= out->last_op) return 1;
+  }
+  return 0;
+}
+
+/* Loads one buffer entering at its first op from the caller or the slow arena. */
+static tgrs_status load_buffer(tgrs_exec* ex, const tgrs_plan_buffer* b) {
+  tgrs_plan_tensor t;
+  uint8_t* dst;
+  const int32_t input = tgrs_exec_graph_input(ex, b->tensor);
+  if (tgrs_plan_get_tensor(ex->plan, (uint32_t)b->tensor, &t) != TGRS_OK ||
+      b->bytes != tgrs_plan_tensor_bytes(&t)) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  dst = tgrs_exec_fast(ex, b->home.offset, b->bytes);
+  if (dst == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  if (input >= 0) {
+    return tgrs_host_to_runtime(&t, (const uint8_t*)ex->inputs[input].data, dst, 0,
+                                tgrs_tensor_rows(&t));
+  } else {
+    tgrs_home home;
+    uint8_t* src;
+    if (!tgrs_exec_slow_home(ex, b->tensor, &home)) return TGRS_ERR_INCONSISTENT_PLAN;
+    src = tgrs_exec_slow(ex, home.offset, b->bytes);
+    if (src == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+    tgrs_copy_rows(&t, src, dst, 0, tgrs_tensor_rows(&t), 1);
+  }
+  return TGRS_OK;
+}
+
+static tgrs_status place(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32_t si, int32_t step,
+                         tgrs_operand* operand) {
+  tgrs_plan_buffer b;
+  if (!find_buffer(ex, stage, si, TGRS_BUFFER_TENSOR, operand->index, step, &b) ||
+      b.bytes != tgrs_plan_tensor_bytes(&operand->tensor)) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  operand->data = tgrs_exec_fast(ex, b.home.offset, b.bytes);
+  return operand->data != NULL ? TGRS_OK : TGRS_ERR_INCONSISTENT_PLAN;
+}
+
+static tgrs_status run_op(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32_t si, int32_t step) {
+  tgrs_op_call call;
+  tgrs_plan_buffer b;
+  uint32_t i;
+  tgrs_status st = tgrs_op_call_begin(ex, (uint32_t)step, &call);
+  if (st != TGRS_OK) return st;
+  /* Buffers entering at this step that the op does not produce are loaded now. */
+  for (i = 0; i < stage->buffer_count; ++i) {
+    if (tgrs_plan_get_stage_buffer(ex->plan, si, i, &b) != TGRS_OK) {
+      return TGRS_ERR_INCONSISTENT_PLAN;
+    }
+    if (b.kind != TGRS_BUFFER_TENSOR || b.first_op != step || b.tensor < 0 ||
+        produced_by(&call.op, b.tensor)) {
+      continue;
+    }
+    st = load_buffer(ex, &b);
+    if (st != TGRS_OK) return st;
+  }
+  for (i = 0; i < call.num_inputs; ++i) {
+    const int r = tgrs_op_call_constant(&call, &call.in[i], call.op.inputs.data[i]);
+    if (r < 0) return TGRS_ERR_INCONSISTENT_PLAN;
+    if (r == 0 && (st = place(ex, stage, si, step, &call.in[i])) != TGRS_OK) return st;
+  }
+  for (i = 0; i < call.num_outputs; ++i) {
+    const int r = tgrs_op_call_constant(&call, &call.out[i], call.op.outputs.data[i]);
+    if (r != 0) return TGRS_ERR_INCONSISTENT_PLAN; /* outputs are activations */
+    if ((st = place(ex, stage, si, step, &call.out[i])) != TGRS_OK) return st;
+  }
+  if (find_buffer(ex, stage, si, TGRS_BUFFER_SCRATCH, -1, step, &b)) {
+    call.scratch = tgrs_exec_fast(ex, b.home.offset, b.bytes);
+    call.scratch_bytes = b.bytes;
+    if (call.scratch == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  call.window = tgrs_row_window_full(call.in[0].rows, call.out[0].rows);
+  st = tgrs_exec_op(&call);
+  ex->stats->ops_run++;
+  return st;
+}
+
+/* Writes a tensor still live at the stage's last op to its slow home and/or the caller. */
+static tgrs_status write_out(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32_t si,
+                             int32_t tensor, int to_slow) {
+  const int32_t last = stage->ops.data[stage->ops.count - 1];
+  tgrs_plan_buffer b;
+  tgrs_plan_tensor t;
+  uint8_t* src;
+  if (tgrs_plan_get_tensor(ex->plan, (uint32_t)tensor, &t) != TGRS_OK ||
+      !find_buffer(ex, stage, si, TGRS_BUFFER_TENSOR, tensor, last, &b) ||
+      b.bytes != tgrs_plan_tensor_bytes(&t)) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  src = tgrs_exec_fast(ex, b.home.offset, b.bytes);
+  if (src == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  if (to_slow) {
+    tgrs_home home;
+    uint8_t* dst;
+    if (!tgrs_exec_slow_home(ex, tensor, &home)) return TGRS_ERR_INCONSISTENT_PLAN;
+    dst = tgrs_exec_slow(ex, home.offset, b.bytes);
+    if (dst == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+    tgrs_copy_rows(&t, dst, src, 0, tgrs_tensor_rows(&t), 0);
+    return TGRS_OK;
+  }
+  {
+    const int32_t o = tgrs_exec_graph_output(ex, tensor);
+    return tgrs_runtime_to_host(&t, src, (uint8_t*)ex->outputs[o].data, 0, tgrs_tensor_rows(&t));
+  }
+}
+
+tgrs_status tgrs_run_normal_stage(tgrs_exec* ex, uint32_t si, const tgrs_plan_stage* stage) {
+  uint32_t i, k;
+  tgrs_status st;
+  if (stage->ops.count == 0) return TGRS_OK;
+  for (i = 0; i < stage->ops.count; ++i) {
+    st = run_op(ex, stage, si, stage->ops.data[i]);
+    if (st != TGRS_OK) return tgrs_exec_fail(ex, st, stage->ops.data[i]);
+  }
+  for (i = 0; i < stage->spill_out.count; ++i) {
+    st = write_out(ex, stage, si, stage->spill_out.data[i], 1);
+    if (st != TGRS_OK) return st;
+  }
+  /* Graph outputs produced by this stage's ops. */
+  for (i = 0; i < stage->ops.count; ++i) {
+    tgrs_plan_op op;
+    if (tgrs_plan_get_op(ex->plan, (uint32_t)stage->ops.data[i], &op) != TGRS_OK) {
+      return TGRS_ERR_INCONSISTENT_PLAN;
+    }
+    for (k = 0; k < op.outputs.count; ++k) {
+      if (tgrs_exec_graph_output(ex, op.outputs.data[k]) < 0) continue;
+      st = write_out(ex, stage, si, op.outputs.data[k], 0);
+      if (st != TGRS_OK) return st;
+    }
+  }
+  return TGRS_OK;
+}

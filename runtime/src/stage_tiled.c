@@ -1,0 +1,155 @@
+/*
+ * stage_tiled.c: a tile loop, for a TILED stage (one loop over its ops) and for a chain (one
+ * fused loop over every op of its stages). tigris-tiling.txt "Spatial tiling" and "Chain
+ * tiling"; docs/memory-model.md "Tiled and chain stages".
+ *
+ * Per tile, per op k of the loop, the plan's TileRegion gives the input rows with halo
+ * [in_begin, in_end), the output rows [out_begin, out_end) and the border padding; they
+ * map one to one onto the kernels' tgrs_row_window, so the executor computes no geometry.
+ * One buffer layout (TilePlan.buffers) serves every tile:
+ *  - a data input not produced by op k - 1 comes from outside the loop: its rows are loaded
+ *    into its strip at op k (from the slow arena, or from the caller for graph inputs);
+ *  - op k's output strip holds its output rows; op k + 1 reads it in place (its input rows
+ *    are exactly op k's output rows, TileRows walks them back that way);
+ *  - the last op's rows are written to the tensor's slow home and/or the caller.
+ * Only the first input and the last output of a chain touch slow memory.
+ */
+#include "exec_internal.h"
+
+/* The loop's ROW_STRIP buffer of `tensor` (or SCRATCH of op `op`) live at op `op`. */
+static int find_strip(const tgrs_plan_tile* tile, tgrs_buffer_kind kind, int32_t tensor, int32_t op,
+                      tgrs_plan_buffer* out) {
+  uint32_t i;
+  for (i = 0; i < tile->buffer_count; ++i) {
+    if (tgrs_plan_tile_buffer(tile, i, out) != TGRS_OK) return 0;
+    if (out->kind != kind || !out->has_home || out->home.region != TGRS_REGION_FAST) continue;
+    if (kind == TGRS_BUFFER_SCRATCH ? out->op != op : out->tensor != tensor) continue;
+    if (out->first_op <= op && op <= out->last_op) return 1;
+  }
+  return 0;
+}
+
+/* Points `operand` at rows [begin, end) of its tensor in its strip. */
+static tgrs_status place_rows(tgrs_exec* ex, const tgrs_plan_tile* tile, int32_t op,
+                              tgrs_operand* operand, int32_t begin, int32_t end) {
+  tgrs_plan_buffer b;
+  size_t payload;
+  const int32_t n = operand->tensor.shape.count == 4 ? operand->tensor.shape.data[0] : 0;
+  if (n <= 0) return TGRS_ERR_UNSUPPORTED_OP; /* only NHWC tensors are row-tiled */
+  if (begin < 0 || end < begin || end > tgrs_tensor_rows(&operand->tensor) ||
+      !find_strip(tile, TGRS_BUFFER_ROW_STRIP, operand->index, op, &b)) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  payload = (size_t)n * (size_t)(end - begin) * tgrs_row_bytes(&operand->tensor);
+  if (payload > b.bytes) return TGRS_ERR_INCONSISTENT_PLAN;
+  operand->data = tgrs_exec_fast(ex, b.home.offset, payload);
+  operand->row_begin = begin;
+  operand->rows = end - begin;
+  return operand->data != NULL ? TGRS_OK : TGRS_ERR_INCONSISTENT_PLAN;
+}
+
+static tgrs_status load_rows(tgrs_exec* ex, const tgrs_operand* operand) {
+  const int32_t input = tgrs_exec_graph_input(ex, operand->index);
+  const int32_t end = operand->row_begin + operand->rows;
+  tgrs_home home;
+  uint8_t* src;
+  if (input >= 0) {
+    return tgrs_host_to_runtime(&operand->tensor, (const uint8_t*)ex->inputs[input].data,
+                                (uint8_t*)operand->data, operand->row_begin, end);
+  }
+  if (!tgrs_exec_slow_home(ex, operand->index, &home)) return TGRS_ERR_INCONSISTENT_PLAN;
+  src = tgrs_exec_slow(ex, home.offset, tgrs_plan_tensor_bytes(&operand->tensor));
+  if (src == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  tgrs_copy_rows(&operand->tensor, src, (uint8_t*)operand->data, operand->row_begin, end, 1);
+  return TGRS_OK;
+}
+
+static tgrs_status store_rows(tgrs_exec* ex, const tgrs_operand* operand) {
+  const int32_t output = tgrs_exec_graph_output(ex, operand->index);
+  const int32_t end = operand->row_begin + operand->rows;
+  tgrs_home home;
+  if (tgrs_exec_slow_home(ex, operand->index, &home)) {
+    uint8_t* dst = tgrs_exec_slow(ex, home.offset, tgrs_plan_tensor_bytes(&operand->tensor));
+    if (dst == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+    tgrs_copy_rows(&operand->tensor, dst, (uint8_t*)operand->data, operand->row_begin, end, 0);
+  }
+  if (output >= 0) {
+    return tgrs_runtime_to_host(&operand->tensor, (const uint8_t*)operand->data,
+                                (uint8_t*)ex->outputs[output].data, operand->row_begin, end);
+  }
+  return TGRS_OK;
+}
+
+/* Op slot k of tile t. prev_out: the tensor op k - 1 produced (-1 for k = 0). */
+static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32_t t, uint32_t k,
+                               int32_t* prev_out, const tgrs_tile_region** prev) {
+  const int32_t op = tile->ops.data[k];
+  const tgrs_tile_region* r = tgrs_plan_tile_region(tile, t, k);
+  tgrs_op_call call;
+  tgrs_plan_buffer scratch;
+  uint32_t i;
+  tgrs_status st;
+  if (r == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  st = tgrs_op_call_begin(ex, (uint32_t)op, &call);
+  if (st != TGRS_OK) return st;
+  if (call.num_outputs != 1) return TGRS_ERR_UNSUPPORTED_OP;
+  for (i = 0; i < call.num_inputs; ++i) {
+    tgrs_operand* in = &call.in[i];
+    const int c = tgrs_op_call_constant(&call, in, call.op.inputs.data[i]);
+    if (c < 0) return TGRS_ERR_INCONSISTENT_PLAN;
+    if (c > 0) continue;
+    st = place_rows(ex, tile, op, in, r->in_begin, r->in_end);
+    if (st != TGRS_OK) return st;
+    if (in->index == *prev_out) {
+      /* Produced by op k - 1 in this tile: its output rows must be these rows. */
+      if ((*prev)->out_begin != r->in_begin || (*prev)->out_end != r->in_end) {
+        return TGRS_ERR_INCONSISTENT_PLAN;
+      }
+    } else if ((st = load_rows(ex, in)) != TGRS_OK) {
+      return st;
+    }
+  }
+  if (tgrs_op_call_constant(&call, &call.out[0], call.op.outputs.data[0]) != 0) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  st = place_rows(ex, tile, op, &call.out[0], r->out_begin, r->out_end);
+  if (st != TGRS_OK) return st;
+  if (find_strip(tile, TGRS_BUFFER_SCRATCH, -1, op, &scratch)) {
+    call.scratch = tgrs_exec_fast(ex, scratch.home.offset, scratch.bytes);
+    call.scratch_bytes = scratch.bytes;
+    if (call.scratch == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  call.tiled = 1;
+  call.window.in_row_begin = r->in_begin;
+  call.window.in_rows = r->in_end - r->in_begin;
+  call.window.out_row_begin = r->out_begin;
+  call.window.out_row_end = r->out_end;
+  st = tgrs_exec_op(&call);
+  ex->stats->ops_run++;
+  if (st != TGRS_OK) return st;
+  if (k + 1 == tile->ops.count) {
+    st = store_rows(ex, &call.out[0]);
+    if (st != TGRS_OK) return st;
+  }
+  *prev_out = call.out[0].index;
+  *prev = r;
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_run_tile_loop(tgrs_exec* ex, const tgrs_plan_tile* tile) {
+  uint32_t t, k;
+  if (tile->dim != TGRS_TILE_DIM_HEIGHT || tile->count <= 0 || tile->ops.count == 0 ||
+      tile->region_count != (uint32_t)tile->count * tile->ops.count) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  for (t = 0; t < (uint32_t)tile->count; ++t) {
+    int32_t prev_out = -1;
+    const tgrs_tile_region* prev = NULL;
+    for (k = 0; k < tile->ops.count; ++k) {
+      const tgrs_status st = run_tile_op(ex, tile, t, k, &prev_out, &prev);
+      if (st != TGRS_OK) return tgrs_exec_fail(ex, st, tile->ops.data[k]);
+    }
+    ex->stats->tiles_run++;
+  }
+  return TGRS_OK;
+}

@@ -1,0 +1,263 @@
+// tigris_analyze through the C ABI: options, bad budgets, the accessors and the JSON on a
+// graph small enough to plan by hand (docs/memory-model.md), and the SVG.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "support/onnx_builder.h"
+#include "support/test_env.h"
+#include "tigris.h"
+
+namespace {
+
+using tigris::testing::OnnxModelBuilder;
+using tigris::testing::SharedOnnxModel;
+
+struct ModelDeleter {
+  void operator()(tigris_model* m) const { tigris_model_free(m); }
+};
+struct AnalysisDeleter {
+  void operator()(tigris_analysis* a) const { tigris_analysis_free(a); }
+};
+using ModelPtr = std::unique_ptr<tigris_model, ModelDeleter>;
+using AnalysisPtr = std::unique_ptr<tigris_analysis, AnalysisDeleter>;
+
+// x [1,1,8,8] float32 -> Relu "relu_a" -> Relu "relu_b" -> y. Every tensor is 8*8*4 =
+// 256 bytes, a multiple of the 16-byte alignment.
+ModelPtr TwoRelus() {
+  OnnxModelBuilder b("two_relus", 13);
+  b.Input("x", {1, 1, 8, 8});
+  b.Node("Relu", {"x"}, {"a"}, "relu_a");
+  b.Node("Relu", {"a"}, {"y"}, "relu_b");
+  b.Output("y", {1, 1, 8, 8});
+  const std::string bytes = b.Bytes();
+  tigris_model* m = nullptr;
+  EXPECT_EQ(tigris_load_from_memory(&m, bytes.data(), bytes.size(), nullptr), TIGRIS_OK)
+      << tigris_last_error();
+  return ModelPtr(m);
+}
+
+ModelPtr LoadShared(const std::string& file) {
+  tigris_model* m = nullptr;
+  EXPECT_EQ(tigris_load(&m, SharedOnnxModel(file).c_str(), nullptr), TIGRIS_OK)
+      << tigris_last_error();
+  return ModelPtr(m);
+}
+
+tigris_analyze_options Budget(uint64_t fast, uint64_t slow = 0, uint64_t flash = 0) {
+  tigris_analyze_options o = TIGRIS_ANALYZE_OPTIONS_INIT;
+  o.fast_bytes = fast;
+  o.slow_bytes = slow;
+  o.flash_bytes = flash;
+  return o;
+}
+
+AnalysisPtr Analyze(const tigris_model* m, const tigris_analyze_options& o) {
+  tigris_analysis* a = nullptr;
+  EXPECT_EQ(tigris_analyze(&a, m, &o), TIGRIS_OK) << tigris_last_error();
+  return AnalysisPtr(a);
+}
+
+TEST(AnalyzeTest, OptionsInitMatchesTheMacroAndChecksTheVersion) {
+  tigris_analyze_options o;
+  o.version = -7;
+  o.fast_bytes = 99;
+  ASSERT_EQ(tigris_analyze_options_init(&o, TIGRIS_ANALYZE_OPTIONS_VERSION), TIGRIS_OK);
+  const tigris_analyze_options want = TIGRIS_ANALYZE_OPTIONS_INIT;
+  EXPECT_EQ(o.version, want.version);
+  EXPECT_EQ(o.fast_bytes, 0u);
+  EXPECT_EQ(o.slow_bytes, 0u);
+  EXPECT_EQ(o.flash_bytes, 0u);
+  EXPECT_EQ(tigris_analyze_options_init(&o, 99), TIGRIS_ERR_VERSION_MISMATCH);
+  EXPECT_EQ(tigris_analyze_options_init(nullptr, 1), TIGRIS_ERR_INVALID_ARGUMENT);
+}
+
+TEST(AnalyzeTest, NullArgumentsAreInvalid) {
+  ModelPtr m = TwoRelus();
+  const tigris_analyze_options o = Budget(1 << 20);
+  EXPECT_EQ(tigris_analyze(nullptr, m.get(), &o), TIGRIS_ERR_INVALID_ARGUMENT);
+  int not_an_analysis = 0;  // *out must be reset to NULL on failure
+  tigris_analysis* a = reinterpret_cast<tigris_analysis*>(&not_an_analysis);
+  EXPECT_EQ(tigris_analyze(&a, nullptr, &o), TIGRIS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(a, nullptr);
+  EXPECT_EQ(tigris_analyze(&a, m.get(), nullptr), TIGRIS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(a, nullptr);
+  EXPECT_NE(std::string(tigris_last_error()).find("fast_bytes"), std::string::npos);
+}
+
+TEST(AnalyzeTest, BadBudgetsNameTheField) {
+  ModelPtr m = TwoRelus();
+  tigris_analysis* a = nullptr;
+
+  tigris_analyze_options zero = Budget(0);
+  EXPECT_EQ(tigris_analyze(&a, m.get(), &zero), TIGRIS_ERR_INVALID_BUDGET);
+  EXPECT_EQ(a, nullptr);
+  EXPECT_NE(std::string(tigris_last_error()).find("fast_bytes"), std::string::npos);
+  // The model keeps the message of the failed call made on it.
+  EXPECT_NE(std::string(tigris_model_last_error(m.get())).find("fast_bytes"), std::string::npos);
+
+  // uint64_t values a signed byte count cannot hold ("negative" once cast).
+  tigris_analyze_options huge = Budget(UINT64_MAX);
+  EXPECT_EQ(tigris_analyze(&a, m.get(), &huge), TIGRIS_ERR_INVALID_BUDGET);
+  EXPECT_NE(std::string(tigris_last_error()).find("fast_bytes"), std::string::npos);
+  tigris_analyze_options huge_slow = Budget(1024, UINT64_MAX - 1);
+  EXPECT_EQ(tigris_analyze(&a, m.get(), &huge_slow), TIGRIS_ERR_INVALID_BUDGET);
+  EXPECT_NE(std::string(tigris_last_error()).find("slow_bytes"), std::string::npos);
+  tigris_analyze_options huge_flash = Budget(1024, 0, uint64_t{1} << 63);
+  EXPECT_EQ(tigris_analyze(&a, m.get(), &huge_flash), TIGRIS_ERR_INVALID_BUDGET);
+  EXPECT_NE(std::string(tigris_last_error()).find("flash_bytes"), std::string::npos);
+
+  tigris_analyze_options future = Budget(1024);
+  future.version = TIGRIS_ANALYZE_OPTIONS_VERSION + 1;
+  EXPECT_EQ(tigris_analyze(&a, m.get(), &future), TIGRIS_ERR_VERSION_MISMATCH);
+  EXPECT_EQ(a, nullptr);
+}
+
+TEST(AnalyzeTest, AccessorsOnNullAreNeutral) {
+  EXPECT_EQ(tigris_analysis_verdict(nullptr), TIGRIS_VERDICT_NEEDS_WORK);
+  EXPECT_EQ(tigris_analysis_scheduled_peak_bytes(nullptr), 0u);
+  EXPECT_EQ(tigris_analysis_naive_peak_bytes(nullptr), 0u);
+  EXPECT_EQ(tigris_analysis_slow_peak_bytes(nullptr), 0u);
+  EXPECT_EQ(tigris_analysis_stage_count(nullptr), 0u);
+  EXPECT_EQ(tigris_analysis_tiled_stage_count(nullptr), 0u);
+  EXPECT_EQ(tigris_analysis_chain_count(nullptr), 0u);
+  EXPECT_EQ(tigris_analysis_macs(nullptr), 0u);
+  EXPECT_EQ(tigris_analysis_recompute_macs(nullptr), 0u);
+  EXPECT_EQ(tigris_analysis_slow_traffic_bytes(nullptr), 0u);
+  EXPECT_STREQ(tigris_analysis_json(nullptr), "");
+  EXPECT_STREQ(tigris_analysis_timeline_svg(nullptr), "");
+  tigris_analysis_free(nullptr);
+}
+
+TEST(AnalyzeTest, OneStageWhenEverythingFits) {
+  ModelPtr m = TwoRelus();
+  AnalysisPtr a = Analyze(m.get(), Budget(1 << 20, 0, 4 << 20));
+  ASSERT_TRUE(a);
+  // docs/memory-model.md: x enters at relu_a (its first reader) and leaves after it; a and
+  // the output y are co-resident with the op's input. Step 0: x + a = 512; step 1: a + y
+  // = 512. First fit: x@0, a@256, then y@0 (x is gone): extent 512.
+  EXPECT_EQ(tigris_analysis_verdict(a.get()), TIGRIS_VERDICT_OK);
+  EXPECT_EQ(tigris_analysis_naive_peak_bytes(a.get()), 512u);
+  EXPECT_EQ(tigris_analysis_scheduled_peak_bytes(a.get()), 512u);
+  EXPECT_EQ(tigris_analysis_stage_count(a.get()), 1u);
+  EXPECT_EQ(tigris_analysis_tiled_stage_count(a.get()), 0u);
+  EXPECT_EQ(tigris_analysis_chain_count(a.get()), 0u);
+  EXPECT_EQ(tigris_analysis_slow_peak_bytes(a.get()), 0u);
+  EXPECT_EQ(tigris_analysis_slow_traffic_bytes(a.get()), 0u);
+  EXPECT_EQ(tigris_analysis_macs(a.get()), 0u);  // elementwise ops count 0 (analysis/macs.h)
+  EXPECT_EQ(tigris_analysis_recompute_macs(a.get()), 0u);
+
+  nlohmann::json j = nlohmann::json::parse(tigris_analysis_json(a.get()));
+  EXPECT_EQ(j["verdict"], "ok");
+  EXPECT_EQ(j["budget"]["fast_bytes"], 1 << 20);
+  EXPECT_EQ(j["budget"]["flash_bytes"], 4 << 20);
+  EXPECT_EQ(j["scheduled_peak_bytes"], 512);
+  ASSERT_EQ(j["timeline"].size(), 2u);
+  EXPECT_EQ(j["timeline"][0]["op"], "relu_a");
+  EXPECT_EQ(j["timeline"][1]["live_bytes"], 512);
+}
+
+TEST(AnalyzeTest, ChainWhenEachOpAloneIsOverBudget) {
+  ModelPtr m = TwoRelus();
+  AnalysisPtr a = Analyze(m.get(), Budget(256));
+  ASSERT_TRUE(a);
+  // Each op needs 512 bytes > 256, so each is a stage of its own, both row-tileable, and
+  // a (one consumer, not an output, 8 rows) links them into one chain
+  // (tigris-tiling.txt, "Chain tiling"). Rows are 8 * 4 = 32 bytes. The loop holds
+  // x's strip at relu_a, a's strip at both ops, y's strip at relu_b, first fit
+  // x@0, a@32h, y@0: extent 64h <= 256 -> h = 4 rows, ceil(8 / 4) = 2 tiles, halo 0.
+  EXPECT_EQ(tigris_analysis_verdict(a.get()), TIGRIS_VERDICT_TILED);
+  EXPECT_EQ(tigris_analysis_stage_count(a.get()), 2u);
+  EXPECT_EQ(tigris_analysis_chain_count(a.get()), 1u);
+  EXPECT_EQ(tigris_analysis_tiled_stage_count(a.get()), 2u);  // chain stages count as tiled
+  EXPECT_EQ(tigris_analysis_scheduled_peak_bytes(a.get()), 256u);
+  EXPECT_EQ(tigris_analysis_naive_peak_bytes(a.get()), 512u);
+  // x comes from the caller and y goes to it: nothing touches slow memory.
+  EXPECT_EQ(tigris_analysis_slow_peak_bytes(a.get()), 0u);
+  EXPECT_EQ(tigris_analysis_slow_traffic_bytes(a.get()), 0u);
+
+  nlohmann::json j = nlohmann::json::parse(tigris_analysis_json(a.get()));
+  ASSERT_EQ(j["chains"].size(), 1u);
+  EXPECT_EQ(j["chains"][0]["tile_height"], 4);
+  EXPECT_EQ(j["chains"][0]["tiles"], 2);
+  EXPECT_EQ(j["chains"][0]["halo"], 0);
+  for (const auto& s : j["stages"]) {
+    EXPECT_EQ(s["strategy"], "chain");
+    EXPECT_EQ(s["chain"], 0);
+  }
+}
+
+TEST(AnalyzeTest, JsonKeepsTheModelObjectAndAddsThePlan) {
+  ModelPtr m = TwoRelus();
+  AnalysisPtr a = Analyze(m.get(), Budget(1024));
+  nlohmann::json j = nlohmann::json::parse(tigris_analysis_json(a.get()));
+  // The model summary is tigris_model_json's "model" without the "graph".
+  nlohmann::json model = nlohmann::json::parse(tigris_model_json(m.get()))["model"];
+  model.erase("graph");
+  EXPECT_EQ(j["model"], model);
+  for (const char* key : {"memory", "budget", "stages", "chains", "scheduled_peak_bytes",
+                          "slow_peak_bytes", "verdict", "totals", "timeline"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  // Headline numbers agree between the accessors and the JSON.
+  EXPECT_EQ(j["scheduled_peak_bytes"].get<uint64_t>(),
+            tigris_analysis_scheduled_peak_bytes(a.get()));
+  EXPECT_EQ(j["memory"]["naive_peak_bytes"].get<uint64_t>(),
+            tigris_analysis_naive_peak_bytes(a.get()));
+  EXPECT_EQ(j["stages"].size(), tigris_analysis_stage_count(a.get()));
+  EXPECT_EQ(j["totals"]["macs"].get<uint64_t>(), tigris_analysis_macs(a.get()));
+  // The model object comes first: a reader sees what was analysed before how.
+  const auto ordered = nlohmann::ordered_json::parse(tigris_analysis_json(a.get()));
+  EXPECT_EQ(ordered.begin().key(), "model");
+}
+
+TEST(AnalyzeTest, AnalysisOutlivesItsModel) {
+  ModelPtr m = TwoRelus();
+  AnalysisPtr a = Analyze(m.get(), Budget(1024));
+  m.reset();
+  const std::string svg = tigris_analysis_timeline_svg(a.get());
+  EXPECT_NE(svg.find("relu_b"), std::string::npos);  // op names were copied
+  EXPECT_NE(std::string(tigris_analysis_json(a.get())).find("two_relus"), std::string::npos);
+  // Built once and owned by the analysis: the same pointer every time.
+  EXPECT_EQ(tigris_analysis_timeline_svg(a.get()), tigris_analysis_timeline_svg(a.get()));
+}
+
+TEST(AnalyzeTest, TimelineSvgHasOneBarPerOp) {
+  ModelPtr m = LoadShared("vww_mobilenetv1_025_96.onnx");
+  AnalysisPtr a = Analyze(m.get(), Budget(64 * 1024));
+  const std::string svg = tigris_analysis_timeline_svg(a.get());
+  ASSERT_EQ(svg.rfind("<?xml", 0), 0u);
+  size_t bars = 0;
+  for (size_t p = svg.find("class=\"bar\""); p != std::string::npos;
+       p = svg.find("class=\"bar\"", p + 1)) {
+    ++bars;
+  }
+  EXPECT_EQ(bars, tigris_model_op_count(m.get()));
+  EXPECT_NE(svg.find("id=\"budget-line\""), std::string::npos);
+  EXPECT_NE(svg.find("budget 64 KiB"), std::string::npos);
+}
+
+TEST(AnalyzeTest, SlowBudgetBelowTheSpillsFails) {
+  ModelPtr m = LoadShared("kws_small_cnn.onnx");
+  // Unlimited first: what do the spills need? At 32 KiB the model runs as two stages
+  // (its untiled peak, 31.2 KiB of live bytes, does not fit first-fit in one).
+  AnalysisPtr free_slow = Analyze(m.get(), Budget(32 * 1024));
+  const uint64_t need = tigris_analysis_slow_peak_bytes(free_slow.get());
+  ASSERT_GT(need, 0u) << "the model must spill at 32 KiB for this test";
+
+  // Exactly the footprint is enough; one 16-byte slot less is not.
+  AnalysisPtr exact = Analyze(m.get(), Budget(32 * 1024, need));
+  EXPECT_TRUE(exact);
+  tigris_analysis* a = nullptr;
+  tigris_analyze_options small = Budget(32 * 1024, need - 16);
+  EXPECT_EQ(tigris_analyze(&a, m.get(), &small), TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL);
+  EXPECT_EQ(a, nullptr);
+  const std::string message = tigris_last_error();
+  EXPECT_NE(message.find(std::to_string(need)), std::string::npos) << message;
+  EXPECT_NE(message.find("slow"), std::string::npos) << message;
+}
+
+}  // namespace

@@ -1,0 +1,197 @@
+// `tigris analyze MODEL -m FAST [-m SLOW] [-f FLASH] [-v] [--json] [--timeline FILE]` as a
+// user runs it: the report agrees with the C ABI run in this process, sizes parse in every
+// accepted spelling, and bad budgets are usage errors (exit 2) or library errors (exit 1)
+// that say what is wrong.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "support/process.h"
+#include "support/test_env.h"
+#include "tigris.h"
+
+namespace {
+
+using tigris::testing::ProcessResult;
+using tigris::testing::RunCommand;
+using tigris::testing::SharedOnnxModel;
+using tigris::testing::TigrisCli;
+
+ProcessResult Analyze(const std::string& model_file, const std::string& options) {
+  return RunCommand(TigrisCli() + " analyze " + SharedOnnxModel(model_file) + " " + options);
+}
+
+// The same analysis through the C ABI, in this process: what the CLI must print.
+struct InProcess {
+  tigris_model* model = nullptr;
+  tigris_analysis* analysis = nullptr;
+  InProcess(const std::string& model_file, uint64_t fast, uint64_t slow = 0) {
+    EXPECT_EQ(tigris_load(&model, SharedOnnxModel(model_file).c_str(), nullptr), TIGRIS_OK);
+    tigris_analyze_options o = TIGRIS_ANALYZE_OPTIONS_INIT;
+    o.fast_bytes = fast;
+    o.slow_bytes = slow;
+    EXPECT_EQ(tigris_analyze(&analysis, model, &o), TIGRIS_OK) << tigris_last_error();
+  }
+  ~InProcess() {
+    tigris_analysis_free(analysis);
+    tigris_model_free(model);
+  }
+  nlohmann::json Json() const { return nlohmann::json::parse(tigris_analysis_json(analysis)); }
+};
+
+size_t Lines(const std::string& text) {
+  size_t n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+
+TEST(CliAnalyzeTest, HumanReportHasTheHeadlineLines) {
+  auto r = Analyze("vww_mobilenetv1_025_96.onnx", "-m 64K -f 4M");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  InProcess lib("vww_mobilenetv1_025_96.onnx", 64 * 1024);
+  // model line: the file's stem, the dtype and the op count of the normalized graph.
+  EXPECT_EQ(r.out.rfind("model     vww_mobilenetv1_025_96 (float32, " +
+                            std::to_string(tigris_model_op_count(lib.model)) + " ops, ",
+                        0),
+            0u)
+      << r.out;
+  EXPECT_NE(r.out.find("\nSRAM      64 KiB budget, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nslow      not given; "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nflash     4 MiB budget, weights "), std::string::npos) << r.out;
+  const std::string verdict = lib.Json()["verdict"];
+  EXPECT_NE(r.out.find("\nverdict   " + verdict + ": " +
+                       std::to_string(tigris_analysis_stage_count(lib.analysis)) + " stages"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(Lines(r.out), 5u) << "compact without -v:\n" << r.out;
+}
+
+TEST(CliAnalyzeTest, VerboseAddsOneTableRowPerStage) {
+  auto r = Analyze("vww_mobilenetv1_025_96.onnx", "-m 64K -v");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  InProcess lib("vww_mobilenetv1_025_96.onnx", 64 * 1024);
+  const size_t stages = tigris_analysis_stage_count(lib.analysis);
+  // 5 report lines, a blank line, the header, one row per stage, the footnote.
+  EXPECT_EQ(Lines(r.out), 5 + 1 + 1 + stages + 1) << r.out;
+  EXPECT_NE(r.out.find("strategy"), std::string::npos);
+  // Every stage's strategy appears in its row.
+  for (const auto& stage : lib.Json()["stages"]) {
+    EXPECT_NE(r.out.find(stage["strategy"].get<std::string>()), std::string::npos);
+  }
+}
+
+TEST(CliAnalyzeTest, JsonIsTheLibrarysJson) {
+  auto r = Analyze("kws_small_cnn.onnx", "-m 32K --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  InProcess lib("kws_small_cnn.onnx", 32 * 1024);
+  EXPECT_EQ(nlohmann::json::parse(r.out), lib.Json());
+  // The foundation's "model" object is kept, without the graph.
+  EXPECT_EQ(lib.Json()["model"]["name"], tigris_model_name(lib.model));
+  EXPECT_FALSE(lib.Json()["model"].contains("graph"));
+}
+
+TEST(CliAnalyzeTest, EverySizeSpellingGivesTheSameBudget) {
+  for (const char* size : {"256K", "256KiB", "262144", "0.25MiB", "0.25m"}) {
+    auto r = Analyze("mnist8.onnx", std::string("--json -m ") + size);
+    ASSERT_EQ(r.exit_code, 0) << size << ": " << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["budget"]["fast_bytes"], 262144) << size;
+  }
+  auto r = Analyze("mnist8.onnx", "--json -m 64K -m 1.5MiB -f 4M");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto budget = nlohmann::json::parse(r.out)["budget"];
+  EXPECT_EQ(budget["fast_bytes"], 65536);
+  EXPECT_EQ(budget["slow_bytes"], 1572864);  // 1.5 * 2^20
+  EXPECT_EQ(budget["flash_bytes"], 4194304);
+}
+
+TEST(CliAnalyzeTest, TimelineWritesAnSvg) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "tigris_cli_timeline.svg").string();
+  std::filesystem::remove(path);
+  auto r = Analyze("vww_mobilenetv1_025_96.onnx", "-m 64K --timeline " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("timeline  " + path), std::string::npos) << r.out;
+  const std::string svg = tigris::testing::ReadFile(path);
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
+  EXPECT_NE(svg.find("id=\"budget-line\""), std::string::npos);
+  std::filesystem::remove(path);
+
+  // With --json the SVG is still written, and stdout stays pure JSON.
+  auto j = Analyze("vww_mobilenetv1_025_96.onnx", "-m 64K --json --timeline " + path);
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_NO_THROW(nlohmann::json::parse(j.out));
+  EXPECT_TRUE(std::filesystem::exists(path));
+  std::filesystem::remove(path);
+}
+
+TEST(CliAnalyzeTest, NeedsWorkNamesTheBlockedStagesOps) {
+  auto r = Analyze("mobilenet_v2_100_224.onnx", "-m 32K");
+  ASSERT_EQ(r.exit_code, 0) << r.err;  // a plan that needs work is still an answer
+  EXPECT_NE(r.out.find("\nverdict   needs_work: "), std::string::npos) << r.out;
+  InProcess lib("mobilenet_v2_100_224.onnx", 32 * 1024);
+  for (const auto& stage : lib.Json()["stages"]) {
+    if (stage["reasons"].empty()) continue;
+    const std::string line = "blocked   stage " + std::to_string(stage["id"].get<int>()) + " (" +
+                             stage["ops"][0].get<std::string>();
+    EXPECT_NE(r.out.find(line), std::string::npos) << line;
+  }
+}
+
+TEST(CliAnalyzeTest, BadSizesAreUsageErrors) {
+  const std::string model = "mnist8.onnx";
+  struct Case {
+    const char* options;
+    const char* says;
+  };
+  for (const Case& c :
+       {Case{"-m 0", "greater than zero"}, Case{"-m -5K", "negative"}, Case{"-m lots", "no number"},
+        Case{"-m 12Q", "unknown unit"}, Case{"-m 0.3K", "whole number"},
+        Case{"-m 64K -m 0", "greater than zero"}, Case{"-m 64K -f 0", "greater than zero"}}) {
+    auto r = Analyze(model, c.options);
+    EXPECT_EQ(r.exit_code, 2) << c.options << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.options << ": " << r.err;
+    EXPECT_EQ(r.out, "") << c.options;
+  }
+}
+
+TEST(CliAnalyzeTest, OptionsThatNeedABudgetAreUsageErrorsWithoutIt) {
+  for (const char* options : {"-f 4M", "-v", "--timeline x.svg", "--json -v"}) {
+    auto r = Analyze("mnist8.onnx", options);
+    EXPECT_EQ(r.exit_code, 2) << options;
+    EXPECT_NE(r.err.find("needs -m"), std::string::npos) << options << ": " << r.err;
+  }
+  auto three = Analyze("mnist8.onnx", "-m 1K -m 2K -m 3K");
+  EXPECT_EQ(three.exit_code, 2);
+  EXPECT_NE(three.err.find("-m FAST [-m SLOW]"), std::string::npos) << three.err;
+  EXPECT_EQ(Analyze("mnist8.onnx", "-m").exit_code, 2);  // a value is required
+}
+
+TEST(CliAnalyzeTest, LibraryErrorsExitOneWithTheStatusName) {
+  // kws_small_cnn spills at 32 KiB (two stages); 1 KiB of slow memory cannot hold them.
+  auto slow = Analyze("kws_small_cnn.onnx", "-m 32K -m 1K");
+  EXPECT_EQ(slow.exit_code, 1);
+  EXPECT_NE(slow.err.find("TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL"), std::string::npos) << slow.err;
+  EXPECT_NE(slow.err.find("1024"), std::string::npos) << slow.err;  // states the budget
+
+  auto unwritable = Analyze("mnist8.onnx", "-m 64K --timeline /nonexistent-dir/t.svg");
+  EXPECT_EQ(unwritable.exit_code, 1);
+  EXPECT_NE(unwritable.err.find("TIGRIS_ERR_IO"), std::string::npos) << unwritable.err;
+  EXPECT_NE(unwritable.err.find("/nonexistent-dir/t.svg"), std::string::npos) << unwritable.err;
+
+  auto missing = RunCommand(TigrisCli() + " analyze /nonexistent.onnx -m 64K");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("TIGRIS_ERR_IO"), std::string::npos) << missing.err;
+}
+
+TEST(CliAnalyzeTest, FlashBelowTheWeightsIsFlagged) {
+  auto r = Analyze("vww_mobilenetv1_025_96.onnx", "-m 64K -f 100K");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The weights (hundreds of KiB of float32) exceed 100 KiB; the emitter enforces it.
+  EXPECT_NE(r.out.find("(over the budget)"), std::string::npos) << r.out;
+}
+
+}  // namespace

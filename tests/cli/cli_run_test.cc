@@ -1,0 +1,97 @@
+// `tigris run` as a user runs it: a plan compiled from a shared model runs on a .npy input,
+// writes a .npy output and prints latency and the arena high-water marks; wrong input
+// shapes, missing files and too-small arenas exit 1 naming the runtime status.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "support/process.h"
+#include "support/test_env.h"
+
+namespace {
+
+using tigris::testing::RunCommand;
+using tigris::testing::SharedOnnxModel;
+using tigris::testing::TigrisCli;
+
+std::string Tmp(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("cli_run_" + name)).string();
+}
+
+// A float32 .npy (format 1.0, header padded to 64 bytes as numpy writes it).
+void WriteFloatNpy(const std::string& path, const std::string& shape, size_t count, float v) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+  header.append(64 - (10 + header.size() + 1) % 64, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  const char len[2] = {static_cast<char>(header.size() & 0xff),
+                       static_cast<char>(header.size() >> 8)};
+  out.write(len, 2);
+  out << header;
+  std::vector<float> data(count, v);
+  out.write(reinterpret_cast<const char*>(data.data()),
+            static_cast<std::streamsize>(data.size() * 4));
+}
+
+class CliRunTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    // mnist8 at 8K: several stages, tiles and spills (docs/planning.md).
+    auto r = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx") +
+                        " -m 8K --xip -o " + Tmp("mnist8.tgrs"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    WriteFloatNpy(Tmp("x.npy"), "(1, 1, 28, 28)", 28 * 28, 0.5f);
+  }
+};
+
+TEST_F(CliRunTest, RunsAndReportsHighWaterMarks) {
+  std::filesystem::remove(Tmp("y.npy"));
+  auto r = RunCommand(TigrisCli() + " run " + Tmp("mnist8.tgrs") + " --input " + Tmp("x.npy") +
+                      " --output " + Tmp("y.npy"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("latency  "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fast     high-water "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("poison   fast intact, slow intact"), std::string::npos) << r.out;
+  // 10 float scores, shape (1, 10): a 128-byte header (numpy pads to 64) + 40 bytes.
+  ASSERT_TRUE(std::filesystem::exists(Tmp("y.npy")));
+  EXPECT_EQ(std::filesystem::file_size(Tmp("y.npy")), 128u + 40u);
+}
+
+TEST_F(CliRunTest, WrongInputShapeNamesTheStatus) {
+  WriteFloatNpy(Tmp("bad.npy"), "(1, 1, 28, 27)", 28 * 27, 0.5f);
+  auto r = RunCommand(TigrisCli() + " run " + Tmp("mnist8.tgrs") + " -i " + Tmp("bad.npy") +
+                      " -o " + Tmp("y.npy"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("TGRS_ERR_INPUT_SIZE"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1x1x28x28"), std::string::npos) << r.err;
+}
+
+TEST_F(CliRunTest, TooSmallArenaNamesTheStatus) {
+  auto r = RunCommand(TigrisCli() + " run " + Tmp("mnist8.tgrs") + " -i " + Tmp("x.npy") + " -o " +
+                      Tmp("y.npy") + " -m 1K");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("TGRS_ERR_ARENA_TOO_SMALL"), std::string::npos) << r.err;
+}
+
+TEST_F(CliRunTest, MissingFilesAndUsage) {
+  auto r = RunCommand(TigrisCli() + " run " + Tmp("missing.tgrs") + " -i " + Tmp("x.npy") + " -o " +
+                      Tmp("y.npy"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("missing.tgrs"), std::string::npos) << r.err;
+  r = RunCommand(TigrisCli() + " run " + Tmp("mnist8.tgrs") + " -i " + Tmp("missing.npy") + " -o " +
+                 Tmp("y.npy"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("missing.npy"), std::string::npos) << r.err;
+  r = RunCommand(TigrisCli() + " run " + Tmp("mnist8.tgrs") + " -o " + Tmp("y.npy"));
+  EXPECT_EQ(r.exit_code, 2) << "one --input per graph input";
+  r = RunCommand(TigrisCli() + " run --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--dequantize"), std::string::npos);
+}
+
+}  // namespace
