@@ -25,13 +25,17 @@ apt_packages=(
   liblz4-dev             # LZ4 compression of weights in the compiler
   libonnx-dev            # ONNX protobuf schema, shape inference
   libprotobuf-dev
+  mono-mcs               # C# binding: compiler (bindings/csharp)
+  mono-runtime           # C# binding: runs its tests
   ninja-build
   nlohmann-json3-dev     # JSON output of analyze/inspect
   pkg-config
   protobuf-compiler
   python3
+  python3-dev            # Python binding: Python.h when the interpreter is Debian's
   python3-venv
   swig                   # bindings
+  valgrind               # binding leak tests (bindings/python, bindings/rust)
 )
 
 missing=()
@@ -50,6 +54,16 @@ if ((${#missing[@]})); then
     "${missing[@]}" >/dev/null
 else
   echo "setup: Debian packages present"
+fi
+
+# Go and Rust toolchains come from their own installers, not Debian (whose versions are too
+# old for the bindings): say what is missing instead of failing silently. Without them the
+# Go / Rust binding tests are simply not registered (bindings/*/CMakeLists.txt warns).
+if ! command -v go >/dev/null 2>&1 && [[ ! -x /usr/local/go/bin/go ]]; then
+  echo "setup: NOTE: go not found: install Go >= 1.21 for bindings/go"
+fi
+if ! command -v cargo >/dev/null 2>&1 && [[ ! -x "$HOME/.cargo/bin/cargo" ]]; then
+  echo "setup: NOTE: cargo not found: install Rust >= 1.77 with rustup for bindings/rust"
 fi
 
 if [[ "${TIGRIS_SKIP_PYTHON:-0}" == "1" ]]; then

@@ -89,15 +89,9 @@ using tigris::Status;
 extern "C" {
 
 TIGRIS_API tigris_status tigris_analyze_options_init(tigris_analyze_options* opts, int version) {
-  return tigris::api::Guard(nullptr, [&] {
-    if (!opts) throw Error(Status::kInvalidArgument, "tigris_analyze_options_init: opts is NULL");
-    if (version < 1 || version > TIGRIS_ANALYZE_OPTIONS_VERSION) {
-      throw Error(Status::kVersionMismatch,
-                  "tigris_analyze_options_init: unknown version " + std::to_string(version));
-    }
-    *opts = tigris_analyze_options TIGRIS_ANALYZE_OPTIONS_INIT;
-    opts->version = version;
-  });
+  return tigris::api::InitOptions(opts, version, TIGRIS_ANALYZE_OPTIONS_VERSION,
+                                  tigris_analyze_options TIGRIS_ANALYZE_OPTIONS_INIT,
+                                  "tigris_analyze_options_init");
 }
 
 TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_model* model,

@@ -81,15 +81,9 @@ using tigris::Status;
 extern "C" {
 
 TIGRIS_API tigris_status tigris_load_options_init(tigris_load_options* opts, int version) {
-  return tigris::api::Guard(nullptr, [&] {
-    if (!opts) throw Error(Status::kInvalidArgument, "tigris_load_options_init: opts is NULL");
-    if (version < 1 || version > TIGRIS_LOAD_OPTIONS_VERSION) {
-      throw Error(Status::kVersionMismatch,
-                  "tigris_load_options_init: unknown version " + std::to_string(version));
-    }
-    *opts = tigris_load_options TIGRIS_LOAD_OPTIONS_INIT;
-    opts->version = version;
-  });
+  return tigris::api::InitOptions(opts, version, TIGRIS_LOAD_OPTIONS_VERSION,
+                                  tigris_load_options TIGRIS_LOAD_OPTIONS_INIT,
+                                  "tigris_load_options_init");
 }
 
 TIGRIS_API tigris_status tigris_load(tigris_model** out, const char* path,

@@ -85,15 +85,9 @@ using tigris::Status;
 extern "C" {
 
 TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int version) {
-  return tigris::api::Guard(nullptr, [&] {
-    if (!opts) throw Error(Status::kInvalidArgument, "tigris_plan_options_init: opts is NULL");
-    if (version < 1 || version > TIGRIS_PLAN_OPTIONS_VERSION) {
-      throw Error(Status::kVersionMismatch,
-                  "tigris_plan_options_init: unknown version " + std::to_string(version));
-    }
-    *opts = tigris_plan_options TIGRIS_PLAN_OPTIONS_INIT;
-    opts->version = version;
-  });
+  return tigris::api::InitOptions(opts, version, TIGRIS_PLAN_OPTIONS_VERSION,
+                                  tigris_plan_options TIGRIS_PLAN_OPTIONS_INIT,
+                                  "tigris_plan_options_init");
 }
 
 TIGRIS_API tigris_status tigris_plan(tigris_execution_plan** out, const tigris_model* model,

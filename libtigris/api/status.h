@@ -41,6 +41,22 @@ tigris_status Guard(std::string* handle_error, Body&& body) {
   return status;
 }
 
+// The body of every tigris_*_options_init: fills *opts with `defaults` (the struct's _INIT
+// macro) for a version this library knows. `function` names the caller in messages.
+template <typename Options>
+tigris_status InitOptions(Options* opts, int version, int latest, const Options& defaults,
+                          const char* function) {
+  return Guard(nullptr, [&] {
+    if (!opts) throw Error(Status::kInvalidArgument, std::string(function) + ": opts is NULL");
+    if (version < 1 || version > latest) {
+      throw Error(Status::kVersionMismatch,
+                  std::string(function) + ": unknown version " + std::to_string(version));
+    }
+    *opts = defaults;
+    opts->version = version;
+  });
+}
+
 }  // namespace tigris::api
 
 #endif  // TIGRIS_API_STATUS_H_

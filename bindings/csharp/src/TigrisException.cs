@@ -1,0 +1,36 @@
+// TigrisException.cs: a failed libtigris call, carrying the pinned status code of tigris.h.
+using System;
+
+namespace Tigris
+{
+    public enum Status
+    {
+        Ok = 0, InvalidArgument = 1, IO = 2, EmptyModel = 3, NotOnnx = 4, TruncatedModel = 5,
+        InvalidModel = 6, GraphCycle = 7, DanglingInput = 8, UnsupportedOp = 9, DynamicShape = 10,
+        ShapeInference = 11, ExternalData = 12, UnsupportedDtype = 13,
+        UnsupportedQuantization = 14, OutOfMemory = 15, Internal = 16, InvalidBudget = 17,
+        SlowBudgetTooSmall = 18, FlashBudgetTooSmall = 19, VersionMismatch = 20, DoesNotFit = 21,
+    }
+
+    public class TigrisException : Exception
+    {
+        public Status Status { get; private set; }
+        /// <summary>Stable name, e.g. "TIGRIS_ERR_IO".</summary>
+        public string StatusName { get; private set; }
+        /// <summary>The library's message (names the file, op, tensor or field at fault).</summary>
+        public string Detail { get; private set; }
+
+        public TigrisException(int status, string detail)
+            : base(Native.Str(Native.tigris_status_name(status)) + ": " + detail)
+        {
+            Status = (Status)status;
+            StatusName = Native.Str(Native.tigris_status_name(status));
+            Detail = detail;
+        }
+
+        internal static void Check(int status)
+        {
+            if (status != 0) throw new TigrisException(status, Native.Str(Native.tigris_last_error()));
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package tigris
+
+import (
+	"fmt"
+
+	"tigris.local/tigris/internal/capi"
+)
+
+// Status is a tigris_status of include/tigris.h; the values are pinned forever.
+type Status int
+
+const (
+	StatusOK              Status = 0
+	StatusInvalidArgument Status = 1
+	StatusIO              Status = 2
+	StatusEmptyModel      Status = 3
+	StatusNotONNX         Status = 4
+	StatusTruncatedModel  Status = 5
+	StatusInvalidModel    Status = 6
+	StatusUnsupportedOp   Status = 9
+	StatusInvalidBudget   Status = 17
+	StatusDoesNotFit      Status = 21
+)
+
+// String is the stable name, e.g. "TIGRIS_ERR_IO".
+func (s Status) String() string { return capi.StatusName(int(s)) }
+
+// Error is a failed libtigris call: its status and the library's message (which names the
+// file, op, tensor or field at fault). Use errors.As to read it, errors.Is to test a status:
+// errors.Is(err, &tigris.Error{Status: tigris.StatusIO}).
+type Error struct {
+	Status  Status
+	Message string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Status, e.Message) }
+
+// Is matches any *Error with the same status.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Status == e.Status
+}
+
+func wrap(f *capi.Failure) error {
+	if f == nil {
+		return nil
+	}
+	return &Error{Status: Status(f.Status), Message: f.Message}
+}

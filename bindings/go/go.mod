@@ -1,0 +1,3 @@
+module tigris.local/tigris
+
+go 1.21

@@ -1,0 +1,182 @@
+package tigris_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"tigris.local/tigris"
+)
+
+// The expected values come from the `tigris` CLI run on the same model and budgets: an
+// independent client of the C ABI.
+
+func env(t *testing.T, name string) string {
+	v := os.Getenv(name)
+	if v == "" {
+		t.Fatalf("%s is not set (ctest sets it: bindings/go/CMakeLists.txt)", name)
+	}
+	return v
+}
+
+func modelPath(t *testing.T) string {
+	return filepath.Join(env(t, "TIGRIS_MODELS_DIR"), "onnx", "vww_mobilenetv1_025_96.onnx")
+}
+
+func cli(t *testing.T) string { return filepath.Join(env(t, "TIGRIS_BUILD_DIR"), "bin", "tigris") }
+
+func TestAnalyzeMatchesCLI(t *testing.T) {
+	out, err := exec.Command(cli(t), "analyze", modelPath(t), "-m", "64K", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]any
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	m, err := tigris.Load(modelPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	fast, err := tigris.ParseSize("64K")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := m.Analyze(tigris.Budgets{Fast: fast})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if got := float64(a.ScheduledPeakBytes()); got != want["scheduled_peak_bytes"] {
+		t.Errorf("scheduled_peak_bytes %v, CLI %v", got, want["scheduled_peak_bytes"])
+	}
+	if got := a.Verdict().String(); got != want["verdict"] {
+		t.Errorf("verdict %v, CLI %v", got, want["verdict"])
+	}
+	if got := a.StageCount(); got != len(want["stages"].([]any)) {
+		t.Errorf("stage count %d, CLI %d", got, len(want["stages"].([]any)))
+	}
+	naive := want["memory"].(map[string]any)["naive_peak_bytes"]
+	if got := float64(a.NaivePeakBytes()); got != naive {
+		t.Errorf("naive peak %v, CLI %v", got, naive)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(a.JSON()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Error("analysis JSON differs from `tigris analyze --json`")
+	}
+}
+
+func TestPlanBytesMatchCLICompile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cli.tgrs")
+	if msg, err := exec.Command(cli(t), "compile", modelPath(t), "-m", "64K", "--xip", "-o", out).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, msg)
+	}
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := tigris.Load(modelPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	p, err := m.Plan(tigris.Budgets{Fast: 64 << 10}, tigris.PlanOptions{XIP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	got, err := p.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uint64(len(got)) != p.FileBytes() {
+		t.Errorf("FileBytes %d, emitted %d", p.FileBytes(), len(got))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("plan bytes differ from `tigris compile` (%d vs %d bytes)", len(got), len(want))
+	}
+}
+
+func TestBadPathIsIOError(t *testing.T) {
+	_, err := tigris.Load(filepath.Join(t.TempDir(), "missing.onnx"))
+	var e *tigris.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("want *tigris.Error, got %v", err)
+	}
+	if e.Status != 2 { // TIGRIS_ERR_IO, pinned in tigris.h (StatusIO)
+		t.Errorf("status %d, want 2", e.Status)
+	}
+	if e.Status.String() != "TIGRIS_ERR_IO" || e.Message == "" {
+		t.Errorf("got %q / %q", e.Status, e.Message)
+	}
+	if !errors.Is(err, &tigris.Error{Status: tigris.StatusIO}) {
+		t.Error("errors.Is by status failed")
+	}
+}
+
+func TestEmptyBytesIsEmptyModel(t *testing.T) {
+	_, err := tigris.LoadBytes(nil)
+	if !errors.Is(err, &tigris.Error{Status: tigris.StatusEmptyModel}) {
+		t.Fatalf("want TIGRIS_ERR_EMPTY_MODEL, got %v", err)
+	}
+}
+
+func TestLoadBytesEqualsLoad(t *testing.T) {
+	data, err := os.ReadFile(modelPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := tigris.LoadBytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	a, err := m.Analyze(tigris.Budgets{Fast: 64 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	m2, _ := tigris.Load(modelPath(t))
+	defer m2.Close()
+	a2, _ := m2.Analyze(tigris.Budgets{Fast: 64 << 10})
+	defer a2.Close()
+	if a.JSON() != a2.JSON() {
+		t.Error("bytes and path loads analyze differently")
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	// Binary units (tigris.h): K = 1024, MiB = 1024^2.
+	for text, want := range map[string]uint64{"256K": 262144, "1.5MiB": 1572864} {
+		if got, err := tigris.ParseSize(text); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v", text, got, err)
+		}
+	}
+	if _, err := tigris.ParseSize("lots"); !errors.Is(err, &tigris.Error{Status: tigris.StatusInvalidArgument}) {
+		t.Errorf("want invalid argument, got %v", err)
+	}
+}
+
+func TestZeroBudgetIsInvalidBudget(t *testing.T) {
+	m, err := tigris.Load(modelPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	_, err = m.Analyze(tigris.Budgets{})
+	if !errors.Is(err, &tigris.Error{Status: tigris.StatusInvalidBudget}) {
+		t.Errorf("want TIGRIS_ERR_INVALID_BUDGET, got %v", err)
+	}
+	m.Close()
+	if _, err := m.Analyze(tigris.Budgets{Fast: 1}); err == nil {
+		t.Error("closed model analyzed")
+	}
+}

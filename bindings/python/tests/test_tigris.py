@@ -1,0 +1,103 @@
+"""The Python binding against the CLI: same model, same budgets, same answers."""
+
+import tigris
+import pytest
+
+
+def test_analyze_matches_cli_json(model_path, cli_analysis):
+    with tigris.load(model_path) as model:
+        report = model.analyze(fast="64K")
+    # The headline numbers the issue names, then the whole document (both print
+    # tigris_analysis_json, so they must be equal as JSON values).
+    for key in ("scheduled_peak_bytes", "verdict"):
+        assert report[key] == cli_analysis[key]
+    assert len(report["stages"]) == len(cli_analysis["stages"])
+    assert report["memory"] == cli_analysis["memory"]  # holds the naive peak
+    assert report == cli_analysis
+
+
+def test_int_and_string_sizes_agree(model_path):
+    with tigris.load(model_path) as model:
+        assert model.analyze(fast=64 * 1024) == model.analyze(fast="64K")
+
+
+def test_load_from_bytes_equals_load_from_path(model_path, cli_analysis):
+    with tigris.load(model_path.read_bytes()) as model:
+        assert model.analyze(fast="64KiB")["scheduled_peak_bytes"] == \
+            cli_analysis["scheduled_peak_bytes"]
+
+
+def test_plan_bytes_equal_cli_compile(model_path, cli_plan_bytes):
+    with tigris.load(model_path) as model:
+        with model.plan(fast="64K", xip=True) as plan:
+            data = plan.emit()
+            assert plan.file_bytes == len(data)
+    assert isinstance(data, bytes)
+    assert data == cli_plan_bytes
+
+
+def test_plan_save_writes_same_bytes(model_path, cli_plan_bytes, tmp_path):
+    out = tmp_path / "p.tgrs"
+    with tigris.load(model_path) as model:
+        model.plan(fast="64K", xip=True).save(out)
+    assert out.read_bytes() == cli_plan_bytes
+
+
+def test_bad_path_raises_io_error(tmp_path):
+    missing = tmp_path / "no_such_model.onnx"
+    with pytest.raises(tigris.Error) as info:
+        tigris.load(missing)
+    assert info.value.status == 2  # TIGRIS_ERR_IO, pinned in tigris.h
+    assert isinstance(info.value, tigris.IOError)
+    assert info.value.status_name == "TIGRIS_ERR_IO"
+    assert info.value.message  # the library names the path
+
+
+def test_garbage_bytes_raise_not_onnx_or_truncated():
+    with pytest.raises(tigris.Error) as info:
+        tigris.load(b"\xff\xff\xff\xff not a protobuf")
+    assert info.value.status in (4, 5)  # TIGRIS_ERR_NOT_ONNX / TRUNCATED_MODEL
+
+
+def test_empty_bytes_raise_empty_model():
+    with pytest.raises(tigris.EmptyModelError) as info:
+        tigris.load(b"")
+    assert info.value.status == 3
+
+
+def test_bad_size_text_raises_invalid_argument(model_path):
+    with tigris.load(model_path) as model:
+        with pytest.raises(tigris.InvalidArgumentError) as info:
+            model.analyze(fast="64 bananas")
+    assert info.value.status == 1
+
+
+def test_parse_size_units():
+    # Binary units, tigris.h: K = 1024, MiB = 1024^2.
+    assert tigris.parse_size("256K") == 262144
+    assert tigris.parse_size("1.5MiB") == 1572864
+    assert tigris.parse_size(7) == 7
+
+
+def test_closed_model_raises(model_path):
+    model = tigris.load(model_path)
+    model.close()
+    model.close()  # a second close is harmless
+    with pytest.raises(tigris.InvalidArgumentError):
+        model.analyze(fast="64K")
+
+
+def test_model_accessors_match_model_json(model_path):
+    with tigris.load(model_path) as model:
+        doc = model.to_json()["model"]
+        assert model.name == doc["name"]
+        assert model.op_count == doc["ops"]  # the JSON counts ops and tensors
+        assert model.tensor_count == doc["tensors"]
+        assert len(model.inputs) == 1 and len(model.outputs) == 1
+        assert model.op(0)["type"]
+        with pytest.raises(tigris.InvalidArgumentError):
+            model.op(model.op_count)
+
+
+def test_version():
+    assert tigris.version().count(".") == 2

@@ -1,0 +1,25 @@
+"""TiGrIS: compile ONNX models under an SRAM budget into tiled execution plans.
+
+    import tigris
+    with tigris.load("model.onnx") as model:
+        report = model.analyze(fast="64K")          # dict, as `tigris analyze --json`
+        plan_bytes = model.plan(fast="64K", xip=True).emit()
+
+Failures raise tigris.Error subclasses (tigris.IOError, tigris.NotOnnxError, ...) carrying
+the C status code (`.status`) and the library's message (`.message`).
+"""
+
+from . import tigris_c as _c
+from ._errors import *  # noqa: F401,F403  (Error and one subclass per status)
+from ._errors import Error, error_for
+from ._model import Model, Plan, load
+from ._sizes import parse_size
+
+__version__ = _c.tigris_version()
+
+__all__ = ["Error", "Model", "Plan", "error_for", "load", "parse_size", "version"]
+
+
+def version():
+    """Version of the libtigris actually loaded, e.g. "0.1.0"."""
+    return _c.tigris_version()

@@ -1,0 +1,94 @@
+/* Prints the C layout of every struct of tigris.h as Rust constants (tigris-sys build.rs).
+ * tests/layout.rs asserts the #[repr(C)] Rust structs have the same sizes and offsets. */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tigris.h"
+
+#define SIZE(T) printf("pub const SIZEOF_%s: usize = %zu;\n", #T, sizeof(T))
+#define OFF(T, F) printf("pub const OFFSET_%s_%s: usize = %zu;\n", #T, #F, offsetof(T, F))
+
+int main(void) {
+  SIZE(tigris_dim_binding);
+  OFF(tigris_dim_binding, name);
+  OFF(tigris_dim_binding, value);
+  SIZE(tigris_input_shape);
+  OFF(tigris_input_shape, name);
+  OFF(tigris_input_shape, rank);
+  OFF(tigris_input_shape, dims);
+  SIZE(tigris_load_options);
+  OFF(tigris_load_options, version);
+  OFF(tigris_load_options, default_dim);
+  OFF(tigris_load_options, dims);
+  OFF(tigris_load_options, num_dims);
+  OFF(tigris_load_options, input_shapes);
+  OFF(tigris_load_options, num_input_shapes);
+  OFF(tigris_load_options, external_data_dir);
+  SIZE(tigris_op_info);
+  OFF(tigris_op_info, version);
+  OFF(tigris_op_info, type);
+  OFF(tigris_op_info, name);
+  OFF(tigris_op_info, num_inputs);
+  OFF(tigris_op_info, inputs);
+  OFF(tigris_op_info, num_outputs);
+  OFF(tigris_op_info, outputs);
+  OFF(tigris_op_info, fused_activation);
+  SIZE(tigris_tensor_info);
+  OFF(tigris_tensor_info, version);
+  OFF(tigris_tensor_info, name);
+  OFF(tigris_tensor_info, dtype);
+  OFF(tigris_tensor_info, rank);
+  OFF(tigris_tensor_info, shape);
+  OFF(tigris_tensor_info, is_constant);
+  OFF(tigris_tensor_info, num_scales);
+  OFF(tigris_tensor_info, scales);
+  OFF(tigris_tensor_info, zero_points);
+  OFF(tigris_tensor_info, quant_axis);
+  SIZE(tigris_analyze_options);
+  OFF(tigris_analyze_options, version);
+  OFF(tigris_analyze_options, fast_bytes);
+  OFF(tigris_analyze_options, slow_bytes);
+  OFF(tigris_analyze_options, flash_bytes);
+  SIZE(tigris_plan_options);
+  OFF(tigris_plan_options, version);
+  OFF(tigris_plan_options, fast_bytes);
+  OFF(tigris_plan_options, slow_bytes);
+  OFF(tigris_plan_options, flash_bytes);
+  OFF(tigris_plan_options, xip);
+  OFF(tigris_plan_options, compression);
+  SIZE(tigris_run_io);
+  OFF(tigris_run_io, version);
+  OFF(tigris_run_io, dtype);
+  OFF(tigris_run_io, data);
+  OFF(tigris_run_io, size);
+  SIZE(tigris_run_options);
+  OFF(tigris_run_options, version);
+  OFF(tigris_run_options, fast_bytes);
+  OFF(tigris_run_options, slow_bytes);
+  SIZE(tigris_run_stats);
+  OFF(tigris_run_stats, version);
+  OFF(tigris_run_stats, fast_arena_bytes);
+  OFF(tigris_run_stats, slow_arena_bytes);
+  OFF(tigris_run_stats, fast_hwm_bytes);
+  OFF(tigris_run_stats, slow_hwm_bytes);
+  OFF(tigris_run_stats, run_seconds);
+  OFF(tigris_run_stats, runtime_status);
+  OFF(tigris_run_stats, failed_op);
+  OFF(tigris_run_stats, fast_untouched_beyond_hwm);
+  OFF(tigris_run_stats, slow_untouched_beyond_hwm);
+  /* Enums are passed as C ints; Rust declares them as c_int-sized integers. */
+  printf("pub const SIZEOF_tigris_status: usize = %zu;\n", sizeof(tigris_status));
+  printf("pub const SIZEOF_tigris_dtype: usize = %zu;\n", sizeof(tigris_dtype));
+  printf("pub const SIZEOF_tigris_verdict: usize = %zu;\n", sizeof(tigris_verdict));
+  printf("pub const SIZEOF_tigris_compression: usize = %zu;\n", sizeof(tigris_compression));
+  printf("pub const TIGRIS_ERR_IO: i32 = %d;\n", (int)TIGRIS_ERR_IO);
+  printf("pub const TIGRIS_ERR_DOES_NOT_FIT: i32 = %d;\n", (int)TIGRIS_ERR_DOES_NOT_FIT);
+  printf("pub const TIGRIS_VERDICT_NEEDS_WORK: i32 = %d;\n", (int)TIGRIS_VERDICT_NEEDS_WORK);
+  printf("pub const TIGRIS_COMPRESSION_LZ4: i32 = %d;\n", (int)TIGRIS_COMPRESSION_LZ4);
+  printf("pub const TIGRIS_LOAD_OPTIONS_VERSION: i32 = %d;\n", TIGRIS_LOAD_OPTIONS_VERSION);
+  printf("pub const TIGRIS_ANALYZE_OPTIONS_VERSION: i32 = %d;\n", TIGRIS_ANALYZE_OPTIONS_VERSION);
+  printf("pub const TIGRIS_PLAN_OPTIONS_VERSION: i32 = %d;\n", TIGRIS_PLAN_OPTIONS_VERSION);
+  printf("pub const TIGRIS_RUN_OPTIONS_VERSION: i32 = %d;\n", TIGRIS_RUN_OPTIONS_VERSION);
+  printf("pub const TIGRIS_RUN_STATS_VERSION: i32 = %d;\n", TIGRIS_RUN_STATS_VERSION);
+  return 0;
+}

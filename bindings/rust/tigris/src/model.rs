@@ -1,0 +1,250 @@
+//! Model, Analysis and Plan: owned libtigris handles freed by Drop.
+use std::ffi::CString;
+use std::path::Path;
+use std::ptr;
+
+use crate::error::{check, cstr, Error, Result};
+use crate::size::Size;
+use tigris_sys as sys;
+
+fn c_string(s: &str, what: &str) -> Result<CString> {
+    CString::new(s).map_err(|_| {
+        Error::new(
+            sys::TIGRIS_ERR_INVALID_ARGUMENT,
+            format!("{what} holds a NUL byte"),
+        )
+    })
+}
+
+/// A loaded, normalized ONNX model (tigris_model).
+#[derive(Debug)]
+pub struct Model {
+    raw: *mut sys::tigris_model,
+}
+
+// The handle is only read after loading; libtigris keeps messages per handle and thread.
+unsafe impl Send for Model {}
+
+impl Drop for Model {
+    fn drop(&mut self) {
+        // SAFETY: owned handle, freed once.
+        unsafe { sys::tigris_model_free(self.raw) }
+    }
+}
+
+impl Model {
+    /// Loads an ONNX file with the default options (symbolic dimensions = 1).
+    pub fn load(path: impl AsRef<Path>) -> Result<Model> {
+        let p = c_string(&path.as_ref().to_string_lossy(), "path")?;
+        let mut raw = ptr::null_mut();
+        // SAFETY: out pointer and C string valid; NULL options = defaults.
+        check(unsafe { sys::tigris_load(&mut raw, p.as_ptr(), ptr::null()) })?;
+        Ok(Model { raw })
+    }
+
+    /// Loads an ONNX model from bytes (copied by the library).
+    pub fn from_bytes(data: &[u8]) -> Result<Model> {
+        let mut raw = ptr::null_mut();
+        // SAFETY: data is valid for len bytes during the call.
+        check(unsafe {
+            sys::tigris_load_from_memory(&mut raw, data.as_ptr().cast(), data.len(), ptr::null())
+        })?;
+        Ok(Model { raw })
+    }
+
+    pub fn name(&self) -> String {
+        unsafe { cstr(sys::tigris_model_name(self.raw)) }
+    }
+    pub fn op_count(&self) -> usize {
+        unsafe { sys::tigris_model_op_count(self.raw) }
+    }
+    pub fn tensor_count(&self) -> usize {
+        unsafe { sys::tigris_model_tensor_count(self.raw) }
+    }
+    /// The normalized model as JSON text (docs/json.md).
+    pub fn json(&self) -> String {
+        unsafe { cstr(sys::tigris_model_json(self.raw)) }
+    }
+
+    fn fail(&self, status: i32) -> Error {
+        // SAFETY: live handle; the message is copied before any other call.
+        let msg = unsafe { cstr(sys::tigris_model_last_error(self.raw)) };
+        if msg.is_empty() {
+            Error::last(status)
+        } else {
+            Error::new(status, msg)
+        }
+    }
+
+    /// Plans the model under the budgets (fast SRAM required; slow / flash optional).
+    pub fn analyze(&self, budgets: &Budgets) -> Result<Analysis> {
+        let mut o = sys::tigris_analyze_options::default();
+        check(unsafe {
+            sys::tigris_analyze_options_init(&mut o, sys::TIGRIS_ANALYZE_OPTIONS_VERSION)
+        })?;
+        o.fast_bytes = budgets.fast.bytes()?;
+        o.slow_bytes = budgets.slow_bytes()?;
+        o.flash_bytes = budgets.flash_bytes()?;
+        let mut raw = ptr::null_mut();
+        let status = unsafe { sys::tigris_analyze(&mut raw, self.raw, &o) };
+        if status != sys::TIGRIS_OK {
+            return Err(self.fail(status));
+        }
+        Ok(Analysis { raw })
+    }
+
+    /// Compiles an execution plan. `xip`: weights read in place from flash.
+    pub fn plan(&self, budgets: &Budgets, xip: bool, lz4: bool) -> Result<Plan> {
+        let mut o = sys::tigris_plan_options::default();
+        check(unsafe { sys::tigris_plan_options_init(&mut o, sys::TIGRIS_PLAN_OPTIONS_VERSION) })?;
+        o.fast_bytes = budgets.fast.bytes()?;
+        o.slow_bytes = budgets.slow_bytes()?;
+        o.flash_bytes = budgets.flash_bytes()?;
+        o.xip = xip as i32;
+        o.compression = if lz4 {
+            sys::TIGRIS_COMPRESSION_LZ4
+        } else {
+            sys::TIGRIS_COMPRESSION_NONE
+        };
+        let mut raw = ptr::null_mut();
+        let status = unsafe { sys::tigris_plan(&mut raw, self.raw, &o) };
+        if status != sys::TIGRIS_OK {
+            return Err(self.fail(status));
+        }
+        Ok(Plan { raw })
+    }
+}
+
+/// Memory budgets: fast (SRAM) is required; slow (PSRAM) and flash are "not given" by default.
+#[derive(Debug, Clone)]
+pub struct Budgets {
+    pub fast: Size,
+    pub slow: Option<Size>,
+    pub flash: Option<Size>,
+}
+
+impl Budgets {
+    pub fn fast(fast: impl Into<Size>) -> Budgets {
+        Budgets {
+            fast: fast.into(),
+            slow: None,
+            flash: None,
+        }
+    }
+    pub fn with_slow(mut self, slow: impl Into<Size>) -> Budgets {
+        self.slow = Some(slow.into());
+        self
+    }
+    pub fn with_flash(mut self, flash: impl Into<Size>) -> Budgets {
+        self.flash = Some(flash.into());
+        self
+    }
+    fn slow_bytes(&self) -> Result<u64> {
+        self.slow.as_ref().map_or(Ok(0), Size::bytes)
+    }
+    fn flash_bytes(&self) -> Result<u64> {
+        self.flash.as_ref().map_or(Ok(0), Size::bytes)
+    }
+}
+
+/// How the model runs under the budget (tigris_verdict).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Ok,
+    Partitioned,
+    Tiled,
+    NeedsWork,
+}
+
+/// A memory analysis (tigris_analysis).
+#[derive(Debug)]
+pub struct Analysis {
+    raw: *mut sys::tigris_analysis,
+}
+unsafe impl Send for Analysis {}
+
+impl Drop for Analysis {
+    fn drop(&mut self) {
+        unsafe { sys::tigris_analysis_free(self.raw) }
+    }
+}
+
+impl Analysis {
+    pub fn verdict(&self) -> Verdict {
+        match unsafe { sys::tigris_analysis_verdict(self.raw) } {
+            sys::TIGRIS_VERDICT_OK => Verdict::Ok,
+            sys::TIGRIS_VERDICT_PARTITIONED => Verdict::Partitioned,
+            sys::TIGRIS_VERDICT_TILED => Verdict::Tiled,
+            _ => Verdict::NeedsWork,
+        }
+    }
+    pub fn scheduled_peak_bytes(&self) -> u64 {
+        unsafe { sys::tigris_analysis_scheduled_peak_bytes(self.raw) }
+    }
+    pub fn naive_peak_bytes(&self) -> u64 {
+        unsafe { sys::tigris_analysis_naive_peak_bytes(self.raw) }
+    }
+    pub fn slow_peak_bytes(&self) -> u64 {
+        unsafe { sys::tigris_analysis_slow_peak_bytes(self.raw) }
+    }
+    pub fn stage_count(&self) -> usize {
+        unsafe { sys::tigris_analysis_stage_count(self.raw) }
+    }
+    pub fn tiled_stage_count(&self) -> usize {
+        unsafe { sys::tigris_analysis_tiled_stage_count(self.raw) }
+    }
+    pub fn chain_count(&self) -> usize {
+        unsafe { sys::tigris_analysis_chain_count(self.raw) }
+    }
+    pub fn macs(&self) -> u64 {
+        unsafe { sys::tigris_analysis_macs(self.raw) }
+    }
+    /// The report as JSON text: what `tigris analyze --json` prints.
+    pub fn json(&self) -> String {
+        unsafe { cstr(sys::tigris_analysis_json(self.raw)) }
+    }
+    /// The memory timeline as an SVG picture.
+    pub fn timeline_svg(&self) -> String {
+        unsafe { cstr(sys::tigris_analysis_timeline_svg(self.raw)) }
+    }
+}
+
+/// A compiled execution plan (tigris_execution_plan).
+#[derive(Debug)]
+pub struct Plan {
+    raw: *mut sys::tigris_execution_plan,
+}
+unsafe impl Send for Plan {}
+
+impl Drop for Plan {
+    fn drop(&mut self) {
+        unsafe { sys::tigris_plan_free(self.raw) }
+    }
+}
+
+impl Plan {
+    /// The .tgrs file bytes (deterministic).
+    pub fn emit(&self) -> Result<Vec<u8>> {
+        let mut data: *mut std::os::raw::c_void = ptr::null_mut();
+        let mut size = 0usize;
+        check(unsafe { sys::tigris_emit(&mut data, &mut size, self.raw) })?;
+        // SAFETY: the library handed out `size` bytes at `data`; copied, then released.
+        let bytes = unsafe { std::slice::from_raw_parts(data as *const u8, size).to_vec() };
+        unsafe { sys::tigris_free(data) };
+        Ok(bytes)
+    }
+    /// Writes the .tgrs file.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        let p = c_string(&path.as_ref().to_string_lossy(), "path")?;
+        check(unsafe { sys::tigris_emit_to_file(self.raw, p.as_ptr()) })
+    }
+    pub fn file_bytes(&self) -> u64 {
+        unsafe { sys::tigris_plan_file_bytes(self.raw) }
+    }
+    pub fn fast_arena_bytes(&self) -> u64 {
+        unsafe { sys::tigris_plan_fast_arena_bytes(self.raw) }
+    }
+    pub fn slow_arena_bytes(&self) -> u64 {
+        unsafe { sys::tigris_plan_slow_arena_bytes(self.raw) }
+    }
+}

@@ -1,0 +1,147 @@
+//! The Rust binding against the `tigris` CLI on the same model and budgets: the CLI is an
+//! independent client of the C ABI, so its output is the expected value.
+mod support;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use support::json::{self, Json};
+use tigris::{Budgets, Model, Verdict};
+
+fn model_path() -> PathBuf {
+    let dir = std::env::var("TIGRIS_MODELS_DIR").expect("TIGRIS_MODELS_DIR (ctest sets it)");
+    PathBuf::from(dir).join("onnx/vww_mobilenetv1_025_96.onnx")
+}
+
+fn cli() -> PathBuf {
+    let dir = std::env::var("TIGRIS_BUILD_DIR").expect("TIGRIS_BUILD_DIR (ctest sets it)");
+    PathBuf::from(dir).join("bin/tigris")
+}
+
+fn cli_analysis() -> (String, Json) {
+    let out = Command::new(cli())
+        .args(["analyze"])
+        .arg(model_path())
+        .args(["-m", "64K", "--json"])
+        .output()
+        .expect("running the tigris CLI");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let doc = json::parse(&text);
+    (text, doc)
+}
+
+fn verdict_name(v: Verdict) -> &'static str {
+    // The JSON spelling of tigris_verdict (docs/json.md).
+    match v {
+        Verdict::Ok => "ok",
+        Verdict::Partitioned => "partitioned",
+        Verdict::Tiled => "tiled",
+        Verdict::NeedsWork => "needs_work",
+    }
+}
+
+#[test]
+fn analyze_headline_numbers_match_cli() {
+    let (text, doc) = cli_analysis();
+    let model = Model::load(model_path()).unwrap();
+    let a = model.analyze(&Budgets::fast("64K")).unwrap();
+    assert_eq!(
+        a.scheduled_peak_bytes() as f64,
+        doc.get("scheduled_peak_bytes").num()
+    );
+    assert_eq!(verdict_name(a.verdict()), doc.get("verdict").str());
+    assert_eq!(a.stage_count(), doc.get("stages").len());
+    assert_eq!(
+        a.naive_peak_bytes() as f64,
+        doc.get("memory").get("naive_peak_bytes").num()
+    );
+    // And the whole report: the CLI prints tigris_analysis_json plus a newline.
+    assert_eq!(a.json().trim_end(), text.trim_end());
+}
+
+#[test]
+fn numeric_and_text_budgets_agree() {
+    let model = Model::load(model_path()).unwrap();
+    let by_text = model.analyze(&Budgets::fast("64K")).unwrap();
+    let by_num = model.analyze(&Budgets::fast(64u64 * 1024)).unwrap();
+    assert_eq!(by_text.json(), by_num.json());
+}
+
+#[test]
+fn plan_bytes_match_cli_compile() {
+    let dir = std::env::temp_dir().join(format!("tigris-rust-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("cli.tgrs");
+    let st = Command::new(cli())
+        .arg("compile")
+        .arg(model_path())
+        .args(["-m", "64K", "--xip", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let want = std::fs::read(&out).unwrap();
+
+    let model = Model::load(model_path()).unwrap();
+    let plan = model.plan(&Budgets::fast("64K"), true, false).unwrap();
+    let got = plan.emit().unwrap();
+    assert_eq!(plan.file_bytes() as usize, got.len());
+    assert!(
+        got == want,
+        "plan bytes differ from `tigris compile` ({} vs {})",
+        got.len(),
+        want.len()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn from_bytes_equals_from_path() {
+    let bytes = std::fs::read(model_path()).unwrap();
+    let a = Model::from_bytes(&bytes)
+        .unwrap()
+        .analyze(&Budgets::fast("64K"))
+        .unwrap();
+    let b = Model::load(model_path())
+        .unwrap()
+        .analyze(&Budgets::fast("64K"))
+        .unwrap();
+    assert_eq!(a.scheduled_peak_bytes(), b.scheduled_peak_bytes());
+}
+
+#[test]
+fn bad_path_is_io_error() {
+    let err = Model::load("/nonexistent/dir/model.onnx").unwrap_err();
+    assert_eq!(err.status(), 2); // TIGRIS_ERR_IO, pinned in tigris.h
+    assert_eq!(err.status(), tigris::status::IO);
+    assert_eq!(err.status_name(), "TIGRIS_ERR_IO");
+    assert!(!err.message().is_empty());
+}
+
+#[test]
+fn empty_bytes_is_empty_model() {
+    assert_eq!(Model::from_bytes(&[]).unwrap_err().status(), 3); // TIGRIS_ERR_EMPTY_MODEL
+}
+
+#[test]
+fn bad_size_is_invalid_argument() {
+    let model = Model::load(model_path()).unwrap();
+    let err = model.analyze(&Budgets::fast("lots")).unwrap_err();
+    assert_eq!(err.status(), 1); // TIGRIS_ERR_INVALID_ARGUMENT
+}
+
+#[test]
+fn parse_size_binary_units() {
+    assert_eq!(tigris::parse_size("256K").unwrap(), 262_144);
+    assert_eq!(tigris::parse_size("1.5MiB").unwrap(), 1_572_864);
+    assert!(tigris::parse_size("").is_err());
+}
