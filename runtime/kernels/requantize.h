@@ -1,44 +1,44 @@
 /*
- * Integer requantization, TFLite's reference definitions (internal to the kernels).
+ * Integer requantization (internal to the kernels).
  *
- * tgrs_mbqm(x, multiplier, shift) = TFLite MultiplyByQuantizedMultiplier:
- *   RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x * 2^left, multiplier), right)
- * with left = max(shift, 0), right = max(-shift, 0). The one deviation: x * 2^left is
- * computed in 64 bits and saturated to int32, where TFLite's int32 product would overflow
- * (undefined behaviour in C); results for non-overflowing inputs are identical.
- * Right shifts of negative values are arithmetic on every compiler the runtime targets
- * (GCC, Clang, Arm Compiler 6 document it).
+ * tgrs_mbqm(x, multiplier, shift) = x * multiplier * 2^(shift - 31), rounded ONCE, half to
+ * even, and saturated to int32. multiplier is the Q0.31 mantissa and shift the exponent of
+ * the real scale (tgrs_quantize_multiplier; shift > 0 scales up).
+ *
+ * Why one rounding, half to even, and not TFLite's MultiplyByQuantizedMultiplier: ONNX QDQ
+ * semantics round a real value once, half to even (QuantizeLinear), and onnxruntime is the
+ * oracle this runtime is held to. TFLite rounds twice (SaturatingRoundingDoublingHighMul,
+ * then RoundingDivideByPOT, half away from zero); on the shared int8 models that drifted
+ * from onnxruntime by a small upward bias per layer that compounded to 2-9 LSB at the
+ * outputs, while the single rounding below matches onnxruntime's outputs bit for bit on
+ * every conv/depthwise/gemm model (tests/e2e). CMSIS-NN offers the same single-rounding
+ * mode (CMSIS_NN_USE_SINGLE_ROUNDING), there half up.
+ *
+ * The product |x * multiplier| < 2^62 is exact in int64. Right shifts of negative values
+ * are arithmetic on every compiler the runtime targets (GCC, Clang, Arm Compiler 6 document
+ * it).
  */
 #ifndef TGRS_KERNELS_REQUANTIZE_H_
 #define TGRS_KERNELS_REQUANTIZE_H_
 
 #include <stdint.h>
 
-/* (a * b * 2) >> 32 with round-half-away nudging; the single overflow case
- * a == b == INT32_MIN saturates to INT32_MAX (gemmlowp). */
-static inline int32_t tgrs_srdhm(int32_t a, int32_t b) {
-  const int64_t ab = (int64_t)a * (int64_t)b;
-  const int64_t nudge = ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30));
-  if (a == b && a == INT32_MIN) return INT32_MAX;
-  /* Division truncates toward zero, as gemmlowp's (ab + nudge) / (1ll << 31). */
-  return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
-}
-
-/* x / 2^exponent rounded half away from zero (gemmlowp RoundingDivideByPOT), 0..31. */
-static inline int32_t tgrs_rounding_divide_by_pot(int32_t x, int exponent) {
-  const int32_t mask = (int32_t)(((int64_t)1 << exponent) - 1);
-  const int32_t remainder = x & mask;
-  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-  return (x >> exponent) + (remainder > threshold ? 1 : 0);
-}
-
 static inline int32_t tgrs_mbqm(int32_t x, int32_t multiplier, int32_t shift) {
-  const int left = shift > 0 ? (int)shift : 0;
-  const int right = shift > 0 ? 0 : (int)-shift;
-  int64_t shifted = (int64_t)x * ((int64_t)1 << left);
-  if (shifted > INT32_MAX) shifted = INT32_MAX;
-  if (shifted < INT32_MIN) shifted = INT32_MIN;
-  return tgrs_rounding_divide_by_pot(tgrs_srdhm((int32_t)shifted, multiplier), right);
+  const int64_t product = (int64_t)x * (int64_t)multiplier;
+  const int right = 31 - (int)shift; /* >= 1: tgrs_quantize_multiplier keeps shift <= 30 */
+  int64_t v;
+  if (right <= 0) {
+    v = product * ((int64_t)1 << -right); /* not reached for scales below 2^30 */
+  } else {
+    const int64_t floor_q = product >> right; /* floor division by 2^right */
+    const int64_t remainder = product - floor_q * ((int64_t)1 << right); /* in [0, 2^right) */
+    const int64_t half = (int64_t)1 << (right - 1);
+    const int round_up = remainder > half || (remainder == half && (floor_q & 1) != 0);
+    v = floor_q + round_up;
+  }
+  if (v > INT32_MAX) v = INT32_MAX;
+  if (v < INT32_MIN) v = INT32_MIN;
+  return (int32_t)v;
 }
 
 /* Requantize an accumulator to int8: clamp(mbqm(acc) + zero_point, act_min, act_max). */

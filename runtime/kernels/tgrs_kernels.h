@@ -30,7 +30,8 @@
  * int8 arithmetic (ONNX QDQ semantics computed TFLite/CMSIS-NN style): int8 weights with
  * zero point 0 (per output channel scales), int32 bias with scale in_scale * w_scale,
  * accumulation of (x - x_zp) * w in int32, requantization by a Q0.31 multiplier and shift
- * exactly as TFLite's MultiplyByQuantizedMultiplier (shift > 0 is a left shift), + output
+ * (shift > 0 is a left shift) with ONE rounding, half to even, as ONNX QuantizeLinear
+ * rounds (requantize.h says why this is not TFLite's double rounding), + output
  * zero point, clamp to [act_min, act_max] (tgrs_activation_range_s8 narrows it for a fused
  * Relu/Relu6).
  *
