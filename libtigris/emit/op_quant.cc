@@ -171,11 +171,28 @@ void Int8Params(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
       std::vector<double> scale, shift;
       BatchNormScaleShift(g, op, scale, shift);
       for (size_t c = 0; c < scale.size(); ++c) {
-        // out = zp_out + offset[c] + MBQM(x - zp_in, in_scale * scale[c] / out_scale),
-        // offset[c] = round_half_away(shift[c] / out_scale) (tgrs_batch_norm_s8).
-        Push(r, QuantizeMultiplierOrThrow(in.scale * scale[c] / out.scale,
-                                          OpLabel(op) + " channel " + std::to_string(c)));
-        r.channel_offset.push_back(static_cast<int32_t>(std::round(shift[c] / out.scale)));
+        // out = zp_out + round_half_even(((x - zp_in) * A + O) / 2^k): ONE rounding of the
+        // real x * scale + shift, as onnxruntime's float BatchNormalization followed by
+        // QuantizeLinear rounds once (tgrs_batch_norm_s8). A = S * 2^k and O = B * 2^k
+        // share the fixed point 2^-k, S = in_scale * scale[c] / out_scale and
+        // B = shift[c] / out_scale, with the largest k (at most 62) that keeps both within
+        // int32. Stored as output_multiplier = A, output_shift = 31 - k, channel_offset = O.
+        const double s_real = in.scale * scale[c] / out.scale;
+        const double b_real = shift[c] / out.scale;
+        const double limit = 2147483647.0;
+        int k = 62;
+        while (k > 0 && (std::fabs(s_real) * std::ldexp(1.0, k) >= limit ||
+                         std::fabs(b_real) * std::ldexp(1.0, k) >= limit)) {
+          --k;
+        }
+        if (k == 0 || !std::isfinite(s_real) || !std::isfinite(b_real)) {
+          throw Error(Status::kUnsupportedQuantization,
+                      OpLabel(op) + " channel " + std::to_string(c) +
+                          ": scale or offset too large for int8 batch normalization");
+        }
+        r.output_multiplier.push_back(static_cast<int32_t>(std::nearbyint(std::ldexp(s_real, k))));
+        r.output_shift.push_back(static_cast<int8_t>(31 - k));
+        r.channel_offset.push_back(static_cast<int32_t>(std::nearbyint(std::ldexp(b_real, k))));
         r.channel_scale.push_back(static_cast<float>(scale[c]));
         r.channel_shift.push_back(static_cast<float>(shift[c]));
       }

@@ -23,22 +23,26 @@
 
 #include <stdint.h>
 
-static inline int32_t tgrs_mbqm(int32_t x, int32_t multiplier, int32_t shift) {
-  const int64_t product = (int64_t)x * (int64_t)multiplier;
-  const int right = 31 - (int)shift; /* >= 1: tgrs_quantize_multiplier keeps shift <= 30 */
-  int64_t v;
-  if (right <= 0) {
-    v = product * ((int64_t)1 << -right); /* not reached for scales below 2^30 */
-  } else {
-    const int64_t floor_q = product >> right; /* floor division by 2^right */
-    const int64_t remainder = product - floor_q * ((int64_t)1 << right); /* in [0, 2^right) */
-    const int64_t half = (int64_t)1 << (right - 1);
-    const int round_up = remainder > half || (remainder == half && (floor_q & 1) != 0);
-    v = floor_q + round_up;
-  }
+/* value / 2^right rounded half to even (right in 1..62), saturated to int32. */
+static inline int32_t tgrs_round_shift_s64(int64_t value, int right) {
+  const int64_t floor_q = value >> right;                            /* floor division by 2^right */
+  const int64_t remainder = value - floor_q * ((int64_t)1 << right); /* in [0, 2^right) */
+  const int64_t half = (int64_t)1 << (right - 1);
+  const int round_up = remainder > half || (remainder == half && (floor_q & 1) != 0);
+  int64_t v = floor_q + round_up;
   if (v > INT32_MAX) v = INT32_MAX;
   if (v < INT32_MIN) v = INT32_MIN;
   return (int32_t)v;
+}
+
+static inline int32_t tgrs_mbqm(int32_t x, int32_t multiplier, int32_t shift) {
+  const int64_t product = (int64_t)x * (int64_t)multiplier;
+  const int right = 31 - (int)shift; /* >= 1: tgrs_quantize_multiplier keeps shift <= 30 */
+  if (right <= 0) {                  /* not reached for scales below 2^30 */
+    int64_t v = product * ((int64_t)1 << -right);
+    return (int32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+  }
+  return tgrs_round_shift_s64(product, right);
 }
 
 /* Requantize an accumulator to int8: clamp(mbqm(acc) + zero_point, act_min, act_max). */

@@ -517,9 +517,11 @@ tgrs_kernel_status tgrs_reduce_mean_f32(uint32_t axes_mask, const tgrs_dims* inp
 tgrs_kernel_status tgrs_batch_norm_f32(const tgrs_dims* dims, const float* scale,
                                        const float* shift, const float* input, float* output);
 
-/* int8 BatchNormalization: out = clamp(output_zp + offset[c] + MBQM(x - input_zp,
- * multiplier[c], shift[c])) with multiplier ~ in_scale * scale[c] / out_scale (may be
- * negative) and offset[c] = round(shift[c] / out_scale). */
+/* int8 BatchNormalization with one rounding: out = clamp(output_zp + round_half_even(
+ * ((x - input_zp) * multiplier[c] + offset[c]) / 2^(31 - shift[c]))). multiplier[c] and
+ * offset[c] share the fixed point 2^(shift[c] - 31): multiplier ~ in_scale * scale[c] /
+ * out_scale (may be negative) and offset ~ shift[c] / out_scale, both scaled by
+ * 2^(31 - shift[c]); shift[c] in [-31, 30], else TGRS_KERNEL_BAD_ARGUMENT. */
 tgrs_kernel_status tgrs_batch_norm_s8(const tgrs_quant_s8* quant, const tgrs_per_channel_quant* pcq,
                                       const int32_t* offset, const tgrs_dims* dims,
                                       const int8_t* input, int8_t* output);

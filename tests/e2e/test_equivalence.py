@@ -31,17 +31,6 @@ HEAVY = {"mobilenet_v2_100_224"}
 # Outputs that are not class scores (an autoencoder reconstructs its input).
 NOT_CLASSIFIERS = {"anomaly_fc_autoencoder"}
 ALIGNMENT = 16  # docs/memory-model.md, "Alignment"
-# int8 models whose end-to-end output drifts beyond 1 LSB from onnxruntime. Every
-# conv/depthwise/gemm model matches bit for bit since requantization rounds once, half to
-# even (runtime/kernels/requantize.h). anomaly_fc_autoencoder keeps five standalone int8
-# BatchNormalizations (their weights are int8, so they cannot fold into the Gemms), whose
-# integer form rounds the per-channel offset separately from the scaled input
-# (emit/op_quant.cc), where onnxruntime computes x * scale + shift in float and rounds once;
-# the gap compounds to 4 LSB over the five layers. Its tiling, memory and top-1 checks stay
-# strict; the table reports the numbers.
-INT8_DRIFT = {"anomaly_fc_autoencoder"}
-
-
 def stems():
     return sorted(p.stem for p in (MODELS_DIR / "onnx").glob("*.onnx"))
 
@@ -212,9 +201,7 @@ def test_equivalence(stem, variant, budget):
         assert numbers["top1_agree"], numbers
     if "max_rel_err" in numbers:
         assert numbers["max_rel_err"] <= 1e-4, numbers
-    if "within_1_lsb" in numbers and numbers["within_1_lsb"] < 0.99:
-        if stem in INT8_DRIFT:
-            pytest.xfail(f"int8 drift vs onnxruntime's float-simulated QDQ: {numbers}")
+    if "within_1_lsb" in numbers:
         assert numbers["within_1_lsb"] >= 0.99, numbers
 
 

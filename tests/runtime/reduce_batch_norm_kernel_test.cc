@@ -1,6 +1,8 @@
 // ReduceMean and BatchNormalization kernels (runtime/kernels/reduce.c, batch_norm.c).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <vector>
 
 #include "runtime/reference/kernel_test_support.h"
@@ -51,18 +53,42 @@ TEST(BatchNorm, S8RequantizesPerChannelWithSignedMultipliers) {
   const tgrs_dims d{1, 4, 3, 3};
   const std::vector<int8_t> x = RandomS8(36, 620);
   const ChannelQuant cq = MakeChannelQuant({0.7, -1.3, 0.05});  // negative gamma in channel 1
-  const std::vector<int32_t> offset{10, -20, 0};
+  // Offsets in the multiplier's fixed point: 10.5, -20.25 and 0 output steps.
+  const std::vector<double> offset_real{10.5, -20.25, 0.0};
+  std::vector<int32_t> offset(3);
+  for (int c = 0; c < 3; ++c) {
+    offset[c] = static_cast<int32_t>(std::ldexp(offset_real[c], 31 - cq.shift[c]));
+  }
   const tgrs_quant_s8 q{-3, 4, -128, 127};
   const tgrs_per_channel_quant pcq = cq.view();
   std::vector<int8_t> y(36);
   ASSERT_EQ(tgrs_batch_norm_s8(&q, &pcq, offset.data(), &d, x.data(), y.data()), TGRS_KERNEL_OK);
   for (int i = 0; i < 36; ++i) {
     const int c = i % 3;
-    const int64_t v =
-        int64_t(MultiplyByQuantizedMultiplier(x[i] + 3, cq.multiplier[c], cq.shift[c])) + 4 +
-        offset[c];
+    // One rounding (ties to even) of the exact fixed-point value, in long double.
+    const long double exact = std::ldexp(
+        static_cast<long double>(x[i] + 3) * cq.multiplier[c] + offset[c], cq.shift[c] - 31);
+    const int64_t v = static_cast<int64_t>(std::nearbyintl(exact)) + 4;
     EXPECT_EQ(y[i], std::clamp<int64_t>(v, -128, 127)) << i;
   }
+}
+
+TEST(BatchNorm, S8RoundsOnceNotPerTerm) {
+  // scale 0.5 and offset 0.5 output steps, both exact at k = 31 (multiplier 2^30, shift 0,
+  // offset 2^30). x - zp = 0, 1, 2, 3 give exact reals 0.5, 1.0, 1.5, 2.0, which round
+  // (ties to even) to 0, 1, 2, 2. Rounding each term apart would give
+  // round(0.5 x) + round(0.5) = 0, 0, 1, 2 (ties to even again): different at x - zp = 1
+  // and 2.
+  const tgrs_dims d{1, 1, 1, 4};
+  const std::vector<int32_t> multiplier{1 << 30, 1 << 30, 1 << 30, 1 << 30};
+  const std::vector<int32_t> shift{0, 0, 0, 0};
+  const std::vector<int32_t> offset{1 << 30, 1 << 30, 1 << 30, 1 << 30};
+  const tgrs_per_channel_quant pcq{multiplier.data(), shift.data()};
+  const tgrs_quant_s8 q{0, 0, -128, 127};
+  const std::vector<int8_t> x{0, 1, 2, 3};
+  std::vector<int8_t> y(4);
+  ASSERT_EQ(tgrs_batch_norm_s8(&q, &pcq, offset.data(), &d, x.data(), y.data()), TGRS_KERNEL_OK);
+  EXPECT_EQ(y, (std::vector<int8_t>{0, 1, 2, 2}));
 }
 
 }  // namespace
