@@ -6,10 +6,13 @@
  *   - byte buffers  `(const void* data, size_t size)` in, `(void** out_bytes, size_t*
  *                   out_size)` out (copied into a language byte string, then tigris_free);
  *   - status codes  returned as plain integers: each language's idiomatic layer turns a
- *                   non-zero status into its own error (tigris.Error in Python), reading
- *                   the message from tigris_last_error / *_last_error.
- * Language-specific typemaps sit in #ifdef SWIG<LANG> blocks; the module name is given on
- * the swig command line (-module) by each language's build. */
+ *                   non-zero status into its own error (tigris.Error in Python, *tigris.Error
+ *                   in Go, TigrisException in C#), reading the message from
+ *                   tigris_last_error / *_last_error.
+ * Language-specific typemaps sit in #ifdef SWIGPYTHON / SWIGGO / SWIGCSHARP blocks; the
+ * module name is given on the swig command line (-module) by each language's build
+ * (bindings/python/CMakeLists.txt, bindings/go/go_swig_test.cmake,
+ * bindings/csharp/CMakeLists.txt; docs/bindings.md). */
 %module tigris_c
 
 %{
@@ -60,6 +63,112 @@
   $result = SWIG_Python_AppendOutput($result, blob);
 }
 #endif /* SWIGPYTHON */
+
+/* ---- Go (swig -go -cgo -intgosize 64 -package swig): one-element slices for outputs, in the
+ * idiom of Go's typemaps.i OUTPUT; bindings/go/internal/swig wraps them into values and
+ * errors. ------------------------------------------------------------------------------- */
+#ifdef SWIGGO
+/* The wrapper is linked against libtigris; the include and library folders come from
+ * CGO_CFLAGS / CGO_LDFLAGS (bindings/go/README.md). */
+/* tigris_op_info::type becomes Xtype (type is a Go keyword): expected, so not reported. */
+#pragma SWIG nowarn=314
+
+%insert(cgo_comment_typedefs) %{
+#cgo LDFLAGS: -ltigris
+%}
+
+/* out-handles and tigris_emit's buffer: a []uintptr of length >= 1 receives the pointer. */
+%typemap(gotype) SWIGTYPE** out, void** out_bytes "[]uintptr"
+%typemap(in) SWIGTYPE** out($*1_ltype tmp = NULL), void** out_bytes(void* tmp = NULL) {
+  if ($input.len < 1) _swig_gopanic("output slice must have 1 element");
+  $1 = &tmp;
+}
+%typemap(argout) SWIGTYPE** out, void** out_bytes {
+  ((uintptr_t*)$input.array)[0] = (uintptr_t)tmp$argnum;
+}
+%typemap(freearg) SWIGTYPE** out, void** out_bytes ""
+%apply unsigned long long* OUTPUT { uint64_t* out_bytes };
+%apply unsigned long* OUTPUT { size_t* out_size };
+
+/* byte buffers in: a []byte, read by the library for the duration of the call (copied). */
+%typemap(gotype) (const void* data, size_t size), (const void* plan, size_t plan_size) "[]byte"
+%typemap(in) (const void* data, size_t size), (const void* plan, size_t plan_size) {
+  $1 = $input.array;
+  $2 = (size_t)$input.len;
+}
+
+/* tigris_emit's buffer is C memory: copied into a Go slice here (the one place that needs
+ * unsafe), then released by the caller with Tigris_free. */
+%insert(go_wrapper) %{
+// CopyBytes copies size bytes at p (memory libtigris owns) into a new Go slice.
+func CopyBytes(p uintptr, size uint64) []byte {
+	if p == 0 || size == 0 {
+		return []byte{}
+	}
+	return append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(p)), size)...)
+}
+%}
+#endif /* SWIGGO */
+
+/* ---- C# (swig -csharp -namespace Tigris -dllimport tigris_csharp): the generated layer is
+ * internal to Tigris.dll; bindings/csharp/src puts SafeHandles and exceptions on top. ---- */
+#ifdef SWIGCSHARP
+%pragma(csharp) moduleclassmodifiers = "internal class"
+%pragma(csharp) imclassclassmodifiers = "internal class"
+%typemap(csclassmodifiers) SWIGTYPE, SWIGTYPE *, SWIGTYPE &, SWIGTYPE &&, SWIGTYPE [],
+                           SWIGTYPE (CLASS::*) "internal class"
+%typemap(csclassmodifiers) enum SWIGTYPE "internal enum"
+
+/* out-handles and tigris_emit's buffer: `out IntPtr`; Tigris.*Handle (SafeHandles) own
+ * what comes back. */
+%typemap(ctype) SWIGTYPE** out, void** out_bytes "void**"
+%typemap(imtype) SWIGTYPE** out, void** out_bytes "out global::System.IntPtr"
+%typemap(cstype) SWIGTYPE** out, void** out_bytes "out global::System.IntPtr"
+%typemap(csin) SWIGTYPE** out, void** out_bytes "out $csinput"
+%typemap(in) SWIGTYPE** out, void** out_bytes %{ $1 = ($1_ltype)$input; %}
+
+/* Sizes out are 64-bit (`out ulong`): SWIG's C# size_t is a 32-bit uint. */
+%apply unsigned long long* OUTPUT { uint64_t* out_bytes };
+%typemap(ctype) size_t* out_size "uint64_t*"
+%typemap(imtype) size_t* out_size "out ulong"
+%typemap(cstype) size_t* out_size "out ulong"
+%typemap(csin) size_t* out_size "out $csinput"
+%typemap(in) size_t* out_size (size_t size = 0) %{ $1 = &size; %}
+%typemap(argout) size_t* out_size %{ *$input = (uint64_t)size$argnum; %}
+
+/* Handles in: the SafeHandle itself, so it stays alive (and is not released) during the
+ * call. The *_free functions take the non-const pointer as a raw IntPtr: they run inside
+ * SafeHandle.ReleaseHandle, when the SafeHandle can no longer be marshalled. */
+%define TIGRIS_CSHARP_HANDLE(CTYPE, CSHANDLE)
+%typemap(ctype) const CTYPE* "void*"
+%typemap(imtype) const CTYPE* "Tigris.CSHANDLE"
+%typemap(cstype) const CTYPE* "Tigris.CSHANDLE"
+%typemap(csin) const CTYPE* "$csinput"
+%typemap(in) const CTYPE* %{ $1 = ($1_ltype)$input; %}
+%typemap(ctype) CTYPE* "void*"
+%typemap(imtype) CTYPE* "global::System.IntPtr"
+%typemap(cstype) CTYPE* "global::System.IntPtr"
+%typemap(csin) CTYPE* "$csinput"
+%typemap(in) CTYPE* %{ $1 = ($1_ltype)$input; %}
+%enddef
+TIGRIS_CSHARP_HANDLE(tigris_model, ModelHandle)
+TIGRIS_CSHARP_HANDLE(tigris_analysis, AnalysisHandle)
+TIGRIS_CSHARP_HANDLE(tigris_execution_plan, PlanHandle)
+
+/* tigris_free(void*): the IntPtr tigris_emit handed out. */
+%typemap(ctype) void* bytes "void*"
+%typemap(imtype) void* bytes "global::System.IntPtr"
+%typemap(cstype) void* bytes "global::System.IntPtr"
+%typemap(csin) void* bytes "$csinput"
+%typemap(in) void* bytes %{ $1 = $input; %}
+
+/* byte buffers in: a byte[] pinned by the marshaller for the call (the library copies). */
+%typemap(ctype) const void* data "const void*"
+%typemap(imtype) const void* data "byte[]"
+%typemap(cstype) const void* data "byte[]"
+%typemap(csin) const void* data "$csinput"
+%typemap(in) const void* data %{ $1 = ($1_ltype)$input; %}
+#endif /* SWIGCSHARP */
 
 /* Loading with dimension bindings needs C arrays of structs whose names must outlive the
  * call; this helper builds them from one "name=value,name=value" text for the duration of

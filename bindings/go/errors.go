@@ -1,10 +1,6 @@
 package tigris
 
-import (
-	"fmt"
-
-	"tigris.local/tigris/internal/capi"
-)
+import "fmt"
 
 // Status is a tigris_status of include/tigris.h; the values are pinned forever.
 type Status int
@@ -23,7 +19,7 @@ const (
 )
 
 // String is the stable name, e.g. "TIGRIS_ERR_IO".
-func (s Status) String() string { return capi.StatusName(int(s)) }
+func (s Status) String() string { return statusName(s) }
 
 // Error is a failed libtigris call: its status and the library's message (which names the
 // file, op, tensor or field at fault). Use errors.As to read it, errors.Is to test a status:
@@ -39,11 +35,4 @@ func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Status, e.Messag
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.Status == e.Status
-}
-
-func wrap(f *capi.Failure) error {
-	if f == nil {
-		return nil
-	}
-	return &Error{Status: Status(f.Status), Message: f.Message}
 }

@@ -12,16 +12,15 @@ package tigris
 import (
 	"runtime"
 
-	"tigris.local/tigris/internal/capi"
+	"tigris.local/tigris/internal/swig"
 )
 
 // Version of the libtigris actually loaded, e.g. "0.1.0".
-func Version() string { return capi.Version() }
+func Version() string { return swig.Tigris_version() }
 
 // ParseSize reads a human size ("256K", "1.5MiB"; K = 1024) with the library's parser.
 func ParseSize(text string) (uint64, error) {
-	v, f := capi.ParseSize(text)
-	return v, wrap(f)
+	return parseSize(text)
 }
 
 // Budgets in bytes. Fast (SRAM) is required; Slow and Flash are 0 for "not given".
@@ -31,27 +30,27 @@ type Budgets struct {
 
 // Model is a loaded, normalized ONNX model. Close it when done (a finalizer is only a
 // safety net).
-type Model struct{ h capi.Model }
+type Model struct{ h modelHandle }
 
 // Load reads an ONNX file.
 func Load(path string) (*Model, error) {
-	h, f := capi.Load(path)
-	if f != nil {
-		return nil, wrap(f)
+	h, err := load(path)
+	if err != nil {
+		return nil, err
 	}
 	return newModel(h), nil
 }
 
 // LoadBytes reads an ONNX model from memory.
 func LoadBytes(data []byte) (*Model, error) {
-	h, f := capi.LoadFromMemory(data)
-	if f != nil {
-		return nil, wrap(f)
+	h, err := loadFromMemory(data)
+	if err != nil {
+		return nil, err
 	}
 	return newModel(h), nil
 }
 
-func newModel(h capi.Model) *Model {
+func newModel(h modelHandle) *Model {
 	m := &Model{h: h}
 	runtime.SetFinalizer(m, (*Model).Close)
 	return m
@@ -60,16 +59,16 @@ func newModel(h capi.Model) *Model {
 // Close frees the model; a second Close is a no-op.
 func (m *Model) Close() error {
 	if m.h != nil {
-		capi.ModelFree(m.h)
+		swig.Tigris_model_free(m.h)
 		m.h = nil
 	}
 	return nil
 }
 
-func (m *Model) Name() string     { return capi.ModelName(m.h) }
-func (m *Model) OpCount() int     { return capi.ModelOpCount(m.h) }
-func (m *Model) TensorCount() int { return capi.ModelTensorCount(m.h) }
-func (m *Model) JSON() string     { return capi.ModelJSON(m.h) }
+func (m *Model) Name() string     { return swig.Tigris_model_name(m.h) }
+func (m *Model) OpCount() int     { return int(swig.Tigris_model_op_count(m.h)) }
+func (m *Model) TensorCount() int { return int(swig.Tigris_model_tensor_count(m.h)) }
+func (m *Model) JSON() string     { return swig.Tigris_model_json(m.h) }
 func (m *Model) closed() error {
 	if m.h == nil {
 		return &Error{Status: StatusInvalidArgument, Message: "model is closed"}
@@ -82,9 +81,9 @@ func (m *Model) Analyze(b Budgets) (*Analysis, error) {
 	if err := m.closed(); err != nil {
 		return nil, err
 	}
-	h, f := capi.Analyze(m.h, b.Fast, b.Slow, b.Flash)
-	if f != nil {
-		return nil, wrap(f)
+	h, err := analyze(m.h, b)
+	if err != nil {
+		return nil, err
 	}
 	a := &Analysis{h: h}
 	runtime.SetFinalizer(a, (*Analysis).Close)
@@ -101,9 +100,9 @@ func (m *Model) Plan(b Budgets, o PlanOptions) (*Plan, error) {
 	if err := m.closed(); err != nil {
 		return nil, err
 	}
-	h, f := capi.MakePlan(m.h, b.Fast, b.Slow, b.Flash, o.XIP, o.LZ4)
-	if f != nil {
-		return nil, wrap(f)
+	h, err := makePlan(m.h, b, o)
+	if err != nil {
+		return nil, err
 	}
 	p := &Plan{h: h}
 	runtime.SetFinalizer(p, (*Plan).Close)
@@ -126,35 +125,35 @@ func (v Verdict) String() string {
 }
 
 // Analysis is a memory analysis of a model.
-type Analysis struct{ h capi.Analysis }
+type Analysis struct{ h analysisHandle }
 
 func (a *Analysis) Close() error {
 	if a.h != nil {
-		capi.AnalysisFree(a.h)
+		swig.Tigris_analysis_free(a.h)
 		a.h = nil
 	}
 	return nil
 }
 
-func (a *Analysis) Verdict() Verdict           { return Verdict(capi.AnalysisVerdict(a.h)) }
-func (a *Analysis) ScheduledPeakBytes() uint64 { return capi.AnalysisScheduledPeak(a.h) }
-func (a *Analysis) NaivePeakBytes() uint64     { return capi.AnalysisNaivePeak(a.h) }
-func (a *Analysis) SlowPeakBytes() uint64      { return capi.AnalysisSlowPeak(a.h) }
-func (a *Analysis) StageCount() int            { return capi.AnalysisStageCount(a.h) }
-func (a *Analysis) TiledStageCount() int       { return capi.AnalysisTiledStageCount(a.h) }
-func (a *Analysis) ChainCount() int            { return capi.AnalysisChainCount(a.h) }
-func (a *Analysis) MACs() uint64               { return capi.AnalysisMACs(a.h) }
+func (a *Analysis) Verdict() Verdict           { return Verdict(swig.Tigris_analysis_verdict(a.h)) }
+func (a *Analysis) ScheduledPeakBytes() uint64 { return swig.Tigris_analysis_scheduled_peak_bytes(a.h) }
+func (a *Analysis) NaivePeakBytes() uint64     { return swig.Tigris_analysis_naive_peak_bytes(a.h) }
+func (a *Analysis) SlowPeakBytes() uint64      { return swig.Tigris_analysis_slow_peak_bytes(a.h) }
+func (a *Analysis) StageCount() int            { return int(swig.Tigris_analysis_stage_count(a.h)) }
+func (a *Analysis) TiledStageCount() int       { return int(swig.Tigris_analysis_tiled_stage_count(a.h)) }
+func (a *Analysis) ChainCount() int            { return int(swig.Tigris_analysis_chain_count(a.h)) }
+func (a *Analysis) MACs() uint64               { return swig.Tigris_analysis_macs(a.h) }
 
 // JSON is the report `tigris analyze --json` prints.
-func (a *Analysis) JSON() string        { return capi.AnalysisJSON(a.h) }
-func (a *Analysis) TimelineSVG() string { return capi.AnalysisTimelineSVG(a.h) }
+func (a *Analysis) JSON() string        { return swig.Tigris_analysis_json(a.h) }
+func (a *Analysis) TimelineSVG() string { return swig.Tigris_analysis_timeline_svg(a.h) }
 
 // Plan is a compiled execution plan.
-type Plan struct{ h capi.Plan }
+type Plan struct{ h planHandle }
 
 func (p *Plan) Close() error {
 	if p.h != nil {
-		capi.PlanFree(p.h)
+		swig.Tigris_plan_free(p.h)
 		p.h = nil
 	}
 	return nil
@@ -162,10 +161,9 @@ func (p *Plan) Close() error {
 
 // Bytes is the .tgrs file (deterministic).
 func (p *Plan) Bytes() ([]byte, error) {
-	b, f := capi.Emit(p.h)
-	return b, wrap(f)
+	return emit(p.h)
 }
 
-func (p *Plan) FileBytes() uint64      { return capi.PlanFileBytes(p.h) }
-func (p *Plan) FastArenaBytes() uint64 { return capi.PlanFastArenaBytes(p.h) }
-func (p *Plan) SlowArenaBytes() uint64 { return capi.PlanSlowArenaBytes(p.h) }
+func (p *Plan) FileBytes() uint64      { return swig.Tigris_plan_file_bytes(p.h) }
+func (p *Plan) FastArenaBytes() uint64 { return swig.Tigris_plan_fast_arena_bytes(p.h) }
+func (p *Plan) SlowArenaBytes() uint64 { return swig.Tigris_plan_slow_arena_bytes(p.h) }

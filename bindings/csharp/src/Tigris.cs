@@ -1,5 +1,6 @@
 // Tigris.cs: the public API. Model, Analysis and Plan are IDisposable; failures throw
 // TigrisException. Sizes are bytes (ulong) or human text parsed by Tigris.ParseSize.
+// Every call goes through tigris_c, the internal layer SWIG generates from bindings/tigris.i.
 using System;
 using System.Runtime.InteropServices;
 
@@ -7,13 +8,13 @@ namespace Tigris
 {
     public static class Library
     {
-        public static string Version { get { return Native.Str(Native.tigris_version()); } }
+        public static string Version { get { return tigris_c.tigris_version(); } }
 
         /// <summary>"256K", "1.5MiB", "262144" (K = 1024), parsed by tigris_parse_size.</summary>
         public static ulong ParseSize(string text)
         {
             ulong bytes;
-            TigrisException.Check(Native.tigris_parse_size(out bytes, text));
+            TigrisException.Check(tigris_c.tigris_parse_size(out bytes, text));
             return bytes;
         }
     }
@@ -28,40 +29,42 @@ namespace Tigris
         public static Model Load(string path)
         {
             IntPtr raw;
-            TigrisException.Check(Native.tigris_load(out raw, path, IntPtr.Zero));
+            TigrisException.Check(tigris_c.tigris_load(out raw, path, null));
             return new Model(raw);
         }
 
         public static Model FromBytes(byte[] data)
         {
             IntPtr raw;
-            TigrisException.Check(Native.tigris_load_from_memory(out raw, data, (UIntPtr)data.Length, IntPtr.Zero));
+            TigrisException.Check(tigris_c.tigris_load_from_memory(out raw, data, (uint)data.Length, null));
             return new Model(raw);
         }
 
         public void Dispose() { h.Dispose(); }
 
-        public string Name { get { return Native.Str(Native.tigris_model_name(h)); } }
-        public int OpCount { get { return (int)Native.tigris_model_op_count(h); } }
-        public int TensorCount { get { return (int)Native.tigris_model_tensor_count(h); } }
-        public string Json { get { return Native.Str(Native.tigris_model_json(h)); } }
+        public string Name { get { return tigris_c.tigris_model_name(h); } }
+        public int OpCount { get { return (int)tigris_c.tigris_model_op_count(h); } }
+        public int TensorCount { get { return (int)tigris_c.tigris_model_tensor_count(h); } }
+        public string Json { get { return tigris_c.tigris_model_json(h); } }
 
-        void Check(int status)
+        void Check(tigris_status status)
         {
-            if (status == 0) return;
-            string msg = Native.Str(Native.tigris_model_last_error(h));
-            throw new TigrisException(status, msg.Length > 0 ? msg : Native.Str(Native.tigris_last_error()));
+            if (status == tigris_status.TIGRIS_OK) return;
+            string msg = tigris_c.tigris_model_last_error(h);
+            throw new TigrisException((int)status, msg.Length > 0 ? msg : tigris_c.tigris_last_error());
         }
 
         /// <summary>Plans the model under the budgets; slow / flash 0 = not given.</summary>
         public Analysis Analyze(ulong fast, ulong slow = 0, ulong flash = 0)
         {
-            var o = new Native.AnalyzeOptions();
-            TigrisException.Check(Native.tigris_analyze_options_init(ref o, Native.AnalyzeOptionsVersion));
-            o.FastBytes = fast; o.SlowBytes = slow; o.FlashBytes = flash;
-            IntPtr raw;
-            Check(Native.tigris_analyze(out raw, h, ref o));
-            return new Analysis(new AnalysisHandle(raw));
+            using (var o = new tigris_analyze_options())
+            {
+                TigrisException.Check(tigris_c.tigris_analyze_options_init(o, tigris_c.TIGRIS_ANALYZE_OPTIONS_VERSION));
+                o.fast_bytes = fast; o.slow_bytes = slow; o.flash_bytes = flash;
+                IntPtr raw;
+                Check(tigris_c.tigris_analyze(out raw, h, o));
+                return new Analysis(new AnalysisHandle(raw));
+            }
         }
 
         public Analysis Analyze(string fast) { return Analyze(Library.ParseSize(fast)); }
@@ -69,14 +72,16 @@ namespace Tigris
         /// <summary>Compiles a plan. xip: weights read in place from flash.</summary>
         public Plan Plan(ulong fast, bool xip, bool lz4 = false, ulong slow = 0, ulong flash = 0)
         {
-            var o = new Native.PlanOptions();
-            TigrisException.Check(Native.tigris_plan_options_init(ref o, Native.PlanOptionsVersion));
-            o.FastBytes = fast; o.SlowBytes = slow; o.FlashBytes = flash;
-            o.Xip = xip ? 1 : 0;
-            o.Compression = lz4 ? 1 : 0;
-            IntPtr raw;
-            Check(Native.tigris_plan(out raw, h, ref o));
-            return new Plan(new PlanHandle(raw));
+            using (var o = new tigris_plan_options())
+            {
+                TigrisException.Check(tigris_c.tigris_plan_options_init(o, tigris_c.TIGRIS_PLAN_OPTIONS_VERSION));
+                o.fast_bytes = fast; o.slow_bytes = slow; o.flash_bytes = flash;
+                o.xip = xip ? 1 : 0;
+                o.compression = lz4 ? tigris_compression.TIGRIS_COMPRESSION_LZ4 : tigris_compression.TIGRIS_COMPRESSION_NONE;
+                IntPtr raw;
+                Check(tigris_c.tigris_plan(out raw, h, o));
+                return new Plan(new PlanHandle(raw));
+            }
         }
     }
 
@@ -86,16 +91,16 @@ namespace Tigris
         internal Analysis(AnalysisHandle handle) { h = handle; }
         public void Dispose() { h.Dispose(); }
 
-        public Verdict Verdict { get { return (Verdict)Native.tigris_analysis_verdict(h); } }
-        public ulong ScheduledPeakBytes { get { return Native.tigris_analysis_scheduled_peak_bytes(h); } }
-        public ulong NaivePeakBytes { get { return Native.tigris_analysis_naive_peak_bytes(h); } }
-        public ulong SlowPeakBytes { get { return Native.tigris_analysis_slow_peak_bytes(h); } }
-        public int StageCount { get { return (int)Native.tigris_analysis_stage_count(h); } }
-        public int TiledStageCount { get { return (int)Native.tigris_analysis_tiled_stage_count(h); } }
-        public int ChainCount { get { return (int)Native.tigris_analysis_chain_count(h); } }
-        public ulong Macs { get { return Native.tigris_analysis_macs(h); } }
+        public Verdict Verdict { get { return (Verdict)tigris_c.tigris_analysis_verdict(h); } }
+        public ulong ScheduledPeakBytes { get { return tigris_c.tigris_analysis_scheduled_peak_bytes(h); } }
+        public ulong NaivePeakBytes { get { return tigris_c.tigris_analysis_naive_peak_bytes(h); } }
+        public ulong SlowPeakBytes { get { return tigris_c.tigris_analysis_slow_peak_bytes(h); } }
+        public int StageCount { get { return (int)tigris_c.tigris_analysis_stage_count(h); } }
+        public int TiledStageCount { get { return (int)tigris_c.tigris_analysis_tiled_stage_count(h); } }
+        public int ChainCount { get { return (int)tigris_c.tigris_analysis_chain_count(h); } }
+        public ulong Macs { get { return tigris_c.tigris_analysis_macs(h); } }
         /// <summary>The report `tigris analyze --json` prints.</summary>
-        public string Json { get { return Native.Str(Native.tigris_analysis_json(h)); } }
+        public string Json { get { return tigris_c.tigris_analysis_json(h); } }
     }
 
     public sealed class Plan : IDisposable
@@ -104,24 +109,24 @@ namespace Tigris
         internal Plan(PlanHandle handle) { h = handle; }
         public void Dispose() { h.Dispose(); }
 
-        public ulong FileBytes { get { return Native.tigris_plan_file_bytes(h); } }
-        public ulong FastArenaBytes { get { return Native.tigris_plan_fast_arena_bytes(h); } }
+        public ulong FileBytes { get { return tigris_c.tigris_plan_file_bytes(h); } }
+        public ulong FastArenaBytes { get { return tigris_c.tigris_plan_fast_arena_bytes(h); } }
 
         /// <summary>The .tgrs file bytes (deterministic).</summary>
         public byte[] Emit()
         {
             IntPtr data;
-            UIntPtr size;
-            TigrisException.Check(Native.tigris_emit(out data, out size, h));
+            ulong size;
+            TigrisException.Check(tigris_c.tigris_emit(out data, out size, h));
             try
             {
                 var bytes = new byte[(long)size];
                 Marshal.Copy(data, bytes, 0, bytes.Length);
                 return bytes;
             }
-            finally { Native.tigris_free(data); }
+            finally { tigris_c.tigris_free(data); }
         }
 
-        public void Save(string path) { TigrisException.Check(Native.tigris_emit_to_file(h, path)); }
+        public void Save(string path) { TigrisException.Check(tigris_c.tigris_emit_to_file(h, path)); }
     }
 }

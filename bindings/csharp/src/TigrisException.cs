@@ -21,16 +21,17 @@ namespace Tigris
         public string Detail { get; private set; }
 
         public TigrisException(int status, string detail)
-            : base(Native.Str(Native.tigris_status_name(status)) + ": " + detail)
+            : base(tigris_c.tigris_status_name((tigris_status)status) + ": " + detail)
         {
             Status = (Status)status;
-            StatusName = Native.Str(Native.tigris_status_name(status));
+            StatusName = tigris_c.tigris_status_name((tigris_status)status);
             Detail = detail;
         }
 
-        internal static void Check(int status)
+        internal static void Check(tigris_status status)
         {
-            if (status != 0) throw new TigrisException(status, Native.Str(Native.tigris_last_error()));
+            if (status != tigris_status.TIGRIS_OK)
+                throw new TigrisException((int)status, tigris_c.tigris_last_error());
         }
     }
 }
