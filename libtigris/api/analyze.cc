@@ -1,9 +1,9 @@
 // tigris_analyze and the tigris_analysis accessors: the C face of plan::PlanModel.
-#include <limits>
 #include <memory>
 #include <string>
 
 #include "api/analysis.h"
+#include "api/budget.h"
 #include "api/model.h"
 #include "api/model_json.h"
 #include "api/status.h"
@@ -23,36 +23,14 @@ static_assert(static_cast<int>(plan::Verdict::kTiled) == TIGRIS_VERDICT_TILED, "
 static_assert(static_cast<int>(plan::Verdict::kNeedsWork) == TIGRIS_VERDICT_NEEDS_WORK,
               "verdict needs_work");
 
-// A uint64_t budget above INT64_MAX cannot be a real memory and would wrap in the
-// planner's signed arithmetic: reject it here, naming the field.
-int64_t BudgetField(uint64_t bytes, const char* field) {
-  if (bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-    throw Error(Status::kInvalidBudget, std::string("tigris_analyze_options.") + field +
-                                            " is too large: " + std::to_string(bytes));
-  }
-  return static_cast<int64_t>(bytes);
-}
-
 plan::Budget ToBudget(const tigris_analyze_options* options) {
   if (!options) {
     throw Error(Status::kInvalidArgument,
                 "tigris_analyze: options must not be NULL (fast_bytes is required)");
   }
-  if (options->version < 1 || options->version > TIGRIS_ANALYZE_OPTIONS_VERSION) {
-    throw Error(Status::kVersionMismatch, "tigris_analyze_options.version is " +
-                                              std::to_string(options->version) +
-                                              "; this library knows versions 1.." +
-                                              std::to_string(TIGRIS_ANALYZE_OPTIONS_VERSION));
-  }
-  plan::Budget budget;
-  budget.fast_bytes = BudgetField(options->fast_bytes, "fast_bytes");
-  budget.slow_bytes = BudgetField(options->slow_bytes, "slow_bytes");
-  budget.flash_bytes = BudgetField(options->flash_bytes, "flash_bytes");
-  if (budget.fast_bytes == 0) {
-    throw Error(Status::kInvalidBudget,
-                "tigris_analyze_options.fast_bytes is 0; the SRAM budget is required");
-  }
-  return budget;
+  CheckStructVersion(options->version, TIGRIS_ANALYZE_OPTIONS_VERSION, "tigris_analyze_options");
+  return ToPlanBudget(options->fast_bytes, options->slow_bytes, options->flash_bytes,
+                      "tigris_analyze_options");
 }
 
 // One top-level object: the model summary first (as tigris_model_json, without the
@@ -96,23 +74,15 @@ TIGRIS_API tigris_status tigris_analyze_options_init(tigris_analyze_options* opt
 
 TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_model* model,
                                         const tigris_analyze_options* options) {
-  if (!out) {
-    tigris::api::SetLastError("tigris_analyze: out must not be NULL");
-    return TIGRIS_ERR_INVALID_ARGUMENT;
-  }
-  *out = nullptr;
   std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
-  auto analysis = std::make_unique<tigris_analysis>();
-  tigris_status status = tigris::api::Guard(err, [&] {
+  return tigris::api::CreateHandle(out, err, "tigris_analyze", [&](tigris_analysis& analysis) {
     if (!model) throw Error(Status::kInvalidArgument, "tigris_analyze: model must not be NULL");
     const tigris::plan::Budget budget = tigris::api::ToBudget(options);
-    analysis->plan = tigris::plan::PlanModel(model->graph, budget);
-    analysis->tiled_stage_count = tigris::api::CountTiledStages(analysis->plan);
-    analysis->json = tigris::api::AnalysisJson(model->graph, analysis->plan);
-    analysis->chart = tigris::report::ChartFromPlan(model->graph, analysis->plan);
+    analysis.plan = tigris::plan::PlanModel(model->graph, budget);
+    analysis.tiled_stage_count = tigris::api::CountTiledStages(analysis.plan);
+    analysis.json = tigris::api::AnalysisJson(model->graph, analysis.plan);
+    analysis.chart = tigris::report::ChartFromPlan(model->graph, analysis.plan);
   });
-  if (status == TIGRIS_OK) *out = analysis.release();
-  return status;
 }
 
 TIGRIS_API void tigris_analysis_free(tigris_analysis* analysis) { delete analysis; }

@@ -12,12 +12,7 @@ namespace {
 onnx_import::LoadOptions ToLoadOptions(const tigris_load_options* options) {
   onnx_import::LoadOptions out;
   if (!options) return out;
-  if (options->version < 1 || options->version > TIGRIS_LOAD_OPTIONS_VERSION) {
-    throw Error(Status::kVersionMismatch, "tigris_load_options.version is " +
-                                              std::to_string(options->version) +
-                                              "; this library knows versions 1.." +
-                                              std::to_string(TIGRIS_LOAD_OPTIONS_VERSION));
-  }
+  CheckStructVersion(options->version, TIGRIS_LOAD_OPTIONS_VERSION, "tigris_load_options");
   if (options->default_dim < 0) {
     throw Error(Status::kInvalidArgument, "tigris_load_options.default_dim must be >= 0");
   }
@@ -58,18 +53,10 @@ onnx_import::LoadOptions ToLoadOptions(const tigris_load_options* options) {
 
 template <typename LoadFn>
 tigris_status LoadAndNormalize(tigris_model** out, LoadFn&& load) {
-  if (!out) {
-    SetLastError("tigris_load: out must not be NULL");
-    return TIGRIS_ERR_INVALID_ARGUMENT;
-  }
-  *out = nullptr;
-  auto model = std::make_unique<tigris_model>();
-  tigris_status status = Guard(nullptr, [&] {
-    model->graph = load();
-    passes::Normalize(model->graph);
+  return CreateHandle(out, nullptr, "tigris_load", [&](tigris_model& model) {
+    model.graph = load();
+    passes::Normalize(model.graph);
   });
-  if (status == TIGRIS_OK) *out = model.release();
-  return status;
 }
 
 }  // namespace

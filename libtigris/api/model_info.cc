@@ -49,10 +49,7 @@ TIGRIS_API tigris_status tigris_model_op(const tigris_model* model, size_t index
   std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
   return tigris::api::Guard(err, [&] {
     if (!model || !info) throw Error(Status::kInvalidArgument, "tigris_model_op: NULL argument");
-    if (info->version < 1 || info->version > TIGRIS_OP_INFO_VERSION) {
-      throw Error(Status::kVersionMismatch,
-                  "tigris_op_info.version is " + std::to_string(info->version) + ", expected 1");
-    }
+    tigris::api::CheckStructVersion(info->version, TIGRIS_OP_INFO_VERSION, "tigris_op_info");
     if (index >= model->graph.ops.size()) {
       throw Error(Status::kInvalidArgument, "op index " + std::to_string(index) +
                                                 " out of range (model has " +
@@ -77,10 +74,8 @@ TIGRIS_API tigris_status tigris_model_tensor(const tigris_model* model, size_t i
     if (!model || !info) {
       throw Error(Status::kInvalidArgument, "tigris_model_tensor: NULL argument");
     }
-    if (info->version < 1 || info->version > TIGRIS_TENSOR_INFO_VERSION) {
-      throw Error(Status::kVersionMismatch, "tigris_tensor_info.version is " +
-                                                std::to_string(info->version) + ", expected 1");
-    }
+    tigris::api::CheckStructVersion(info->version, TIGRIS_TENSOR_INFO_VERSION,
+                                    "tigris_tensor_info");
     if (index >= model->graph.tensors.size()) {
       throw Error(Status::kInvalidArgument, "tensor index " + std::to_string(index) +
                                                 " out of range (model has " +

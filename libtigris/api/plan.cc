@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "api/budget.h"
 #include "api/model.h"
 #include "api/plan_handle.h"
 #include "api/status.h"
@@ -15,39 +16,14 @@
 namespace tigris::api {
 namespace {
 
-// A uint64_t budget above INT64_MAX cannot be a real memory and would wrap in the
-// planner's signed arithmetic: reject it here, naming the field.
-int64_t BudgetField(uint64_t bytes, const char* field) {
-  if (bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-    throw Error(Status::kInvalidBudget, std::string("tigris_plan_options.") + field +
-                                            " is too large: " + std::to_string(bytes));
-  }
-  return static_cast<int64_t>(bytes);
-}
-
-void CheckVersion(const tigris_plan_options* options) {
+plan::Budget ToBudget(const tigris_plan_options* options) {
   if (!options) {
     throw Error(Status::kInvalidArgument,
                 "tigris_plan: options must not be NULL (fast_bytes is required)");
   }
-  if (options->version < 1 || options->version > TIGRIS_PLAN_OPTIONS_VERSION) {
-    throw Error(Status::kVersionMismatch, "tigris_plan_options.version is " +
-                                              std::to_string(options->version) +
-                                              "; this library knows versions 1.." +
-                                              std::to_string(TIGRIS_PLAN_OPTIONS_VERSION));
-  }
-}
-
-plan::Budget ToBudget(const tigris_plan_options* options) {
-  plan::Budget budget;
-  budget.fast_bytes = BudgetField(options->fast_bytes, "fast_bytes");
-  budget.slow_bytes = BudgetField(options->slow_bytes, "slow_bytes");
-  budget.flash_bytes = BudgetField(options->flash_bytes, "flash_bytes");
-  if (budget.fast_bytes == 0) {
-    throw Error(Status::kInvalidBudget,
-                "tigris_plan_options.fast_bytes is 0; the SRAM budget is required");
-  }
-  return budget;
+  CheckStructVersion(options->version, TIGRIS_PLAN_OPTIONS_VERSION, "tigris_plan_options");
+  return ToPlanBudget(options->fast_bytes, options->slow_bytes, options->flash_bytes,
+                      "tigris_plan_options");
 }
 
 emit::EmitOptions ToEmitOptions(const tigris_plan_options* options) {
@@ -92,28 +68,19 @@ TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int
 
 TIGRIS_API tigris_status tigris_plan(tigris_execution_plan** out, const tigris_model* model,
                                      const tigris_plan_options* options) {
-  if (!out) {
-    tigris::api::SetLastError("tigris_plan: out must not be NULL");
-    return TIGRIS_ERR_INVALID_ARGUMENT;
-  }
-  *out = nullptr;
   std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
-  auto handle = std::make_unique<tigris_execution_plan>();
-  tigris_status status = tigris::api::Guard(err, [&] {
+  return tigris::api::CreateHandle(out, err, "tigris_plan", [&](tigris_execution_plan& handle) {
     if (!model) throw Error(Status::kInvalidArgument, "tigris_plan: model must not be NULL");
-    tigris::api::CheckVersion(options);
     const tigris::plan::Budget budget = tigris::api::ToBudget(options);
     const tigris::emit::EmitOptions emit_options = tigris::api::ToEmitOptions(options);
     tigris::emit::CompiledPlan compiled = tigris::emit::Compile(model->graph, budget, emit_options);
     const tigris::emit::EmittedPlan& e = compiled.emitted;
-    handle->weight_bytes = static_cast<uint64_t>(e.weight_bytes);
-    handle->stored_weight_bytes = static_cast<uint64_t>(e.stored_weight_bytes);
-    handle->fast_arena_bytes = static_cast<uint64_t>(e.fast_arena_bytes);
-    handle->slow_arena_bytes = static_cast<uint64_t>(e.slow_arena_bytes);
-    handle->bytes = std::move(compiled.emitted.bytes);
+    handle.weight_bytes = static_cast<uint64_t>(e.weight_bytes);
+    handle.stored_weight_bytes = static_cast<uint64_t>(e.stored_weight_bytes);
+    handle.fast_arena_bytes = static_cast<uint64_t>(e.fast_arena_bytes);
+    handle.slow_arena_bytes = static_cast<uint64_t>(e.slow_arena_bytes);
+    handle.bytes = std::move(compiled.emitted.bytes);
   });
-  if (status == TIGRIS_OK) *out = handle.release();
-  return status;
 }
 
 TIGRIS_API void tigris_plan_free(tigris_execution_plan* plan) { delete plan; }

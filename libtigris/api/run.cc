@@ -149,13 +149,9 @@ extern "C" TIGRIS_API tigris_status tigris_run_plan(const void* plan_bytes, size
     if (!plan_bytes || plan_size == 0) {
       throw Error(Status::kInvalidArgument, "tigris_run_plan: plan must not be NULL or empty");
     }
-    if (stats && (stats->version < 1 || stats->version > TIGRIS_RUN_STATS_VERSION)) {
-      throw Error(Status::kVersionMismatch,
-                  "tigris_run_plan: tigris_run_stats.version is " + std::to_string(stats->version));
-    }
-    if (options && (options->version < 1 || options->version > TIGRIS_RUN_OPTIONS_VERSION)) {
-      throw Error(Status::kVersionMismatch, "tigris_run_plan: tigris_run_options.version is " +
-                                                std::to_string(options->version));
+    if (stats) CheckStructVersion(stats->version, TIGRIS_RUN_STATS_VERSION, "tigris_run_stats");
+    if (options) {
+      CheckStructVersion(options->version, TIGRIS_RUN_OPTIONS_VERSION, "tigris_run_options");
     }
     if ((num_inputs && !inputs) || (num_outputs && !outputs)) {
       throw Error(Status::kInvalidArgument, "tigris_run_plan: inputs/outputs must not be NULL");

@@ -36,6 +36,14 @@ TIGRIS_CHECK_STATUS(TIGRIS_ERR_DOES_NOT_FIT, kDoesNotFit)
 }  // namespace
 
 void SetLastError(const std::string& message) { g_last_error = message; }
+
+void CheckStructVersion(int version, int latest, const char* struct_name) {
+  if (version < 1 || version > latest) {
+    throw Error(Status::kVersionMismatch,
+                std::string(struct_name) + ".version is " + std::to_string(version) +
+                    "; this library knows versions 1.." + std::to_string(latest));
+  }
+}
 void ClearLastError() { g_last_error.clear(); }
 
 }  // namespace tigris::api

@@ -2,6 +2,7 @@
 #ifndef TIGRIS_API_STATUS_H_
 #define TIGRIS_API_STATUS_H_
 
+#include <memory>
 #include <string>
 
 #include "tigris.h"
@@ -41,6 +42,26 @@ tigris_status Guard(std::string* handle_error, Body&& body) {
   return status;
 }
 
+// Throws kVersionMismatch naming `struct_name` unless 1 <= version <= latest.
+void CheckStructVersion(int version, int latest, const char* struct_name);
+
+// The body of every function that creates a handle: checks `out`, builds the Handle with
+// `fill(handle)` inside the exception firewall, and stores it in *out only on success (NULL
+// otherwise). Failure messages go to the thread and, when given, to `handle_error`.
+template <typename Handle, typename Fill>
+tigris_status CreateHandle(Handle** out, std::string* handle_error, const char* function,
+                           Fill&& fill) {
+  if (!out) {
+    SetLastError(std::string(function) + ": out must not be NULL");
+    return TIGRIS_ERR_INVALID_ARGUMENT;
+  }
+  *out = nullptr;
+  auto handle = std::make_unique<Handle>();
+  const tigris_status status = Guard(handle_error, [&] { fill(*handle); });
+  if (status == TIGRIS_OK) *out = handle.release();
+  return status;
+}
+
 // The body of every tigris_*_options_init: fills *opts with `defaults` (the struct's _INIT
 // macro) for a version this library knows. `function` names the caller in messages.
 template <typename Options>
@@ -48,10 +69,7 @@ tigris_status InitOptions(Options* opts, int version, int latest, const Options&
                           const char* function) {
   return Guard(nullptr, [&] {
     if (!opts) throw Error(Status::kInvalidArgument, std::string(function) + ": opts is NULL");
-    if (version < 1 || version > latest) {
-      throw Error(Status::kVersionMismatch,
-                  std::string(function) + ": unknown version " + std::to_string(version));
-    }
+    CheckStructVersion(version, latest, function);
     *opts = defaults;
     opts->version = version;
   });
