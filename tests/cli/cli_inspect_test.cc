@@ -118,12 +118,8 @@ TEST(CliInspect, HelpListsInspect) {
   EXPECT_TRUE(Has(own.out, "--json")) << own.out;
 }
 
-// A plan the compiler wrote from a shared model verifies and reads back. Skipped while
-// `tigris compile` is not in the CLI yet (it is being written in parallel).
+// A plan the compiler wrote from a shared model verifies and reads back.
 TEST(CliInspect, CompiledSharedModel) {
-  if (!Has(RunCommand(TigrisCli() + " --help").out, "compile")) {
-    GTEST_SKIP() << "tigris compile is not available yet";
-  }
   std::string out = (std::filesystem::temp_directory_path() / "tigris_inspect_mnist.tgrs").string();
   for (const char* extra : {"", " --xip", " -c lz4"}) {
     auto c = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx") +

@@ -183,7 +183,7 @@ CASES = [(stem, variant, budget) for stem in stems() for variant in ("float", "i
                          ids=[f"{s}-{v}-{b}" for s, v, b in CASES])
 def test_equivalence(stem, variant, budget):
     if not model_path(stem, variant).exists():
-        pytest.skip(f"{model_path(stem, variant)} missing (see test-models/skipped.txt)")
+        pytest.fail(f"{model_path(stem, variant)} missing: the build generates it (tests/models)")
     x_path, ref = reference(stem, variant)
     if budget == "min":
         budget = min_budget(stem, variant)
@@ -214,7 +214,7 @@ def test_lz4_weights_in_fast_prefix(stem, variant):
     """Weights copied or LZ4-decompressed into the fast arena's reserved prefix per stage
     give the same bytes as reading them in place."""
     if not model_path(stem, variant).exists():
-        pytest.skip(f"{model_path(stem, variant)} missing")
+        pytest.fail(f"{model_path(stem, variant)} missing: the build generates it (tests/models)")
     x_path, _ = reference(stem, variant)
     plan = None
     for budget in ("256K", UNTILED):

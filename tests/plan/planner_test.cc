@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-
 #include "analysis/conv_graphs.h"
 #include "plan/plan_json.h"
 #include "plan/plan_simulator.h"
@@ -133,26 +131,21 @@ ir::Graph MobileNetLike() {
   return g.Take();
 }
 
-TEST(PlannerTest, MobileNetShapedGraphPlansFastAndReplays) {
+TEST(PlannerTest, MobileNetShapedGraphPlansAndReplays) {
   const ir::Graph g = MobileNetLike();
   ASSERT_GT(g.ops.size(), 60u);
   for (int64_t kib : {8192, 2048, 512, 256, 128, 64, 32}) {
-    const auto start = std::chrono::steady_clock::now();
+    // Planning speed is measured by bench/bench_analyze.cc, not asserted here.
     const PlanResult p = PlanModel(g, {kib * 1024, 0, 0});
-    const auto ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    // Well under 100 ms on the target machine; generous here for a loaded CI box.
-    EXPECT_LT(ms, 500.0) << kib << "K";
-    SCOPED_TRACE(std::to_string(kib) + "K: " + std::string(VerdictName(p.verdict)) + " in " +
-                 std::to_string(ms) + " ms");
+    SCOPED_TRACE(std::to_string(kib) + "K: " + std::string(VerdictName(p.verdict)));
     testing::ExpectPlanReplays(g, p);
     EXPECT_NO_THROW(PlanToJson(g, p).dump());
     // Every stage either fits or explains why not.
     for (const Stage& s : p.stages) EXPECT_EQ(s.fits, s.reasons.empty()) << "stage " << s.id;
-    std::printf("mobilenet-like @%lldK: %zu stages, %zu chains, %s, peak %lld, %.2f ms\n",
+    std::printf("mobilenet-like @%lldK: %zu stages, %zu chains, %s, peak %lld\n",
                 static_cast<long long>(kib), p.stages.size(), p.chains.size(),
                 std::string(VerdictName(p.verdict)).c_str(),
-                static_cast<long long>(p.scheduled_peak_bytes), ms);
+                static_cast<long long>(p.scheduled_peak_bytes));
   }
 }
 

@@ -3,7 +3,6 @@
 // belong to other phases; a model they cannot handle yet is skipped, not failed here.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdio>
 
 #include "onnx/onnx_loader.h"
@@ -20,31 +19,20 @@ namespace {
 
 TEST(RealModelsTest, PlanEveryModelAtEveryBudget) {
   const std::vector<std::string> models = testing::SharedOnnxModels();
-  if (models.empty()) GTEST_SKIP() << "no shared models in " << testing::ModelsDir();
+  ASSERT_FALSE(models.empty()) << "no shared models in " << testing::ModelsDir();
   for (const std::string& path : models) {
-    ir::Graph g;
-    try {
-      g = onnx_import::LoadOnnxFile(path, {});
-      passes::Normalize(g);
-    } catch (const Error& e) {
-      std::printf("skip %s: %s\n", path.c_str(), e.what());
-      continue;
-    }
+    ir::Graph g = onnx_import::LoadOnnxFile(path, {});
+    passes::Normalize(g);
     for (int64_t kib : {512, 256, 128, 64, 32}) {
       SCOPED_TRACE(path + " @" + std::to_string(kib) + "K");
-      const auto start = std::chrono::steady_clock::now();
       PlanResult p;
       ASSERT_NO_THROW(p = PlanModel(g, {kib * 1024, 0, 0}));
-      const double ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-              .count();
-      EXPECT_LT(ms, 500.0);
       testing::ExpectPlanReplays(g, p);
       EXPECT_NO_THROW(PlanToJson(g, p).dump());
-      std::printf("%s @%lldK: %zu ops, %zu stages, %zu chains, %s, peak %lld, %.2f ms\n",
-                  g.name.c_str(), static_cast<long long>(kib), g.ops.size(), p.stages.size(),
-                  p.chains.size(), std::string(VerdictName(p.verdict)).c_str(),
-                  static_cast<long long>(p.scheduled_peak_bytes), ms);
+      std::printf("%s @%lldK: %zu ops, %zu stages, %zu chains, %s, peak %lld\n", g.name.c_str(),
+                  static_cast<long long>(kib), g.ops.size(), p.stages.size(), p.chains.size(),
+                  std::string(VerdictName(p.verdict)).c_str(),
+                  static_cast<long long>(p.scheduled_peak_bytes));
     }
   }
 }
