@@ -1,11 +1,10 @@
-// cli/npy.cc: .npy parsing and writing. The CLI is an executable, not a library, so the
-// test compiles the source directly.
+// cli/npy.cc: .npy parsing and writing, through tigris_cli_lib.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
 
-#include "../../cli/npy.cc"
+#include "npy.h"
 
 namespace tigris::cli {
 namespace {
