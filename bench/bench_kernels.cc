@@ -37,10 +37,11 @@ void BM_Conv(benchmark::State& state, ConvShape s) {
   const auto x = Filled<T>(size_t(s.h) * s.w * s.c_in);
   const auto w = Filled<T>(size_t(s.c_out) * s.k * s.k * s.c_in);
   std::vector<T> out(size_t(oh) * ow * s.c_out);
-  const std::vector<int32_t> mult(s.c_out, 1 << 30), shift(s.c_out, -8), bias(s.c_out, 3);
+  const std::vector<int32_t> mult(s.c_out, 1 << 30), bias(s.c_out, 3);
+  const std::vector<int8_t> shift(s.c_out, -8);
   const std::vector<float> fbias(s.c_out, 0.5f);
   const tgrs_quant_s8 q{-3, 2, -128, 127};
-  const tgrs_per_channel_quant pcq{mult.data(), shift.data()};
+  const tgrs_per_channel_quant pcq{mult.data(), shift.data(), static_cast<uint32_t>(mult.size())};
   for (auto _ : state) {
     if constexpr (sizeof(T) == 1) {
       tgrs_conv2d_s8(&cp, &win, &q, &pcq, &in_d, x.data(), &w_d, w.data(), bias.data(), &out_d,
@@ -64,10 +65,11 @@ void BM_Depthwise(benchmark::State& state, ConvShape s) {
   const auto x = Filled<T>(size_t(s.h) * s.w * s.c_in);
   const auto w = Filled<T>(size_t(s.k) * s.k * s.c_in);
   std::vector<T> out(size_t(oh) * ow * s.c_in);
-  const std::vector<int32_t> mult(s.c_in, 1 << 30), shift(s.c_in, -6), bias(s.c_in, 3);
+  const std::vector<int32_t> mult(s.c_in, 1 << 30), bias(s.c_in, 3);
+  const std::vector<int8_t> shift(s.c_in, -6);
   const std::vector<float> fbias(s.c_in, 0.5f);
   const tgrs_quant_s8 q{-3, 2, -128, 127};
-  const tgrs_per_channel_quant pcq{mult.data(), shift.data()};
+  const tgrs_per_channel_quant pcq{mult.data(), shift.data(), static_cast<uint32_t>(mult.size())};
   for (auto _ : state) {
     if constexpr (sizeof(T) == 1) {
       tgrs_depthwise_conv2d_s8(&cp, &win, &q, &pcq, &in_d, x.data(), &w_d, w.data(), bias.data(),
@@ -86,10 +88,11 @@ void BM_FullyConnected(benchmark::State& state, int k, int n_out) {
   const auto x = Filled<T>(size_t(k));
   const auto w = Filled<T>(size_t(n_out) * k);
   std::vector<T> out(n_out);
-  const std::vector<int32_t> mult(n_out, 1 << 30), shift(n_out, -8), bias(n_out, 3);
+  const std::vector<int32_t> mult(n_out, 1 << 30), bias(n_out, 3);
+  const std::vector<int8_t> shift(n_out, -8);
   const std::vector<float> fbias(n_out, 0.5f);
   const tgrs_quant_s8 q{-3, 2, -128, 127};
-  const tgrs_per_channel_quant pcq{mult.data(), shift.data()};
+  const tgrs_per_channel_quant pcq{mult.data(), shift.data(), static_cast<uint32_t>(mult.size())};
   for (auto _ : state) {
     if constexpr (sizeof(T) == 1) {
       tgrs_fully_connected_s8(&q, &pcq, 1, k, n_out, x.data(), w.data(), bias.data(), out.data());

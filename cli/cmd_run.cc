@@ -147,9 +147,9 @@ int RunRun(int argc, char** argv) {
       // The runtime's status for a wrong input, named so scripts can match it.
       PrintLibraryError(
           TIGRIS_ERR_INVALID_ARGUMENT,
-          (std::string(tgrs_executor_status_name(TGRS_ERR_INPUT_SIZE)) + ": input " +
-           std::to_string(i) + " '" + t.name + "': " + args.Values("-i")[i] + " has shape " +
-           NpyShapeText(a.shape) + ", the plan expects " + NpyShapeText(want))
+          (std::string(tgrs_status_name(TGRS_ERR_INPUT_SIZE)) + ": input " + std::to_string(i) +
+           " '" + t.name + "': " + args.Values("-i")[i] + " has shape " + NpyShapeText(a.shape) +
+           ", the plan expects " + NpyShapeText(want))
               .c_str());
       return 1;
     }

@@ -67,8 +67,7 @@ std::string TensorText(const char* role, size_t index, const tgrs_plan_tensor& t
 }
 
 [[noreturn]] void Fail(Status status, tgrs_status runtime, const std::string& what) {
-  throw Error(status,
-              std::string("tigris_run_plan: ") + tgrs_executor_status_name(runtime) + ": " + what);
+  throw Error(status, std::string("tigris_run_plan: ") + tgrs_status_name(runtime) + ": " + what);
 }
 
 tgrs_plan_tensor PlanTensor(const tgrs_plan& plan, int32_t index) {

@@ -26,9 +26,10 @@
  * equals tgrs_plan_fast_arena_bytes() (max over stages of fast_reserved_bytes + peak_bytes,
  * docs/runtime-executor.md explains why it is the general statement).
  *
- * Kernel parameters the plan stores as int8 (per-channel requantization shifts) are widened
- * into an int32 array on the stack: TGRS_EXEC_MAX_CHANNELS entries (define it at build time
- * to trade stack for the widest layer; a wider op fails with TGRS_ERR_UNSUPPORTED_OP).
+ * Stack: the executor keeps no per-channel or per-element array on the stack. Kernels read
+ * per-channel requantization straight from the plan (int32 multipliers, int8 shifts, one
+ * entry broadcast to every channel: tgrs_per_channel_quant), so the stack a run needs does
+ * not grow with the widest layer (docs/runtime-executor.md "Limits and notes").
  */
 #ifndef TIGRIS_EXECUTOR_H_
 #define TIGRIS_EXECUTOR_H_
@@ -46,37 +47,19 @@ extern "C" {
  * kernels read float32/int32 through them). */
 #define TGRS_ARENA_ALIGNMENT 16u
 
-#ifndef TGRS_EXEC_MAX_CHANNELS
-#define TGRS_EXEC_MAX_CHANNELS 2048
-#endif
-/* Most operands (inputs or outputs) of one op the executor accepts (Concat inputs). */
+/* Most inputs of one op the executor accepts (Concat); every op it runs has one output. Each
+ * input is an operand of about 76 bytes (32-bit MCU) in the op call on the stack, so an MCU
+ * build whose plans concatenate at most 4 tensors may define it as 4 to save ~900 bytes of
+ * stack; an op with more inputs then fails with TGRS_ERR_UNSUPPORTED_OP. */
+#ifndef TGRS_EXEC_MAX_OPERANDS
 #define TGRS_EXEC_MAX_OPERANDS 16
+#endif
 
-/* ======================================================================================
- * Executor status codes, in the range tigris_runtime.h reserves for the executor (48..95).
- * Pinned forever. They are tgrs_status values: compare them with a tgrs_status result.
- * (Kept here as macros until the lead merges them into the tgrs_status enum.)
- * ====================================================================================== */
-#define TGRS_ERR_ARENA_TOO_SMALL ((tgrs_status)48)      /* fast arena < fast_arena_bytes */
-#define TGRS_ERR_ARENA_MISALIGNED ((tgrs_status)49)     /* fast arena not 16-aligned */
-#define TGRS_ERR_SLOW_ARENA_TOO_SMALL ((tgrs_status)50) /* slow arena < slow_arena_bytes */
-#define TGRS_ERR_SLOW_ARENA_MISALIGNED ((tgrs_status)51)
-#define TGRS_ERR_PLAN_NOT_VERIFIED ((tgrs_status)52) /* tgrs_plan_init() did not succeed */
-#define TGRS_ERR_INPUT_COUNT ((tgrs_status)53)       /* num_inputs != the plan's inputs */
-#define TGRS_ERR_INPUT_SIZE ((tgrs_status)54)        /* an input of the wrong byte size/NULL */
-#define TGRS_ERR_OUTPUT_COUNT ((tgrs_status)55)
-#define TGRS_ERR_OUTPUT_SIZE ((tgrs_status)56)
-#define TGRS_ERR_UNSUPPORTED_OP                               \
-  ((tgrs_status)57) /* an op code / dtype / attribute mix the \
-                       executor cannot run (stats.failed_op) */
-#define TGRS_ERR_INCONSISTENT_PLAN                                                            \
-  ((tgrs_status)58)                                /* verified, but not executable: a tensor  \
-                                                      without a buffer, shapes that disagree, \
-                                                      a region outside its strip, ... */
-#define TGRS_ERR_KERNEL_REJECTED ((tgrs_status)59) /* a kernel refused its arguments */
+/* The executor's status codes (TGRS_ERR_ARENA_TOO_SMALL = 48 ... TGRS_ERR_KERNEL_REJECTED
+ * = 59) are tgrs_status values in tigris_runtime.h. */
 
-/* Name of any tgrs_status, executor codes included ("TGRS_ERR_INPUT_SIZE"); falls back to
- * tgrs_status_name() for the reader's codes. */
+/* Same as tgrs_status_name() (which names every code, the executor's included); kept so
+ * callers written before the codes joined the enum still compile. */
 const char* tgrs_executor_status_name(tgrs_status status);
 
 /* ======================================================================================

@@ -52,8 +52,7 @@ extern "C" {
  * Status codes. Values are pinned forever and never reused (STYLE.md, zstd/libgit2).
  *   0..31   plan reader / verifier (one code per class of plan defect)
  *   32..47  LZ4 block decoder
- *   48..95  reserved for the executor (issue 5: arena too small or misaligned, wrong
- *           input size, unsupported op, ...)
+ *   48..95  executor (tigris_executor.h, issue 5): 48..59 used, 60..95 reserved
  * ====================================================================================== */
 typedef enum tgrs_status {
   TGRS_OK = 0,
@@ -76,12 +75,29 @@ typedef enum tgrs_status {
   TGRS_ERR_TOO_COMPLEX = 17,    /* verification work exceeds a bound proportional to the plan
                                    size: tables shared many times (FlatBuffers' max_tables) */
   /* 18..31 reserved for the plan reader. */
-  TGRS_ERR_LZ4_CORRUPT = 32,      /* malformed LZ4 block (truncated, bad offset, ...) */
-  TGRS_ERR_LZ4_DST_TOO_SMALL = 33 /* the block decodes to more than dst_capacity bytes */
-  /* 34..47 reserved for the decoder; 48..95 reserved for the executor (issue 5). */
+  TGRS_ERR_LZ4_CORRUPT = 32,       /* malformed LZ4 block (truncated, bad offset, ...) */
+  TGRS_ERR_LZ4_DST_TOO_SMALL = 33, /* the block decodes to more than dst_capacity bytes */
+  /* 34..47 reserved for the decoder. */
+  TGRS_ERR_ARENA_TOO_SMALL = 48,       /* fast arena < fast_arena_bytes */
+  TGRS_ERR_ARENA_MISALIGNED = 49,      /* fast arena not 16-aligned */
+  TGRS_ERR_SLOW_ARENA_TOO_SMALL = 50,  /* slow arena < slow_arena_bytes */
+  TGRS_ERR_SLOW_ARENA_MISALIGNED = 51, /* slow arena not 16-aligned */
+  TGRS_ERR_PLAN_NOT_VERIFIED = 52,     /* tgrs_plan_init() did not succeed */
+  TGRS_ERR_INPUT_COUNT = 53,           /* num_inputs != the plan's inputs */
+  TGRS_ERR_INPUT_SIZE = 54,            /* an input of the wrong byte size/NULL */
+  TGRS_ERR_OUTPUT_COUNT = 55,          /* num_outputs != the plan's outputs */
+  TGRS_ERR_OUTPUT_SIZE = 56,           /* an output of the wrong byte size/NULL */
+  TGRS_ERR_UNSUPPORTED_OP = 57,        /* an op code / dtype / attribute mix the executor
+                                          cannot run (stats.failed_op) */
+  TGRS_ERR_INCONSISTENT_PLAN = 58,     /* verified, but not executable: a tensor without a
+                                          buffer, shapes that disagree, a region outside its
+                                          strip, ... */
+  TGRS_ERR_KERNEL_REJECTED = 59        /* a kernel refused its arguments */
+  /* 60..95 reserved for the executor. */
 } tgrs_status;
 
-/* "TGRS_OK", "TGRS_ERR_BAD_OFFSET", ...; "TGRS_ERR_UNKNOWN" for a value not listed. */
+/* "TGRS_OK", "TGRS_ERR_BAD_OFFSET", "TGRS_ERR_INPUT_SIZE", ... (every code above);
+ * "TGRS_ERR_UNKNOWN" for a value not listed. */
 const char* tgrs_status_name(tgrs_status status);
 
 /* ======================================================================================

@@ -26,11 +26,12 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
                                   const tgrs_dims* filter_dims, const int8_t* filter,
                                   const int32_t* bias, const tgrs_dims* output_dims,
                                   int8_t* output) {
-  int32_t n, oy, ox, co, ky, kx, ci;
+  int32_t n, oy, ox, co, ky, kx, ci, q_step;
   const tgrs_kernel_status st = check_conv(conv, window, input_dims, filter_dims, output_dims);
   if (st != TGRS_KERNEL_OK) return st;
-  if (!tgrs_quant_s8_valid(quant) || pcq == NULL || pcq->multiplier == NULL || pcq->shift == NULL ||
-      input == NULL || filter == NULL || output == NULL) {
+  q_step = tgrs_pcq_step(pcq, output_dims->c);
+  if (!tgrs_quant_s8_valid(quant) || q_step < 0 || input == NULL || filter == NULL ||
+      output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   {
@@ -68,7 +69,7 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
               }
             }
             out_px[co] =
-                tgrs_requantize_s8(acc, pcq->multiplier[co], pcq->shift[co],
+                tgrs_requantize_s8(acc, pcq->multiplier[co * q_step], pcq->shift[co * q_step],
                                    quant->output_zero_point, quant->act_min, quant->act_max);
           }
         }

@@ -34,11 +34,12 @@ tgrs_kernel_status tgrs_conv_transpose2d_s8(
     const tgrs_conv_params* conv, const tgrs_quant_s8* quant, const tgrs_per_channel_quant* pcq,
     const tgrs_dims* input_dims, const int8_t* input, const tgrs_dims* filter_dims,
     const int8_t* filter, const int32_t* bias, const tgrs_dims* output_dims, int8_t* output) {
-  int32_t n, oy, ox, co, ky, kx, ci;
+  int32_t n, oy, ox, co, ky, kx, ci, q_step;
   const tgrs_kernel_status st = check_transpose(conv, input_dims, filter_dims, output_dims);
   if (st != TGRS_KERNEL_OK) return st;
-  if (!tgrs_quant_s8_valid(quant) || pcq == NULL || pcq->multiplier == NULL || pcq->shift == NULL ||
-      input == NULL || filter == NULL || output == NULL) {
+  q_step = tgrs_pcq_step(pcq, output_dims->c);
+  if (!tgrs_quant_s8_valid(quant) || q_step < 0 || input == NULL || filter == NULL ||
+      output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   {
@@ -70,7 +71,7 @@ tgrs_kernel_status tgrs_conv_transpose2d_s8(
               }
             }
             out_px[co] =
-                tgrs_requantize_s8(acc, pcq->multiplier[co], pcq->shift[co],
+                tgrs_requantize_s8(acc, pcq->multiplier[co * q_step], pcq->shift[co * q_step],
                                    quant->output_zero_point, quant->act_min, quant->act_max);
           }
         }

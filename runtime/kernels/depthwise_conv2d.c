@@ -30,12 +30,13 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
     const tgrs_per_channel_quant* pcq, const tgrs_dims* input_dims, const int8_t* input,
     const tgrs_dims* filter_dims, const int8_t* filter, const int32_t* bias,
     const tgrs_dims* output_dims, int8_t* output) {
-  int32_t n, oy, ox, c0, ky, kx, j;
+  int32_t n, oy, ox, c0, ky, kx, j, q_step;
   int32_t acc[kChannelBlock];
   const tgrs_kernel_status st = check_depthwise(conv, window, input_dims, filter_dims, output_dims);
   if (st != TGRS_KERNEL_OK) return st;
-  if (!tgrs_quant_s8_valid(quant) || pcq == NULL || pcq->multiplier == NULL || pcq->shift == NULL ||
-      input == NULL || filter == NULL || output == NULL) {
+  q_step = tgrs_pcq_step(pcq, output_dims->c);
+  if (!tgrs_quant_s8_valid(quant) || q_step < 0 || input == NULL || filter == NULL ||
+      output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   {
@@ -81,9 +82,9 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
               }
             }
             for (j = 0; j < block; ++j) {
-              out_px[c0 + j] =
-                  tgrs_requantize_s8(acc[j], pcq->multiplier[c0 + j], pcq->shift[c0 + j],
-                                     quant->output_zero_point, quant->act_min, quant->act_max);
+              out_px[c0 + j] = tgrs_requantize_s8(
+                  acc[j], pcq->multiplier[(c0 + j) * q_step], pcq->shift[(c0 + j) * q_step],
+                  quant->output_zero_point, quant->act_min, quant->act_max);
             }
           }
         }

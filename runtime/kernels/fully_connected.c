@@ -12,8 +12,9 @@ tgrs_kernel_status tgrs_fully_connected_s8(const tgrs_quant_s8* quant,
                                            const int8_t* filter, const int32_t* bias,
                                            int8_t* output) {
   int32_t b, o, i;
-  if (!tgrs_quant_s8_valid(quant) || pcq == NULL || pcq->multiplier == NULL || pcq->shift == NULL ||
-      batch < 1 || k < 1 || n_out < 1 || input == NULL || filter == NULL || output == NULL) {
+  const int32_t q_step = tgrs_pcq_step(pcq, n_out);
+  if (!tgrs_quant_s8_valid(quant) || batch < 1 || k < 1 || n_out < 1 || q_step < 0 ||
+      input == NULL || filter == NULL || output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   for (b = 0; b < batch; ++b) {
@@ -23,8 +24,8 @@ tgrs_kernel_status tgrs_fully_connected_s8(const tgrs_quant_s8* quant,
       const int8_t* w = filter + (size_t)o * k;
       int32_t acc = bias != NULL ? bias[o] : 0;
       for (i = 0; i < k; ++i) acc += ((int32_t)x[i] - quant->input_zero_point) * (int32_t)w[i];
-      y[o] = tgrs_requantize_s8(acc, pcq->multiplier[o], pcq->shift[o], quant->output_zero_point,
-                                quant->act_min, quant->act_max);
+      y[o] = tgrs_requantize_s8(acc, pcq->multiplier[o * q_step], pcq->shift[o * q_step],
+                                quant->output_zero_point, quant->act_min, quant->act_max);
     }
   }
   return TGRS_KERNEL_OK;

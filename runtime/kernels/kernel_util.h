@@ -64,6 +64,22 @@ static inline int tgrs_quant_s8_valid(const tgrs_quant_s8* q) {
          q->act_max <= 127 && q->act_min <= q->act_max;
 }
 
+/* Checks a per-channel quant for `channels` output channels and returns the step that
+ * indexes it: 1 when it holds one pair per channel, 0 when its single pair serves every
+ * channel, so kernels read multiplier[c * step] with no branch in the inner loop. Returns -1
+ * (the caller's TGRS_KERNEL_BAD_ARGUMENT) for NULL arrays, a count that is neither 1 nor
+ * `channels`, or a shift outside [-31, 30]: tgrs_quantize_multiplier and the emitter never
+ * produce one, and requantize.h shifts by 31 - shift, which must stay in [1, 62]. */
+static inline int32_t tgrs_pcq_step(const tgrs_per_channel_quant* pcq, int32_t channels) {
+  uint32_t i;
+  if (pcq == NULL || pcq->multiplier == NULL || pcq->shift == NULL || channels < 1) return -1;
+  if (pcq->count != 1u && pcq->count != (uint32_t)channels) return -1;
+  for (i = 0; i < pcq->count; ++i) {
+    if (pcq->shift[i] > 30 || pcq->shift[i] < -31) return -1;
+  }
+  return pcq->count == 1u ? 0 : 1;
+}
+
 /* ONNX QuantizeLinear: saturate(round_half_even(v) + zero_point) to int8. Rounding is done
  * explicitly (not rintf) so it never depends on the FPU rounding mode; v - floorf(v) is
  * exact for every float. NaN maps to the zero point. */

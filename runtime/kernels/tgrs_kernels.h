@@ -108,11 +108,17 @@ typedef struct tgrs_quant_s8 {
   int32_t act_max;
 } tgrs_quant_s8;
 
-/* One Q0.31 multiplier and shift per output channel (tgrs_quantize_multiplier of
- * in_scale * w_scale[c] / out_scale). Both arrays have C_OUT entries. */
+/* Per-output-channel requantization (tgrs_quantize_multiplier of in_scale * w_scale[c] /
+ * out_scale), pointing straight at the plan's arrays: no copy, no stack buffer (CMSIS-NN's
+ * cmsis_nn_per_channel_quant_params, with the plan's int8 shifts and its one-entry
+ * broadcast). count is C_OUT, or 1 when one pair serves every channel (a per-tensor weight
+ * scale; the executor passes the op's arrays as stored). A kernel rejects any other count,
+ * and any shift outside [-31, 30] (the range tgrs_quantize_multiplier produces), with
+ * TGRS_KERNEL_BAD_ARGUMENT. */
 typedef struct tgrs_per_channel_quant {
-  const int32_t* multiplier;
-  const int32_t* shift;
+  const int32_t* multiplier; /* Q0.31, `count` entries */
+  const int8_t* shift;       /* `count` entries, as the plan stores them */
+  uint32_t count;            /* C_OUT, or 1: one pair for every channel */
 } tgrs_per_channel_quant;
 
 /* One per-tensor multiplier and shift. {1 << 30, 1} is the exact identity. */
@@ -198,7 +204,7 @@ tgrs_kernel_status tgrs_conv1d_f32(const tgrs_conv_params* conv, const tgrs_act_
  * Arithmetic as tgrs_conv2d_* with the sum over (ky, kx) only.
  *  input_dims:  [N, H_in, W_in, C_IN]
  *  filter_dims: [1, KH, KW, C_OUT]   filter layout [KH, KW, C_OUT]
- *  bias:        [C_OUT] or NULL;  pcq: [C_OUT]
+ *  bias:        [C_OUT] or NULL;  pcq: C_OUT entries or 1
  *  output_dims: [N, H_out, W_out, C_OUT] */
 tgrs_kernel_status tgrs_depthwise_conv2d_s8(
     const tgrs_conv_params* conv, const tgrs_row_window* window, const tgrs_quant_s8* quant,

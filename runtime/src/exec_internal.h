@@ -76,6 +76,12 @@ typedef struct tgrs_operand {
   int32_t rows;      /* rows held; the full height for whole tensors */
 } tgrs_operand;
 
+/* Outputs of one op: every op code with a kernel has exactly one (SPLIT, the only
+ * multi-output code, has none). An operand embeds its tgrs_plan_tensor (136 bytes on x86-64,
+ * 76 on a 32-bit MCU), and a tgrs_op_call lives on the stack of every op run: sizing out[]
+ * like in[] cost 1.2 KB of MCU stack for nothing. */
+#define TGRS_EXEC_MAX_OUTPUTS 1
+
 typedef struct tgrs_op_call {
   tgrs_exec* ex;
   uint32_t index;
@@ -83,7 +89,7 @@ typedef struct tgrs_op_call {
   tgrs_plan_op_attrs attrs;
   uint32_t num_inputs, num_outputs;
   tgrs_operand in[TGRS_EXEC_MAX_OPERANDS];
-  tgrs_operand out[TGRS_EXEC_MAX_OPERANDS];
+  tgrs_operand out[TGRS_EXEC_MAX_OUTPUTS];
   tgrs_row_window window; /* the tile's rows, or the full window */
   int tiled;              /* 1 inside a tile loop */
   void* scratch;

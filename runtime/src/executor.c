@@ -8,36 +8,7 @@
 
 #include "exec_internal.h"
 
-const char* tgrs_executor_status_name(tgrs_status status) {
-  switch ((int)status) {
-    case 48:
-      return "TGRS_ERR_ARENA_TOO_SMALL";
-    case 49:
-      return "TGRS_ERR_ARENA_MISALIGNED";
-    case 50:
-      return "TGRS_ERR_SLOW_ARENA_TOO_SMALL";
-    case 51:
-      return "TGRS_ERR_SLOW_ARENA_MISALIGNED";
-    case 52:
-      return "TGRS_ERR_PLAN_NOT_VERIFIED";
-    case 53:
-      return "TGRS_ERR_INPUT_COUNT";
-    case 54:
-      return "TGRS_ERR_INPUT_SIZE";
-    case 55:
-      return "TGRS_ERR_OUTPUT_COUNT";
-    case 56:
-      return "TGRS_ERR_OUTPUT_SIZE";
-    case 57:
-      return "TGRS_ERR_UNSUPPORTED_OP";
-    case 58:
-      return "TGRS_ERR_INCONSISTENT_PLAN";
-    case 59:
-      return "TGRS_ERR_KERNEL_REJECTED";
-    default:
-      return tgrs_status_name(status);
-  }
-}
+const char* tgrs_executor_status_name(tgrs_status status) { return tgrs_status_name(status); }
 
 tgrs_status tgrs_exec_fail(tgrs_exec* ex, tgrs_status status, int32_t op) {
   if (ex->stats->failed_op < 0) ex->stats->failed_op = op;

@@ -15,7 +15,7 @@ tgrs_status tgrs_op_call_begin(tgrs_exec* ex, uint32_t index, tgrs_op_call* call
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   if (call->op.inputs.count > TGRS_EXEC_MAX_OPERANDS ||
-      call->op.outputs.count > TGRS_EXEC_MAX_OPERANDS || call->op.outputs.count == 0) {
+      call->op.outputs.count > TGRS_EXEC_MAX_OUTPUTS || call->op.outputs.count == 0) {
     return TGRS_ERR_UNSUPPORTED_OP;
   }
   call->num_inputs = call->op.inputs.count;

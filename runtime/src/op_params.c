@@ -65,22 +65,18 @@ tgrs_requant tgrs_call_requant(const tgrs_op_call* call) {
   return rq;
 }
 
-tgrs_status tgrs_call_pcq(const tgrs_op_call* call, int32_t channels, tgrs_pcq_storage* storage,
-                          tgrs_per_channel_quant* out) {
+tgrs_status tgrs_call_pcq(const tgrs_op_call* call, int32_t channels, tgrs_per_channel_quant* out) {
   const tgrs_i32s m = call->op.output_multiplier;
   const tgrs_i8s s = call->op.output_shift;
-  int32_t c;
-  if (channels <= 0 || channels > TGRS_EXEC_MAX_CHANNELS) return TGRS_ERR_UNSUPPORTED_OP;
+  if (channels <= 0) return TGRS_ERR_UNSUPPORTED_OP;
+  /* The kernel would reject these too (TGRS_ERR_KERNEL_REJECTED); checking here names the
+   * plan as the culprit. */
   if (m.count != s.count || (m.count != 1 && m.count != (uint32_t)channels)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
-  for (c = 0; c < channels; ++c) {
-    const uint32_t i = m.count == 1 ? 0u : (uint32_t)c;
-    storage->multiplier[c] = m.data[i];
-    storage->shift[c] = s.data[i];
-  }
-  out->multiplier = storage->multiplier;
-  out->shift = storage->shift;
+  out->multiplier = m.data;
+  out->shift = s.data;
+  out->count = m.count;
   return TGRS_OK;
 }
 

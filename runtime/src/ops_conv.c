@@ -74,10 +74,9 @@ tgrs_status tgrs_op_conv(tgrs_op_call* call) {
   if (st != TGRS_OK) return st;
   if (!depthwise && call->attrs.group != 1) return TGRS_ERR_UNSUPPORTED_OP;
   if (tgrs_call_is_s8(call)) {
-    tgrs_pcq_storage storage;
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
-    st = tgrs_call_pcq(call, o.out.c, &storage, &pcq);
+    st = tgrs_call_pcq(call, o.out.c, &pcq);
     if (st != TGRS_OK) return st;
     if (depthwise) {
       return tgrs_kernel_result(
@@ -117,10 +116,9 @@ tgrs_status tgrs_op_conv1d(tgrs_op_call* call) {
   st = conv_operands_read(call, 1, &o);
   if (st != TGRS_OK) return st;
   if (tgrs_call_is_s8(call)) {
-    tgrs_pcq_storage storage;
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
-    st = tgrs_call_pcq(call, o.out.c, &storage, &pcq);
+    st = tgrs_call_pcq(call, o.out.c, &pcq);
     if (st != TGRS_OK) return st;
     return tgrs_kernel_result(
         call, tgrs_conv1d_s8(&o.params, &q, &pcq, &o.in, (const int8_t*)call->in[0].data, &o.filter,
@@ -145,10 +143,9 @@ tgrs_status tgrs_op_conv_transpose(tgrs_op_call* call) {
   st = conv_operands_read(call, 2, &o);
   if (st != TGRS_OK) return st;
   if (tgrs_call_is_s8(call)) {
-    tgrs_pcq_storage storage;
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
-    st = tgrs_call_pcq(call, o.out.c, &storage, &pcq);
+    st = tgrs_call_pcq(call, o.out.c, &pcq);
     if (st != TGRS_OK) return st;
     return tgrs_kernel_result(
         call, tgrs_conv_transpose2d_s8(&o.params, &q, &pcq, &o.in, (const int8_t*)call->in[0].data,

@@ -23,10 +23,9 @@ static tgrs_status fully_connected(tgrs_op_call* call, const tgrs_operand* bias)
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   if (tgrs_call_is_s8(call)) {
-    tgrs_pcq_storage storage;
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
-    const tgrs_status st = tgrs_call_pcq(call, n_out, &storage, &pcq);
+    const tgrs_status st = tgrs_call_pcq(call, n_out, &pcq);
     if (st != TGRS_OK) return st;
     return tgrs_kernel_result(
         call, tgrs_fully_connected_s8(

@@ -26,14 +26,11 @@ tgrs_quant_s8 tgrs_call_quant_s8(const tgrs_op_call* call);
 /* The first output_multiplier/shift, or the identity {2^30, 1} when absent. */
 tgrs_requant tgrs_call_requant(const tgrs_op_call* call);
 
-/* Per-channel requantization widened to the kernels' int32 arrays (the plan stores shifts
- * as int8; a single entry is broadcast to every channel). */
-typedef struct tgrs_pcq_storage {
-  int32_t multiplier[TGRS_EXEC_MAX_CHANNELS];
-  int32_t shift[TGRS_EXEC_MAX_CHANNELS];
-} tgrs_pcq_storage;
-tgrs_status tgrs_call_pcq(const tgrs_op_call* call, int32_t channels, tgrs_pcq_storage* storage,
-                          tgrs_per_channel_quant* out);
+/* The op's per-channel requantization as the kernels take it: pointers into the plan (no
+ * copy, no stack buffer), one entry per channel or one for all (the kernel broadcasts it).
+ * TGRS_ERR_INCONSISTENT_PLAN when the multiplier and shift counts differ or are neither 1
+ * nor `channels`. */
+tgrs_status tgrs_call_pcq(const tgrs_op_call* call, int32_t channels, tgrs_per_channel_quant* out);
 
 /* The fused activation as a float clamp: NULL for none. */
 const tgrs_act_f32* tgrs_call_act_f32(const tgrs_op_call* call, tgrs_act_f32* storage);

@@ -88,11 +88,10 @@ tgrs_status tgrs_op_batch_norm(tgrs_op_call* call) {
   tgrs_status st;
   if ((st = tgrs_operand_dims(&call->in[0], 1, &dims)) != TGRS_OK) return st;
   if (tgrs_call_is_s8(call)) {
-    tgrs_pcq_storage storage;
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
     if (call->op.channel_offset.count != (uint32_t)dims.c) return TGRS_ERR_INCONSISTENT_PLAN;
-    if ((st = tgrs_call_pcq(call, dims.c, &storage, &pcq)) != TGRS_OK) return st;
+    if ((st = tgrs_call_pcq(call, dims.c, &pcq)) != TGRS_OK) return st;
     return tgrs_kernel_result(
         call, tgrs_batch_norm_s8(&q, &pcq, call->op.channel_offset.data, &dims,
                                  (const int8_t*)call->in[0].data, (int8_t*)call->out[0].data));

@@ -57,6 +57,30 @@ const char* tgrs_status_name(tgrs_status status) {
       return "TGRS_ERR_LZ4_CORRUPT";
     case TGRS_ERR_LZ4_DST_TOO_SMALL:
       return "TGRS_ERR_LZ4_DST_TOO_SMALL";
+    case TGRS_ERR_ARENA_TOO_SMALL:
+      return "TGRS_ERR_ARENA_TOO_SMALL";
+    case TGRS_ERR_ARENA_MISALIGNED:
+      return "TGRS_ERR_ARENA_MISALIGNED";
+    case TGRS_ERR_SLOW_ARENA_TOO_SMALL:
+      return "TGRS_ERR_SLOW_ARENA_TOO_SMALL";
+    case TGRS_ERR_SLOW_ARENA_MISALIGNED:
+      return "TGRS_ERR_SLOW_ARENA_MISALIGNED";
+    case TGRS_ERR_PLAN_NOT_VERIFIED:
+      return "TGRS_ERR_PLAN_NOT_VERIFIED";
+    case TGRS_ERR_INPUT_COUNT:
+      return "TGRS_ERR_INPUT_COUNT";
+    case TGRS_ERR_INPUT_SIZE:
+      return "TGRS_ERR_INPUT_SIZE";
+    case TGRS_ERR_OUTPUT_COUNT:
+      return "TGRS_ERR_OUTPUT_COUNT";
+    case TGRS_ERR_OUTPUT_SIZE:
+      return "TGRS_ERR_OUTPUT_SIZE";
+    case TGRS_ERR_UNSUPPORTED_OP:
+      return "TGRS_ERR_UNSUPPORTED_OP";
+    case TGRS_ERR_INCONSISTENT_PLAN:
+      return "TGRS_ERR_INCONSISTENT_PLAN";
+    case TGRS_ERR_KERNEL_REJECTED:
+      return "TGRS_ERR_KERNEL_REJECTED";
   }
   return "TGRS_ERR_UNKNOWN";
 }

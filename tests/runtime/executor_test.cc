@@ -100,7 +100,7 @@ TEST(ExecutorHandPlanTest, AnOpWithoutKernelIsUnsupportedAndNamed) {
   EXPECT_EQ(r.status, TGRS_ERR_UNSUPPORTED_OP);
   EXPECT_EQ(r.stats.failed_op, 0);
   EXPECT_EQ(r.stats.failed_stage, 0);
-  EXPECT_STREQ(tgrs_executor_status_name(r.status), "TGRS_ERR_UNSUPPORTED_OP");
+  EXPECT_STREQ(tgrs_status_name(r.status), "TGRS_ERR_UNSUPPORTED_OP");
 }
 
 TEST(ExecutorHandPlanTest, ATensorWithoutBufferIsAnInconsistentPlan) {
@@ -139,9 +139,8 @@ void ExpectTiledEqualsUntiled(const std::string& model, int64_t small_budget, bo
   const auto inputs = DeterministicInputs(big->plan);
   const RunResult a = RunExact(big->plan, inputs);
   const RunResult b = RunExact(small->plan, inputs);
-  ASSERT_EQ(a.status, TGRS_OK) << tgrs_executor_status_name(a.status);
-  ASSERT_EQ(b.status, TGRS_OK) << tgrs_executor_status_name(b.status) << " op "
-                               << b.stats.failed_op;
+  ASSERT_EQ(a.status, TGRS_OK) << tgrs_status_name(a.status);
+  ASSERT_EQ(b.status, TGRS_OK) << tgrs_status_name(b.status) << " op " << b.stats.failed_op;
   EXPECT_EQ(a.outputs, b.outputs) << "tiling changed the output bytes";
   for (const RunResult* r : {&a, &b}) {
     const tgrs_plan& plan = r == &a ? big->plan : small->plan;
@@ -226,8 +225,8 @@ TEST_F(ExecutorStatusTest, EveryBadArgumentHasItsCode) {
   EXPECT_EQ(Run(fast.get(), fast_size_, slow.get(), slow_size_, in - 4, out), TGRS_ERR_INPUT_SIZE);
   EXPECT_EQ(Run(fast.get(), fast_size_, slow.get(), slow_size_, in, out, 0), TGRS_ERR_INPUT_COUNT);
   EXPECT_EQ(Run(fast.get(), fast_size_, slow.get(), slow_size_, in, out + 1), TGRS_ERR_OUTPUT_SIZE);
-  EXPECT_STREQ(tgrs_executor_status_name(TGRS_ERR_INPUT_SIZE), "TGRS_ERR_INPUT_SIZE");
-  EXPECT_STREQ(tgrs_executor_status_name(TGRS_ERR_BAD_OFFSET), "TGRS_ERR_BAD_OFFSET");
+  EXPECT_STREQ(tgrs_status_name(TGRS_ERR_INPUT_SIZE), "TGRS_ERR_INPUT_SIZE");
+  EXPECT_STREQ(tgrs_status_name(TGRS_ERR_BAD_OFFSET), "TGRS_ERR_BAD_OFFSET");
 }
 
 TEST_F(ExecutorStatusTest, NullAndUnverifiedPlans) {

@@ -39,10 +39,14 @@ inline std::vector<int32_t> RandomS32(size_t n, uint32_t seed, int32_t lo, int32
 }
 
 // Per-channel multipliers/shifts from real scales via tgrs_quantize_multiplier (tested on
-// its own against double precision in quantize_multiplier_kernel_test.cc).
+// its own against double precision in quantize_multiplier_kernel_test.cc), stored as the
+// plan stores them: int32 multipliers, int8 shifts.
 struct ChannelQuant {
-  std::vector<int32_t> multiplier, shift;
-  tgrs_per_channel_quant view() const { return {multiplier.data(), shift.data()}; }
+  std::vector<int32_t> multiplier;
+  std::vector<int8_t> shift;
+  tgrs_per_channel_quant view() const {
+    return {multiplier.data(), shift.data(), static_cast<uint32_t>(multiplier.size())};
+  }
 };
 
 inline ChannelQuant MakeChannelQuant(const std::vector<double>& reals) {
@@ -52,7 +56,7 @@ inline ChannelQuant MakeChannelQuant(const std::vector<double>& reals) {
     int s = 0;
     tgrs_quantize_multiplier(r, &m, &s);
     q.multiplier.push_back(m);
-    q.shift.push_back(s);
+    q.shift.push_back(static_cast<int8_t>(s));  // in [-31, 30]: fits the plan's int8
   }
   return q;
 }
