@@ -48,3 +48,21 @@ print(f"max abs diff {diff:.3g}; top-1 class: tigris {int(tigris.argmax())}, "
       f"onnxruntime {int(reference.argmax())} ({'match' if same else 'MISMATCH'})")
 sys.exit(0 if same and diff <= 1e-4 * max(1.0, float(np.abs(reference).max())) else 1)
 PY
+
+# The same plan on an emulated microcontroller: the C99 runtime cross-built for a
+# Cortex-M4F, the plan in its flash, the arenas static buffers of exactly the plan's sizes
+# (docs/cortex-m.md). The firmware is built by the main build (tests/cortex-m).
+firmware="$build/tests/cortex-m/m4/vww_mobilenetv1_025_96_f32.elf"
+embedded="$build/tests/cortex-m/plans/vww_mobilenetv1_025_96_f32/plan.tgrs"
+echo
+echo "== the plan on an emulated Cortex-M4F (QEMU mps2-an386), compared with the run on this machine"
+if [[ ! -f "$firmware" ]]; then
+  echo "skipped: $firmware not built (configured with -DTIGRIS_CORTEX_M=OFF?)"
+  exit 0
+fi
+if cmp -s "$plan" "$embedded"; then
+  echo "(the firmware embeds $(basename "$plan") byte for byte)"
+fi
+"$python" "$root/tests/cortex-m/run_qemu_case.py" --name vww_mobilenetv1_025_96_f32 \
+  --machine mps2-an386 --firmware "$firmware" --plan "$embedded" --tigris "$tigris" \
+  --workdir "$build/cortex-m-demo"

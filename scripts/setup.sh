@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything TiGrIS needs that the machine does not have yet, idempotently:
 #   - Debian packages (compilers, CMake, protobuf, libonnx-dev, FlatBuffers, liblz4,
-#     GoogleTest, Google Benchmark, SWIG, nlohmann-json, clang-format)
+#     GoogleTest, Google Benchmark, SWIG, nlohmann-json, clang-format, and the Arm
+#     cross toolchain + QEMU for the Cortex-M runtime tests)
 #   - a project-local Python virtual environment (.venv) with the test tooling from PyPI
 #     (onnx, onnxruntime, numpy, pytest)
 # A second run finds everything present and does nothing but check.
@@ -18,10 +19,12 @@ apt_packages=(
   clang-format           # formatting check (.clang-format, Google base)
   cmake
   flatbuffers-compiler   # flatc: generates the plan reader/writer code from format/tgrs.fbs
+  gcc-arm-none-eabi      # Cortex-M cross compiler for the runtime (runtime/targets/mps2)
   git
   libbenchmark-dev       # Google Benchmark for bench/
   libflatbuffers-dev
   libgtest-dev           # GoogleTest
+  libnewlib-arm-none-eabi  # C library (libc/libm, newlib-nano) for the Cortex-M build
   liblz4-dev             # LZ4 compression of weights in the compiler
   libonnx-dev            # ONNX protobuf schema, shape inference
   libprotobuf-dev
@@ -34,6 +37,7 @@ apt_packages=(
   python3
   python3-dev            # Python binding: Python.h when the interpreter is Debian's
   python3-venv
+  qemu-system-arm        # runs the Cortex-M firmware (mps2-an386 / mps2-an500) in tests
   swig                   # bindings
   valgrind               # binding leak tests (bindings/python, bindings/rust)
 )

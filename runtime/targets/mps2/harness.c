@@ -1,0 +1,205 @@
+/*
+ * harness.c: runs one embedded .tgrs plan on an MPS2 board under QEMU, the way a firmware
+ * would on a microcontroller (docs/cortex-m.md):
+ *  - the plan is a const array in flash (plan_blob.S) and is read in place: verified once
+ *    by tgrs_plan_init(), weights executed from flash when the plan was compiled --xip;
+ *  - the fast arena is a static SRAM buffer of exactly the plan's fast_arena_bytes, the
+ *    slow arena a static PSRAM buffer of exactly slow_arena_bytes (sizes from the
+ *    generated tgrs_plan_config.h, checked against the plan at start);
+ *  - no heap anywhere (the linker script gives newlib none; the tests check the map file).
+ * Input and output travel through semihosting files (harness.h). Results are printed as
+ * "tgrs.<key>=<value>" lines for tests/cortex-m/run_qemu_case.py.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "harness.h"
+#include "semihost.h"
+#include "tgrs_plan_config.h" /* generated per plan by tests/cortex-m/plan_config.cmake */
+#include "tigris_executor.h"
+#include "tigris_runtime.h"
+
+extern uint32_t __stack_limit__, __stack_top__;
+extern const uint8_t tgrs_plan_data[];
+extern const uint8_t tgrs_plan_data_end[];
+
+/* Guard bytes right after each arena: the runtime must never write them. */
+#define HARNESS_GUARD_BYTES 64u
+
+/* One struct per arena so the guard follows the arena bytes with no padding between. */
+static struct {
+  uint8_t bytes[TGRS_PLAN_FAST_ARENA_BYTES];
+  uint8_t guard[HARNESS_GUARD_BYTES];
+} fast_arena __attribute__((aligned(TGRS_ARENA_ALIGNMENT)));
+
+#if TGRS_PLAN_SLOW_ARENA_BYTES > 0
+static struct {
+  uint8_t bytes[TGRS_PLAN_SLOW_ARENA_BYTES];
+  uint8_t guard[HARNESS_GUARD_BYTES];
+} slow_arena __attribute__((aligned(TGRS_ARENA_ALIGNMENT), section(".psram")));
+#endif
+
+static uint8_t input_bytes[TGRS_PLAN_INPUT_BYTES] __attribute__((aligned(16)));
+static uint8_t output_bytes[TGRS_PLAN_OUTPUT_BYTES] __attribute__((aligned(16)));
+
+#define HARNESS_MAX_IO 16u
+
+static int fail(int code, const char* what, const char* detail) {
+  semihost_puts("tgrs-harness: ");
+  semihost_puts(what);
+  semihost_puts(detail);
+  semihost_puts("\n");
+  return code;
+}
+
+static int guard_intact(const uint8_t* guard) {
+  uint32_t i;
+  for (i = 0; i < HARNESS_GUARD_BYTES; ++i) {
+    if (guard[i] != HARNESS_GUARD_BYTE) return 0;
+  }
+  return 1;
+}
+
+/* Deepest stack use: the paint startup.c laid down, read from the bottom up. */
+static uint32_t stack_used_bytes(void) {
+  const uint32_t* word = &__stack_limit__;
+  while (word < &__stack_top__ && *word == HARNESS_STACK_PAINT) ++word;
+  return (uint32_t)((uintptr_t)&__stack_top__ - (uintptr_t)word);
+}
+
+/* Reads the input file into input_bytes and slices it into one buffer per graph input. */
+static int load_inputs(const tgrs_plan* plan, tgrs_input_buffer* inputs, uint32_t* count) {
+  const tgrs_i32s ids = tgrs_plan_inputs(plan);
+  uint32_t i, offset = 0;
+  int32_t file;
+  if (ids.count > HARNESS_MAX_IO) return fail(HARNESS_EXIT_SETUP_FAILED, "too many inputs", "");
+  for (i = 0; i < ids.count; ++i) {
+    tgrs_plan_tensor tensor;
+    if (tgrs_plan_get_tensor(plan, (uint32_t)ids.data[i], &tensor) != TGRS_OK) {
+      return fail(HARNESS_EXIT_SETUP_FAILED, "bad input tensor index", "");
+    }
+    inputs[i].data = input_bytes + offset;
+    inputs[i].size = tgrs_plan_tensor_bytes(&tensor);
+    offset += (uint32_t)inputs[i].size;
+  }
+  *count = ids.count;
+  if (offset != TGRS_PLAN_INPUT_BYTES) {
+    return fail(HARNESS_EXIT_SETUP_FAILED, "plan inputs disagree with ", "tgrs_plan_config.h");
+  }
+  file = semihost_open(HARNESS_INPUT_FILE, "rb");
+  if (file < 0) return fail(HARNESS_EXIT_SETUP_FAILED, "cannot open ", HARNESS_INPUT_FILE);
+  if (semihost_file_length(file) != (int32_t)offset) {
+    semihost_close(file);
+    return fail(HARNESS_EXIT_SETUP_FAILED, "wrong byte count in ", HARNESS_INPUT_FILE);
+  }
+  if (semihost_read(file, input_bytes, offset) != 0) {
+    semihost_close(file);
+    return fail(HARNESS_EXIT_SETUP_FAILED, "short read from ", HARNESS_INPUT_FILE);
+  }
+  semihost_close(file);
+  return HARNESS_EXIT_OK;
+}
+
+static int bind_outputs(const tgrs_plan* plan, tgrs_output_buffer* outputs, uint32_t* count) {
+  const tgrs_i32s ids = tgrs_plan_outputs(plan);
+  uint32_t i, offset = 0;
+  if (ids.count > HARNESS_MAX_IO) return fail(HARNESS_EXIT_SETUP_FAILED, "too many outputs", "");
+  for (i = 0; i < ids.count; ++i) {
+    tgrs_plan_tensor tensor;
+    if (tgrs_plan_get_tensor(plan, (uint32_t)ids.data[i], &tensor) != TGRS_OK) {
+      return fail(HARNESS_EXIT_SETUP_FAILED, "bad output tensor index", "");
+    }
+    outputs[i].data = output_bytes + offset;
+    outputs[i].size = tgrs_plan_tensor_bytes(&tensor);
+    offset += (uint32_t)outputs[i].size;
+  }
+  *count = ids.count;
+  if (offset != TGRS_PLAN_OUTPUT_BYTES) {
+    return fail(HARNESS_EXIT_SETUP_FAILED, "plan outputs disagree with ", "tgrs_plan_config.h");
+  }
+  return HARNESS_EXIT_OK;
+}
+
+static int save_outputs(void) {
+  const int32_t file = semihost_open(HARNESS_OUTPUT_FILE, "wb");
+  int ok;
+  if (file < 0) return fail(HARNESS_EXIT_SETUP_FAILED, "cannot create ", HARNESS_OUTPUT_FILE);
+  ok = semihost_write(file, output_bytes, sizeof output_bytes) == 0;
+  semihost_close(file);
+  return ok ? HARNESS_EXIT_OK
+            : fail(HARNESS_EXIT_SETUP_FAILED, "short write to ", HARNESS_OUTPUT_FILE);
+}
+
+static void report(const tgrs_run_stats* stats, uint64_t ticks) {
+  semihost_put_u32("tgrs.fast_arena_bytes=", TGRS_PLAN_FAST_ARENA_BYTES);
+  semihost_put_u32("tgrs.slow_arena_bytes=", TGRS_PLAN_SLOW_ARENA_BYTES);
+  semihost_put_u32("tgrs.fast_hwm_bytes=", (uint32_t)stats->fast_hwm_bytes);
+  semihost_put_u32("tgrs.slow_hwm_bytes=", (uint32_t)stats->slow_hwm_bytes);
+  semihost_put_u32("tgrs.stages_run=", stats->stages_run);
+  semihost_put_u32("tgrs.tiles_run=", stats->tiles_run);
+  semihost_put_u32("tgrs.ops_run=", stats->ops_run);
+  semihost_put_u32("tgrs.systick_hi=", (uint32_t)(ticks >> 32));
+  semihost_put_u32("tgrs.systick_lo=", (uint32_t)ticks);
+  semihost_put_u32("tgrs.stack_used_bytes=", stack_used_bytes());
+}
+
+int main(void) {
+  static tgrs_plan plan;
+  tgrs_input_buffer inputs[HARNESS_MAX_IO];
+  tgrs_output_buffer outputs[HARNESS_MAX_IO];
+  uint32_t num_inputs = 0, num_outputs = 0;
+  tgrs_arenas arenas;
+  tgrs_run_stats stats;
+  tgrs_status status;
+  uint64_t ticks;
+  int code;
+
+  status = tgrs_plan_init(&plan, tgrs_plan_data, (size_t)(tgrs_plan_data_end - tgrs_plan_data));
+  if (status != TGRS_OK) {
+    char detail[160];
+    (void)tgrs_verify_error_format(&plan.error, detail, sizeof detail);
+    return fail(HARNESS_EXIT_SETUP_FAILED, "plan rejected: ", detail);
+  }
+  if (tgrs_plan_fast_arena_bytes(&plan) != TGRS_PLAN_FAST_ARENA_BYTES ||
+      tgrs_plan_slow_arena_bytes(&plan) != TGRS_PLAN_SLOW_ARENA_BYTES) {
+    return fail(HARNESS_EXIT_SETUP_FAILED,
+                "firmware built for another plan: ", "arena sizes differ from tgrs_plan_config.h");
+  }
+  if ((code = load_inputs(&plan, inputs, &num_inputs)) != HARNESS_EXIT_OK) return code;
+  if ((code = bind_outputs(&plan, outputs, &num_outputs)) != HARNESS_EXIT_OK) return code;
+
+  memset(&fast_arena, HARNESS_GUARD_BYTE, sizeof fast_arena);
+  arenas.fast = fast_arena.bytes;
+  arenas.fast_size = sizeof fast_arena.bytes;
+#if TGRS_PLAN_SLOW_ARENA_BYTES > 0
+  memset(&slow_arena, HARNESS_GUARD_BYTE, sizeof slow_arena);
+  arenas.slow = slow_arena.bytes;
+  arenas.slow_size = sizeof slow_arena.bytes;
+#else
+  arenas.slow = NULL;
+  arenas.slow_size = 0;
+#endif
+
+  cycle_counter_start();
+  status = tgrs_run(&plan, &arenas, inputs, num_inputs, outputs, num_outputs, &stats);
+  ticks = cycle_counter_read();
+
+  if (status != TGRS_OK) {
+    semihost_put_u32("tgrs.failed_stage=", (uint32_t)stats.failed_stage);
+    semihost_put_u32("tgrs.failed_op=", (uint32_t)stats.failed_op);
+    return fail(HARNESS_EXIT_RUN_FAILED, "tgrs_run: ", tgrs_status_name(status));
+  }
+  report(&stats, ticks);
+  if (!guard_intact(fast_arena.guard)) {
+    return fail(HARNESS_EXIT_CORRUPTED, "bytes past the fast arena were overwritten", "");
+  }
+#if TGRS_PLAN_SLOW_ARENA_BYTES > 0
+  if (!guard_intact(slow_arena.guard)) {
+    return fail(HARNESS_EXIT_CORRUPTED, "bytes past the slow arena were overwritten", "");
+  }
+#endif
+  if (__stack_limit__ != HARNESS_STACK_PAINT) {
+    return fail(HARNESS_EXIT_CORRUPTED, "stack overflow: the stack limit's paint is gone", "");
+  }
+  return save_outputs();
+}
