@@ -90,11 +90,14 @@ static inline int8_t tgrs_quantize_value_s8(float v, int32_t zero_point) {
   if (v > 1000.0f) v = 1000.0f; /* beyond int8 reach either way; keeps the cast defined */
   if (v < -1000.0f) v = -1000.0f;
   r = floorf(v);
+  q = (int32_t)r; /* exact: r is a whole number in [-1000, 1000] */
   {
+    /* Parity of the integer, not fmodf(r, 2): the same test without libm's fmodf (~450
+     * bytes on Cortex-M); the unsigned conversion is modular, so odd negatives are odd. */
     const float frac = v - r;
-    if (frac > 0.5f || (frac == 0.5f && fmodf(r, 2.0f) != 0.0f)) r += 1.0f;
+    if (frac > 0.5f || (frac == 0.5f && ((uint32_t)q & 1u) != 0u)) ++q;
   }
-  q = (int32_t)r + zero_point;
+  q += zero_point;
   if (q < -128) q = -128;
   if (q > 127) q = 127;
   return (int8_t)q;

@@ -65,17 +65,16 @@ tgrs_status tgrs_op_reduce_mean(tgrs_op_call* call) {
                                                          (float*)call->out[0].data));
   }
   if (tgrs_call_is_s8(call) && rank == 4 && mask == 6u) {
-    /* int8 mean over H, W is the global average pool (tgrs_kernels.h op map); the plan
-     * stores no multiplier for it, so s_in / s_out is quantized here. */
+    /* int8 mean over H, W is the global average pool (tgrs_kernels.h op map) with the one
+     * s_in / s_out requantization the emitter stores (docs/plan-format.md "int8 fields").
+     * Without it the plan is inconsistent: computing it here would link soft double
+     * arithmetic into every Cortex-M4 build, and the identity would be silently wrong. */
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
     tgrs_requant rq;
-    int shift = 0;
-    if (tgrs_quantize_multiplier((double)tgrs_tensor_scale(&call->in[0].tensor) /
-                                     (double)tgrs_tensor_scale(&call->out[0].tensor),
-                                 &rq.multiplier, &shift) != 0) {
-      return TGRS_ERR_UNSUPPORTED_OP;
+    if (call->op.output_multiplier.count != 1 || call->op.output_shift.count != 1) {
+      return TGRS_ERR_INCONSISTENT_PLAN;
     }
-    rq.shift = shift;
+    rq = tgrs_call_requant(call);
     return tgrs_kernel_result(call,
                               tgrs_global_avg_pool_s8(&q, &rq, &in, (const int8_t*)call->in[0].data,
                                                       (int8_t*)call->out[0].data));

@@ -4,9 +4,18 @@
  * tensors of rank < 4 are right-aligned into [N, H, W, C], so their axes and permutations
  * shift by 4 - rank.
  */
-#include <string.h>
-
 #include "ops_internal.h"
+
+/* 1 when the plan string s is exactly lit. The plan spells Pad / Resize modes as strings
+ * (format/tgrs.fbs has no enum for them); this byte loop is the whole cost of reading
+ * them, where libc's word-at-a-time strcmp links ~730 bytes on Cortex-M (newlib-nano). */
+static int str_is(const char* s, const char* lit) {
+  while (*lit != '\0' && *s == *lit) {
+    ++s;
+    ++lit;
+  }
+  return *s == *lit;
+}
 
 /* perm (rank r <= 4) padded by the identity in front (tgrs_transpose's convention). */
 static tgrs_status perm4(tgrs_i32s perm, int32_t out[4]) {
@@ -120,11 +129,11 @@ tgrs_status tgrs_op_pad(tgrs_op_call* call) {
   p.pad_bottom = pads.data[5];
   p.pad_right = pads.data[6];
   p.pad_c_end = pads.data[7];
-  if (mode[0] == '\0' || strcmp(mode, "constant") == 0) {
+  if (mode[0] == '\0' || str_is(mode, "constant")) {
     p.mode = TGRS_PAD_CONSTANT;
-  } else if (strcmp(mode, "reflect") == 0) {
+  } else if (str_is(mode, "reflect")) {
     p.mode = TGRS_PAD_REFLECT;
-  } else if (strcmp(mode, "edge") == 0) {
+  } else if (str_is(mode, "edge")) {
     p.mode = TGRS_PAD_EDGE;
   } else {
     return TGRS_ERR_UNSUPPORTED_OP;
@@ -156,31 +165,31 @@ static int resize_params(const tgrs_plan_op_attrs* a, tgrs_resize_params* p) {
   if (a->scales.count != 4) return 0;
   p->scale_h = a->scales.data[1];
   p->scale_w = a->scales.data[2];
-  if (strcmp(a->mode, "nearest") == 0 || a->mode[0] == '\0') {
+  if (str_is(a->mode, "nearest") || a->mode[0] == '\0') {
     p->mode = TGRS_RESIZE_NEAREST;
-  } else if (strcmp(a->mode, "linear") == 0) {
+  } else if (str_is(a->mode, "linear")) {
     p->mode = TGRS_RESIZE_LINEAR;
   } else {
     return 0;
   }
-  if (ctm[0] == '\0' || strcmp(ctm, "half_pixel") == 0) {
+  if (ctm[0] == '\0' || str_is(ctm, "half_pixel")) {
     p->coord = TGRS_COORD_HALF_PIXEL;
-  } else if (strcmp(ctm, "asymmetric") == 0) {
+  } else if (str_is(ctm, "asymmetric")) {
     p->coord = TGRS_COORD_ASYMMETRIC;
-  } else if (strcmp(ctm, "align_corners") == 0) {
+  } else if (str_is(ctm, "align_corners")) {
     p->coord = TGRS_COORD_ALIGN_CORNERS;
-  } else if (strcmp(ctm, "pytorch_half_pixel") == 0) {
+  } else if (str_is(ctm, "pytorch_half_pixel")) {
     p->coord = TGRS_COORD_PYTORCH_HALF_PIXEL;
   } else {
     return 0;
   }
-  if (nm[0] == '\0' || strcmp(nm, "round_prefer_floor") == 0) {
+  if (nm[0] == '\0' || str_is(nm, "round_prefer_floor")) {
     p->nearest = TGRS_NEAREST_ROUND_PREFER_FLOOR;
-  } else if (strcmp(nm, "round_prefer_ceil") == 0) {
+  } else if (str_is(nm, "round_prefer_ceil")) {
     p->nearest = TGRS_NEAREST_ROUND_PREFER_CEIL;
-  } else if (strcmp(nm, "floor") == 0) {
+  } else if (str_is(nm, "floor")) {
     p->nearest = TGRS_NEAREST_FLOOR;
-  } else if (strcmp(nm, "ceil") == 0) {
+  } else if (str_is(nm, "ceil")) {
     p->nearest = TGRS_NEAREST_CEIL;
   } else {
     return 0;

@@ -23,16 +23,29 @@ static void put_text(text_sink* s, const char* text) {
   while (*text) put_char(s, *text++);
 }
 
+/* Decimal digits by schoolbook division of four 16-bit limbs by 10: each step divides a
+ * number below 10 * 2^16 in 32-bit arithmetic, so no 64-bit division is linked
+ * (__aeabi_uldivmod + __udivmoddi4, ~750 bytes of libgcc on Cortex-M). */
 static void put_int(text_sink* s, int64_t value) {
-  char digits[24];
-  int n = 0;
+  char digits[20]; /* 2^64 - 1 has 20 digits */
+  uint32_t limb[4];
+  uint32_t rest;
+  int n = 0, i;
   /* Negate in unsigned arithmetic so INT64_MIN prints too. */
-  uint64_t magnitude = value < 0 ? 0u - (uint64_t)value : (uint64_t)value;
+  const uint64_t magnitude = value < 0 ? 0u - (uint64_t)value : (uint64_t)value;
   if (value < 0) put_char(s, '-');
+  for (i = 0; i < 4; ++i) limb[i] = (uint32_t)(magnitude >> (48 - 16 * i)) & 0xFFFFu;
   do {
-    digits[n++] = (char)('0' + magnitude % 10u);
-    magnitude /= 10u;
-  } while (magnitude);
+    uint32_t remainder = 0;
+    rest = 0;
+    for (i = 0; i < 4; ++i) {
+      const uint32_t part = (remainder << 16) | limb[i];
+      limb[i] = part / 10u;
+      remainder = part - limb[i] * 10u;
+      rest |= limb[i];
+    }
+    digits[n++] = (char)('0' + remainder);
+  } while (rest);
   while (n) put_char(s, digits[--n]);
 }
 

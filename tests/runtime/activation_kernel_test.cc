@@ -2,6 +2,7 @@
 // lut.c, softmax.c, quantize.c) against the ONNX formulas evaluated in double.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -89,6 +90,20 @@ TEST(Quantize, RoundHalfToEvenAndSaturation) {
   std::vector<int8_t> got(r.size());
   tgrs_quantize_f32_s8(0.3f, -7, r.size(), r.data(), got.data());
   for (size_t i = 0; i < r.size(); ++i) ASSERT_EQ(got[i], QuantizeLinear(r[i], 0.3f, -7)) << r[i];
+}
+
+TEST(Quantize, EveryTieRoundsToTheEvenNeighbour) {
+  // k + 0.5 for k in [-140, 139]: the kernel's parity test on floor(v) (no fmodf) against
+  // std::nearbyint, which rounds half to even in the default rounding mode; both sides
+  // saturate to int8. Odd and even floors, negative and positive, and the clamp.
+  std::vector<float> x;
+  for (int k = -140; k < 140; ++k) x.push_back(static_cast<float>(k) + 0.5f);
+  std::vector<int8_t> q(x.size());
+  tgrs_quantize_f32_s8(1.0f, 0, x.size(), x.data(), q.data());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = std::min(127.0, std::max(-128.0, std::nearbyint(double{x[i]})));
+    ASSERT_EQ(q[i], static_cast<int8_t>(want)) << x[i];
+  }
 }
 
 TEST(Dequantize, IsZeroPointShiftTimesScale) {

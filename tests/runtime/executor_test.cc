@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/executor_support.h"
 #include "runtime/plan_fixture.h"
@@ -121,6 +124,106 @@ TEST(ExecutorHandPlanTest, AnInt8ReluWithoutTableOrClampIsUnsupportedDtypeMix) {
   ASSERT_NE(loaded, nullptr);
   RunResult r = RunExact(loaded->plan, {std::vector<uint8_t>(8, 1)});
   EXPECT_EQ(r.status, TGRS_ERR_UNSUPPORTED_OP);
+}
+
+// --- int8 ReduceMean reads its requantization from the plan ----------------------------
+// x int8 runtime [1, 2, 2, 1] (ONNX [1, 1, 2, 2]; one channel, so NCHW and NHWC bytes
+// agree), mean over H, W -> y int8 [1, 1, 1, 1]. s_in 0.5, s_out 0.25, zero points 0:
+// s_in / s_out = 2 = 0.5 * 2^2 -> {2^30, 2} (docs/plan-format.md "int8 fields").
+PlanParts Int8MeanPlan() {
+  PlanParts p = ReluPlan();
+  p.model_name = "mean";
+  p.tensors = {TensorParts{"x",
+                           fb::DType::INT8,
+                           {1, 2, 2, 1},
+                           QuantParts{{0.5f}, {0}},
+                           -1,
+                           {0, 2, 3, 1},
+                           {1, 1, 2, 2}},
+               TensorParts{"y",
+                           fb::DType::INT8,
+                           {1, 1, 1, 1},
+                           QuantParts{{0.25f}, {0}},
+                           -1,
+                           {0, 3, 1, 2},
+                           {1, 1, 1, 1}}};
+  OpParts mean;
+  mean.code = fb::OpCode::REDUCE_MEAN;
+  mean.name = "mean0";
+  mean.inputs = {0};
+  mean.outputs = {1};
+  mean.attrs = AttrsParts{};
+  mean.attrs->axes = {1, 2};  // H, W in the runtime layout
+  mean.output_multiplier = {1 << 30};
+  mean.output_shift = {2};
+  p.ops = {mean};
+  p.stages[0].buffers[0].bytes = 4;
+  p.stages[0].buffers[1].bytes = 1;
+  return p;
+}
+
+TEST(ExecutorHandPlanTest, Int8MeanUsesThePlansMultiplier) {
+  auto loaded = LoadPlanBytes(Serialize(Int8MeanPlan()));
+  ASSERT_NE(loaded, nullptr);
+  // mean(1, 2, 3, 6) = 3 (real 1.5) -> 1.5 / 0.25 = 6.
+  RunResult r = RunExact(loaded->plan, {std::vector<uint8_t>{1, 2, 3, 6}});
+  ASSERT_EQ(r.status, TGRS_OK) << tgrs_status_name(r.status);
+  EXPECT_EQ(r.outputs[0], std::vector<uint8_t>{6});
+}
+
+TEST(ExecutorHandPlanTest, Int8MeanWithoutMultiplierIsAnInconsistentPlan) {
+  // No fallback: the runtime must not quantize s_in / s_out itself (that needs double
+  // arithmetic on the MCU) nor assume the identity, which would print 3 instead of 6.
+  PlanParts p = Int8MeanPlan();
+  p.ops[0].output_multiplier.clear();
+  p.ops[0].output_shift.clear();
+  auto loaded = LoadPlanBytes(Serialize(p));
+  ASSERT_NE(loaded, nullptr);
+  RunResult r = RunExact(loaded->plan, {std::vector<uint8_t>{1, 2, 3, 6}});
+  EXPECT_EQ(r.status, TGRS_ERR_INCONSISTENT_PLAN);
+  EXPECT_EQ(r.stats.failed_op, 0);
+}
+
+// --- Pad's mode is a plan string, matched exactly ---------------------------------------
+// x float runtime [1, 1, 2, 1] = {1, 2} padded by one column on each side of W:
+// pads [n, h, w, c] begins then ends = {0, 0, 1, 0, 0, 0, 1, 0} -> y [1, 1, 4, 1].
+RunResult RunPad(const std::string& mode) {
+  PlanParts p = ReluPlan();
+  p.tensors[0].shape = {1, 1, 2, 1};
+  p.tensors[0].onnx_shape = {1, 1, 1, 2};
+  p.tensors[1].shape = {1, 1, 4, 1};
+  p.tensors[1].onnx_shape = {1, 1, 1, 4};
+  p.ops[0].code = fb::OpCode::PAD;
+  p.ops[0].attrs = AttrsParts{};
+  p.ops[0].attrs->pads = {0, 0, 1, 0, 0, 0, 1, 0};
+  p.ops[0].attrs->mode = mode;
+  p.ops[0].attrs->pad_value = 9.0f;
+  p.stages[0].buffers[0].bytes = 8;
+  auto loaded = LoadPlanBytes(Serialize(p));
+  if (loaded == nullptr) return RunResult{TGRS_ERR_BAD_VALUE, {}, {}, false, false};
+  return RunExact(loaded->plan, {Floats({1, 2})});
+}
+
+TEST(ExecutorHandPlanTest, PadModeStringsSelectTheirKernelModes) {
+  // ONNX Pad: constant {9, 1, 2, 9}; reflect mirrors without the edge {2, 1, 2, 1};
+  // edge repeats it {1, 1, 2, 2}; an absent mode is "constant".
+  const std::pair<std::string, std::vector<float>> cases[] = {{"constant", {9, 1, 2, 9}},
+                                                              {"", {9, 1, 2, 9}},
+                                                              {"reflect", {2, 1, 2, 1}},
+                                                              {"edge", {1, 1, 2, 2}}};
+  for (const auto& [mode, want] : cases) {
+    SCOPED_TRACE(mode);
+    const RunResult r = RunPad(mode);
+    ASSERT_EQ(r.status, TGRS_OK) << tgrs_status_name(r.status);
+    EXPECT_EQ(r.outputs[0], Floats(want));
+  }
+}
+
+TEST(ExecutorHandPlanTest, PadModeThatOnlySharesAPrefixIsUnsupported) {
+  for (const char* mode : {"edg", "edges", "Edge", "constantx", "reflec"}) {
+    SCOPED_TRACE(mode);
+    EXPECT_EQ(RunPad(mode).status, TGRS_ERR_UNSUPPORTED_OP);
+  }
 }
 
 // --- compiled plans ---------------------------------------------------------------------

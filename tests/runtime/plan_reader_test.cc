@@ -2,6 +2,7 @@
 // (plan_fixture.h). Expected values are the fixture's inputs, written out here by hand.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -348,6 +349,32 @@ TEST(PlanReaderErrors, ErrorTextNamesThePathAndNumbers) {
   char small[8];
   EXPECT_EQ(tgrs_verify_error_format(&plan.error, small, sizeof small), n);
   EXPECT_STREQ(small, "ops[0].");
+}
+
+TEST(PlanReaderVerifyErrorText, Int64ExtremesPrintInDecimal) {
+  // Values from <cstdint>'s limits written out by hand: INT64_MIN = -2^63 =
+  // -9223372036854775808, INT64_MAX = 2^63 - 1; 2^32 and 10^18 cross the formatter's
+  // 16-bit limbs and a power of ten; -1 and 0 are the short cases.
+  tgrs_verify_error e{};
+  e.status = TGRS_ERR_BAD_VALUE;
+  e.message = "{v} {l}";
+  char text[64];
+  const struct {
+    int64_t value, limit;
+    const char* want;
+  } cases[] = {
+      {INT64_MIN, INT64_MAX, "plan: -9223372036854775808 9223372036854775807"},
+      {int64_t{1} << 32, 1000000000000000000, "plan: 4294967296 1000000000000000000"},
+      {-1, 0, "plan: -1 0"},
+      {65535, 65536, "plan: 65535 65536"},
+      {999999999999999999, -4294967295, "plan: 999999999999999999 -4294967295"},
+  };
+  for (const auto& c : cases) {
+    e.value = c.value;
+    e.limit = c.limit;
+    EXPECT_EQ(tgrs_verify_error_format(&e, text, sizeof text), std::string(c.want).size());
+    EXPECT_STREQ(text, c.want);
+  }
 }
 
 TEST(PlanReaderNames, StatusAndEnumNames) {
