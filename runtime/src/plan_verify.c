@@ -915,8 +915,10 @@ static tgrs_status verify_root(vctx* c, const vtab* root) {
   TRY(get_vector(c, root, FB_PLAN_WEIGHT_DATA, "weight_data", 1, &weight_data));
   c->weight_data_len = weight_data.len;
   /* force_align: 16 on weight_data: the blob start is 16-aligned from the buffer start
-   * (and the buffer itself is 16-aligned), so Weight.offset % 16 == 0 means in memory. */
-  if (weight_data.pos && (weight_data.pos + 4u) % 16u != 0) {
+   * (and the buffer itself is 16-aligned), so Weight.offset % 16 == 0 means in memory.
+   * An empty blob (a model without weights) is never read, and FlatBuffers writers do not
+   * pad a zero-length vector to its forced alignment, so only a non-empty one must be. */
+  if (weight_data.pos && weight_data.len > 0 && (weight_data.pos + 4u) % 16u != 0) {
     push(c, "weight_data", -1);
     return fail(c, TGRS_ERR_BAD_ALIGNMENT, "blob starts at {v}, not a multiple of {l}",
                 weight_data.pos + 4u, 16);

@@ -10,6 +10,7 @@
 
 #include "emit/emit_test_util.h"
 #include "format/tgrs_generated.h"
+#include "support/graph_builder.h"
 #include "tigris_runtime.h"
 
 namespace tigris::testing {
@@ -277,6 +278,27 @@ TEST_P(CReaderRoundTrip, EveryModelReadsTheSameThroughTheC99Reader) {
 }
 
 INSTANTIATE_TEST_SUITE_P(XipAndLz4, CReaderRoundTrip, ::testing::Values(true, false));
+
+// A model without a single weight (Relu only) still makes a plan the runtime accepts, with
+// and without xip and whatever offset the empty weight_data lands at: FlatBuffers does
+// not pad a zero-length vector to its forced alignment, and nothing is read from it.
+TEST(CReaderRoundTripWeightless, APlanWithoutWeightsVerifies) {
+  for (const bool xip : {true, false}) {
+    for (int64_t channels = 1; channels <= 4; ++channels) {  // shifts the blob's offset
+      SCOPED_TRACE("xip " + std::to_string(xip) + ", channels " + std::to_string(channels));
+      GraphBuilder b;
+      const ir::TensorId x = b.Input("x", {1, channels, 8, 8});
+      b.Output(b.Op(ir::OpType::kRelu, "relu", {x}, "y", {1, channels, 8, 8}));
+      emit::EmitOptions options;
+      options.xip = xip;
+      plan::Budget budget;
+      budget.fast_bytes = 64 * 1024;
+      const emit::CompiledPlan c = emit::Compile(b.graph(), budget, options);
+      ASSERT_EQ(tgrs::GetPlan(c.emitted.bytes.data())->weight_data()->size(), 0u);
+      ExpectPlansEqual(c.emitted.bytes);
+    }
+  }
+}
 
 }  // namespace
 }  // namespace tigris::testing
