@@ -32,9 +32,15 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
                 "LZ4-compressed weights cannot be executed in place: use xip = 0 with LZ4");
   }
   CompiledPlan out;
-  out.result = plan::PlanModel(graph, budget);
+  // Without xip each stage's weights are copied into a prefix of the fast arena
+  // (docs/memory-model.md), so the planner must leave room for them.
+  plan::Budget planned = budget;
+  planned.reserve_weights = !options.xip;
+  out.result = plan::PlanModel(graph, planned);
   RequireStagesFit(graph, out.result, budget.fast_bytes);
   out.emitted = EmitPlan(graph, out.result, options);
+  // The planner's prefix mirrors the emitter's (analysis/weight_prefix.cc); this check
+  // stays as the safety net should the two ever disagree.
   for (const plan::Stage& stage : out.result.stages) {
     const int64_t reserved = out.emitted.stage_reserved_bytes[static_cast<size_t>(stage.id)];
     if (reserved + stage.peak_bytes > budget.fast_bytes) {

@@ -10,6 +10,11 @@ struct Budget {
   int64_t fast_bytes = 0;   // SRAM arena; must be > 0
   int64_t slow_bytes = 0;   // PSRAM arena; 0 = not given: the plan reports what it needs
   int64_t flash_bytes = 0;  // 0 = not given (reported only; the emitter checks weights)
+  // Weights not read in place (not xip): each residency unit's constants are copied into
+  // a prefix of the fast arena (analysis/weight_prefix.h), so every stage must fit
+  // prefix + activations in fast_bytes. false (xip, or an analysis that ignores weights):
+  // stages are planned on activations alone.
+  bool reserve_weights = false;
 };
 
 // Throws kInvalidBudget, naming the field, for fast_bytes <= 0 or a negative slow or

@@ -45,13 +45,16 @@ struct Stage {
   std::optional<TilePlan> tile;  // kTiled only
   int chain = -1;                // kChain: index into PlanResult::chains
   int64_t peak_bytes = 0;        // max offset + size of the fast buffers while it runs
+  // Budget::reserve_weights: bytes of the weight prefix its residency unit (the stage, or
+  // its whole chain) copies to fast[0, weight_bytes) before the activations; else 0.
+  int64_t weight_bytes = 0;
   // Tensors reloaded from the slow arena (produced by an earlier stage) and spilled to it
   // (read by a later stage), in order of first use / production.
   std::vector<ir::TensorId> spill_in;
   std::vector<ir::TensorId> spill_out;
   int64_t spill_in_bytes = 0;        // payload bytes of spill_in tensors
   int64_t spill_out_bytes = 0;       // payload bytes of spill_out tensors
-  bool fits = true;                  // peak_bytes <= fast budget
+  bool fits = true;                  // weight_bytes + peak_bytes <= fast budget
   std::vector<std::string> reasons;  // why it does not fit, naming ops (needs_work)
 };
 
@@ -86,7 +89,7 @@ struct PlanResult {
   std::vector<Stage> stages;
   std::vector<Chain> chains;
   std::vector<SlowBuffer> slow_buffers;
-  int64_t scheduled_peak_bytes = 0;  // max Stage::peak_bytes
+  int64_t scheduled_peak_bytes = 0;  // max Stage::peak_bytes (activations only)
   int64_t slow_peak_bytes = 0;       // max offset + size in the slow arena
   Verdict verdict = Verdict::kOk;
   int64_t macs = 0;

@@ -70,8 +70,8 @@ PlanResult PlanModel(const ir::Graph& graph, const Budget& budget) {
     }
   }
 
-  plan.stages = PartitionStages(graph, facts, budget.fast_bytes);
-  TileStages(graph, facts, budget.fast_bytes, plan.stages, plan.chains);
+  plan.stages = PartitionStages(graph, facts, budget);
+  TileStages(graph, facts, budget, plan.stages, plan.chains);
   AssignSpills(graph, facts, plan);
 
   for (const Stage& stage : plan.stages) {

@@ -177,21 +177,34 @@ int64_t SelectTileRows(const ir::Graph& graph, const GraphFacts& facts, const Ti
 }
 
 int64_t RecomputeMacs(const ir::Graph& graph, const TilePlan& loop) {
-  std::vector<int64_t> macs_per_row(loop.ops.size());
-  int64_t untiled = 0;
+  // Per op: rows produced summed over tiles, minus the distinct rows produced. Not minus
+  // the op's full height: a strided or floor-mode consumer may never read an op's last
+  // rows (a 3x3 stride-3 pool over 14 rows reads 12), so the loop skips them and
+  // "tiled - untiled" would go negative although nothing is recomputed.
+  std::vector<std::vector<RowRange>> produced(loop.ops.size());
+  for (int64_t i = 0; i < loop.count; ++i) {
+    const std::vector<OpTileRows> rows = TileRows(loop, i);
+    for (size_t k = 0; k < rows.size(); ++k) produced[k].push_back(rows[k].output);
+  }
+  int64_t extra = 0;
   for (size_t k = 0; k < loop.ops.size(); ++k) {
     const ir::Op& op = graph.ops[static_cast<size_t>(loop.ops[k].op)];
     const int64_t out_rows = loop.ops[k].out_rows;
-    const int64_t total = analysis::OpMacs(graph, op);
-    macs_per_row[k] = out_rows > 0 ? total / out_rows : 0;
-    untiled += total;
+    const int64_t macs_per_row = out_rows > 0 ? analysis::OpMacs(graph, op) / out_rows : 0;
+    std::vector<RowRange>& ranges = produced[k];
+    std::sort(ranges.begin(), ranges.end(),
+              [](const RowRange& a, const RowRange& b) { return a.begin < b.begin; });
+    int64_t summed = 0;
+    int64_t distinct = 0;
+    int64_t covered_to = 0;  // the sorted ranges so far cover no row at or after this
+    for (const RowRange& r : ranges) {
+      summed += r.size();
+      distinct += std::max<int64_t>(0, r.end - std::max(r.begin, covered_to));
+      covered_to = std::max(covered_to, r.end);
+    }
+    extra += (summed - distinct) * macs_per_row;
   }
-  int64_t tiled = 0;
-  for (int64_t i = 0; i < loop.count; ++i) {
-    const std::vector<OpTileRows> rows = TileRows(loop, i);
-    for (size_t k = 0; k < rows.size(); ++k) tiled += rows[k].output.size() * macs_per_row[k];
-  }
-  return tiled - untiled;
+  return extra;
 }
 
 }  // namespace tigris::plan

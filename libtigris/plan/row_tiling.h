@@ -46,8 +46,10 @@ int64_t EstimateTileRows(const TilePlan& loop, int64_t fast_bytes, int64_t until
 int64_t SelectTileRows(const ir::Graph& graph, const GraphFacts& facts, const TilePlan& loop,
                        int64_t fast_bytes, int64_t untiled_peak);
 
-// MACs spent recomputing halo rows: sum over tiles and ops of the rows each op produces
-// times its MACs per output row, minus the ops' untiled MACs (analysis/macs.h).
+// MACs spent recomputing halo rows: per op, the rows it produces summed over tiles minus
+// the distinct rows it produces, times its MACs per output row (analysis/macs.h). Never
+// negative: rows no tile needs (below a strided consumer's last window) are skipped, not
+// counted as savings.
 int64_t RecomputeMacs(const ir::Graph& graph, const TilePlan& loop);
 
 // Payload bytes of one row of an NCHW activation (N * C * W * element size).

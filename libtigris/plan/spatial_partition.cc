@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "analysis/weight_prefix.h"
 #include "plan/chains.h"
 #include "plan/row_tiling.h"
 
@@ -14,9 +15,25 @@ std::string OverBudget(const ir::Graph& graph, const Stage& stage, int64_t fast_
   for (int op : stage.ops) {
     ops += (ops.empty() ? "'" : ", '") + graph.ops[static_cast<size_t>(op)].name + "'";
   }
+  const std::string weights = stage.weight_bytes > 0
+                                  ? " + " + std::to_string(stage.weight_bytes) +
+                                        " bytes of weights copied to fast memory (not xip)"
+                                  : "";
   return "stage " + std::to_string(stage.id) + " (" + ops + ") needs " +
-         std::to_string(stage.peak_bytes) + " bytes untiled, over the fast budget of " +
-         std::to_string(fast_bytes);
+         std::to_string(stage.peak_bytes) + " bytes untiled" + weights +
+         ", over the fast budget of " + std::to_string(fast_bytes);
+}
+
+// The weight prefix of a loop over `ops` (0 unless reserve_weights).
+int64_t LoopWeights(const ir::Graph& graph, const Budget& budget, const std::vector<int>& ops) {
+  return budget.reserve_weights ? analysis::WeightPrefixBytes(graph, ops) : 0;
+}
+
+// Largest fitting tile height when the tiles get what the weight prefix leaves; 0 if none.
+int64_t RowsAfterWeights(const ir::Graph& graph, const GraphFacts& facts, const TilePlan& loop,
+                         int64_t fast_bytes, int64_t weights) {
+  if (weights >= fast_bytes) return 0;
+  return LargestFittingTileRows(graph, facts, loop, fast_bytes - weights);
 }
 
 std::vector<int> OpsOf(const std::vector<Stage>& stages, size_t first, size_t last) {
@@ -29,8 +46,9 @@ std::vector<int> OpsOf(const std::vector<Stage>& stages, size_t first, size_t la
 
 }  // namespace
 
-void TileStages(const ir::Graph& graph, const GraphFacts& facts, int64_t fast_bytes,
+void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& budget,
                 std::vector<Stage>& stages, std::vector<Chain>& chains) {
+  const int64_t fast_bytes = budget.fast_bytes;
   size_t i = 0;
   while (i < stages.size()) {
     Stage& first = stages[i];
@@ -46,12 +64,23 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, int64_t fast_by
     }
     std::string reason;
     std::optional<TilePlan> loop = MakeTileLoop(graph, facts, first.ops, &reason);
-    int64_t rows = LargestFittingTileRows(graph, facts, *loop, fast_bytes);
+    int64_t weights = first.weight_bytes;
+    int64_t rows = RowsAfterWeights(graph, facts, *loop, fast_bytes, weights);
     if (rows == 0) {
-      TilePlan one_row = *loop;
-      LayoutTileLoop(graph, facts, 1, one_row);
-      first.reasons = {OverBudget(graph, first, fast_bytes),
-                       "even 1-row tiles need " + std::to_string(one_row.peak_bytes) + " bytes"};
+      std::string why;
+      if (weights >= fast_bytes) {
+        why = "its weights alone need " + std::to_string(weights) +
+              " bytes of fast memory (not xip); use xip or a larger budget";
+      } else {
+        TilePlan one_row = *loop;
+        LayoutTileLoop(graph, facts, 1, one_row);
+        why = "even 1-row tiles need " + std::to_string(one_row.peak_bytes) + " bytes";
+        if (weights > 0) {
+          why += ", over the " + std::to_string(fast_bytes - weights) + " left after " +
+                 std::to_string(weights) + " bytes of weights (not xip)";
+        }
+      }
+      first.reasons = {OverBudget(graph, first, fast_bytes), why};
       ++i;
       continue;
     }
@@ -60,17 +89,21 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, int64_t fast_by
     while (last + 1 < stages.size() && !stages[last + 1].fits &&
            StageTileProblem(graph, facts, stages[last + 1]).empty() &&
            ChainLinkProblem(graph, facts, stages, last).empty()) {
-      std::optional<TilePlan> longer =
-          MakeTileLoop(graph, facts, OpsOf(stages, i, last + 1), &reason);
+      const std::vector<int> longer_ops = OpsOf(stages, i, last + 1);
+      std::optional<TilePlan> longer = MakeTileLoop(graph, facts, longer_ops, &reason);
       if (!longer) break;
-      const int64_t longer_rows = LargestFittingTileRows(graph, facts, *longer, fast_bytes);
+      // A chain's stages share one prefix holding all their weights.
+      const int64_t longer_weights = LoopWeights(graph, budget, longer_ops);
+      const int64_t longer_rows =
+          RowsAfterWeights(graph, facts, *longer, fast_bytes, longer_weights);
       if (longer_rows == 0) break;
       loop = std::move(longer);
       rows = longer_rows;
+      weights = longer_weights;
       ++last;
     }
     if (last == i) {
-      rows = SelectTileRows(graph, facts, *loop, fast_bytes, first.peak_bytes);
+      rows = SelectTileRows(graph, facts, *loop, fast_bytes - weights, first.peak_bytes);
       LayoutTileLoop(graph, facts, rows, *loop);
       first.strategy = StageStrategy::kTiled;
       first.peak_bytes = loop->peak_bytes;
@@ -87,6 +120,7 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, int64_t fast_by
         stage.strategy = StageStrategy::kChain;
         stage.chain = chain.id;
         stage.peak_bytes = loop->peak_bytes;  // the stages share one iteration's arena
+        stage.weight_bytes = weights;
         stage.buffers.clear();
         stage.fits = true;
       }

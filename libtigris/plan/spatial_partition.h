@@ -10,6 +10,10 @@
 // a longer loop becomes a Chain at its largest fitting tile height. A stage that cannot
 // be tiled, or whose 1-row tiles still exceed the budget, keeps its normal layout with
 // fits = false and reasons naming the ops.
+//
+// With Budget::reserve_weights a loop's tiles get the fast budget minus the loop's weight
+// prefix (analysis/weight_prefix.h): a tiled stage's constants, or every chained stage's,
+// since the fused loop runs all their ops per tile (docs/plan-format.md, "Weights").
 #ifndef TIGRIS_PLAN_SPATIAL_PARTITION_H_
 #define TIGRIS_PLAN_SPATIAL_PARTITION_H_
 
@@ -22,7 +26,7 @@
 
 namespace tigris::plan {
 
-void TileStages(const ir::Graph& graph, const GraphFacts& facts, int64_t fast_bytes,
+void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& budget,
                 std::vector<Stage>& stages, std::vector<Chain>& chains);
 
 }  // namespace tigris::plan

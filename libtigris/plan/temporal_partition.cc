@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/alignment.h"
+#include "analysis/weight_prefix.h"
 #include "plan/arena_allocator.h"
 
 namespace tigris::plan {
@@ -11,17 +12,24 @@ namespace {
 // The fast-arena layout of a normal stage under construction.
 class NormalStageBuilder {
  public:
-  NormalStageBuilder(const GraphFacts& facts, int first)
-      : facts_(&facts), first_(first), resident_(facts.lifetimes.size(), false) {}
+  NormalStageBuilder(const GraphFacts& facts, int first, bool reserve_weights)
+      : facts_(&facts),
+        first_(first),
+        reserve_weights_(reserve_weights),
+        resident_(facts.lifetimes.size(), false) {}
 
   int op_count() const { return next_ - first_; }
   int64_t peak_bytes() const { return arena_.peak_bytes(); }
+  // What the stage needs of the fast arena: its weight prefix below its activations.
+  int64_t fast_bytes() const { return weights_.bytes() + arena_.peak_bytes(); }
 
   // Lays out op `step` (== first + op_count()): inputs not yet in the arena are loaded
   // (reloaded spills, caller-fed graph inputs), then its outputs, then its scratch.
   void AddOp(const ir::Graph& graph, int step) {
     saved_arena_ = arena_;
+    saved_weights_ = weights_;
     saved_buffers_ = buffers_.size();
+    if (reserve_weights_) weights_.AddOp(graph, step);
     for (ir::TensorId in : facts_->activation_inputs[static_cast<size_t>(step)]) {
       if (!resident_[static_cast<size_t>(in)]) AddTensor(in, step);
     }
@@ -43,6 +51,7 @@ class NormalStageBuilder {
   // Takes back the last AddOp.
   void UndoLastOp() {
     arena_ = saved_arena_;
+    weights_ = saved_weights_;
     for (size_t i = saved_buffers_; i < buffers_.size(); ++i) {
       if (buffers_[i].tensor != ir::kNoTensor) {
         resident_[static_cast<size_t>(buffers_[i].tensor)] = false;
@@ -60,6 +69,7 @@ class NormalStageBuilder {
     stage.buffers = buffers_;
     for (Buffer& b : stage.buffers) b.last_op = std::min(b.last_op, next_ - 1);
     stage.peak_bytes = arena_.peak_bytes();
+    stage.weight_bytes = weights_.bytes();
     return stage;
   }
 
@@ -85,46 +95,51 @@ class NormalStageBuilder {
 
   const GraphFacts* facts_;  // pointer: builders are reassigned
   int first_;
+  bool reserve_weights_;
   int next_ = first_;
   std::vector<bool> resident_;
   std::vector<Buffer> buffers_;
   FirstFitArena arena_;
   FirstFitArena saved_arena_;
+  analysis::WeightPrefix weights_;
+  analysis::WeightPrefix saved_weights_;
   size_t saved_buffers_ = 0;
 };
 
 }  // namespace
 
 Stage LayoutNormalStage(const ir::Graph& graph, const GraphFacts& facts, int first, int last) {
-  NormalStageBuilder builder(facts, first);
+  NormalStageBuilder builder(facts, first, /*reserve_weights=*/false);
   for (int op = first; op <= last; ++op) builder.AddOp(graph, op);
   return builder.Finish(0);
 }
 
 std::vector<Stage> PartitionStages(const ir::Graph& graph, const GraphFacts& facts,
-                                   int64_t fast_bytes) {
+                                   const Budget& budget) {
+  const int64_t fast_bytes = budget.fast_bytes;
   std::vector<Stage> stages;
   auto close = [&](const NormalStageBuilder& builder) {
     Stage stage = builder.Finish(static_cast<int>(stages.size()));
-    stage.fits = stage.peak_bytes <= fast_bytes;
+    stage.fits = stage.weight_bytes + stage.peak_bytes <= fast_bytes;
     stages.push_back(std::move(stage));
   };
+  auto fresh = [&](int first) { return NormalStageBuilder(facts, first, budget.reserve_weights); };
   const int op_count = static_cast<int>(graph.ops.size());
-  NormalStageBuilder builder(facts, 0);
+  NormalStageBuilder builder = fresh(0);
   for (int step = 0; step < op_count; ++step) {
     builder.AddOp(graph, step);
-    if (builder.peak_bytes() <= fast_bytes) continue;
+    if (builder.fast_bytes() <= fast_bytes) continue;
     if (builder.op_count() > 1) {
       // Cut before this op; it starts the next stage.
       builder.UndoLastOp();
       close(builder);
-      builder = NormalStageBuilder(facts, step);
+      builder = fresh(step);
       builder.AddOp(graph, step);
-      if (builder.peak_bytes() <= fast_bytes) continue;
+      if (builder.fast_bytes() <= fast_bytes) continue;
     }
     // The op alone exceeds the budget: a stage of its own, to be tiled if it can.
     close(builder);
-    builder = NormalStageBuilder(facts, step + 1);
+    builder = fresh(step + 1);
   }
   if (builder.op_count() > 0) close(builder);
   return stages;

@@ -7,6 +7,10 @@
 //   with it; an op that alone exceeds the budget gets a stage of its own (a candidate
 //   for tiling) and the next op starts a fresh stage.
 //
+// With Budget::reserve_weights the stage's "peak" is its weight prefix (the distinct
+// constants its ops read, analysis/weight_prefix.h) plus its activation peak: the prefix
+// sits below the activations in the same arena (docs/plan-format.md, "Weights").
+//
 // The layout is incremental (plan/arena_allocator.h): a buffer's offset depends only on
 // the buffers live at its birth, and a tensor stays in a stage's arena until its last
 // consumer anywhere or the stage's end, whichever is first (docs/memory-model.md), so
@@ -24,9 +28,10 @@
 
 namespace tigris::plan {
 
-// Normal stages covering all ops, with ids, ops, buffers, peak_bytes and fits set.
+// Normal stages covering all ops, with ids, ops, buffers, peak_bytes, weight_bytes (0
+// unless budget.reserve_weights) and fits (weight_bytes + peak_bytes <= fast_bytes) set.
 std::vector<Stage> PartitionStages(const ir::Graph& graph, const GraphFacts& facts,
-                                   int64_t fast_bytes);
+                                   const Budget& budget);
 
 // Normal layout of the stage running ops [first, last] (the same rule the partitioner
 // applies incrementally); used to report a stage and by tests.

@@ -161,17 +161,32 @@ TEST(PlanWriterTest, OptionAndBudgetErrors) {
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::kInvalidArgument);
   }
-  // Not xip: 16 reserved + 8192 activations > 8192.
+  // Not xip: the planner reserves the 16 bytes of c below the activations, so at 8192 (x
+  // and y alone are 8192) it must tile, and every stage keeps weights + peak <= budget.
   plan::Budget budget;
   budget.fast_bytes = 8192;
   EmitOptions copy;
   copy.xip = false;
+  const CompiledPlan tight = Compile(b.graph(), budget, copy);
+  for (const plan::Stage& s : tight.result.stages) {
+    EXPECT_LE(tight.emitted.stage_reserved_bytes[static_cast<size_t>(s.id)] + s.peak_bytes,
+              budget.fast_bytes);
+  }
+  EXPECT_LE(tgrs::GetPlan(tight.emitted.bytes.data())->fast_arena_bytes(), 8192u);
+  // A constant bigger than the budget cannot be copied in at all: the planner says so.
+  GraphBuilder big;
+  const ir::TensorId bx = big.Input("x", {1, 4, 16, 16});
+  const ir::TensorId bc = big.Floats("c", {1, 4, 16, 16}, std::vector<float>(1024, 1.0f));
+  big.Output(big.Op(ir::OpType::kAdd, "a0", {bx, bc}, "y", {1, 4, 16, 16}));
+  budget.fast_bytes = 4000;  // c alone is 4096 bytes
   try {
-    Compile(b.graph(), budget, copy);
+    Compile(big.graph(), budget, copy);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::kDoesNotFit);
-    EXPECT_NE(std::string(e.what()).find("8208 > fast budget 8192"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("4096 bytes of weights copied to fast memory"),
+              std::string::npos)
+        << e.what();
   }
   budget.fast_bytes = 1 << 20;
   budget.flash_bytes = 100;
