@@ -55,6 +55,24 @@ extern "C" {
 #define TGRS_EXEC_MAX_OPERANDS 16
 #endif
 
+/* The dtypes the executor dispatches. A firmware build for one model needs only that
+ * model's dtype: defining TGRS_WITH_FLOAT32 as 0 (an int8 model) or TGRS_WITH_INT8 as 0 (a
+ * float32 model) leaves every kernel of the other dtype unreferenced, so --gc-sections
+ * drops it (docs/runtime.md "Leaving out a dtype"). An op that reads or writes a tensor of
+ * a left-out dtype (QuantizeLinear / DequantizeLinear touch both) fails with
+ * TGRS_ERR_UNSUPPORTED_OP, failed_op naming it. Byte movers (Reshape, Transpose, Concat)
+ * have no per-dtype kernel and obey the same rule. The kernels themselves (tgrs_kernels.h)
+ * are always compiled. Every translation unit of the runtime must see the same values. */
+#ifndef TGRS_WITH_FLOAT32
+#define TGRS_WITH_FLOAT32 1
+#endif
+#ifndef TGRS_WITH_INT8
+#define TGRS_WITH_INT8 1
+#endif
+#if !TGRS_WITH_FLOAT32 && !TGRS_WITH_INT8
+#error "TGRS_WITH_FLOAT32 and TGRS_WITH_INT8 are both 0: the executor could run no op"
+#endif
+
 /* The executor's status codes (TGRS_ERR_ARENA_TOO_SMALL = 48 ... TGRS_ERR_KERNEL_REJECTED
  * = 59) are tgrs_status values in tigris_runtime.h. */
 

@@ -1,7 +1,7 @@
 /*
  * op_dispatch.c: one entry per op code (tgrs_kernels.h, "Op -> kernel map"). Codes without
- * a kernel (SPLIT) and combinations the kernels do not cover are TGRS_ERR_UNSUPPORTED_OP;
- * tgrs_run reports the op index in tgrs_run_stats.failed_op.
+ * a kernel (SPLIT), combinations the kernels do not cover and dtypes the build left out
+ * are TGRS_ERR_UNSUPPORTED_OP; tgrs_run reports the op index in tgrs_run_stats.failed_op.
  */
 #include "ops_internal.h"
 
@@ -11,6 +11,15 @@ tgrs_status tgrs_exec_op(tgrs_op_call* call) {
     if (call->out[i].data == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
   }
   if (call->num_inputs == 0 || call->in[0].data == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  /* A build without one dtype (TGRS_WITH_*, tigris_executor.h) refuses every op touching
+   * it, byte movers and QuantizeLinear included, so the first such op is the one named.
+   * With both dtypes the test is constant 0 and the loops compile to nothing. */
+  for (i = 0; i < call->num_inputs; ++i) {
+    if (tgrs_dtype_left_out(call->in[i].tensor.dtype)) return TGRS_ERR_UNSUPPORTED_OP;
+  }
+  for (i = 0; i < call->num_outputs; ++i) {
+    if (tgrs_dtype_left_out(call->out[i].tensor.dtype)) return TGRS_ERR_UNSUPPORTED_OP;
+  }
   switch (call->op.code) {
     case TGRS_OP_CONV:
     case TGRS_OP_DEPTHWISE_CONV:

@@ -34,14 +34,9 @@ float tgrs_tensor_scale(const tgrs_plan_tensor* t) {
   return t->has_quant && t->scale.count > 0 ? t->scale.data[0] : 1.0f;
 }
 
-int tgrs_call_is_s8(const tgrs_op_call* call) {
-  return call->num_inputs > 0 && call->in[0].tensor.dtype == TGRS_DTYPE_INT8 &&
-         call->out[0].tensor.dtype == TGRS_DTYPE_INT8;
-}
-
-int tgrs_call_is_f32(const tgrs_op_call* call) {
-  return call->num_inputs > 0 && call->in[0].tensor.dtype == TGRS_DTYPE_FLOAT32 &&
-         call->out[0].tensor.dtype == TGRS_DTYPE_FLOAT32;
+int tgrs_call_dtype_is(const tgrs_op_call* call, tgrs_dtype dtype) {
+  return call->num_inputs > 0 && call->in[0].tensor.dtype == dtype &&
+         call->out[0].tensor.dtype == dtype;
 }
 
 tgrs_quant_s8 tgrs_call_quant_s8(const tgrs_op_call* call) {

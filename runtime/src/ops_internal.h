@@ -17,10 +17,25 @@ size_t tgrs_operand_count(const tgrs_operand* o);
 int32_t tgrs_tensor_zero_point(const tgrs_plan_tensor* t); /* 0 when not quantized */
 float tgrs_tensor_scale(const tgrs_plan_tensor* t);        /* 1 when not quantized */
 
-/* 1 when the op's first input and its output are int8 (docs/plan-format.md "int8 fields"). */
-int tgrs_call_is_s8(const tgrs_op_call* call);
-/* 1 when the op's first input and its output are float32. */
-int tgrs_call_is_f32(const tgrs_op_call* call);
+/* 1 when the op's first input and its output both have `dtype`. */
+int tgrs_call_dtype_is(const tgrs_op_call* call, tgrs_dtype dtype);
+/* 1 when the op's first input and its output are int8 (docs/plan-format.md "int8 fields").
+ * Inline, and constant 0 when TGRS_WITH_INT8 is 0 (tigris_executor.h): every op function
+ * branches on these two, so the compiler drops the left-out dtype's branches and with them
+ * the only references to its kernels, which --gc-sections then removes. The test itself
+ * stays out of line: inlined at every call site it cost 200 bytes of Cortex-M4 code. */
+static inline int tgrs_call_is_s8(const tgrs_op_call* call) {
+  return TGRS_WITH_INT8 && tgrs_call_dtype_is(call, TGRS_DTYPE_INT8);
+}
+/* 1 when the op's first input and its output are float32; constant 0 without float32. */
+static inline int tgrs_call_is_f32(const tgrs_op_call* call) {
+  return TGRS_WITH_FLOAT32 && tgrs_call_dtype_is(call, TGRS_DTYPE_FLOAT32);
+}
+/* 1 when `dtype` is one this build left out (constant 0 in a build with both). */
+static inline int tgrs_dtype_left_out(tgrs_dtype dtype) {
+  return (!TGRS_WITH_FLOAT32 && dtype == TGRS_DTYPE_FLOAT32) ||
+         (!TGRS_WITH_INT8 && dtype == TGRS_DTYPE_INT8);
+}
 
 tgrs_quant_s8 tgrs_call_quant_s8(const tgrs_op_call* call);
 /* The first output_multiplier/shift, or the identity {2^30, 1} when absent. */

@@ -114,6 +114,8 @@ tgrs_status tgrs_op_quantize(tgrs_op_call* call) {
   const size_t count = tgrs_operand_count(&call->out[0]);
   const tgrs_plan_tensor* x = &call->in[0].tensor;
   const tgrs_plan_tensor* y = &call->out[0].tensor;
+  /* Both dtypes are needed; a single-dtype build (TGRS_WITH_*) drops both converters. */
+  if (!(TGRS_WITH_FLOAT32 && TGRS_WITH_INT8)) return TGRS_ERR_UNSUPPORTED_OP;
   if (tgrs_operand_count(&call->in[0]) != count) return TGRS_ERR_INCONSISTENT_PLAN;
   if (call->op.code == TGRS_OP_QUANTIZE && x->dtype == TGRS_DTYPE_FLOAT32 &&
       y->dtype == TGRS_DTYPE_INT8 && y->scale.count == 1) {
