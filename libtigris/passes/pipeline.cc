@@ -63,6 +63,10 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // left of Squeeze/Unsqueeze/Flatten only reshapes data.
       {"reshape-canonicalize", "Squeeze, Unsqueeze and Flatten become Reshape",
        ReshapeCanonicalize},
+      // After qdq-fold (it acts on the runtime Quantize) and reshape-canonicalize (every
+      // data relabeling is then a Reshape): a float Reshape/Transpose of the input ahead of
+      // the first Quantize runs on int8 instead, and the host quantizes the input.
+      {"quantize-hoist", "Quantize moves before the Reshape/Transpose it reads", QuantizeHoist},
       // Reference pass 10.
       {"resize-scale-extract", "constant Resize scales become attributes", ResizeScaleExtract},
       // Reference pass 11.
