@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Code size of the C99 runtime on Cortex-M4/M7, and its QEMU runs, as Markdown tables.
+
+  bench/cortex_m_report.py [--build build] [--firmware kws_small_cnn_int8] [--detail]
+
+Sizes come from the linker map of a real firmware (tests/cortex-m builds one per case
+with -Os, -ffunction-sections -fdata-sections and --gc-sections), so they count only
+what the linker kept, not the archives' contents. Every firmware links the whole executor
+and therefore every kernel: the runtime's size does not depend on the model. The plan
+blob, the arenas and the stack are the model's, not the runtime's, and are shown apart.
+Columns follow GNU size's "berkeley" convention: .text is code plus read-only data
+(flash), .data is initialised RAM (also stored in flash), .bss zeroed RAM.
+
+The second table reads the result.json each QEMU test run leaves behind
+(tests/cortex-m/run_qemu_case.py): run `ctest -L cortex-m` first.
+"""
+
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+CORES = (("m4", "Cortex-M4F (mps2-an386)"), ("m7", "Cortex-M7 (mps2-an500)"))
+
+# Output section -> size column.
+COLUMNS = {".text": "text", ".ARM.exidx": "text", ".data": "data", ".bss": "bss"}
+
+
+LIBC = "libc/libm/libgcc pulled in by the runtime"
+LIBC_HARNESS = "(libc used only by the harness)"
+
+
+def component(path, runtime_libc=frozenset()):
+    """Which part of the firmware an input file belongs to."""
+    if "libtigris_runtime_core" in path:  # also the single-dtype builds (_int8, _float32)
+        return "runtime core: reader, verifier, executor, LZ4"
+    if "libtigris_runtime_kernels.a" in path:
+        return "runtime kernels: int8 + float32"
+    if "plan_blob" in path:
+        return "(the plan, in flash)"
+    if "libtigris_mps2_board.a" in path or "harness.c" in path:
+        return "(test harness: startup, semihosting, arenas)"
+    if re.search(r"lib(c|g|m|gcc|c_nano|g_nano)\.a", path):
+        return LIBC if path in runtime_libc else LIBC_HARNESS
+    return "(other)"
+
+
+def runtime_libc_members(text):
+    """Library members the runtime needs, directly or through other such members.
+
+    The map's Cross Reference Table lists, per symbol, the defining file and then every
+    file referencing it. A libc member belongs to the runtime when a runtime object, or a
+    member already known to be the runtime's, references a symbol it defines; members
+    reached only from the harness (startup, semihosting) are shown apart."""
+    table = text[text.find("Cross Reference Table"):].splitlines()[3:]
+    referencers = defaultdict(set)  # defining file -> files referencing its symbols
+    definer = None
+    for line in table:
+        head = re.match(r"^\S+\s+(\S.*)$", line)
+        if head:
+            definer = head.group(1).strip()
+        elif line.strip() and definer:
+            referencers[definer].add(line.strip())
+    runtime = set()
+    changed = True
+    while changed:
+        changed = False
+        for member, users in referencers.items():
+            if member in runtime or not re.search(r"lib(c|g|m|gcc|c_nano|g_nano)\.a", member):
+                continue
+            if any("libtigris_runtime_" in user or user in runtime for user in users):
+                runtime.add(member)
+                changed = True
+    return frozenset(runtime)
+
+
+def parse_map(path):
+    """{(component, object): {text, data, bss}} from the memory-map part of a GNU ld map."""
+    sizes = defaultdict(lambda: defaultdict(int))
+    section_totals = defaultdict(int)
+    text = path.read_text(errors="replace")
+    runtime_libc = runtime_libc_members(text)
+    body = text[text.index("Linker script and memory map"):]
+    output_section = None
+    pending = None  # an input section name whose address/size are on the next line
+    for line in body.splitlines():
+        head = re.match(r"^(\.[\w.]+)(?:\s+0x[0-9a-f]+\s+0x([0-9a-f]+))?", line)
+        if head:
+            output_section = head.group(1)
+            pending = None
+            if output_section in COLUMNS and head.group(2):
+                section_totals[COLUMNS[output_section]] += int(head.group(2), 16)
+            continue
+        if output_section not in COLUMNS:
+            continue
+        one_line = re.match(r"^ (\S+)\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+(\S.*)$", line)
+        if one_line and not one_line.group(1).startswith("*"):
+            size, where = int(one_line.group(3), 16), one_line.group(4)
+        elif re.match(r"^ \.\S+$", line):
+            pending = line.strip()
+            continue
+        else:
+            continued = re.match(r"^\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+(\S.*)$", line)
+            if not (continued and pending):
+                continue
+            size, where = int(continued.group(2), 16), continued.group(3)
+            pending = None
+        if where.startswith("load address"):
+            continue
+        obj = re.sub(r"^.*/", "", where)
+        sizes[(component(where, runtime_libc), obj)][COLUMNS[output_section]] += size
+    # What no input section claims is alignment fill between sections: show it, so the
+    # rows add up to the ELF's section sizes (arm-none-eabi-size).
+    for col, total in section_totals.items():
+        claimed = sum(cols[col] for cols in sizes.values())
+        sizes[("(alignment padding)", "*fill*")][col] += total - claimed
+    return sizes
+
+
+def size_table(build, firmware, detail):
+    rows = []
+    for core, title in CORES:
+        map_path = build / "tests" / "cortex-m" / core / f"{firmware}.map"
+        if not map_path.exists():
+            sys.exit(f"{map_path} not found: build first (scripts/build.sh or ninja)")
+        totals = defaultdict(lambda: defaultdict(int))
+        for (part, obj), cols in parse_map(map_path).items():
+            for col, value in cols.items():
+                totals[part][col] += value
+                if detail and (part.startswith("runtime") or part == LIBC):
+                    totals[f"  {obj}"][col] += value
+        rows.append((title, totals))
+
+    print(f"Runtime code size in bytes (linked firmware `{firmware}`, -Os, --gc-sections)\n")
+    print("| part | " + " | ".join(f"{t} .text | .data | .bss" for t, _ in rows) + " |")
+    print("|---|" + "---:|---:|---:|" * len(rows))
+    # The runtime's own rows first (core, kernels, its libc), then the rest, then detail.
+    parts = sorted({p for _, totals in rows for p in totals},
+                   key=lambda p: (p.startswith("  "), p.startswith("("), p == LIBC, p))
+    grand = [defaultdict(int) for _ in rows]
+    for i, (_, totals) in enumerate(rows):
+        for part, cols in totals.items():
+            if part.startswith("runtime") or part == LIBC:
+                for c in ("text", "data", "bss"):
+                    grand[i][c] += cols.get(c, 0)
+    total_printed = False
+    for part in parts:
+        if not total_printed and part.startswith(("(", "  ")):
+            cells = [f"**{g[c]:,}**" for g in grand for c in ("text", "data", "bss")]
+            print("| **runtime total, with its libc** | " + " | ".join(cells) + " |")
+            total_printed = True
+        cells = []
+        for _, totals in rows:
+            cols = totals.get(part, {})
+            cells += [f"{cols.get(c, 0):,}" for c in ("text", "data", "bss")]
+        print(f"| {part} | " + " | ".join(cells) + " |")
+
+
+def single_dtype_table(build):
+    """Runtime .text (with its libc) when the build keeps one dtype (docs/runtime.md)."""
+    variants = (("both dtypes (default)", "kws_small_cnn_int8"),
+                ("int8 only (-DTGRS_WITH_FLOAT32=0)", "kws_small_cnn_int8_int8_only"),
+                ("float32 only (-DTGRS_WITH_INT8=0)", "kws_small_cnn_f32_float32_only"))
+    print("\nRuntime .text by dtypes built in (core + kernels + the libc they pull in)\n")
+    print("| build | " + " | ".join(title for _, title in CORES) + " |")
+    print("|---|" + "---:|" * len(CORES))
+    for label, firmware in variants:
+        cells = []
+        for core, _ in CORES:
+            map_path = build / "tests" / "cortex-m" / core / f"{firmware}.map"
+            if not map_path.exists():
+                sys.exit(f"{map_path} not found: build first (scripts/build.sh or ninja)")
+            text = sum(cols["text"] for (part, _), cols in parse_map(map_path).items()
+                       if part.startswith("runtime") or part == LIBC)
+            cells.append(f"{text:,}")
+        print(f"| {label} | " + " | ".join(cells) + " |")
+
+
+def run_table(build, show_all):
+    results = defaultdict(dict)  # firmware -> core -> result
+    for core, _ in CORES:
+        for path in sorted((build / "tests" / "cortex-m" / core / "runs").glob("*/result.json")):
+            r = json.loads(path.read_text())
+            if show_all or not r["case"].endswith("_only"):
+                results[r["case"]][core] = r
+    if not results:
+        print("\n(no QEMU results yet: run `ctest -L cortex-m`)")
+        return
+    print("\nQEMU runs (instructions: SysTick under -icount shift=0, see docs/cortex-m.md; "
+          "wall: the QEMU process)\n")
+    print("| case | stages | tiles | fast arena | slow arena | stack | "
+          + " | ".join(f"{core.upper()} instructions" for core, _ in CORES) + " | "
+          + " | ".join(f"{core.upper()} wall" for core, _ in CORES) + " |")
+    print("|---|---:|---:|---:|---:|---:|" + "---:|" * (2 * len(CORES)))
+    for case in sorted(results):
+        by_core = results[case]
+        first = next(iter(by_core.values()))
+        stack = max(r["stack_used_bytes"] for r in by_core.values())
+        instructions = [f"{by_core[c]['instructions'] / 1e6:.2f} M" if c in by_core else "-"
+                        for c, _ in CORES]
+        walls = [f"{by_core[c]['qemu_wall_seconds']:.2f} s" if c in by_core else "-"
+                 for c, _ in CORES]
+        print(f"| {case} | {first['stages']} | {first['tiles']} | "
+              f"{first['fast_arena_bytes']:,} | {first['slow_arena_bytes']:,} | {stack:,} | "
+              + " | ".join(instructions) + " | " + " | ".join(walls) + " |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", type=Path, default=Path("build"))
+    parser.add_argument("--firmware", default="kws_small_cnn_int8")
+    parser.add_argument("--detail", action="store_true", help="one row per runtime object file")
+    parser.add_argument("--all-runs", action="store_true",
+                        help="also list the single-dtype firmware's runs")
+    args = parser.parse_args()
+    size_table(args.build, args.firmware, args.detail)
+    single_dtype_table(args.build)
+    run_table(args.build, args.all_runs)
+
+
+if __name__ == "__main__":
+    main()
