@@ -67,56 +67,64 @@ static uint32_t stack_used_bytes(void) {
   return (uint32_t)((uintptr_t)&__stack_top__ - (uintptr_t)word);
 }
 
-/* Reads the input file into input_bytes and slices it into one buffer per graph input. */
-static int load_inputs(const tgrs_plan* plan, tgrs_input_buffer* inputs, uint32_t* count) {
-  const tgrs_i32s ids = tgrs_plan_inputs(plan);
-  uint32_t i, offset = 0;
-  int32_t file;
-  if (ids.count > HARNESS_MAX_IO) return fail(HARNESS_EXIT_SETUP_FAILED, "too many inputs", "");
+/* Byte size of each tensor in `ids` (the graph inputs or outputs, in plan order), which
+ * must add up to `expected`, the total tgrs_plan_config.h sized the static buffer for. */
+static int io_sizes(const tgrs_plan* plan, tgrs_i32s ids, uint32_t expected, const char* what,
+                    size_t* sizes) {
+  uint32_t i, total = 0;
+  if (ids.count > HARNESS_MAX_IO) return fail(HARNESS_EXIT_SETUP_FAILED, "too many ", what);
   for (i = 0; i < ids.count; ++i) {
     tgrs_plan_tensor tensor;
     if (tgrs_plan_get_tensor(plan, (uint32_t)ids.data[i], &tensor) != TGRS_OK) {
-      return fail(HARNESS_EXIT_SETUP_FAILED, "bad input tensor index", "");
+      return fail(HARNESS_EXIT_SETUP_FAILED, "bad tensor index among the ", what);
     }
-    inputs[i].data = input_bytes + offset;
-    inputs[i].size = tgrs_plan_tensor_bytes(&tensor);
-    offset += (uint32_t)inputs[i].size;
+    sizes[i] = tgrs_plan_tensor_bytes(&tensor);
+    total += (uint32_t)sizes[i];
   }
-  *count = ids.count;
-  if (offset != TGRS_PLAN_INPUT_BYTES) {
-    return fail(HARNESS_EXIT_SETUP_FAILED, "plan inputs disagree with ", "tgrs_plan_config.h");
+  if (total != expected) {
+    return fail(HARNESS_EXIT_SETUP_FAILED, "tgrs_plan_config.h disagrees with the plan's ", what);
   }
-  file = semihost_open(HARNESS_INPUT_FILE, "rb");
-  if (file < 0) return fail(HARNESS_EXIT_SETUP_FAILED, "cannot open ", HARNESS_INPUT_FILE);
-  if (semihost_file_length(file) != (int32_t)offset) {
-    semihost_close(file);
-    return fail(HARNESS_EXIT_SETUP_FAILED, "wrong byte count in ", HARNESS_INPUT_FILE);
-  }
-  if (semihost_read(file, input_bytes, offset) != 0) {
-    semihost_close(file);
-    return fail(HARNESS_EXIT_SETUP_FAILED, "short read from ", HARNESS_INPUT_FILE);
-  }
-  semihost_close(file);
   return HARNESS_EXIT_OK;
 }
 
-static int bind_outputs(const tgrs_plan* plan, tgrs_output_buffer* outputs, uint32_t* count) {
-  const tgrs_i32s ids = tgrs_plan_outputs(plan);
+/* Reads the input file into input_bytes and slices it into one buffer per graph input. */
+static int load_inputs(const tgrs_plan* plan, tgrs_input_buffer* inputs, uint32_t* count) {
+  const tgrs_i32s ids = tgrs_plan_inputs(plan);
+  size_t sizes[HARNESS_MAX_IO];
   uint32_t i, offset = 0;
-  if (ids.count > HARNESS_MAX_IO) return fail(HARNESS_EXIT_SETUP_FAILED, "too many outputs", "");
+  int32_t file;
+  int code = io_sizes(plan, ids, TGRS_PLAN_INPUT_BYTES, "inputs", sizes);
+  if (code != HARNESS_EXIT_OK) return code;
   for (i = 0; i < ids.count; ++i) {
-    tgrs_plan_tensor tensor;
-    if (tgrs_plan_get_tensor(plan, (uint32_t)ids.data[i], &tensor) != TGRS_OK) {
-      return fail(HARNESS_EXIT_SETUP_FAILED, "bad output tensor index", "");
-    }
-    outputs[i].data = output_bytes + offset;
-    outputs[i].size = tgrs_plan_tensor_bytes(&tensor);
-    offset += (uint32_t)outputs[i].size;
+    inputs[i].data = input_bytes + offset;
+    inputs[i].size = sizes[i];
+    offset += (uint32_t)sizes[i];
   }
   *count = ids.count;
-  if (offset != TGRS_PLAN_OUTPUT_BYTES) {
-    return fail(HARNESS_EXIT_SETUP_FAILED, "plan outputs disagree with ", "tgrs_plan_config.h");
+  file = semihost_open(HARNESS_INPUT_FILE, "rb");
+  if (file < 0) return fail(HARNESS_EXIT_SETUP_FAILED, "cannot open ", HARNESS_INPUT_FILE);
+  if (semihost_file_length(file) != (int32_t)offset) {
+    code = fail(HARNESS_EXIT_SETUP_FAILED, "wrong byte count in ", HARNESS_INPUT_FILE);
+  } else if (semihost_read(file, input_bytes, offset) != 0) {
+    code = fail(HARNESS_EXIT_SETUP_FAILED, "short read from ", HARNESS_INPUT_FILE);
   }
+  semihost_close(file);
+  return code;
+}
+
+/* Points one output buffer per graph output into output_bytes. */
+static int bind_outputs(const tgrs_plan* plan, tgrs_output_buffer* outputs, uint32_t* count) {
+  const tgrs_i32s ids = tgrs_plan_outputs(plan);
+  size_t sizes[HARNESS_MAX_IO];
+  uint32_t i, offset = 0;
+  const int code = io_sizes(plan, ids, TGRS_PLAN_OUTPUT_BYTES, "outputs", sizes);
+  if (code != HARNESS_EXIT_OK) return code;
+  for (i = 0; i < ids.count; ++i) {
+    outputs[i].data = output_bytes + offset;
+    outputs[i].size = sizes[i];
+    offset += (uint32_t)sizes[i];
+  }
+  *count = ids.count;
   return HARNESS_EXIT_OK;
 }
 
