@@ -1,10 +1,10 @@
 /*
- * Elementwise activations: float32 computed directly (math.h), int8 clamps. The int8
- * non-piecewise-linear activations go through tgrs_lut_s8 (lut.c).
+ * Elementwise activations: float32 computed directly, int8 clamps. The int8
+ * non-piecewise-linear activations go through tgrs_lut_s8 (lut.c). exp and tanh are the
+ * runtime's own (tgrs_math.h), not libm's, so every target produces the same bits.
  */
-#include <math.h>
-
 #include "tgrs_kernels.h"
+#include "tgrs_math.h"
 
 void tgrs_clip_f32(float min, float max, size_t count, const float* input, float* output) {
   size_t i;
@@ -34,7 +34,7 @@ void tgrs_selu_f32(float alpha, float gamma, size_t count, const float* input, f
   size_t i;
   for (i = 0; i < count; ++i) {
     const float x = input[i];
-    output[i] = gamma * (x > 0.0f ? x : alpha * (expf(x) - 1.0f));
+    output[i] = gamma * (x > 0.0f ? x : alpha * (tgrs_expf(x) - 1.0f));
   }
 }
 
@@ -44,9 +44,9 @@ void tgrs_sigmoid_f32(size_t count, const float* input, float* output) {
     /* Evaluate exp on a non-positive argument so it never overflows. */
     const float x = input[i];
     if (x >= 0.0f) {
-      output[i] = 1.0f / (1.0f + expf(-x));
+      output[i] = 1.0f / (1.0f + tgrs_expf(-x));
     } else {
-      const float e = expf(x);
+      const float e = tgrs_expf(x);
       output[i] = e / (1.0f + e);
     }
   }
@@ -76,7 +76,7 @@ void tgrs_hard_swish_f32(size_t count, const float* input, float* output) {
 
 void tgrs_tanh_f32(size_t count, const float* input, float* output) {
   size_t i;
-  for (i = 0; i < count; ++i) output[i] = tanhf(input[i]);
+  for (i = 0; i < count; ++i) output[i] = tgrs_tanhf(input[i]);
 }
 
 void tgrs_clip_s8(int32_t min, int32_t max, size_t count, const int8_t* input, int8_t* output) {

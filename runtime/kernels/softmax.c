@@ -3,12 +3,12 @@
  * float32 and int8. The scratch holds one float per element of the axis (the planner's
  * rule, analysis/kernel_scratch.cc): exp(x - max) for softmax, the dequantized line for
  * int8. int8 is computed in float between a dequantize and a quantize, as onnxruntime does
- * for QDQ Softmax.
+ * for QDQ Softmax. exp and log are the runtime's own (tgrs_math.h), so the host and the
+ * microcontroller produce the same bits.
  */
-#include <math.h>
-
 #include "kernel_util.h"
 #include "tgrs_kernels.h"
+#include "tgrs_math.h"
 
 size_t tgrs_softmax_scratch_bytes(int32_t axis_len) {
   return axis_len > 0 ? (size_t)4 * (size_t)axis_len : 0;
@@ -23,14 +23,14 @@ static void softmax_line(float* line, int32_t len, int log_mode) {
     if (line[i] > max) max = line[i];
   }
   if (log_mode) {
-    for (i = 0; i < len; ++i) sum += expf(line[i] - max);
+    for (i = 0; i < len; ++i) sum += tgrs_expf(line[i] - max);
     {
-      const float log_sum = logf(sum);
+      const float log_sum = tgrs_logf(sum);
       for (i = 0; i < len; ++i) line[i] = line[i] - max - log_sum;
     }
   } else {
     for (i = 0; i < len; ++i) {
-      line[i] = expf(line[i] - max);
+      line[i] = tgrs_expf(line[i] - max);
       sum += line[i];
     }
     for (i = 0; i < len; ++i) line[i] = line[i] / sum;

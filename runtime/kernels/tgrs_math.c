@@ -1,0 +1,178 @@
+/*
+ * Deterministic expf / logf / tanhf (tgrs_math.h says why). The methods are the
+ * classic ones of fdlibm (Sun, e_expf.c / e_logf.c) and Cephes (S. Moshier, expf.c /
+ * logf.c): Cody-Waite range reduction with ln 2 split into a high part whose products with
+ * the exponent are exact and a low part carrying the rest, then a short polynomial on the
+ * reduced argument. The polynomials here are plain Taylor series (coefficients n! and
+ * 2/(2n+1), no tuned minimax constants), taken far enough that truncation stays below
+ * 0.1 ulp; the rest of the error budget is the few roundings of the evaluation.
+ *
+ * Only + - * / on floats, comparisons, a float -> int32 conversion (truncation toward zero,
+ * defined by C independently of the rounding mode) and bit assembly through memcpy.
+ * Every expression is written in its evaluation order; nothing relies on libm. Constants
+ * are hexadecimal literals: C99 6.4.4.2 requires those to be converted exactly, whereas a
+ * decimal literal may land on either neighbour of the nearest float depending on the
+ * compiler.
+ */
+#include "tgrs_math.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static float from_bits(uint32_t bits) {
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+static uint32_t to_bits(float f) {
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  return bits;
+}
+
+/* 2^k as a float for the normal range -126 <= k <= 127 (exponent field k + 127). */
+static float pow2(int32_t k) { return from_bits((uint32_t)(k + 127) << 23); }
+
+#define TGRS_INF_BITS 0x7f800000u
+#define TGRS_QNAN_BITS 0x7fc00000u
+#define TGRS_SIGN_BIT 0x80000000u
+
+/* ln 2 = LN2_HI + LN2_LO. LN2_HI = 0x3f317200 (fdlibm e_expf.c) keeps 15 significant bits,
+ * so k * LN2_HI is exact for |k| < 2^9, which covers every exponent here (|k| <= 150).
+ * LN2_LO = ln 2 - LN2_HI rounded to float. */
+static const float kLn2Hi = 0x1.62e4p-1f;    /* 0.693145751953125, bits 0x3f317200 */
+static const float kLn2Lo = 0x1.7f7d1cp-20f; /* 1.4286068e-6, bits 0x35bfbe8e */
+static const float kLog2e = 0x1.715476p+0f;  /* 1.442695 = 1/ln 2, bits 0x3fb8aa3b */
+
+/* e^x overflows above ln(FLT_MAX) = 88.7228391: 0x42b17217 is the largest float below it.
+ * e^x rounds to 0 at or below ln(2^-150) = -103.9720771 (half the smallest subnormal, a tie
+ * rounding to even 0): 0xc2cff1b4 = -103.9720764 is the last float above it. */
+static const float kExpOverflow = 0x1.62e42ep+6f;   /* 88.7228317, bits 0x42b17217 */
+static const float kExpUnderflow = -0x1.9fe368p+6f; /* -103.972076, bits 0xc2cff1b4 */
+
+float tgrs_expf(float x) {
+  float t, hi, r, z, p, y;
+  int32_t k;
+  if (x != x) return x + x; /* NaN stays NaN (quiet) */
+  if (x > kExpOverflow) return from_bits(TGRS_INF_BITS);
+  if (x < kExpUnderflow) return 0.0f; /* -inf included */
+
+  /* k = nearest integer to x / ln 2: add +-0.5 and truncate toward zero (fdlibm), so the
+   * result never depends on the FPU's rounding mode. A tie or the rounding of x * log2e
+   * can leave |r| slightly above ln2 / 2; the series below has margin for that. */
+  t = x * kLog2e;
+  k = (int32_t)(t < 0.0f ? t - 0.5f : t + 0.5f);
+
+  /* Cody-Waite: x - k * LN2_HI is exact (k * LN2_HI is exact, and x and k * LN2_HI agree
+   * in sign and leading bits), the low part is subtracted after. |r| <= 0.3466 + tiny. */
+  hi = x - (float)k * kLn2Hi;
+  r = hi - (float)k * kLn2Lo;
+
+  /* e^r = 1 + (r + r^2 * P(r)), P the Taylor series 1/2! + r/3! + ... + r^5/7!. The first
+   * omitted term r^8 / 8! is < 5.2e-9 (0.09 ulp at 1); adding 1 last keeps the
+   * small terms' rounding errors far below the final rounding. */
+  z = r * r;
+  p = 0x1.a01a02p-13f;         /* 1/7! */
+  p = p * r + 0x1.6c16c2p-10f; /* 1/6! */
+  p = p * r + 0x1.111112p-7f;  /* 1/5! */
+  p = p * r + 0x1.555556p-5f;  /* 1/4! */
+  p = p * r + 0x1.555556p-3f;  /* 1/3! */
+  p = p * r + 0x1p-1f;         /* 1/2! */
+  y = 1.0f + (r + z * p);
+
+  /* Scale by 2^k, exact while the result is normal. k ranges over [-150, 128]: 2^128 is not
+   * a float, so k = 128 scales in two exact steps; a subnormal result is scaled to just
+   * above the normal range first (exact) and then once into it (the only rounding). */
+  if (k > 127) return (y * 2.0f) * pow2(k - 1);
+  if (k < -125) return (y * pow2(k + 100)) * pow2(-100);
+  return y * pow2(k);
+}
+
+/* sqrt(2) rounded down to float: mantissas above it are halved so m lies in
+ * [sqrt(2)/2, sqrt(2)) and f = m - 1 in [-0.2929, 0.4142]. */
+#define TGRS_SQRT2_BITS 0x3fb504f3u
+
+float tgrs_logf(float x) {
+  uint32_t bits = to_bits(x);
+  int32_t e = 0;
+  float m, f, s, z, w, r, hfsq, dk;
+  if (x != x) return x + x;
+  if (x == 0.0f) return -from_bits(TGRS_INF_BITS);
+  if (x < 0.0f) return from_bits(TGRS_QNAN_BITS);
+  if (bits == TGRS_INF_BITS) return x;
+  if (bits < 0x00800000u) { /* subnormal: scale into the normal range (exact) */
+    x = x * 8388608.0f;     /* 2^23 */
+    bits = to_bits(x);
+    e = -23;
+  }
+
+  /* x = m * 2^e with m in [sqrt(2)/2, sqrt(2)). */
+  e += (int32_t)(bits >> 23) - 127;
+  bits = (bits & 0x007fffffu) | 0x3f800000u; /* m in [1, 2) */
+  if (bits > TGRS_SQRT2_BITS) {
+    bits -= 0x00800000u; /* m / 2 */
+    e += 1;
+  }
+  m = from_bits(bits);
+  f = m - 1.0f; /* exact: m is within a factor 2 of 1 (Sterbenz) */
+
+  /* log(1 + f) = log((1 + s) / (1 - s)) with s = f / (2 + f), |s| <= 0.1716:
+   *   = 2s + 2s^3/3 + 2s^5/5 + ... = 2s + s * R,  R = z * (2/3 + 2/5 z + 2/7 z^2 + 2/9 z^3),
+   * z = s^2 <= 0.02944; the first omitted term's share is z^5 / 11 < 2e-9 (0.03 ulp).
+   * fdlibm's arrangement keeps the division's error out of the leading terms:
+   *   log(1 + f) = f - (hfsq - s * (hfsq + R)),  hfsq = f^2 / 2,
+   * and adds e * ln 2 as e * LN2_HI (exact) + e * LN2_LO folded into the small terms. */
+  s = f / (2.0f + f);
+  z = s * s;
+  w = 0x1.c71c72p-3f;         /* 2/9 */
+  w = w * z + 0x1.24924ap-2f; /* 2/7 */
+  w = w * z + 0x1.99999ap-2f; /* 2/5 */
+  w = w * z + 0x1.555556p-1f; /* 2/3 */
+  r = z * w;
+  hfsq = 0.5f * f * f;
+  dk = (float)e;
+  return dk * kLn2Hi - ((hfsq - (s * (hfsq + r) + dk * kLn2Lo)) - f);
+}
+
+float tgrs_tanhf(float x) {
+  const uint32_t bits = to_bits(x);
+  const uint32_t sign = bits & TGRS_SIGN_BIT;
+  const float a = from_bits(bits & ~TGRS_SIGN_BIT);
+  float t;
+  if (x != x) return x + x;
+  if (a < 0.5f) {
+    /* Odd Taylor series tanh(a) = a + a * (z * P(z)), z = a^2, with the coefficients
+     * 2^2n (2^2n - 1) B_2n / (2n)! (Bernoulli numbers B_2n): -1/3, 2/15, -17/315, ...
+     * Successive terms shrink by about 4 z / pi^2 <= 0.1, so the first omitted term
+     * (a^19) is below 1e-9 relative (0.02 ulp) at a = 0.5. Adding a last keeps the result
+     * within the final rounding of a; tiny and subnormal a (z * P(z) underflowing to 0)
+     * come back unchanged, +0 included. */
+    const float z = a * a;
+    float p = 0x1.355824p-11f;    /* 6404582/10854718875 */
+    p = p * z + -0x1.7da364p-10f; /* -929569/638512875 */
+    p = p * z + 0x1.d6d3dp-9f;    /* 21844/6081075 */
+    p = p * z + -0x1.226e36p-7f;  /* -1382/155925 */
+    p = p * z + 0x1.664f48p-6f;   /* 62/2835 */
+    p = p * z + -0x1.ba1ba2p-5f;  /* -17/315 */
+    p = p * z + 0x1.111112p-3f;   /* 2/15 */
+    p = p * z + -0x1.555556p-2f;  /* -1/3 */
+    t = a + a * (z * p);
+  } else if (a < 2.0f) {
+    /* tanh(a) = em / (em + 2) with em = e^(2a) - 1: a quotient of positive terms, so no
+     * cancellation (1 - 2 / (e^(2a) + 1) would lose a bit here, where tanh(a) < 0.97).
+     * 2a is exact, and e^(2a) >= e makes e^(2a) - 1 exact (the difference lies in the
+     * same binade or one below, on a grid at least as fine). */
+    const float em = tgrs_expf(2.0f * a) - 1.0f;
+    t = em / (em + 2.0f);
+  } else if (a < 10.0f) {
+    /* tanh(a) = 1 - 2 / (e^(2a) + 1): the subtracted term is < 0.036, so its own rounding
+     * errors shrink by that factor and only the last subtraction's rounding is left (the
+     * quotient form above rounds three times near 1; measured, this one is better here). */
+    t = 1.0f - 2.0f / (tgrs_expf(2.0f * a) + 1.0f);
+  } else {
+    /* 1 - tanh(a) = 2 / (e^(2a) + 1) < 4.2e-9 < 2^-25 (half an ulp below 1): rounds to 1. */
+    t = 1.0f;
+  }
+  return from_bits(to_bits(t) | sign); /* odd: reattach the sign, so -0 -> -0 */
+}

@@ -1,0 +1,38 @@
+/*
+ * exp, log and tanh in single precision, owned by the runtime instead of libm.
+ *
+ * Why: host libm (glibc) and target libm (newlib, whose Cortex-M4 and M7 builds even pick
+ * different expf implementations) disagree in the last bit, so a model with Softmax,
+ * Sigmoid or Tanh gave different bytes on the host and on the microcontroller. These
+ * functions use only IEEE single-precision + - * / (plus exact scaling by powers of two and
+ * a float-to-int truncation), evaluated in a fixed order, so every conforming C99 compiler
+ * and FPU returns the same bits, provided floats are evaluated in float
+ * (FLT_EVAL_METHOD == 0: SSE, Arm VFP, soft-float) and a*b+c is not contracted into an
+ * FMA (-ffp-contract=off; runtime/CMakeLists.txt and the Cortex-M toolchain file set it).
+ * Rounding mode: round to nearest (the C default; the runtime never changes it).
+ *
+ * Accuracy against the correctly rounded result (tests/runtime/math_test.cc, docs/runtime.md
+ * "Transcendentals"): all three within 1 ulp over every float (measured exhaustively).
+ */
+#ifndef TGRS_KERNELS_TGRS_MATH_H_
+#define TGRS_KERNELS_TGRS_MATH_H_
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* e^x. NaN -> NaN, +inf and x > 88.7228317 -> +inf, -inf and x < -103.972076 -> +0,
+ * subnormal results rounded once. */
+float tgrs_expf(float x);
+
+/* Natural logarithm. NaN and x < 0 -> NaN, +-0 -> -inf, +inf -> +inf, subnormal x exact. */
+float tgrs_logf(float x);
+
+/* Hyperbolic tangent: odd (so -0 -> -0), NaN -> NaN, |x| >= 10 -> +-1. */
+float tgrs_tanhf(float x);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TGRS_KERNELS_TGRS_MATH_H_ */
