@@ -130,8 +130,9 @@ def run_qemu(args, workdir):
         result = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
                                 timeout=args.timeout)
     except subprocess.TimeoutExpired as timeout:
-        out = (timeout.stdout or b"").decode(errors="replace") if isinstance(
-            timeout.stdout, bytes) else (timeout.stdout or "")
+        # What the firmware printed so far (semihosting writes to QEMU's stdout or stderr).
+        out = "".join(part.decode(errors="replace") if isinstance(part, bytes) else part
+                      for part in (timeout.stdout or "", timeout.stderr or ""))
         raise CaseFailure(f"QEMU did not finish within {args.timeout} s (a hang or a lockup)."
                           f"\ncommand: {' '.join(cmd)}\nfirmware said:\n{out}")
     wall = time.monotonic() - started
