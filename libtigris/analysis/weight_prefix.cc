@@ -3,28 +3,24 @@
 #include "analysis/alignment.h"
 
 namespace tigris::analysis {
-namespace {
 
-// Ops whose constant operands after input 0 become attributes (emit/op_attrs.cc).
-bool FoldsConstantOperands(ir::OpType type) {
+bool OperandsBecomeAttributes(ir::OpType type) {
   switch (type) {
-    case ir::OpType::kReshape:
-    case ir::OpType::kClip:
-    case ir::OpType::kResize:
-    case ir::OpType::kPad:
-    case ir::OpType::kReduceMean:
-    case ir::OpType::kBatchNormalization:
+    case ir::OpType::kReshape:             // target shape
+    case ir::OpType::kClip:                // min / max
+    case ir::OpType::kResize:              // scales
+    case ir::OpType::kPad:                 // pads, constant value
+    case ir::OpType::kReduceMean:          // axes
+    case ir::OpType::kBatchNormalization:  // statistics, folded into scale / shift
       return true;
     default:
       return false;
   }
 }
 
-}  // namespace
-
 std::vector<ir::TensorId> ResidentConstants(const ir::Graph& graph, const ir::Op& op) {
   std::vector<ir::TensorId> out;
-  const size_t kept = FoldsConstantOperands(op.type) ? 1 : op.inputs.size();
+  const size_t kept = OperandsBecomeAttributes(op.type) ? 1 : op.inputs.size();
   for (size_t k = 0; k < op.inputs.size() && k < kept; ++k) {
     if (graph.IsConstant(op.inputs[k])) out.push_back(op.inputs[k]);
   }

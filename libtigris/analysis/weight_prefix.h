@@ -5,10 +5,10 @@
 // The prefix holds each distinct constant the unit's ops read once, every one starting at
 // a multiple of 16 (AlignUp), so its size is the sum of the constants' aligned sizes.
 //
-// Which inputs are read from the weight store mirrors the emitter (emit/op_attrs.cc,
-// TranslateAttrs): ops whose operands beyond input 0 are folded into attributes
-// (Reshape shape, Clip bounds, Resize scales, Pad pads, ReduceMean axes,
-// BatchNormalization statistics) reserve nothing for them.
+// Ops whose operands beyond input 0 are folded into attributes (Reshape shape, Clip bounds,
+// Resize scales, Pad pads, ReduceMean axes, BatchNormalization statistics) reserve nothing
+// for them: OperandsBecomeAttributes is the one list, and the emitter (emit/op_attrs.cc,
+// TranslateAttrs) drops exactly those operands from the ops it writes.
 #ifndef TIGRIS_ANALYSIS_WEIGHT_PREFIX_H_
 #define TIGRIS_ANALYSIS_WEIGHT_PREFIX_H_
 
@@ -19,6 +19,9 @@
 #include "ir/graph.h"
 
 namespace tigris::analysis {
+
+// True when the plan stores `type`'s operands after input 0 as attributes, not as inputs.
+bool OperandsBecomeAttributes(ir::OpType type);
 
 // The constants `op` reads from the weight store at run time, in operand order.
 std::vector<ir::TensorId> ResidentConstants(const ir::Graph& graph, const ir::Op& op);

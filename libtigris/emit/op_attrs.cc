@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "analysis/weight_prefix.h"
 #include "emit/layout.h"
 #include "emit/op_record.h"
 #include "util/error.h"
@@ -214,7 +215,6 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
     }
     case OpType::kReshape:
       ReshapeAttrs(g, op, a);
-      r.inputs.resize(1);
       break;
     case OpType::kTranspose:
       TransposeAttrs(g, op, a);
@@ -245,7 +245,6 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
     case OpType::kClip:
       a.min = op.attrs.GetFloat("min", -std::numeric_limits<float>::max());
       a.max = op.attrs.GetFloat("max", std::numeric_limits<float>::max());
-      r.inputs.resize(1);
       break;
     case OpType::kResize: {
       const size_t rank = InputShape(g, op).size();
@@ -258,23 +257,21 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
       a.coordinate_transformation_mode =
           op.attrs.GetString("coordinate_transformation_mode", "half_pixel");
       a.nearest_mode = op.attrs.GetString("nearest_mode", "round_prefer_floor");
-      r.inputs.resize(1);
       break;
     }
     case OpType::kPad:
       PadAttrs(g, op, a);
-      r.inputs.resize(1);
       break;
     case OpType::kReduceMean:
       ReduceMeanAttrs(g, op, a);
-      r.inputs.resize(1);
-      break;
-    case OpType::kBatchNormalization:
-      r.inputs.resize(1);  // statistics folded into channel_scale / channel_shift
       break;
     default:
       break;
   }
+  // The operands just turned into attributes (and BatchNormalization's statistics, folded
+  // into channel_scale / channel_shift) are not inputs of the written op: the planner
+  // reserves no weight bytes for them either (analysis/weight_prefix.h).
+  if (analysis::OperandsBecomeAttributes(op.type)) r.inputs.resize(1);
 }
 
 }  // namespace tigris::emit
