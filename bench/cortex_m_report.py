@@ -47,6 +47,18 @@ def component(path, runtime_libc=frozenset()):
     return "(other)"
 
 
+def is_runtime(part):
+    """The rows that make up the runtime: core, kernels, and the libc they pull in."""
+    return part.startswith("runtime") or part == LIBC
+
+
+def map_file(build, core, firmware):
+    path = build / "tests" / "cortex-m" / core / f"{firmware}.map"
+    if not path.exists():
+        sys.exit(f"{path} not found: build first (scripts/build.sh or ninja)")
+    return path
+
+
 def runtime_libc_members(text):
     """Library members the runtime needs, directly or through other such members.
 
@@ -122,14 +134,11 @@ def parse_map(path):
 def size_table(build, firmware, detail):
     rows = []
     for core, title in CORES:
-        map_path = build / "tests" / "cortex-m" / core / f"{firmware}.map"
-        if not map_path.exists():
-            sys.exit(f"{map_path} not found: build first (scripts/build.sh or ninja)")
         totals = defaultdict(lambda: defaultdict(int))
-        for (part, obj), cols in parse_map(map_path).items():
+        for (part, obj), cols in parse_map(map_file(build, core, firmware)).items():
             for col, value in cols.items():
                 totals[part][col] += value
-                if detail and (part.startswith("runtime") or part == LIBC):
+                if detail and is_runtime(part):
                     totals[f"  {obj}"][col] += value
         rows.append((title, totals))
 
@@ -142,7 +151,7 @@ def size_table(build, firmware, detail):
     grand = [defaultdict(int) for _ in rows]
     for i, (_, totals) in enumerate(rows):
         for part, cols in totals.items():
-            if part.startswith("runtime") or part == LIBC:
+            if is_runtime(part):
                 for c in ("text", "data", "bss"):
                     grand[i][c] += cols.get(c, 0)
     total_printed = False
@@ -169,11 +178,8 @@ def single_dtype_table(build):
     for label, firmware in variants:
         cells = []
         for core, _ in CORES:
-            map_path = build / "tests" / "cortex-m" / core / f"{firmware}.map"
-            if not map_path.exists():
-                sys.exit(f"{map_path} not found: build first (scripts/build.sh or ninja)")
-            text = sum(cols["text"] for (part, _), cols in parse_map(map_path).items()
-                       if part.startswith("runtime") or part == LIBC)
+            text = sum(cols["text"] for (part, _), cols
+                       in parse_map(map_file(build, core, firmware)).items() if is_runtime(part))
             cells.append(f"{text:,}")
         print(f"| {label} | " + " | ".join(cells) + " |")
 
