@@ -14,7 +14,11 @@
 # DEFINES are PUBLIC (TGRS_WITH_* must reach every file including tigris_executor.h);
 # OPTIONS are PRIVATE (sanitizers, optimization). runtime/include and runtime/kernels are
 # PUBLIC include directories, runtime/src PRIVATE.
-get_filename_component(TIGRIS_RUNTIME_DIR "${CMAKE_CURRENT_LIST_DIR}/../runtime" ABSOLUTE)
+# TIGRIS_RUNTIME_DIR: the runtime's source tree. In this repository it is runtime/; an
+# installed package sets it to its copy of the sources (tigrisConfig.cmake) first.
+if(NOT DEFINED TIGRIS_RUNTIME_DIR)
+  get_filename_component(TIGRIS_RUNTIME_DIR "${CMAKE_CURRENT_LIST_DIR}/../runtime" ABSOLUTE)
+endif()
 
 function(tigris_runtime_library name type)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "PARTS;DEFINES;OPTIONS")
@@ -29,8 +33,8 @@ function(tigris_runtime_library name type)
   add_library(${name} ${type} ${sources})
   set_target_properties(${name} PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON
                                            C_EXTENSIONS OFF)
-  target_include_directories(${name} PUBLIC ${TIGRIS_RUNTIME_DIR}/include
-                                            ${TIGRIS_RUNTIME_DIR}/kernels
+  target_include_directories(${name} PUBLIC $<BUILD_INTERFACE:${TIGRIS_RUNTIME_DIR}/include>
+                                            $<BUILD_INTERFACE:${TIGRIS_RUNTIME_DIR}/kernels>
                                      PRIVATE ${TIGRIS_RUNTIME_DIR}/src)
   target_compile_definitions(${name} PUBLIC ${arg_DEFINES})
   target_compile_options(${name} PRIVATE

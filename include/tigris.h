@@ -47,7 +47,7 @@ extern "C" {
 #endif
 
 #define TIGRIS_VERSION_MAJOR 0
-#define TIGRIS_VERSION_MINOR 1
+#define TIGRIS_VERSION_MINOR 2
 #define TIGRIS_VERSION_PATCH 0
 /* One comparable number: MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define TIGRIS_VERSION_NUMBER \
@@ -84,7 +84,8 @@ typedef enum tigris_status {
   TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL = 18,  /* the spills do not fit the slow-memory budget */
   TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL = 19, /* the plan does not fit the flash budget */
   TIGRIS_ERR_VERSION_MISMATCH = 20,       /* a struct version this library does not know */
-  TIGRIS_ERR_DOES_NOT_FIT = 21            /* a stage cannot fit the fast budget (ops named) */
+  TIGRIS_ERR_DOES_NOT_FIT = 21,           /* a stage cannot fit the fast budget (ops named) */
+  TIGRIS_ERR_INVALID_PLAN = 22            /* .tgrs bytes the runtime's verifier rejects */
 } tigris_status;
 
 /* Stable identifier of a status, e.g. "TIGRIS_ERR_GRAPH_CYCLE" (static storage). */
@@ -398,6 +399,44 @@ typedef struct tigris_run_stats {
  *   names the runtime status (e.g. "TGRS_ERR_INPUT_SIZE") and the input, op or field.
  * @since 0.1 */
 TIGRIS_API tigris_status tigris_run_plan(const void* plan, size_t plan_size,
+                                         const tigris_run_options* options,
+                                         const tigris_run_io* inputs, size_t num_inputs,
+                                         tigris_run_io* outputs, size_t num_outputs,
+                                         tigris_run_stats* stats);
+
+/* ---------------------------------------------------------------------------------------
+ * A plan's graph inputs and outputs, and running a plan handle (@since 0.2)
+ * What a binding needs to run a plan from a dictionary of arrays: the names, ONNX shapes,
+ * dtypes and quantization of the plan's graph inputs and outputs, read from the .tgrs
+ * bytes themselves, so a plan loaded from a file answers exactly as a compiled one.
+ * ------------------------------------------------------------------------------------- */
+/* Makes a plan handle from the bytes of a .tgrs file (any alignment: they are copied)
+ * after the runtime's verifier accepts them. The summary accessors then describe the
+ * file: weight_bytes and stored_weight_bytes both count the weight bytes stored in it.
+ * @return TIGRIS_ERR_INVALID_ARGUMENT for NULL or empty bytes, TIGRIS_ERR_INVALID_PLAN
+ *   when the verifier rejects them (the message names the field and the rule).
+ * @since 0.2 */
+TIGRIS_API tigris_status tigris_plan_from_memory(tigris_execution_plan** out, const void* data,
+                                                 size_t size);
+/* As tigris_plan_from_memory, from a file (TIGRIS_ERR_IO naming the path). @since 0.2 */
+TIGRIS_API tigris_status tigris_plan_from_file(tigris_execution_plan** out, const char* path);
+
+/* Counts of the plan's graph inputs and outputs (0 for NULL). @since 0.2 */
+TIGRIS_API size_t tigris_plan_input_count(const tigris_execution_plan* plan);
+TIGRIS_API size_t tigris_plan_output_count(const tigris_execution_plan* plan);
+/* Fills *info (info->version set by the caller) for graph input / output `index`: name,
+ * the plan's dtype (INT8 for a quantized tensor of an int8 plan), the ONNX shape (NCHW)
+ * the caller passes and receives, and the quantization (num_scales 0 when there is
+ * none). is_constant is 0. Strings and arrays are owned by the plan handle.
+ * @return TIGRIS_ERR_INVALID_ARGUMENT for NULL or an index out of range. @since 0.2 */
+TIGRIS_API tigris_status tigris_plan_input(const tigris_execution_plan* plan, size_t index,
+                                           tigris_tensor_info* info);
+TIGRIS_API tigris_status tigris_plan_output(const tigris_execution_plan* plan, size_t index,
+                                            tigris_tensor_info* info);
+
+/* tigris_run_plan on the handle's bytes: same arguments, conversions and statuses; the
+ * message also goes to tigris_plan_last_error(plan). @since 0.2 */
+TIGRIS_API tigris_status tigris_plan_run(const tigris_execution_plan* plan,
                                          const tigris_run_options* options,
                                          const tigris_run_io* inputs, size_t num_inputs,
                                          tigris_run_io* outputs, size_t num_outputs,

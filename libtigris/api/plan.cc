@@ -80,6 +80,8 @@ TIGRIS_API tigris_status tigris_plan(tigris_execution_plan** out, const tigris_m
     handle.fast_arena_bytes = static_cast<uint64_t>(e.fast_arena_bytes);
     handle.slow_arena_bytes = static_cast<uint64_t>(e.slow_arena_bytes);
     handle.bytes = std::move(compiled.emitted.bytes);
+    // Every emitted plan passes the runtime's verifier here, before any caller sees it.
+    tigris::api::DescribePlan(handle, /*summary=*/false);
   });
 }
 

@@ -37,6 +37,7 @@ enum class Status : int {
   kFlashBudgetTooSmall = 19,
   kVersionMismatch = 20,
   kDoesNotFit = 21,
+  kInvalidPlan = 22,
 };
 
 class Error : public std::runtime_error {

@@ -176,7 +176,7 @@ void CheckRoundTrip(const ir::Graph& g, const emit::CompiledPlan& c, bool xip) {
   ASSERT_TRUE(tgrs::VerifyPlanBuffer(verifier));
   const Plan* p = tgrs::GetPlan(bytes.data());
   EXPECT_EQ(p->schema_version(), 1u);
-  EXPECT_EQ(p->generator()->str(), "tigris 0.1.0");
+  EXPECT_EQ(p->generator()->str(), "tigris 0.2.0");
   EXPECT_EQ(p->model_name()->str(), g.name);
   EXPECT_EQ(p->xip(), xip);
   EXPECT_EQ(ToVec<int>(p->inputs()), std::vector<int>(g.inputs.begin(), g.inputs.end()));

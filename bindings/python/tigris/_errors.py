@@ -41,6 +41,7 @@ _STATUS_CLASSES = [
     (19, "FlashBudgetTooSmallError"),
     (20, "VersionMismatchError"),
     (21, "DoesNotFitError"),
+    (22, "InvalidPlanError"),
 ]
 
 _BY_STATUS = {}
