@@ -9,9 +9,9 @@
  *                   non-zero status into its own error (tigris.Error in Python, *tigris.Error
  *                   in Go, TigrisException in C#), reading the message from
  *                   tigris_last_error / *_last_error.
- * Language-specific typemaps sit in #ifdef SWIGPYTHON / SWIGGO / SWIGCSHARP blocks; the
+ * Language-specific typemaps sit in #ifdef SWIGPYTHON / SWIGCSHARP blocks; the
  * module name is given on the swig command line (-module) by each language's build
- * (bindings/python/CMakeLists.txt, bindings/go/go_swig_test.cmake,
+ * (bindings/python/CMakeLists.txt,
  * bindings/csharp/CMakeLists.txt; docs/bindings.md). */
 %module tigris_c
 
@@ -62,53 +62,49 @@
   if (!blob) SWIG_fail;
   $result = SWIG_Python_AppendOutput($result, blob);
 }
+/* ---- running a plan: tigris_plan_run(plan, options, inputs, n, outputs, m, stats) ------
+ * inputs:  a sequence of (dtype, buffer) pairs, one per graph input, read for the call;
+ * outputs: a sequence of (dtype, writable buffer) pairs the run writes into.
+ * tigris/_model.py (Plan.run) builds both from NumPy arrays. */
+%define TIGRIS_PY_RUN_IOS(IOS, BUFFER_FLAGS)
+%typemap(in) IOS (tigris_run_io* ios = NULL, Py_buffer* views = NULL, Py_ssize_t count = 0) {
+  PyObject* seq = PySequence_Fast($input, "expected a sequence of (dtype, buffer) pairs");
+  if (!seq) SWIG_fail;
+  count = PySequence_Fast_GET_SIZE(seq);
+  ios = (tigris_run_io*)calloc(count ? (size_t)count : 1, sizeof *ios);
+  views = (Py_buffer*)calloc(count ? (size_t)count : 1, sizeof *views);
+  if (!ios || !views) {
+    Py_DECREF(seq);
+    PyErr_NoMemory();
+    SWIG_fail;
+  }
+  for (Py_ssize_t i = 0; i < count; ++i) {
+    long dtype;
+    PyObject* buffer;
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "lO", &dtype, &buffer) ||
+        PyObject_GetBuffer(buffer, &views[i], BUFFER_FLAGS) != 0) {
+      count = i; /* release only the views taken */
+      Py_DECREF(seq);
+      SWIG_fail;
+    }
+    ios[i].version = TIGRIS_RUN_IO_VERSION;
+    ios[i].dtype = (tigris_dtype)dtype;
+    ios[i].data = views[i].buf;
+    ios[i].size = (size_t)views[i].len;
+  }
+  Py_DECREF(seq);
+  $1 = ios;
+  $2 = (size_t)count;
+}
+%typemap(freearg) IOS {
+  for (Py_ssize_t i = 0; views$argnum && i < count$argnum; ++i) PyBuffer_Release(&views$argnum[i]);
+  free(views$argnum);
+  free(ios$argnum);
+}
+%enddef
+TIGRIS_PY_RUN_IOS((const tigris_run_io* inputs, size_t num_inputs), PyBUF_CONTIG_RO)
+TIGRIS_PY_RUN_IOS((tigris_run_io* outputs, size_t num_outputs), PyBUF_CONTIG)
 #endif /* SWIGPYTHON */
-
-/* ---- Go (swig -go -cgo -intgosize 64 -package swig): one-element slices for outputs, in the
- * idiom of Go's typemaps.i OUTPUT; bindings/go/internal/swig wraps them into values and
- * errors. ------------------------------------------------------------------------------- */
-#ifdef SWIGGO
-/* The wrapper is linked against libtigris; the include and library folders come from
- * CGO_CFLAGS / CGO_LDFLAGS (bindings/go/README.md). */
-/* tigris_op_info::type becomes Xtype (type is a Go keyword): expected, so not reported. */
-#pragma SWIG nowarn=314
-
-%insert(cgo_comment_typedefs) %{
-#cgo LDFLAGS: -ltigris
-%}
-
-/* out-handles and tigris_emit's buffer: a []uintptr of length >= 1 receives the pointer. */
-%typemap(gotype) SWIGTYPE** out, void** out_bytes "[]uintptr"
-%typemap(in) SWIGTYPE** out($*1_ltype tmp = NULL), void** out_bytes(void* tmp = NULL) {
-  if ($input.len < 1) _swig_gopanic("output slice must have 1 element");
-  $1 = &tmp;
-}
-%typemap(argout) SWIGTYPE** out, void** out_bytes {
-  ((uintptr_t*)$input.array)[0] = (uintptr_t)tmp$argnum;
-}
-%typemap(freearg) SWIGTYPE** out, void** out_bytes ""
-%apply unsigned long long* OUTPUT { uint64_t* out_bytes };
-%apply unsigned long* OUTPUT { size_t* out_size };
-
-/* byte buffers in: a []byte, read by the library for the duration of the call (copied). */
-%typemap(gotype) (const void* data, size_t size), (const void* plan, size_t plan_size) "[]byte"
-%typemap(in) (const void* data, size_t size), (const void* plan, size_t plan_size) {
-  $1 = $input.array;
-  $2 = (size_t)$input.len;
-}
-
-/* tigris_emit's buffer is C memory: copied into a Go slice here (the one place that needs
- * unsafe), then released by the caller with Tigris_free. */
-%insert(go_wrapper) %{
-// CopyBytes copies size bytes at p (memory libtigris owns) into a new Go slice.
-func CopyBytes(p uintptr, size uint64) []byte {
-	if p == 0 || size == 0 {
-		return []byte{}
-	}
-	return append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(p)), size)...)
-}
-%}
-#endif /* SWIGGO */
 
 /* ---- C# (swig -csharp -namespace Tigris -dllimport tigris_csharp): the generated layer is
  * internal to Tigris.dll; bindings/csharp/src puts SafeHandles and exceptions on top. ---- */
@@ -219,6 +215,20 @@ tigris_status tigris_load_with(tigris_model** out, const char* path, const void*
   free(bindings);
   free(text);
   return status;
+}
+%}
+
+/* The arrays inside a tigris_tensor_info, element by element: SWIG languages see its
+ * pointer members as opaque. Out-of-range indices read as 0. */
+%inline %{
+int64_t tigris_tensor_info_dim(const tigris_tensor_info* info, size_t i) {
+  return (info && info->shape && i < info->rank) ? info->shape[i] : 0;
+}
+float tigris_tensor_info_scale(const tigris_tensor_info* info, size_t i) {
+  return (info && info->scales && i < info->num_scales) ? info->scales[i] : 0.0f;
+}
+int32_t tigris_tensor_info_zero_point(const tigris_tensor_info* info, size_t i) {
+  return (info && info->zero_points && i < info->num_scales) ? info->zero_points[i] : 0;
 }
 %}
 

@@ -93,7 +93,7 @@ def test_model_accessors_match_model_json(model_path):
         assert model.name == doc["name"]
         assert model.op_count == doc["ops"]  # the JSON counts ops and tensors
         assert model.tensor_count == doc["tensors"]
-        assert len(model.inputs) == 1 and len(model.outputs) == 1
+        assert len(model.inputs()) == 1 and len(model.outputs()) == 1
         assert model.op(0)["type"]
         with pytest.raises(tigris.InvalidArgumentError):
             model.op(model.op_count)

@@ -3,12 +3,21 @@
 Each object frees its C handle exactly once: on close(), on leaving a `with` block, or when
 garbage-collected (tigris.h: every handle has a matching *_free that accepts NULL)."""
 
+from __future__ import annotations
+
 import json
 import os
+from dataclasses import dataclass
+from typing import Any, Dict, List, Mapping, Optional, Union
+
+import numpy as np
 
 from . import tigris_c as _c
 from ._errors import check, error_for
-from ._sizes import optional_size, parse_size
+from ._sizes import Size, optional_size, parse_size
+from ._tensors import TensorInfo, describe, tigris_dtype
+
+PathLike = Union[str, "os.PathLike[str]"]
 
 _COMPRESSION = {"none": _c.TIGRIS_COMPRESSION_NONE, "lz4": _c.TIGRIS_COMPRESSION_LZ4}
 
@@ -16,10 +25,10 @@ _COMPRESSION = {"none": _c.TIGRIS_COMPRESSION_NONE, "lz4": _c.TIGRIS_COMPRESSION
 class _Handle:
     _free = None  # the tigris_*_free function of the subclass
 
-    def __init__(self, handle):
+    def __init__(self, handle: Any) -> None:
         self._handle = handle
 
-    def close(self):
+    def close(self) -> None:
         handle, self._handle = self._handle, None
         if handle is not None:
             type(self)._free(handle)
@@ -40,40 +49,141 @@ class _Handle:
         return self._handle
 
 
+@dataclass(frozen=True)
+class RunStats:
+    """What one Plan.run measured: the arenas it ran with, the highest byte the runtime
+    touched in each (+1; the fast one rounds up to the plan's fast_arena_bytes), and the
+    wall time of the runtime alone."""
+
+    fast_arena_bytes: int
+    slow_arena_bytes: int
+    fast_hwm_bytes: int
+    slow_hwm_bytes: int
+    run_seconds: float
+
+
+class RunOutputs(Dict[str, np.ndarray]):
+    """The graph outputs of one Plan.run by name (a dict), with ``.stats`` (RunStats)."""
+
+    stats: RunStats
+
+
 class Plan(_Handle):
-    """A compiled execution plan (tigris_plan). emit() gives the .tgrs bytes."""
+    """A compiled execution plan (tigris_execution_plan): from Model.plan() or load_plan().
+    emit() gives the .tgrs bytes, run() executes it with the C99 runtime."""
 
     _free = staticmethod(_c.tigris_plan_free)
 
-    def emit(self):
+    def emit(self) -> bytes:
         """The .tgrs file as bytes (deterministic for the same model and options)."""
         status, data = _c.tigris_emit(self._h)
         check(status)
         return data
 
-    def save(self, path):
+    def save(self, path: PathLike) -> None:
         """Writes the .tgrs file to `path`."""
         check(_c.tigris_emit_to_file(self._h, os.fspath(path)))
 
     @property
-    def file_bytes(self):
+    def file_bytes(self) -> int:
         return int(_c.tigris_plan_file_bytes(self._h))
 
     @property
-    def weight_bytes(self):
+    def weight_bytes(self) -> int:
         return int(_c.tigris_plan_weight_bytes(self._h))
 
     @property
-    def stored_weight_bytes(self):
+    def stored_weight_bytes(self) -> int:
         return int(_c.tigris_plan_stored_weight_bytes(self._h))
 
     @property
-    def fast_arena_bytes(self):
+    def fast_arena_bytes(self) -> int:
         return int(_c.tigris_plan_fast_arena_bytes(self._h))
 
     @property
-    def slow_arena_bytes(self):
+    def slow_arena_bytes(self) -> int:
         return int(_c.tigris_plan_slow_arena_bytes(self._h))
+
+    def inputs(self) -> List[TensorInfo]:
+        """The graph inputs as the plan states them: name, ONNX shape (NCHW), the plan's
+        dtype ("int8" for a quantized input of an int8 plan) and quantization."""
+        h = self._h
+        return [describe(lambda info, i=i: _c.tigris_plan_input(h, i, info), self._last_error)
+                for i in range(_c.tigris_plan_input_count(h))]
+
+    def outputs(self) -> List[TensorInfo]:
+        """The graph outputs, as inputs() describes the inputs."""
+        h = self._h
+        return [describe(lambda info, i=i: _c.tigris_plan_output(h, i, info), self._last_error)
+                for i in range(_c.tigris_plan_output_count(h))]
+
+    def run(self, inputs: Mapping[str, Any], dequantize: bool = False,
+            fast: Optional[Size] = None, slow: Optional[Size] = None) -> RunOutputs:
+        """Runs the plan once on this machine with the C99 runtime (the code the
+        microcontroller runs), in arenas of the plan's sizes, and returns the outputs by
+        name with ``.stats``.
+
+        inputs      {name: array} for every graph input, in the input's ONNX shape. The
+                    array's dtype is the plan's, or any float for an int8 input of an int8
+                    plan: it is then quantized with the plan's scale and zero point.
+        dequantize  return int8 outputs as float32 (the plan's output scale)
+        fast, slow  arena sizes to run with instead of the plan's (for experiments)
+        """
+        specs = self.inputs()
+        known = {spec["name"] for spec in specs}
+        unknown = sorted(set(inputs) - known)
+        if unknown:
+            raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
+                            f"Plan.run: no graph input named {unknown[0]!r} "
+                            f"(the plan's inputs: {sorted(known)})")
+        in_ios = []
+        for spec in specs:
+            if spec["name"] not in inputs:
+                raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
+                                f"Plan.run: graph input {spec['name']!r} is missing")
+            in_ios.append(_input_buffer(spec, inputs[spec["name"]]))
+        outputs = RunOutputs()
+        out_ios = []
+        for spec in self.outputs():
+            dtype = np.dtype(spec["dtype"])
+            if dequantize and dtype == np.int8:
+                dtype = np.dtype(np.float32)
+            array = np.empty(spec["shape"], dtype=dtype)
+            outputs[spec["name"]] = array
+            out_ios.append((tigris_dtype(dtype), array))
+
+        options = _c.tigris_run_options()
+        options.version = _c.TIGRIS_RUN_OPTIONS_VERSION
+        options.fast_bytes = optional_size(fast)
+        options.slow_bytes = optional_size(slow)
+        stats = _c.tigris_run_stats()
+        stats.version = _c.TIGRIS_RUN_STATS_VERSION
+        check(_c.tigris_plan_run(self._h, options, in_ios, out_ios, stats), self._last_error)
+        outputs.stats = RunStats(int(stats.fast_arena_bytes), int(stats.slow_arena_bytes),
+                                 int(stats.fast_hwm_bytes), int(stats.slow_hwm_bytes),
+                                 float(stats.run_seconds))
+        return outputs
+
+    def _last_error(self) -> str:
+        return _c.tigris_plan_last_error(self._h) or _c.tigris_last_error()
+
+
+def _input_buffer(spec: TensorInfo, value: Any):
+    """(tigris_dtype, contiguous array) for one graph input, checked against its spec."""
+    array = np.asarray(value)
+    want = np.dtype(spec["dtype"])
+    if array.dtype != want:
+        if want == np.int8 and array.dtype.kind == "f":
+            want = np.dtype(np.float32)  # the library quantizes it (tigris_run_io)
+        elif not (want == np.float32 and array.dtype.kind == "f"):
+            raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
+                            f"Plan.run: input {spec['name']!r} is {spec['dtype']}; got an "
+                            f"array of {array.dtype}")
+    if list(array.shape) != list(spec["shape"]):
+        raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
+                        f"Plan.run: input {spec['name']!r} has shape {tuple(spec['shape'])}; "
+                        f"got {array.shape}")
+    return (tigris_dtype(want), np.ascontiguousarray(array, dtype=want))
 
 
 class Model(_Handle):
@@ -82,30 +192,35 @@ class Model(_Handle):
     _free = staticmethod(_c.tigris_model_free)
 
     @property
-    def name(self):
+    def name(self) -> str:
         return _c.tigris_model_name(self._h)
 
     @property
-    def op_count(self):
+    def op_count(self) -> int:
         return int(_c.tigris_model_op_count(self._h))
 
     @property
-    def tensor_count(self):
+    def tensor_count(self) -> int:
         return int(_c.tigris_model_tensor_count(self._h))
 
-    @property
-    def inputs(self):
-        """Tensor indices of the graph inputs."""
+    def inputs(self) -> List[TensorInfo]:
+        """The graph inputs of the normalized model: [{name, shape, dtype, scales,
+        zero_points}], shapes as in the ONNX file (NCHW)."""
         h = self._h
-        return [int(_c.tigris_model_input(h, i)) for i in range(_c.tigris_model_input_count(h))]
+        return [self._tensor(_c.tigris_model_input(h, i))
+                for i in range(_c.tigris_model_input_count(h))]
 
-    @property
-    def outputs(self):
-        """Tensor indices of the graph outputs."""
+    def outputs(self) -> List[TensorInfo]:
+        """The graph outputs, as inputs() describes the inputs."""
         h = self._h
-        return [int(_c.tigris_model_output(h, i)) for i in range(_c.tigris_model_output_count(h))]
+        return [self._tensor(_c.tigris_model_output(h, i))
+                for i in range(_c.tigris_model_output_count(h))]
 
-    def op(self, index):
+    def _tensor(self, index: int) -> TensorInfo:
+        h = self._h
+        return describe(lambda info: _c.tigris_model_tensor(h, int(index), info), self._last_error)
+
+    def op(self, index: int) -> Dict[str, Any]:
         """Op `index` as a dict: type, name, inputs, outputs, fused_activation."""
         info = _c.tigris_op_info()
         info.version = _c.TIGRIS_OP_INFO_VERSION
@@ -118,11 +233,12 @@ class Model(_Handle):
             "fused_activation": info.fused_activation,
         }
 
-    def to_json(self):
+    def to_json(self) -> Dict[str, Any]:
         """The normalized model as a dict (tigris_model_json, docs/json.md)."""
         return json.loads(_c.tigris_model_json(self._h))
 
-    def analyze(self, fast, slow=None, flash=None):
+    def analyze(self, fast: Size, slow: Optional[Size] = None,
+                flash: Optional[Size] = None) -> Dict[str, Any]:
         """Plans the model under the budgets and returns the report as a plain dict: exactly
         the JSON `tigris analyze MODEL -m FAST [-m SLOW] [-f FLASH] --json` prints."""
         options = _c.tigris_analyze_options()
@@ -137,7 +253,8 @@ class Model(_Handle):
         finally:
             _c.tigris_analysis_free(analysis)
 
-    def plan(self, fast, slow=None, flash=None, xip=False, compression="none"):
+    def plan(self, fast: Size, slow: Optional[Size] = None, flash: Optional[Size] = None,
+             xip: bool = False, compression: str = "none") -> Plan:
         """Compiles an execution plan. xip=False copies each stage's weights into the fast
         arena (the default of `tigris compile`); xip=True reads them in place from flash."""
         if compression not in _COMPRESSION:
@@ -156,12 +273,14 @@ class Model(_Handle):
             check(status, self._last_error)
         return Plan(plan)
 
-    def _last_error(self):
+    def _last_error(self) -> str:
         message = _c.tigris_model_last_error(self._h)
         return message or _c.tigris_last_error()
 
 
-def load(source, default_dim=1, dims=None, external_data_dir=None):
+def load(source: Union[PathLike, bytes, bytearray, memoryview], default_dim: int = 1,
+         dims: Optional[Mapping[str, int]] = None,
+         external_data_dir: Optional[PathLike] = None) -> Model:
     """Loads an ONNX model from a path (str or os.PathLike) or from bytes.
 
     default_dim  value of symbolic dimensions no binding names (0: they are an error)
@@ -178,3 +297,14 @@ def load(source, default_dim=1, dims=None, external_data_dir=None):
         status, model = _c.tigris_load_with(os.fspath(source), b"", int(default_dim), ext, spec)
     check(status)
     return Model(model)
+
+
+def load_plan(source: Union[PathLike, bytes, bytearray, memoryview]) -> Plan:
+    """A Plan from a .tgrs file (path) or its bytes, verified by the runtime's reader
+    (tigris.InvalidPlanError names the field and rule it breaks)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        status, plan = _c.tigris_plan_from_memory(source)
+    else:
+        status, plan = _c.tigris_plan_from_file(os.fspath(source))
+    check(status)
+    return Plan(plan)

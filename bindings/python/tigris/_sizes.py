@@ -1,11 +1,15 @@
 """Byte sizes given as ints or as human text ("256K", "1.5MiB"), parsed by the library's
 own tigris_parse_size so every binding and the CLI agree on the units (tigris.h)."""
 
+from typing import Optional, Union
+
 from . import tigris_c as _c
 from ._errors import check, error_for
 
+Size = Union[int, str]
 
-def parse_size(size):
+
+def parse_size(size: Size) -> int:
     """Returns `size` in bytes. Accepts a positive int or a string tigris_parse_size reads."""
     if isinstance(size, bool):
         raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT, f"size must be an int or str, not {size!r}")
@@ -20,6 +24,6 @@ def parse_size(size):
     raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT, f"size must be an int or str, not {size!r}")
 
 
-def optional_size(size):
+def optional_size(size: Optional[Size]) -> int:
     """None means "not given", which the C ABI spells 0."""
     return 0 if size is None else parse_size(size)
