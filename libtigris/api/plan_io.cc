@@ -5,38 +5,14 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <memory>
-#include <new>
 #include <string>
 
 #include "api/plan_handle.h"
+#include "api/runtime_bridge.h"
 #include "api/status.h"
-
-extern "C" {
-#include "tigris_runtime.h"
-}
 
 namespace tigris::api {
 namespace {
-
-tigris_dtype ToApiDType(tgrs_dtype d) {
-  switch (d) {
-    case TGRS_DTYPE_FLOAT32:
-      return TIGRIS_DTYPE_FLOAT32;
-    case TGRS_DTYPE_INT8:
-      return TIGRIS_DTYPE_INT8;
-    case TGRS_DTYPE_UINT8:
-      return TIGRIS_DTYPE_UINT8;
-    case TGRS_DTYPE_INT16:
-      return TIGRIS_DTYPE_INT16;
-    case TGRS_DTYPE_INT32:
-      return TIGRIS_DTYPE_INT32;
-    case TGRS_DTYPE_INT64:
-      return TIGRIS_DTYPE_INT64;
-    default:
-      return TIGRIS_DTYPE_UNKNOWN;
-  }
-}
 
 std::vector<PlanIoTensor> DescribeTensors(const tgrs_plan& plan, tgrs_i32s indices) {
   std::vector<PlanIoTensor> out;
@@ -103,11 +79,7 @@ void DescribePlan(tigris_execution_plan& handle, bool summary) {
   // The reader needs the plan 16-byte aligned (weights are read in place); a vector's
   // storage need not be, so verify an aligned copy.
   const size_t size = handle.bytes.size();
-  struct AlignedFree {
-    void operator()(uint8_t* p) const { ::operator delete(p, std::align_val_t(16)); }
-  };
-  std::unique_ptr<uint8_t, AlignedFree> aligned(
-      static_cast<uint8_t*>(::operator new(size ? size : 1, std::align_val_t(16))));
+  AlignedBytes aligned = AllocateAligned(size);
   if (size) std::memcpy(aligned.get(), handle.bytes.data(), size);
   tgrs_plan plan;
   if (tgrs_plan_init(&plan, aligned.get(), size) != TGRS_OK) {

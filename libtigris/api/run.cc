@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/plan_handle.h"
+#include "api/runtime_bridge.h"
 #include "api/status.h"
 
 extern "C" {
@@ -22,35 +23,6 @@ extern "C" {
 
 namespace tigris::api {
 namespace {
-
-struct AlignedFree {
-  void operator()(uint8_t* p) const { ::operator delete(p, std::align_val_t(16)); }
-};
-using AlignedBytes = std::unique_ptr<uint8_t, AlignedFree>;
-
-AlignedBytes Allocate(size_t size) {
-  auto* p = static_cast<uint8_t*>(::operator new(size ? size : 1, std::align_val_t(16)));
-  return AlignedBytes(p);
-}
-
-tgrs_dtype ToRuntimeDType(tigris_dtype d) {
-  switch (d) {
-    case TIGRIS_DTYPE_FLOAT32:
-      return TGRS_DTYPE_FLOAT32;
-    case TIGRIS_DTYPE_INT8:
-      return TGRS_DTYPE_INT8;
-    case TIGRIS_DTYPE_INT32:
-      return TGRS_DTYPE_INT32;
-    case TIGRIS_DTYPE_INT64:
-      return TGRS_DTYPE_INT64;
-    case TIGRIS_DTYPE_UINT8:
-      return TGRS_DTYPE_UINT8;
-    case TIGRIS_DTYPE_INT16:
-      return TGRS_DTYPE_INT16;
-    default:
-      return TGRS_DTYPE_UNKNOWN;
-  }
-}
 
 std::string ShapeText(tgrs_i32s shape) {
   std::string s;
@@ -153,7 +125,7 @@ void RunPlan(const void* plan_bytes, size_t plan_size, const tigris_run_options*
     throw Error(Status::kInvalidArgument, "tigris_run_plan: inputs/outputs must not be NULL");
   }
   // The runtime reads weights in place through aligned pointers: copy to a 16-aligned base.
-  AlignedBytes bytes = Allocate(plan_size);
+  AlignedBytes bytes = AllocateAligned(plan_size);
   std::memcpy(bytes.get(), plan_bytes, plan_size);
   tgrs_plan plan;
   tgrs_status st = tgrs_plan_init(&plan, bytes.get(), plan_size);
@@ -199,7 +171,7 @@ void RunPlan(const void* plan_bytes, size_t plan_size, const tigris_run_options*
   for (size_t i = 0; i < num_outputs; ++i) {
     const tgrs_plan_tensor t = PlanTensor(plan, plan_outputs.data[i]);
     CheckIo(outputs[i], t, "output", i, TGRS_ERR_OUTPUT_SIZE);
-    produced.push_back(Allocate(tgrs_plan_tensor_bytes(&t)));
+    produced.push_back(AllocateAligned(tgrs_plan_tensor_bytes(&t)));
     out[i].data = produced.back().get();
     out[i].size = tgrs_plan_tensor_bytes(&t);
   }
@@ -208,8 +180,8 @@ void RunPlan(const void* plan_bytes, size_t plan_size, const tigris_run_options*
       options && options->fast_bytes ? options->fast_bytes : tgrs_plan_fast_arena_bytes(&plan);
   const uint64_t slow_size =
       options && options->slow_bytes ? options->slow_bytes : tgrs_plan_slow_arena_bytes(&plan);
-  AlignedBytes fast = Allocate(static_cast<size_t>(fast_size));
-  AlignedBytes slow = Allocate(static_cast<size_t>(slow_size));
+  AlignedBytes fast = AllocateAligned(static_cast<size_t>(fast_size));
+  AlignedBytes slow = AllocateAligned(static_cast<size_t>(slow_size));
   tgrs_arenas arenas = {fast.get(), static_cast<size_t>(fast_size), slow.get(),
                         static_cast<size_t>(slow_size)};
   PoisonArena(fast.get(), static_cast<size_t>(fast_size));

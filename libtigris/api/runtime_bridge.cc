@@ -1,0 +1,42 @@
+#include "api/runtime_bridge.h"
+
+#include <new>
+
+namespace tigris::api {
+
+void AlignedFree::operator()(uint8_t* p) const { ::operator delete(p, std::align_val_t(16)); }
+
+AlignedBytes AllocateAligned(size_t size) {
+  return AlignedBytes(static_cast<uint8_t*>(::operator new(size ? size : 1, std::align_val_t(16))));
+}
+
+namespace {
+
+// The pairs both enums know (tigris_dtype has float16/float64/bool/uint16 the plan lacks).
+struct DTypePair {
+  tigris_dtype api;
+  tgrs_dtype runtime;
+};
+constexpr DTypePair kDTypes[] = {
+    {TIGRIS_DTYPE_FLOAT32, TGRS_DTYPE_FLOAT32}, {TIGRIS_DTYPE_INT8, TGRS_DTYPE_INT8},
+    {TIGRIS_DTYPE_UINT8, TGRS_DTYPE_UINT8},     {TIGRIS_DTYPE_INT16, TGRS_DTYPE_INT16},
+    {TIGRIS_DTYPE_INT32, TGRS_DTYPE_INT32},     {TIGRIS_DTYPE_INT64, TGRS_DTYPE_INT64},
+};
+
+}  // namespace
+
+tgrs_dtype ToRuntimeDType(tigris_dtype dtype) {
+  for (const DTypePair& p : kDTypes) {
+    if (p.api == dtype) return p.runtime;
+  }
+  return TGRS_DTYPE_UNKNOWN;
+}
+
+tigris_dtype ToApiDType(tgrs_dtype dtype) {
+  for (const DTypePair& p : kDTypes) {
+    if (p.runtime == dtype) return p.api;
+  }
+  return TIGRIS_DTYPE_UNKNOWN;
+}
+
+}  // namespace tigris::api
