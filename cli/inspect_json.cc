@@ -194,7 +194,9 @@ std::string PlanJson(const LoadedPlan& loaded) {
               {"tensors", Tensors(p)},
               {"weights", weights["weights"]},
               {"weight_blocks", weights["blocks"]}};
-  return doc.dump(2);
+  // Names come from the plan file and need not be UTF-8: invalid bytes become U+FFFD
+  // rather than an exception (found by fuzz_plan).
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace tigris::cli

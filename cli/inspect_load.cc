@@ -14,7 +14,9 @@ void LoadedPlan::AlignedFree::operator()(uint8_t* p) const {
   ::operator delete(p, std::align_val_t(TGRS_PLAN_ALIGNMENT));
 }
 
-LoadedPlan::LoadedPlan(const std::string& path) : path_(path) {
+namespace {
+
+std::string ReadWhole(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
   std::string contents;
@@ -24,7 +26,18 @@ LoadedPlan::LoadedPlan(const std::string& path) : path_(path) {
   bool failed = std::ferror(f) != 0;
   std::fclose(f);
   if (failed) throw std::runtime_error("cannot read '" + path + "'");
+  return contents;
+}
 
+}  // namespace
+
+LoadedPlan::LoadedPlan(const std::string& path) : path_(path) { Verify(ReadWhole(path)); }
+
+LoadedPlan::LoadedPlan(const std::string& bytes, const std::string& what) : path_(what) {
+  Verify(bytes);
+}
+
+void LoadedPlan::Verify(const std::string& contents) {
   size_ = contents.size();
   // The plan must sit at a 16-aligned address (weights are read in place).
   bytes_.reset(static_cast<uint8_t*>(
@@ -35,7 +48,7 @@ LoadedPlan::LoadedPlan(const std::string& path) : path_(path) {
   if (st != TGRS_OK) {
     char detail[256];
     tgrs_verify_error_format(&plan_.error, detail, sizeof detail);
-    throw std::runtime_error(path + ": " + detail + " [" + tgrs_status_name(st) + "]");
+    throw std::runtime_error(path_ + ": " + detail + " [" + tgrs_status_name(st) + "]");
   }
 }
 

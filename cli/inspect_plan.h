@@ -19,6 +19,8 @@ class LoadedPlan {
   // Throws std::runtime_error("PATH: <verifier detail> [TGRS_ERR_...]") when the file
   // cannot be read or the verifier rejects it.
   explicit LoadedPlan(const std::string& path);
+  // The same for plan bytes already in memory; `what` names them in messages.
+  LoadedPlan(const std::string& bytes, const std::string& what);
 
   const tgrs_plan& plan() const { return plan_; }
   size_t size() const { return size_; }
@@ -32,6 +34,8 @@ class LoadedPlan {
   std::unique_ptr<uint8_t, AlignedFree> bytes_;
   size_t size_ = 0;
   tgrs_plan plan_{};
+
+  void Verify(const std::string& bytes);
 };
 
 // The human report: header, stages, chains, tiles, tensors, ops and weights.

@@ -6,6 +6,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "escape.h"
 #include "tigris.h"
 
 namespace {
@@ -52,11 +53,13 @@ int main(int argc, char** argv) {
     if (command == "run") return tigris::cli::RunRun(argc, argv);
     throw tigris::cli::UsageError("unknown command '" + command + "'");
   } catch (const tigris::cli::UsageError& e) {
-    std::fprintf(stderr, "tigris: %s\nRun 'tigris --help' for usage.\n", e.what());
+    std::fprintf(stderr, "tigris: %s\nRun 'tigris --help' for usage.\n",
+                 tigris::EscapeUntrusted(e.what()).c_str());
     return 2;
   } catch (const std::exception& e) {
-    // The library never throws across its C ABI; this is the CLI's own failure.
-    std::fprintf(stderr, "tigris: error: %s\n", e.what());
+    // The library never throws across its C ABI; this is the CLI's own failure. Its
+    // message may quote an input file's bytes (a .npy header, a plan's name).
+    std::fprintf(stderr, "tigris: error: %s\n", tigris::EscapeUntrusted(e.what()).c_str());
     return 1;
   }
 }

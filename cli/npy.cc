@@ -134,8 +134,16 @@ NpyArray ParseNpy(const std::string& bytes, const std::string& what) {
     Fail(what, "Fortran-order arrays are not supported; save a C-order array");
   }
   array.shape = ParseShape(DictValue(header, "shape", what), what);
-  const size_t need = static_cast<size_t>(NpyElements(array.shape)) * NpyItemSize(array.descr);
   const size_t have = bytes.size() - header_at - header_len;
+  // The shape comes from the file: multiply with overflow checks, so a crafted shape can
+  // neither overflow nor wrap around to the size of the data that is there.
+  uint64_t need = NpyItemSize(array.descr);
+  for (int64_t d : array.shape) {
+    if (__builtin_mul_overflow(need, static_cast<uint64_t>(d), &need)) {
+      Fail(what, "npy shape " + NpyShapeText(array.shape) + " of " + array.descr +
+                     " is larger than any file");
+    }
+  }
   if (have != need) {
     Fail(what, "npy data has " + std::to_string(have) + " bytes; shape " +
                    NpyShapeText(array.shape) + " of " + array.descr + " needs " +

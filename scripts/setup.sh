@@ -16,18 +16,22 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # Debian packages the build and the tests use. Keep this list sorted and explain additions.
 apt_packages=(
   build-essential
+  clang                  # fuzz/ (scripts/fuzz.sh): libFuzzer targets and coverage builds
   clang-format           # formatting check (.clang-format, Google base)
   cmake
   flatbuffers-compiler   # flatc: generates the plan reader/writer code from format/tgrs.fbs
   gcc-arm-none-eabi      # Cortex-M cross compiler for the runtime (runtime/targets/mps2)
   git
   libbenchmark-dev       # Google Benchmark for bench/
+  libclang-rt-14-dev     # fuzz/: clang's sanitizer and libFuzzer runtimes (-fsanitize=fuzzer)
   libflatbuffers-dev
   libgtest-dev           # GoogleTest
   libnewlib-arm-none-eabi  # C library (libc/libm, newlib-nano) for the Cortex-M build
+  libfuzzer-14-dev       # fuzz/: libFuzzer
   liblz4-dev             # LZ4 compression of weights in the compiler
   libonnx-dev            # ONNX protobuf schema, shape inference
   libprotobuf-dev
+  llvm                   # fuzz/: llvm-profdata and llvm-cov for scripts/fuzz.sh --coverage
   mono-mcs               # C# binding: compiler (bindings/csharp)
   mono-runtime           # C# binding: runs its tests
   ninja-build

@@ -7,6 +7,7 @@
 
 #include "tigris.h"
 #include "util/error.h"
+#include "util/escape.h"
 
 namespace tigris::api {
 
@@ -37,6 +38,9 @@ tigris_status Guard(std::string* handle_error, Body&& body) {
     status = TIGRIS_ERR_INTERNAL;
     message = "internal error: unknown exception";
   }
+  // Messages quote names from the input (util/escape.h): no raw control bytes or invalid
+  // UTF-8 leave the library.
+  message = EscapeUntrusted(message);
   SetLastError(message);
   if (handle_error) *handle_error = message;
   return status;

@@ -84,6 +84,21 @@ TEST(NpyTest, RejectsWhatItCannotRead) {
                 .find("needs 8"),
             std::string::npos);
   EXPECT_NE(What(Npy(9, "{}", "")).find("version 9"), std::string::npos);
+  // Found by fuzz_npy (fuzz/regressions/npy/shape-product-overflow.npy): the element count
+  // of a crafted shape overflowed int64. 2^32 x 2^32 x 4 bytes wraps to 0 in 64 bits, so
+  // an empty data section "fitted" it; both must be rejected as too large.
+  EXPECT_NE(What(Npy(1,
+                     "{'descr': '<i1', 'fortran_order': False, 'shape': (5, 2222222, "
+                     "24691353086420, 2222222), }",
+                     ""))
+                .find("larger than any file"),
+            std::string::npos);
+  EXPECT_NE(What(Npy(1,
+                     "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, "
+                     "4294967296), }",
+                     ""))
+                .find("larger than any file"),
+            std::string::npos);
   EXPECT_NE(What(Npy(1, "{'descr': '<f4', 'fortran_order': False}", "")).find("'shape'"),
             std::string::npos);
 }
