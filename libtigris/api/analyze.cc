@@ -14,6 +14,9 @@ namespace tigris::api {
 namespace {
 
 using Json = nlohmann::ordered_json;
+// Op and tensor names come from the model and need not be UTF-8: JSON output replaces
+// invalid bytes with U+FFFD instead of throwing.
+constexpr auto kReplaceInvalidUtf8 = nlohmann::json::error_handler_t::replace;
 
 // tigris_analysis_verdict casts: the two enums are one pinned list written twice.
 static_assert(static_cast<int>(plan::Verdict::kOk) == TIGRIS_VERDICT_OK, "verdict ok");
@@ -41,13 +44,13 @@ std::string AnalysisJson(const ir::Graph& graph, const plan::PlanResult& result)
   out["model"] = ModelToJson(graph, false);
   for (const char* key : {"budget", "verdict", "scheduled_peak_bytes", "slow_peak_bytes", "memory",
                           "totals", "stages", "chains", "timeline"}) {
-    out[key] = Json::parse(plan_json.at(key).dump());
+    out[key] = Json::parse(plan_json.at(key).dump(-1, ' ', false, kReplaceInvalidUtf8));
   }
   // Keys a newer planner adds still reach the caller, after the known ones.
   for (const auto& [key, value] : plan_json.items()) {
-    if (!out.contains(key)) out[key] = Json::parse(value.dump());
+    if (!out.contains(key)) out[key] = Json::parse(value.dump(-1, ' ', false, kReplaceInvalidUtf8));
   }
-  return out.dump(2);
+  return out.dump(2, ' ', false, kReplaceInvalidUtf8);
 }
 
 size_t CountTiledStages(const plan::PlanResult& result) {

@@ -99,7 +99,8 @@ TIGRIS_API const char* tigris_model_json(const tigris_model* model) {
   auto* m = const_cast<tigris_model*>(model);
   if (m->json.empty()) {
     tigris_status s = tigris::api::Guard(&m->last_error, [&] {
-      m->json = nlohmann::ordered_json{{"model", tigris::api::ModelToJson(m->graph, true)}}.dump(2);
+      m->json = nlohmann::ordered_json{{"model", tigris::api::ModelToJson(m->graph, true)}}.dump(
+          2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     });
     if (s != TIGRIS_OK) return "";
   }

@@ -13,7 +13,8 @@ static tgrs_kernel_status check_conv(const tgrs_conv_params* conv, const tgrs_ro
       !tgrs_dims_valid(out)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
-  if (filter->c != in->c || filter->n != out->c || in->n != out->n) {
+  if (filter->c != in->c || filter->n != out->c || in->n != out->n ||
+      !tgrs_axis_fits(out->w, filter->w, conv->stride_w, conv->dilation_w, conv->pad_left)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   return tgrs_window_covers(window, in->h, out->h, filter->h, conv->stride_h, conv->dilation_h,
@@ -65,7 +66,9 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
                 if (ix < 0 || ix >= in_w) continue;
                 x = in_row + (size_t)ix * c_in;
                 w = w_co + ((size_t)ky * kw + kx) * c_in;
-                for (ci = 0; ci < c_in; ++ci) acc += ((int32_t)x[ci] - in_zp) * (int32_t)w[ci];
+                for (ci = 0; ci < c_in; ++ci) {
+                  acc = tgrs_wrapping_add(acc, ((int32_t)x[ci] - in_zp) * (int32_t)w[ci]);
+                }
               }
             }
             out_px[co] =

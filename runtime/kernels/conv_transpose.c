@@ -27,6 +27,12 @@ static tgrs_kernel_status check_transpose(const tgrs_conv_params* conv, const tg
   if (filter->c != in->c || filter->n != out->c || in->n != out->n) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
+  /* source_index computes o + pad - k * dilation in int32. */
+  if ((int64_t)out->h + conv->pad_top > INT32_MAX || (int64_t)out->w + conv->pad_left > INT32_MAX ||
+      (int64_t)(filter->h - 1) * conv->dilation_h > INT32_MAX ||
+      (int64_t)(filter->w - 1) * conv->dilation_w > INT32_MAX) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
   return TGRS_KERNEL_OK;
 }
 
@@ -67,7 +73,9 @@ tgrs_kernel_status tgrs_conv_transpose2d_s8(
                 if (ix < 0) continue;
                 x = in_batch + ((size_t)iy * in_w + ix) * c_in;
                 w = w_co + ((size_t)ky * kw + kx) * c_in;
-                for (ci = 0; ci < c_in; ++ci) acc += ((int32_t)x[ci] - in_zp) * (int32_t)w[ci];
+                for (ci = 0; ci < c_in; ++ci) {
+                  acc = tgrs_wrapping_add(acc, ((int32_t)x[ci] - in_zp) * (int32_t)w[ci]);
+                }
               }
             }
             out_px[co] =

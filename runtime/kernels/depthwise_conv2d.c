@@ -18,7 +18,8 @@ static tgrs_kernel_status check_depthwise(const tgrs_conv_params* conv,
       !tgrs_dims_valid(out)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
-  if (filter->n != 1 || filter->c != out->c || out->c % in->c != 0 || in->n != out->n) {
+  if (filter->n != 1 || filter->c != out->c || out->c % in->c != 0 || in->n != out->n ||
+      !tgrs_axis_fits(out->w, filter->w, conv->stride_w, conv->dilation_w, conv->pad_left)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   return tgrs_window_covers(window, in->h, out->h, filter->h, conv->stride_h, conv->dilation_h,
@@ -72,11 +73,13 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
                 w = filter + ((size_t)ky * kw + kx) * c_out + c0;
                 if (mult == 1) {
                   for (j = 0; j < block; ++j) {
-                    acc[j] += ((int32_t)x[c0 + j] - in_zp) * (int32_t)w[j];
+                    acc[j] =
+                        tgrs_wrapping_add(acc[j], ((int32_t)x[c0 + j] - in_zp) * (int32_t)w[j]);
                   }
                 } else {
                   for (j = 0; j < block; ++j) {
-                    acc[j] += ((int32_t)x[(c0 + j) / mult] - in_zp) * (int32_t)w[j];
+                    acc[j] = tgrs_wrapping_add(
+                        acc[j], ((int32_t)x[(c0 + j) / mult] - in_zp) * (int32_t)w[j]);
                   }
                 }
               }

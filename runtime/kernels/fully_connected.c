@@ -23,7 +23,9 @@ tgrs_kernel_status tgrs_fully_connected_s8(const tgrs_quant_s8* quant,
     for (o = 0; o < n_out; ++o) {
       const int8_t* w = filter + (size_t)o * k;
       int32_t acc = bias != NULL ? bias[o] : 0;
-      for (i = 0; i < k; ++i) acc += ((int32_t)x[i] - quant->input_zero_point) * (int32_t)w[i];
+      for (i = 0; i < k; ++i) {
+        acc = tgrs_wrapping_add(acc, ((int32_t)x[i] - quant->input_zero_point) * (int32_t)w[i]);
+      }
       y[o] = tgrs_requantize_s8(acc, pcq->multiplier[o * q_step], pcq->shift[o * q_step],
                                 quant->output_zero_point, quant->act_min, quant->act_max);
     }

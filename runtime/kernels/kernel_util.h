@@ -31,6 +31,16 @@ static inline tgrs_kernel_status tgrs_window_bounds(const tgrs_row_window* win, 
   return TGRS_KERNEL_OK;
 }
 
+/* Whether the coordinates a sliding window computes in int32 along one axis,
+ * o * stride - pad + k * dilation for o < out and k < kernel, stay in int32 (kernel, stride
+ * and dilation >= 1, pad >= 0). A plan may declare any geometry its verifier lets through;
+ * a stride of 2^30 made o * stride overflow (found by fuzz_plan, fuzz/regressions/plan). */
+static inline int tgrs_axis_fits(int32_t out, int32_t kernel, int32_t stride, int32_t dilation,
+                                 int32_t pad) {
+  const int64_t last = out > 0 ? (int64_t)out - 1 : 0;
+  return pad >= 0 && last * stride + (int64_t)(kernel - 1) * dilation <= INT32_MAX;
+}
+
 /* Checks that the input buffer of `win` holds every real row that output rows
  * [out_row_begin, out_row_end) read through a (kernel, stride, dilation, pad_top) window:
  * [a * stride - pad_top, (b - 1) * stride - pad_top + (kernel - 1) * dilation + 1) clipped
@@ -41,6 +51,7 @@ static inline tgrs_kernel_status tgrs_window_covers(const tgrs_row_window* win, 
   int64_t lo, hi;
   const tgrs_kernel_status st = tgrs_window_bounds(win, in_h, out_h);
   if (st != TGRS_KERNEL_OK) return st;
+  if (!tgrs_axis_fits(out_h, kernel, stride, dilation, pad_top)) return TGRS_KERNEL_BAD_ARGUMENT;
   if (win->out_row_end == win->out_row_begin) return TGRS_KERNEL_OK;
   lo = (int64_t)win->out_row_begin * stride - pad_top;
   hi = (int64_t)(win->out_row_end - 1) * stride - pad_top + (int64_t)(kernel - 1) * dilation + 1;
@@ -57,6 +68,20 @@ static inline int tgrs_conv_params_valid(const tgrs_conv_params* p) {
   return p != NULL && p->stride_h >= 1 && p->stride_w >= 1 && p->dilation_h >= 1 &&
          p->dilation_w >= 1 && p->pad_top >= 0 && p->pad_left >= 0;
 }
+
+/* acc + term with two's complement wrap-around, what the hardware's add does. The int8
+ * kernels' terms are products of two int8 differences (|term| <= 255 * 255, the zero points
+ * being checked to lie in int8), so only a plan made to overflow reaches the wrap: a bias
+ * near INT32_MIN, or a dot product of more than 33,000 terms. Signed overflow would be
+ * undefined behaviour, which a compiler may assume never happens (found by fuzz_plan,
+ * fuzz/regressions/plan). Converting the sum back to int32 is implementation-defined in C99;
+ * every compiler the runtime is built with wraps. */
+static inline int32_t tgrs_wrapping_add(int32_t acc, int32_t term) {
+  return (int32_t)((uint32_t)acc + (uint32_t)term);
+}
+
+/* An int8 zero point: the differences (x - zp) the kernels multiply then fit in 9 bits. */
+static inline int tgrs_zero_point_s8_valid(int32_t zp) { return zp >= -128 && zp <= 127; }
 
 static inline int tgrs_quant_s8_valid(const tgrs_quant_s8* q) {
   return q != NULL && q->input_zero_point >= -128 && q->input_zero_point <= 127 &&

@@ -19,7 +19,10 @@ tgrs_kernel_status tgrs_matmul_s8(const tgrs_matmul_quant_s8* quant, int32_t bat
                                   const int8_t* b, int8_t* output) {
   int32_t i, r, c, t;
   if (quant == NULL || !matmul_args_ok(batch, m, k, n, b_batch, a, b, output) ||
-      quant->act_min < -128 || quant->act_max > 127 || quant->act_min > quant->act_max) {
+      quant->act_min < -128 || quant->act_max > 127 || quant->act_min > quant->act_max ||
+      !tgrs_zero_point_s8_valid(quant->a_zero_point) ||
+      !tgrs_zero_point_s8_valid(quant->b_zero_point) ||
+      !tgrs_zero_point_s8_valid(quant->output_zero_point)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   for (i = 0; i < batch; ++i) {
@@ -30,8 +33,8 @@ tgrs_kernel_status tgrs_matmul_s8(const tgrs_matmul_quant_s8* quant, int32_t bat
       for (c = 0; c < n; ++c) {
         int32_t acc = 0;
         for (t = 0; t < k; ++t) {
-          acc += ((int32_t)a_i[(size_t)r * k + t] - quant->a_zero_point) *
-                 ((int32_t)b_i[(size_t)t * n + c] - quant->b_zero_point);
+          acc = tgrs_wrapping_add(acc, ((int32_t)a_i[(size_t)r * k + t] - quant->a_zero_point) *
+                                           ((int32_t)b_i[(size_t)t * n + c] - quant->b_zero_point));
         }
         out_i[(size_t)r * n + c] =
             tgrs_requantize_s8(acc, quant->rq.multiplier, quant->rq.shift, quant->output_zero_point,

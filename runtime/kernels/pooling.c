@@ -18,7 +18,20 @@ static tgrs_kernel_status check_pool(const tgrs_pool_params* p, const tgrs_row_w
       p->pad_bottom < 0 || p->pad_right < 0 || !tgrs_dims_valid(in) || !tgrs_dims_valid(out)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
-  if (in->n != out->n || in->c != out->c) return TGRS_KERNEL_BAD_ARGUMENT;
+  /* The window fits the padded input, as ONNX requires of every pool. A convolution's
+   * taps are bounded by its weights, which the plan must hold; a pool's kernel is only an
+   * attribute, and a 2^15 x 2^15 window over a 1x1 map made the loop run for minutes
+   * (found by fuzz_plan, fuzz/regressions/plan). */
+  if ((int64_t)(p->kernel_h - 1) * p->dilation_h + 1 >
+          (int64_t)in->h + p->pad_top + p->pad_bottom ||
+      (int64_t)(p->kernel_w - 1) * p->dilation_w + 1 >
+          (int64_t)in->w + p->pad_left + p->pad_right) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  if (in->n != out->n || in->c != out->c ||
+      !tgrs_axis_fits(out->w, p->kernel_w, p->stride_w, p->dilation_w, p->pad_left)) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
   return tgrs_window_covers(window, in->h, out->h, p->kernel_h, p->stride_h, p->dilation_h,
                             p->pad_top);
 }
