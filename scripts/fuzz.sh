@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of everything TiGrIS reads from outside (docs/fuzzing.md):
+#   fuzz_plan         .tgrs bytes -> runtime verifier -> inspect JSON -> executor
+#   fuzz_plan_fields  the same, mutating the plan's fields through its schema
+#   fuzz_onnx         ONNX bytes -> load, normalize, analyze, plan, emit, re-verify
+#   fuzz_npy          .npy bytes -> the CLI's reader, and back
+# Built with clang, libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer in their own
+# folder (build-fuzz), incrementally. Each target starts from fuzz/corpus/ and keeps what it
+# learns in build-fuzz/corpus/<target>; a crash, leak, timeout or sanitizer report stops
+# the run with the input saved in build-fuzz/artifacts/ (add it to fuzz/regressions/<target>
+# once fixed: ctest replays it from then on).
+#
+# Usage: scripts/fuzz.sh [TARGET|all] [SECONDS]    default: all, 60 s per target
+#        scripts/fuzz.sh --coverage                 line coverage of the plan verifier and
+#                                                   the ONNX loader from the corpora (llvm-cov)
+# Environment: TIGRIS_FUZZ_JOBS (parallel fuzzing processes per target, default 1).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+targets_all=(plan plan_fields onnx npy)
+
+configure_and_build() {  # DIR OPTION TARGETS...
+  local dir=$1 option=$2
+  shift 2
+  if [[ ! -f "$dir/build.ninja" ]]; then
+    CC=clang CXX=clang++ cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      "-D$option=ON" >/dev/null
+  fi
+  cmake --build "$dir" --parallel "$(nproc)" --target "$@"
+}
+
+corpus_of() {  # the seed folder of a target
+  case $1 in plan_fields) echo "$root/fuzz/corpus/plan" ;; *) echo "$root/fuzz/corpus/$1" ;; esac
+}
+
+if [[ "${1:-}" == "--coverage" ]]; then
+  build="$root/build-coverage"
+  configure_and_build "$build" TIGRIS_FUZZ_COVERAGE replay_plan replay_plan_fields replay_onnx \
+    replay_npy
+  profiles="$build/profiles"
+  rm -rf "$profiles" && mkdir -p "$profiles"
+  for t in "${targets_all[@]}"; do
+    seeds=("$(corpus_of "$t")")
+    [[ -d "$root/build-fuzz/corpus/$t" ]] && seeds+=("$root/build-fuzz/corpus/$t")
+    LLVM_PROFILE_FILE="$profiles/$t.profraw" "$build/fuzz/replay_$t" "${seeds[@]}" >/dev/null
+  done
+  llvm-profdata merge -o "$build/fuzz.profdata" "$profiles"/*.profraw
+  echo "== line coverage from the corpora (fuzz/corpus + build-fuzz/corpus)"
+  llvm-cov report -instr-profile="$build/fuzz.profdata" "$build/fuzz/replay_plan" \
+    -object "$build/fuzz/replay_plan_fields" -object "$build/fuzz/replay_onnx" \
+    "$root/runtime/src/plan_verify.c" "$root/runtime/src/plan_reader.c" \
+    "$root"/libtigris/onnx/*.cc
+  exit 0
+fi
+
+target="${1:-all}"
+seconds="${2:-60}"
+if [[ "$target" == "all" ]]; then targets=("${targets_all[@]}"); else targets=("$target"); fi
+for t in "${targets[@]}"; do
+  [[ " ${targets_all[*]} " == *" $t "* ]] || { echo "fuzz.sh: unknown target '$t' (${targets_all[*]})" >&2; exit 2; }
+done
+
+build="$root/build-fuzz"
+configure_and_build "$build" TIGRIS_FUZZ "${targets[@]/#/fuzz_}"
+mkdir -p "$build/artifacts"
+status=0
+for t in "${targets[@]}"; do
+  work="$build/corpus/$t"
+  mkdir -p "$work"
+  dict=()
+  case $t in plan | plan_fields) dict=(-dict="$root/fuzz/dict/tgrs.dict") ;; onnx) dict=(-dict="$root/fuzz/dict/onnx.dict") ;; esac
+  echo "== fuzz_$t for ${seconds} s (corpus $work, seeds $(corpus_of "$t"))"
+  # -rss_limit_mb: a model that makes the compiler allocate gigabytes is a finding.
+  # -timeout: one input taking more than 10 s is a finding (a hang or a quadratic blow-up).
+  log="$build/fuzz_$t.log"
+  jobs=()
+  if ((${TIGRIS_FUZZ_JOBS:-1} > 1)); then
+    jobs=(-jobs="$TIGRIS_FUZZ_JOBS" -workers="$TIGRIS_FUZZ_JOBS")  # logs: build-fuzz/fuzz-N.log
+  fi
+  if ! (cd "$build" && "$build/fuzz/fuzz_$t" "$work" "$(corpus_of "$t")" "${dict[@]}" \
+      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      "${jobs[@]}" -artifact_prefix="$build/artifacts/$t-" >"$log" 2>&1); then
+    echo "fuzz_$t FAILED: see $log and $build/artifacts/" >&2
+    grep -E "ERROR|SUMMARY|Test unit written" "$log" >&2 || tail -20 "$log" >&2
+    status=1
+  fi
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$log" | sed 's/^/   /' || true
+done
+exit $status
