@@ -41,7 +41,7 @@ if [[ "${1:-}" == "--coverage" ]]; then
   for t in "${targets_all[@]}"; do
     seeds=("$(corpus_of "$t")")
     [[ -d "$root/build-fuzz/corpus/$t" ]] && seeds+=("$root/build-fuzz/corpus/$t")
-    LLVM_PROFILE_FILE="$profiles/$t.profraw" "$build/fuzz/replay_$t" "${seeds[@]}" >/dev/null
+    LLVM_PROFILE_FILE="$profiles/$t-%m.profraw" "$build/fuzz/replay_$t" "${seeds[@]}" >/dev/null
   done
   llvm-profdata merge -o "$build/fuzz.profdata" "$profiles"/*.profraw
   echo "== line coverage from the corpora (fuzz/corpus + build-fuzz/corpus)"
