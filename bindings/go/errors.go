@@ -16,6 +16,7 @@ const (
 	StatusUnsupportedOp   Status = 9
 	StatusInvalidBudget   Status = 17
 	StatusDoesNotFit      Status = 21
+	StatusInvalidPlan     Status = 22
 )
 
 // String is the stable name, e.g. "TIGRIS_ERR_IO".

@@ -1,108 +1,244 @@
 package tigris
 
-// native.go: the calls into the SWIG layer (internal/swig, generated from bindings/tigris.i).
-// Each failing call reads tigris_last_error on the same OS thread: libtigris keeps the last
-// message per thread and goroutines move between threads, hence LockOSThread.
+// native.go: every call into libtigris, through cgo over include/tigris.h (found with
+// pkg-config: `#cgo pkg-config: tigris`). Each failing call reads tigris_last_error on the
+// same OS thread: libtigris keeps the last message per thread and goroutines move between
+// threads, hence LockOSThread.
+
+/*
+#cgo pkg-config: tigris
+#include <stdlib.h>
+#include <string.h>
+#include <tigris.h>
+*/
+import "C"
 
 import (
 	"runtime"
-
-	"tigris.local/tigris/internal/swig"
+	"unsafe"
 )
 
 type (
-	modelHandle    = swig.Struct_SS_tigris_model
-	analysisHandle = swig.Struct_SS_tigris_analysis
-	planHandle     = swig.Struct_SS_tigris_execution_plan
+	modelHandle    = *C.tigris_model
+	analysisHandle = *C.tigris_analysis
+	planHandle     = *C.tigris_execution_plan
 )
 
 // call runs f (one libtigris call returning a status) and turns a failure into *Error.
-func call(f func() swig.Enum_SS_tigris_status) error {
+func call(f func() C.tigris_status) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if status := f(); status != swig.TIGRIS_OK {
-		return &Error{Status: Status(status), Message: swig.Tigris_last_error()}
+	if status := f(); status != C.TIGRIS_OK {
+		return &Error{Status: Status(status), Message: C.GoString(C.tigris_last_error())}
 	}
 	return nil
 }
 
-func statusName(s Status) string { return swig.Tigris_status_name(swig.Enum_SS_tigris_status(s)) }
+func statusName(s Status) string { return C.GoString(C.tigris_status_name(C.tigris_status(s))) }
+
+func version() string { return C.GoString(C.tigris_version()) }
 
 func parseSize(text string) (uint64, error) {
-	out := []uint64{0}
-	err := call(func() swig.Enum_SS_tigris_status { return swig.Tigris_parse_size(out, text) })
-	return out[0], err
+	ctext := C.CString(text)
+	defer C.free(unsafe.Pointer(ctext))
+	var out C.uint64_t
+	err := call(func() C.tigris_status { return C.tigris_parse_size(&out, ctext) })
+	return uint64(out), err
 }
 
 func load(path string) (modelHandle, error) {
-	out := []uintptr{0}
-	if err := call(func() swig.Enum_SS_tigris_status { return swig.Tigris_load(out, path, nil) }); err != nil {
-		return nil, err
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	var out modelHandle
+	err := call(func() C.tigris_status { return C.tigris_load(&out, cpath, nil) })
+	return out, err
+}
+
+// cBytes copies data into C memory (the library copies it again; Go memory may move).
+func cBytes(data []byte) (unsafe.Pointer, C.size_t) {
+	if len(data) == 0 {
+		return nil, 0
 	}
-	return swig.SwigcptrStruct_SS_tigris_model(out[0]), nil
+	return C.CBytes(data), C.size_t(len(data))
 }
 
 func loadFromMemory(data []byte) (modelHandle, error) {
-	out := []uintptr{0}
-	err := call(func() swig.Enum_SS_tigris_status { return swig.Tigris_load_from_memory(out, data, nil) })
-	if err != nil {
-		return nil, err
-	}
-	return swig.SwigcptrStruct_SS_tigris_model(out[0]), nil
+	p, n := cBytes(data)
+	defer C.free(p)
+	var out modelHandle
+	err := call(func() C.tigris_status { return C.tigris_load_from_memory(&out, p, n, nil) })
+	return out, err
 }
 
 func analyze(m modelHandle, b Budgets) (analysisHandle, error) {
-	o := swig.NewTigris_analyze_options()
-	defer swig.DeleteTigris_analyze_options(o)
-	out := []uintptr{0}
-	err := call(func() swig.Enum_SS_tigris_status {
-		return swig.Tigris_analyze_options_init(o, swig.TIGRIS_ANALYZE_OPTIONS_VERSION)
-	})
-	if err != nil {
+	var o C.tigris_analyze_options
+	if err := call(func() C.tigris_status {
+		return C.tigris_analyze_options_init(&o, C.TIGRIS_ANALYZE_OPTIONS_VERSION)
+	}); err != nil {
 		return nil, err
 	}
-	o.SetFast_bytes(b.Fast)
-	o.SetSlow_bytes(b.Slow)
-	o.SetFlash_bytes(b.Flash)
-	if err := call(func() swig.Enum_SS_tigris_status { return swig.Tigris_analyze(out, m, o) }); err != nil {
-		return nil, err
-	}
-	return swig.SwigcptrStruct_SS_tigris_analysis(out[0]), nil
+	o.fast_bytes, o.slow_bytes, o.flash_bytes = C.uint64_t(b.Fast), C.uint64_t(b.Slow), C.uint64_t(b.Flash)
+	var out analysisHandle
+	err := call(func() C.tigris_status { return C.tigris_analyze(&out, m, &o) })
+	return out, err
 }
 
 func makePlan(m modelHandle, b Budgets, po PlanOptions) (planHandle, error) {
-	o := swig.NewTigris_plan_options()
-	defer swig.DeleteTigris_plan_options(o)
-	out := []uintptr{0}
-	err := call(func() swig.Enum_SS_tigris_status {
-		return swig.Tigris_plan_options_init(o, swig.TIGRIS_PLAN_OPTIONS_VERSION)
-	})
-	if err != nil {
+	var o C.tigris_plan_options
+	if err := call(func() C.tigris_status {
+		return C.tigris_plan_options_init(&o, C.TIGRIS_PLAN_OPTIONS_VERSION)
+	}); err != nil {
 		return nil, err
 	}
-	o.SetFast_bytes(b.Fast)
-	o.SetSlow_bytes(b.Slow)
-	o.SetFlash_bytes(b.Flash)
-	o.SetXip(0)
+	o.fast_bytes, o.slow_bytes, o.flash_bytes = C.uint64_t(b.Fast), C.uint64_t(b.Slow), C.uint64_t(b.Flash)
+	o.xip = 0
 	if po.XIP {
-		o.SetXip(1)
+		o.xip = 1
 	}
-	o.SetCompression(swig.TIGRIS_COMPRESSION_NONE)
+	o.compression = C.TIGRIS_COMPRESSION_NONE
 	if po.LZ4 {
-		o.SetCompression(swig.TIGRIS_COMPRESSION_LZ4)
+		o.compression = C.TIGRIS_COMPRESSION_LZ4
 	}
-	if err := call(func() swig.Enum_SS_tigris_status { return swig.Tigris_plan(out, m, o) }); err != nil {
-		return nil, err
-	}
-	return swig.SwigcptrStruct_SS_tigris_execution_plan(out[0]), nil
+	var out planHandle
+	err := call(func() C.tigris_status { return C.tigris_plan(&out, m, &o) })
+	return out, err
+}
+
+func planFromMemory(data []byte) (planHandle, error) {
+	p, n := cBytes(data)
+	defer C.free(p)
+	var out planHandle
+	err := call(func() C.tigris_status { return C.tigris_plan_from_memory(&out, p, n) })
+	return out, err
+}
+
+func planFromFile(path string) (planHandle, error) {
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	var out planHandle
+	err := call(func() C.tigris_status { return C.tigris_plan_from_file(&out, cpath) })
+	return out, err
 }
 
 // emit copies the .tgrs bytes out of the library's buffer and releases it (tigris_free).
 func emit(p planHandle) ([]byte, error) {
-	data, size := []uintptr{0}, []uint64{0}
-	if err := call(func() swig.Enum_SS_tigris_status { return swig.Tigris_emit(data, size, p) }); err != nil {
+	var data unsafe.Pointer
+	var size C.size_t
+	if err := call(func() C.tigris_status { return C.tigris_emit(&data, &size, p) }); err != nil {
 		return nil, err
 	}
-	defer swig.Tigris_free(data[0])
-	return swig.CopyBytes(data[0], size[0]), nil
+	defer C.tigris_free(data)
+	return C.GoBytes(data, C.int(size)), nil
+}
+
+// tensorInfo converts what a tigris_*_input / _output / tensor call filled in.
+func tensorInfo(fill func(*C.tigris_tensor_info) C.tigris_status) (TensorInfo, error) {
+	var info C.tigris_tensor_info
+	info.version = C.TIGRIS_TENSOR_INFO_VERSION
+	if err := call(func() C.tigris_status { return fill(&info) }); err != nil {
+		return TensorInfo{}, err
+	}
+	t := TensorInfo{Name: C.GoString(info.name), DType: DType(info.dtype)}
+	if info.rank > 0 {
+		t.Shape = append([]int64(nil), unsafe.Slice((*int64)(unsafe.Pointer(info.shape)), info.rank)...)
+	}
+	if info.num_scales > 0 {
+		t.Scales = append([]float32(nil), unsafe.Slice((*float32)(unsafe.Pointer(info.scales)), info.num_scales)...)
+		t.ZeroPoints = append([]int32(nil), unsafe.Slice((*int32)(unsafe.Pointer(info.zero_points)), info.num_scales)...)
+	}
+	return t, nil
+}
+
+func modelTensors(m modelHandle, outputs bool) ([]TensorInfo, error) {
+	count := C.tigris_model_input_count(m)
+	if outputs {
+		count = C.tigris_model_output_count(m)
+	}
+	infos := make([]TensorInfo, 0, int(count))
+	for i := C.size_t(0); i < count; i++ {
+		index := C.tigris_model_input(m, i)
+		if outputs {
+			index = C.tigris_model_output(m, i)
+		}
+		t, err := tensorInfo(func(info *C.tigris_tensor_info) C.tigris_status {
+			return C.tigris_model_tensor(m, C.size_t(index), info)
+		})
+		if err != nil {
+			return nil, err
+		}
+		infos = append(infos, t)
+	}
+	return infos, nil
+}
+
+func planTensors(p planHandle, outputs bool) ([]TensorInfo, error) {
+	count := C.tigris_plan_input_count(p)
+	if outputs {
+		count = C.tigris_plan_output_count(p)
+	}
+	infos := make([]TensorInfo, 0, int(count))
+	for i := C.size_t(0); i < count; i++ {
+		t, err := tensorInfo(func(info *C.tigris_tensor_info) C.tigris_status {
+			if outputs {
+				return C.tigris_plan_output(p, i, info)
+			}
+			return C.tigris_plan_input(p, i, info)
+		})
+		if err != nil {
+			return nil, err
+		}
+		infos = append(infos, t)
+	}
+	return infos, nil
+}
+
+// runPlan runs p on the host runtime. The tensors' data is copied into C memory for the
+// call (cgo forbids passing Go memory that C keeps pointers to in an array of structs),
+// and the outputs are copied back.
+func runPlan(p planHandle, in []Tensor, out []Tensor, o RunOptions) (RunStats, error) {
+	ios := (*[1 << 20]C.tigris_run_io)(C.calloc(C.size_t(len(in)+len(out)+1), C.sizeof_tigris_run_io))
+	defer C.free(unsafe.Pointer(ios))
+	var buffers []unsafe.Pointer
+	defer func() {
+		for _, b := range buffers {
+			C.free(b)
+		}
+	}()
+	fill := func(slot int, t Tensor) {
+		buf := C.malloc(C.size_t(len(t.Data) + 1))
+		if len(t.Data) > 0 {
+			C.memcpy(buf, unsafe.Pointer(&t.Data[0]), C.size_t(len(t.Data)))
+		}
+		buffers = append(buffers, buf)
+		ios[slot] = C.tigris_run_io{version: C.TIGRIS_RUN_IO_VERSION, dtype: C.tigris_dtype(t.DType),
+			data: buf, size: C.size_t(len(t.Data))}
+	}
+	for i, t := range in {
+		fill(i, t)
+	}
+	for i, t := range out {
+		fill(len(in)+i, t)
+	}
+	options := C.tigris_run_options{version: C.TIGRIS_RUN_OPTIONS_VERSION,
+		fast_bytes: C.uint64_t(o.FastBytes), slow_bytes: C.uint64_t(o.SlowBytes)}
+	var stats C.tigris_run_stats
+	stats.version = C.TIGRIS_RUN_STATS_VERSION
+	var outs *C.tigris_run_io
+	if len(out) > 0 {
+		outs = &ios[len(in)]
+	}
+	err := call(func() C.tigris_status {
+		return C.tigris_plan_run(p, &options, &ios[0], C.size_t(len(in)), outs, C.size_t(len(out)), &stats)
+	})
+	if err != nil {
+		return RunStats{}, err
+	}
+	for i := range out {
+		copy(out[i].Data, unsafe.Slice((*byte)(ios[len(in)+i].data), len(out[i].Data)))
+	}
+	return RunStats{
+		FastArenaBytes: uint64(stats.fast_arena_bytes), SlowArenaBytes: uint64(stats.slow_arena_bytes),
+		FastHighWaterBytes: uint64(stats.fast_hwm_bytes), SlowHighWaterBytes: uint64(stats.slow_hwm_bytes),
+		RunSeconds: float64(stats.run_seconds),
+	}, nil
 }

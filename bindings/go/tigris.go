@@ -9,14 +9,15 @@
 //	fmt.Println(a.ScheduledPeakBytes(), a.Verdict())
 package tigris
 
+// #include <tigris.h>
+import "C"
+
 import (
 	"runtime"
-
-	"tigris.local/tigris/internal/swig"
 )
 
-// Version of the libtigris actually loaded, e.g. "0.1.0".
-func Version() string { return swig.Tigris_version() }
+// Version of the libtigris actually loaded, e.g. "0.2.0".
+func Version() string { return version() }
 
 // ParseSize reads a human size ("256K", "1.5MiB"; K = 1024) with the library's parser.
 func ParseSize(text string) (uint64, error) {
@@ -59,16 +60,16 @@ func newModel(h modelHandle) *Model {
 // Close frees the model; a second Close is a no-op.
 func (m *Model) Close() error {
 	if m.h != nil {
-		swig.Tigris_model_free(m.h)
+		C.tigris_model_free(m.h)
 		m.h = nil
 	}
 	return nil
 }
 
-func (m *Model) Name() string     { return swig.Tigris_model_name(m.h) }
-func (m *Model) OpCount() int     { return int(swig.Tigris_model_op_count(m.h)) }
-func (m *Model) TensorCount() int { return int(swig.Tigris_model_tensor_count(m.h)) }
-func (m *Model) JSON() string     { return swig.Tigris_model_json(m.h) }
+func (m *Model) Name() string     { return C.GoString(C.tigris_model_name(m.h)) }
+func (m *Model) OpCount() int     { return int(C.tigris_model_op_count(m.h)) }
+func (m *Model) TensorCount() int { return int(C.tigris_model_tensor_count(m.h)) }
+func (m *Model) JSON() string     { return C.GoString(C.tigris_model_json(m.h)) }
 func (m *Model) closed() error {
 	if m.h == nil {
 		return &Error{Status: StatusInvalidArgument, Message: "model is closed"}
@@ -104,9 +105,7 @@ func (m *Model) Plan(b Budgets, o PlanOptions) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{h: h}
-	runtime.SetFinalizer(p, (*Plan).Close)
-	return p, nil
+	return newPlan(h), nil
 }
 
 // Verdict says how the model runs under the budget (tigris_verdict).
@@ -129,31 +128,33 @@ type Analysis struct{ h analysisHandle }
 
 func (a *Analysis) Close() error {
 	if a.h != nil {
-		swig.Tigris_analysis_free(a.h)
+		C.tigris_analysis_free(a.h)
 		a.h = nil
 	}
 	return nil
 }
 
-func (a *Analysis) Verdict() Verdict           { return Verdict(swig.Tigris_analysis_verdict(a.h)) }
-func (a *Analysis) ScheduledPeakBytes() uint64 { return swig.Tigris_analysis_scheduled_peak_bytes(a.h) }
-func (a *Analysis) NaivePeakBytes() uint64     { return swig.Tigris_analysis_naive_peak_bytes(a.h) }
-func (a *Analysis) SlowPeakBytes() uint64      { return swig.Tigris_analysis_slow_peak_bytes(a.h) }
-func (a *Analysis) StageCount() int            { return int(swig.Tigris_analysis_stage_count(a.h)) }
-func (a *Analysis) TiledStageCount() int       { return int(swig.Tigris_analysis_tiled_stage_count(a.h)) }
-func (a *Analysis) ChainCount() int            { return int(swig.Tigris_analysis_chain_count(a.h)) }
-func (a *Analysis) MACs() uint64               { return swig.Tigris_analysis_macs(a.h) }
+func (a *Analysis) Verdict() Verdict { return Verdict(C.tigris_analysis_verdict(a.h)) }
+func (a *Analysis) ScheduledPeakBytes() uint64 {
+	return uint64(C.tigris_analysis_scheduled_peak_bytes(a.h))
+}
+func (a *Analysis) NaivePeakBytes() uint64 { return uint64(C.tigris_analysis_naive_peak_bytes(a.h)) }
+func (a *Analysis) SlowPeakBytes() uint64  { return uint64(C.tigris_analysis_slow_peak_bytes(a.h)) }
+func (a *Analysis) StageCount() int        { return int(C.tigris_analysis_stage_count(a.h)) }
+func (a *Analysis) TiledStageCount() int   { return int(C.tigris_analysis_tiled_stage_count(a.h)) }
+func (a *Analysis) ChainCount() int        { return int(C.tigris_analysis_chain_count(a.h)) }
+func (a *Analysis) MACs() uint64           { return uint64(C.tigris_analysis_macs(a.h)) }
 
 // JSON is the report `tigris analyze --json` prints.
-func (a *Analysis) JSON() string        { return swig.Tigris_analysis_json(a.h) }
-func (a *Analysis) TimelineSVG() string { return swig.Tigris_analysis_timeline_svg(a.h) }
+func (a *Analysis) JSON() string        { return C.GoString(C.tigris_analysis_json(a.h)) }
+func (a *Analysis) TimelineSVG() string { return C.GoString(C.tigris_analysis_timeline_svg(a.h)) }
 
 // Plan is a compiled execution plan.
 type Plan struct{ h planHandle }
 
 func (p *Plan) Close() error {
 	if p.h != nil {
-		swig.Tigris_plan_free(p.h)
+		C.tigris_plan_free(p.h)
 		p.h = nil
 	}
 	return nil
@@ -164,6 +165,6 @@ func (p *Plan) Bytes() ([]byte, error) {
 	return emit(p.h)
 }
 
-func (p *Plan) FileBytes() uint64      { return swig.Tigris_plan_file_bytes(p.h) }
-func (p *Plan) FastArenaBytes() uint64 { return swig.Tigris_plan_fast_arena_bytes(p.h) }
-func (p *Plan) SlowArenaBytes() uint64 { return swig.Tigris_plan_slow_arena_bytes(p.h) }
+func (p *Plan) FileBytes() uint64      { return uint64(C.tigris_plan_file_bytes(p.h)) }
+func (p *Plan) FastArenaBytes() uint64 { return uint64(C.tigris_plan_fast_arena_bytes(p.h)) }
+func (p *Plan) SlowArenaBytes() uint64 { return uint64(C.tigris_plan_slow_arena_bytes(p.h)) }

@@ -27,7 +27,14 @@ func modelPath(t *testing.T) string {
 	return filepath.Join(env(t, "TIGRIS_MODELS_DIR"), "onnx", "vww_mobilenetv1_025_96.onnx")
 }
 
-func cli(t *testing.T) string { return filepath.Join(env(t, "TIGRIS_BUILD_DIR"), "bin", "tigris") }
+// cli is the installed `tigris` when the test runs against an installed tree
+// (TIGRIS_PREFIX, as ctest does), else the build's.
+func cli(t *testing.T) string {
+	if prefix := os.Getenv("TIGRIS_PREFIX"); prefix != "" {
+		return filepath.Join(prefix, "bin", "tigris")
+	}
+	return filepath.Join(env(t, "TIGRIS_BUILD_DIR"), "bin", "tigris")
+}
 
 func TestAnalyzeMatchesCLI(t *testing.T) {
 	out, err := exec.Command(cli(t), "analyze", modelPath(t), "-m", "64K", "--json").Output()
