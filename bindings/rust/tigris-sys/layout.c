@@ -83,6 +83,9 @@ int main(void) {
   printf("pub const SIZEOF_tigris_compression: usize = %zu;\n", sizeof(tigris_compression));
   printf("pub const TIGRIS_ERR_IO: i32 = %d;\n", (int)TIGRIS_ERR_IO);
   printf("pub const TIGRIS_ERR_DOES_NOT_FIT: i32 = %d;\n", (int)TIGRIS_ERR_DOES_NOT_FIT);
+  printf("pub const TIGRIS_ERR_INVALID_PLAN: i32 = %d;\n", (int)TIGRIS_ERR_INVALID_PLAN);
+  printf("pub const TIGRIS_TENSOR_INFO_VERSION: i32 = %d;\n", TIGRIS_TENSOR_INFO_VERSION);
+  printf("pub const TIGRIS_RUN_IO_VERSION: i32 = %d;\n", TIGRIS_RUN_IO_VERSION);
   printf("pub const TIGRIS_VERDICT_NEEDS_WORK: i32 = %d;\n", (int)TIGRIS_VERDICT_NEEDS_WORK);
   printf("pub const TIGRIS_COMPRESSION_LZ4: i32 = %d;\n", (int)TIGRIS_COMPRESSION_LZ4);
   printf("pub const TIGRIS_LOAD_OPTIONS_VERSION: i32 = %d;\n", TIGRIS_LOAD_OPTIONS_VERSION);

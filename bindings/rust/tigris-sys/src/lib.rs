@@ -31,6 +31,7 @@ pub const TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL: tigris_status = 18;
 pub const TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL: tigris_status = 19;
 pub const TIGRIS_ERR_VERSION_MISMATCH: tigris_status = 20;
 pub const TIGRIS_ERR_DOES_NOT_FIT: tigris_status = 21;
+pub const TIGRIS_ERR_INVALID_PLAN: tigris_status = 22;
 
 pub type tigris_dtype = c_int;
 pub const TIGRIS_DTYPE_UNKNOWN: tigris_dtype = 0;
@@ -278,6 +279,38 @@ extern "C" {
         path: *const c_char,
     ) -> tigris_status;
     pub fn tigris_free(bytes: *mut c_void);
+
+    // 0.2: plan handles from .tgrs bytes, their graph inputs and outputs, running them.
+    pub fn tigris_plan_from_memory(
+        out: *mut *mut tigris_execution_plan,
+        data: *const c_void,
+        size: usize,
+    ) -> tigris_status;
+    pub fn tigris_plan_from_file(
+        out: *mut *mut tigris_execution_plan,
+        path: *const c_char,
+    ) -> tigris_status;
+    pub fn tigris_plan_input_count(plan: *const tigris_execution_plan) -> usize;
+    pub fn tigris_plan_output_count(plan: *const tigris_execution_plan) -> usize;
+    pub fn tigris_plan_input(
+        plan: *const tigris_execution_plan,
+        index: usize,
+        info: *mut tigris_tensor_info,
+    ) -> tigris_status;
+    pub fn tigris_plan_output(
+        plan: *const tigris_execution_plan,
+        index: usize,
+        info: *mut tigris_tensor_info,
+    ) -> tigris_status;
+    pub fn tigris_plan_run(
+        plan: *const tigris_execution_plan,
+        options: *const tigris_run_options,
+        inputs: *const tigris_run_io,
+        num_inputs: usize,
+        outputs: *mut tigris_run_io,
+        num_outputs: usize,
+        stats: *mut tigris_run_stats,
+    ) -> tigris_status;
 
     pub fn tigris_run_plan(
         plan: *const c_void,

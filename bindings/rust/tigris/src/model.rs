@@ -7,7 +7,7 @@ use crate::error::{check, cstr, Error, Result};
 use crate::size::Size;
 use tigris_sys as sys;
 
-fn c_string(s: &str, what: &str) -> Result<CString> {
+pub(crate) fn c_string(s: &str, what: &str) -> Result<CString> {
     CString::new(s).map_err(|_| {
         Error::new(
             sys::TIGRIS_ERR_INVALID_ARGUMENT,
@@ -50,6 +50,10 @@ impl Model {
             sys::tigris_load_from_memory(&mut raw, data.as_ptr().cast(), data.len(), ptr::null())
         })?;
         Ok(Model { raw })
+    }
+
+    pub(crate) fn raw(&self) -> *const sys::tigris_model {
+        self.raw
     }
 
     pub fn name(&self) -> String {
@@ -223,6 +227,13 @@ impl Drop for Plan {
 }
 
 impl Plan {
+    pub(crate) fn from_raw(raw: *mut sys::tigris_execution_plan) -> Plan {
+        Plan { raw }
+    }
+    pub(crate) fn raw(&self) -> *const sys::tigris_execution_plan {
+        self.raw
+    }
+
     /// The .tgrs file bytes (deterministic).
     pub fn emit(&self) -> Result<Vec<u8>> {
         let mut data: *mut std::os::raw::c_void = ptr::null_mut();

@@ -14,8 +14,7 @@ fn model_path() -> PathBuf {
 }
 
 fn cli() -> PathBuf {
-    let dir = std::env::var("TIGRIS_BUILD_DIR").expect("TIGRIS_BUILD_DIR (ctest sets it)");
-    PathBuf::from(dir).join("bin/tigris")
+    support::cli()
 }
 
 fn cli_analysis() -> (String, Json) {
