@@ -21,7 +21,7 @@ namespace Tigris
 
     public enum Verdict { Ok = 0, Partitioned = 1, Tiled = 2, NeedsWork = 3 }
 
-    public sealed class Model : IDisposable
+    public sealed partial class Model : IDisposable
     {
         readonly ModelHandle h;
         Model(IntPtr raw) { h = new ModelHandle(raw); }
@@ -103,7 +103,7 @@ namespace Tigris
         public string Json { get { return tigris_c.tigris_analysis_json(h); } }
     }
 
-    public sealed class Plan : IDisposable
+    public sealed partial class Plan : IDisposable
     {
         readonly PlanHandle h;
         internal Plan(PlanHandle handle) { h = handle; }

@@ -10,6 +10,7 @@ namespace Tigris
         ShapeInference = 11, ExternalData = 12, UnsupportedDtype = 13,
         UnsupportedQuantization = 14, OutOfMemory = 15, Internal = 16, InvalidBudget = 17,
         SlowBudgetTooSmall = 18, FlashBudgetTooSmall = 19, VersionMismatch = 20, DoesNotFit = 21,
+        InvalidPlan = 22,
     }
 
     public class TigrisException : Exception

@@ -1,6 +1,7 @@
 // TigrisTests.cs: the C# binding against the `tigris` CLI on the same model and budgets (an
 // independent client of the C ABI, so its output is the expected value).
 using System;
+using System.Collections.Generic;
 using System.Diagnostics;
 using System.IO;
 using System.Linq;
@@ -17,7 +18,16 @@ public static class TigrisTests
     }
 
     static string ModelPath { get { return Path.Combine(Env("TIGRIS_MODELS_DIR"), "onnx", "vww_mobilenetv1_025_96.onnx"); } }
-    static string Cli { get { return Path.Combine(Env("TIGRIS_BUILD_DIR"), "bin", "tigris"); } }
+    // The installed `tigris` when the test runs against an installed tree (TIGRIS_PREFIX).
+    static string Cli
+    {
+        get
+        {
+            string prefix = Environment.GetEnvironmentVariable("TIGRIS_PREFIX");
+            if (!string.IsNullOrEmpty(prefix)) return Path.Combine(prefix, "bin", "tigris");
+            return Path.Combine(Env("TIGRIS_BUILD_DIR"), "bin", "tigris");
+        }
+    }
 
     static string RunCli(params string[] args)
     {
@@ -136,5 +146,113 @@ public static class TigrisTests
         m.Dispose();
         try { m.Analyze(1024); throw new Exception("no exception"); }
         catch (ObjectDisposedException) { }
+    }
+
+    // ---- plans as values: Plan.Run against `tigris run`, I/O against mnist8.onnx -------------
+
+    static string Mnist8 { get { return Path.Combine(Env("TIGRIS_MODELS_DIR"), "onnx", "mnist8.onnx"); } }
+
+    // A float32 .npy (format 1.0).
+    static byte[] Npy(long[] shape, float[] values)
+    {
+        string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + string.Join(", ", shape) + ",), }";
+        while ((10 + header.Length + 1) % 64 != 0) header += " ";
+        header += "\n";
+        var ms = new MemoryStream();
+        ms.Write(new byte[] { 0x93, (byte)'N', (byte)'U', (byte)'M', (byte)'P', (byte)'Y', 1, 0 }, 0, 8);
+        ms.Write(BitConverter.GetBytes((ushort)header.Length), 0, 2);
+        byte[] h = System.Text.Encoding.ASCII.GetBytes(header);
+        ms.Write(h, 0, h.Length);
+        foreach (float v in values) ms.Write(BitConverter.GetBytes(v), 0, 4);
+        return ms.ToArray();
+    }
+
+    static byte[] NpyData(byte[] raw)
+    {
+        int start = raw[6] == 1 ? 10 + BitConverter.ToUInt16(raw, 8) : 12 + (int)BitConverter.ToUInt32(raw, 8);
+        return raw.Skip(start).ToArray();
+    }
+
+    public static void TestInputsAndOutputsAreTheOnnxDeclarations()
+    {
+        // mnist8.onnx declares input Input3 [1,1,28,28] and output Plus214_Output_0 [1,10], float.
+        using (Model m = Model.Load(Mnist8))
+        using (Plan p = m.Plan(64 << 10, true))
+        {
+            foreach (TensorInfo[] ins in new[] { m.Inputs(), p.Inputs() })
+            {
+                Assert.Equal(1, ins.Length, "input count");
+                Assert.Equal("Input3", ins[0].Name, "input name");
+                Assert.Equal(DType.Float32, ins[0].DType, "input dtype");
+                Assert.Equal("1,1,28,28", string.Join(",", ins[0].Shape), "input shape");
+            }
+            foreach (TensorInfo[] outs in new[] { m.Outputs(), p.Outputs() })
+            {
+                Assert.Equal("Plus214_Output_0", outs[0].Name, "output name");
+                Assert.Equal("1,10", string.Join(",", outs[0].Shape), "output shape");
+            }
+        }
+    }
+
+    public static void TestRunEqualsCliRun()
+    {
+        string dir = Path.Combine(Path.GetTempPath(), "tigris_cs_run_" + Process.GetCurrentProcess().Id);
+        Directory.CreateDirectory(dir);
+        var x = new float[28 * 28];
+        for (int i = 0; i < x.Length; ++i) x[i] = (float)Math.Sin(0.37 * i);
+        using (Model m = Model.Load(Mnist8))
+        using (Plan p = m.Plan(16 << 10, true))  // tiled
+        {
+            string planPath = Path.Combine(dir, "p.tgrs");
+            p.Save(planPath);
+            File.WriteAllBytes(Path.Combine(dir, "x.npy"), Npy(new long[] { 1, 1, 28, 28 }, x));
+            RunCli("run", planPath, "--input", Path.Combine(dir, "x.npy"), "--output", Path.Combine(dir, "y.npy"));
+            byte[] want = NpyData(File.ReadAllBytes(Path.Combine(dir, "y.npy")));
+            using (Plan loaded = Plan.Load(planPath))
+            using (Plan fromBytes = Plan.FromBytes(p.Emit()))
+            {
+                foreach (Plan plan in new[] { p, loaded, fromBytes })
+                {
+                    RunResult r = plan.Run(new Dictionary<string, Array> { { "Input3", x } });
+                    var y = (float[])r.Outputs["Plus214_Output_0"];
+                    byte[] got = y.SelectMany(v => BitConverter.GetBytes(v)).ToArray();
+                    Assert.True(got.SequenceEqual(want), "Run bytes equal `tigris run`");
+                    Assert.Equal(plan.FastArenaBytes, (r.Stats.FastHighWaterBytes + 15) / 16 * 16, "fast high-water mark");
+                }
+            }
+        }
+        Directory.Delete(dir, true);
+    }
+
+    static void Throws(Status status, string part, Action f)
+    {
+        try { f(); }
+        catch (TigrisException e)
+        {
+            Assert.Equal(status, e.Status, "status of " + part);
+            Assert.True(e.Message.Contains(part), "message has '" + part + "': " + e.Message);
+            return;
+        }
+        throw new Exception("no TigrisException for " + part);
+    }
+
+    public static void TestBadRunsAndPlansThrow()
+    {
+        using (Model m = Model.Load(Mnist8))
+        using (Plan p = m.Plan(64 << 10, true))
+        {
+            var x = new float[784];
+            Throws(Status.InvalidArgument, "is missing", () => p.Run(new Dictionary<string, Array>()));
+            Throws(Status.InvalidArgument, "no graph input named 'nope'",
+                   () => p.Run(new Dictionary<string, Array> { { "Input3", x }, { "nope", x } }));
+            Throws(Status.InvalidArgument, "needs 784 elements, got 3",
+                   () => p.Run(new Dictionary<string, Array> { { "Input3", new float[3] } }));
+            Throws(Status.InvalidArgument, "TGRS_ERR_ARENA_TOO_SMALL",
+                   () => p.Run(new Dictionary<string, Array> { { "Input3", x } }, false, 16));
+            byte[] data = p.Emit();
+            data[5] ^= 0x20;  // the file identifier "TGRS"
+            Throws(Status.InvalidPlan, "TGRS_ERR_BAD_IDENTIFIER", () => Plan.FromBytes(data));
+            Throws(Status.IO, "/nonexistent.tgrs", () => Plan.Load("/nonexistent.tgrs"));
+        }
     }
 }
