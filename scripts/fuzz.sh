@@ -11,6 +11,10 @@
 # once fixed: ctest replays it from then on).
 #
 # Usage: scripts/fuzz.sh [TARGET|all] [SECONDS]    default: all, 60 s per target
+#        scripts/fuzz.sh --smoke                    what CI runs (scripts/test.sh): every target
+#                                                   from its seeds alone, a fixed seed and a
+#                                                   fixed number of runs (under 60 s each), so
+#                                                   a run is repeatable
 #        scripts/fuzz.sh --coverage                 line coverage of the plan verifier and
 #                                                   the ONNX loader from the corpora (llvm-cov)
 # Environment: TIGRIS_FUZZ_JOBS (parallel fuzzing processes per target, default 1).
@@ -52,6 +56,13 @@ if [[ "${1:-}" == "--coverage" ]]; then
   exit 0
 fi
 
+smoke=0
+if [[ "${1:-}" == "--smoke" ]]; then
+  smoke=1
+  shift
+fi
+# Runs per target in --smoke: about 40 s each under ASan on the two-core machine.
+declare -A smoke_runs=([plan]=8000 [plan_fields]=4000 [onnx]=60000 [npy]=1000000)
 target="${1:-all}"
 seconds="${2:-60}"
 if [[ "$target" == "all" ]]; then targets=("${targets_all[@]}"); else targets=("$target"); fi
@@ -65,10 +76,16 @@ mkdir -p "$build/artifacts"
 status=0
 for t in "${targets[@]}"; do
   work="$build/corpus/$t"
+  limits=(-max_total_time="$seconds")
+  if ((smoke)); then
+    work="$build/smoke-corpus/$t"  # from the seeds alone, so every run is the same
+    rm -rf "$work"
+    limits=(-seed=1 -runs="${smoke_runs[$t]}" -max_total_time=120)
+  fi
   mkdir -p "$work"
   dict=()
   case $t in plan | plan_fields) dict=(-dict="$root/fuzz/dict/tgrs.dict") ;; onnx) dict=(-dict="$root/fuzz/dict/onnx.dict") ;; esac
-  echo "== fuzz_$t for ${seconds} s (corpus $work, seeds $(corpus_of "$t"))"
+  echo "== fuzz_$t ${limits[*]} (corpus $work, seeds $(corpus_of "$t"))"
   # -rss_limit_mb: a model that makes the compiler allocate gigabytes is a finding.
   # -timeout: one input taking more than 10 s is a finding (a hang or a quadratic blow-up).
   log="$build/fuzz_$t.log"
@@ -77,7 +94,7 @@ for t in "${targets[@]}"; do
     jobs=(-jobs="$TIGRIS_FUZZ_JOBS" -workers="$TIGRIS_FUZZ_JOBS")  # logs: build-fuzz/fuzz-N.log
   fi
   if ! (cd "$build" && "$build/fuzz/fuzz_$t" "$work" "$(corpus_of "$t")" "${dict[@]}" \
-      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      "${limits[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       "${jobs[@]}" -artifact_prefix="$build/artifacts/$t-" >"$log" 2>&1); then
     echo "fuzz_$t FAILED: see $log and $build/artifacts/" >&2
     grep -E "ERROR|SUMMARY|Test unit written" "$log" >&2 || tail -20 "$log" >&2
