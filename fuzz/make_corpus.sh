@@ -20,6 +20,9 @@ for m in "$models/conv1d_small.onnx" "$models/conv2d_small_maxpool.onnx" "$model
   install -m 644 "$m" "$out/onnx/"
 done
 
+# ...and tiny graphs of the op families the seeds above do not use (fuzz/make_onnx_seeds.py).
+"$python" "$root/fuzz/make_onnx_seeds.py" "$out/onnx"
+
 # Plans: untiled, row-tiled, chained, spilled; weights in place, copied and LZ4-compressed.
 compile() {  # NAME MODEL ARGS...
   local name=$1 model=$2
