@@ -14,6 +14,17 @@ int64_t NumElements(const Shape& shape) {
   return n;
 }
 
+bool WithinTensorLimits(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) return false;
+    if (d == 0) continue;
+    if (d > kMaxTensorElements / n) return false;
+    n *= d;
+  }
+  return true;
+}
+
 std::string ShapeToString(const Shape& shape) {
   if (shape.empty()) return "scalar";
   std::string s;

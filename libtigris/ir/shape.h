@@ -17,6 +17,15 @@ int64_t NumElements(const Shape& shape);
 // "1x3x96x96"; "scalar" for rank 0.
 std::string ShapeToString(const Shape& shape);
 
+// The most elements one tensor may have, 2^32: far beyond any memory TiGrIS plans for,
+// and small enough that every product of extents (and times a dtype size) fits int64.
+constexpr int64_t kMaxTensorElements = int64_t{1} << 32;
+// True when no extent is negative and the product of the non-zero extents is at most
+// kMaxTensorElements, so that no partial product of the shape overflows either. The loader
+// checks every shape it stores (declared inputs, initializers, shape rules' outputs); a
+// crafted model declared 2^50 x 2^60 and overflowed the shape arithmetic (found by fuzz_onnx).
+bool WithinTensorLimits(const Shape& shape);
+
 }  // namespace tigris::ir
 
 #endif  // TIGRIS_IR_SHAPE_H_

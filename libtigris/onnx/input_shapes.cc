@@ -29,8 +29,16 @@ void ValidateOptions(const LoadOptions& options) {
 
 ir::Shape PinnedInputShape(const onnx::ValueInfoProto& input, const LoadOptions& options,
                            std::map<std::string, int64_t>& symbols) {
+  auto checked = [&](ir::Shape shape) {
+    if (!ir::WithinTensorLimits(shape)) {
+      throw Error(Status::kInvalidModel, "input '" + input.name() + "' would be " +
+                                             ir::ShapeToString(shape) +
+                                             ", more than 2^32 elements");
+    }
+    return shape;
+  };
   auto override_it = options.input_shapes.find(input.name());
-  if (override_it != options.input_shapes.end()) return override_it->second;
+  if (override_it != options.input_shapes.end()) return checked(override_it->second);
 
   const std::string hint =
       "; pin it with the dims or default_dim options, or give the "
@@ -66,7 +74,7 @@ ir::Shape PinnedInputShape(const onnx::ValueInfoProto& input, const LoadOptions&
     if (!param.empty()) symbols.emplace(param, value);
     shape.push_back(value);
   }
-  return shape;
+  return checked(std::move(shape));
 }
 
 std::optional<std::vector<int64_t>> DeclaredShape(const onnx::ValueInfoProto& value,

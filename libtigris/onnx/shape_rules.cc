@@ -43,6 +43,10 @@ void ShapeContext::SetOutput(size_t i, ir::DType dtype, ir::Shape shape) {
            ir::ShapeToString(shape) + ")");
     }
   }
+  if (!ir::WithinTensorLimits(shape)) {
+    Fail("output " + std::to_string(i) + " would have more than 2^32 elements (" +
+         ir::ShapeToString(shape) + ")");
+  }
   ir::Tensor& t = graph_.tensor(op_.outputs[i]);
   t.dtype = dtype;
   t.shape = std::move(shape);

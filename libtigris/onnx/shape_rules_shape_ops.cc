@@ -276,8 +276,8 @@ void ReshapeRule(ShapeContext& ctx) {
       infer_at = static_cast<int>(i);
     } else if (target[i] < 0) {
       ctx.Fail("target shape has invalid extent " + std::to_string(target[i]));
-    } else {
-      known *= target[i];
+    } else if (__builtin_mul_overflow(known, target[i], &known) || known > ir::kMaxTensorElements) {
+      ctx.Fail("target shape " + ir::ShapeToString(target) + " has more than 2^32 elements");
     }
   }
   int64_t total = ir::NumElements(in);

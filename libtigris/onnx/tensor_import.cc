@@ -159,6 +159,11 @@ ir::Tensor TensorFromProto(const TensorProto& proto, const std::string& name,
     }
     t.shape.push_back(d);
   }
+  if (!ir::WithinTensorLimits(t.shape)) {
+    throw Error(Status::kInvalidModel, "tensor '" + name + "' declares " +
+                                           ir::ShapeToString(t.shape) +
+                                           ", more than 2^32 elements");
+  }
   if (proto.data_location() == TensorProto::EXTERNAL) {
     t.data = ExternalBytes(proto, name, external);
   } else if (proto.has_raw_data()) {

@@ -305,3 +305,38 @@ TEST(LoaderErrors, DeclaredSymbolicDimIsCheckedAfterPinning) {
 
 }  // namespace
 }  // namespace tigris::testing
+
+namespace tigris::testing {
+namespace {
+
+// Found by fuzz_onnx (fuzz/regressions/onnx/shape-product-overflow.onnx): extents whose
+// product overflows int64 reached the shape arithmetic. Every shape the loader stores is now
+// held to 2^32 elements (ir::WithinTensorLimits), wherever it comes from.
+TEST(LoaderErrors, ShapesBeyondTwoToThe32ElementsAreRejected) {
+  OnnxModelBuilder declared("huge_input", 13);
+  declared.Input("x", {1, int64_t{1} << 20, int64_t{1} << 20, 8});
+  declared.Node("Relu", {"x"}, {"y"}, "relu");
+  declared.Output("y");
+  ExpectLoadError([&] { LoadString(declared.Bytes()); }, Status::kInvalidModel,
+                  {"input 'x'", "more than 2^32 elements"});
+
+  // A zero extent does not excuse the others: their partial products still overflow.
+  OnnxModelBuilder zero("zero_and_huge", 13);
+  zero.Input("x", {0, int64_t{1} << 40, int64_t{1} << 40});
+  zero.Node("Relu", {"x"}, {"y"}, "relu");
+  zero.Output("y");
+  ExpectLoadError([&] { LoadString(zero.Bytes()); }, Status::kInvalidModel,
+                  {"more than 2^32 elements"});
+
+  // A computed shape: Reshape to a constant 2^40 x 2^40 target.
+  OnnxModelBuilder reshape("huge_reshape", 13);
+  reshape.Input("x", {1, 4});
+  reshape.Initializer("t", {2}, Ints{int64_t{1} << 40, int64_t{1} << 40});
+  reshape.Node("Reshape", {"x", "t"}, {"y"}, "reshape");
+  reshape.Output("y");
+  ExpectLoadError([&] { LoadString(reshape.Bytes()); }, Status::kShapeInference,
+                  {"reshape", "more than 2^32 elements"});
+}
+
+}  // namespace
+}  // namespace tigris::testing
