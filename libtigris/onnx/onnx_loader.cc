@@ -44,6 +44,14 @@ ir::Graph Load(const uint8_t* data, size_t size, const LoadOptions& options,
   CheckAcyclic(graph);
   SortOpsDfsReversedChildren(graph);
 
+  // Our own shape rules run first, on a copy, so that only a graph they accept reaches
+  // libonnx's shape inference: it crashes on some malformed nodes (a Conv with a rank-2
+  // input: SIGSEGV in onnx::convPoolShapeInference, found by fuzz_onnx), which no try can
+  // catch. Then they run again, cross-checked against libonnx and the declared shapes.
+  {
+    ir::Graph probe = graph;
+    ResolveShapes(probe, {});
+  }
   ShapeHints libonnx = InferWithLibOnnx(model, graph);
   ShapeHints declared = DeclaredShapes(model, imported.symbols);
   ResolveShapes(graph, {&libonnx, &declared});
