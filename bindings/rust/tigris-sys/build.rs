@@ -2,8 +2,11 @@
 //!
 //! The library is found with pkg-config (`tigris.pc` of an installed TiGrIS: `cmake --install
 //! build --prefix P`, then PKG_CONFIG_PATH=P/lib/pkgconfig), and an rpath to its folder is
-//! added so that programs run without LD_LIBRARY_PATH. TIGRIS_SYS_LIB_DIR and
-//! TIGRIS_SYS_INCLUDE_DIR override the search with explicit folders (a build tree).
+//! added so that this workspace's tests and examples run without LD_LIBRARY_PATH (Cargo
+//! gives rustc-link-arg to no other package: a downstream binary adds its own, README.md).
+//! TIGRIS_SYS_LIB_DIR and TIGRIS_SYS_INCLUDE_DIR override the search with explicit folders
+//! (a build tree). Not TIGRIS_LIB_DIR: ctest exports that one (the build tree's library)
+//! to every binding test, and the Rust tests are meant to use the installed tree.
 //! For the layout test, a small C program built here against tigris.h prints sizeof and
 //! offsetof of every struct; its output becomes `layout.rs`, which tests/layout.rs compares
 //! with the Rust structs (no bindgen: the C compiler is the reference).
@@ -22,15 +25,20 @@ fn locate() -> (PathBuf, PathBuf) {
         });
         println!("cargo:rustc-link-search=native={lib}");
         println!("cargo:rustc-link-lib=dylib=tigris");
-        return (PathBuf::from(lib), PathBuf::from(include));
+        return (
+            canonical(PathBuf::from(lib)),
+            canonical(PathBuf::from(include)),
+        );
     }
     match pkg_config::Config::new()
         .atleast_version("0.2")
         .probe("tigris")
     {
+        // tigris.pc's paths are relative to its own folder (prefix=${pcfiledir}/../..):
+        // resolved here so the rpath and messages name the real folders.
         Ok(found) => (
-            found.link_paths.first().cloned().unwrap_or_default(),
-            found.include_paths.first().cloned().unwrap_or_default(),
+            canonical(found.link_paths.first().cloned().unwrap_or_default()),
+            canonical(found.include_paths.first().cloned().unwrap_or_default()),
         ),
         Err(e) => panic!(
             "libtigris not found: {e}\n\
@@ -41,16 +49,29 @@ fn locate() -> (PathBuf, PathBuf) {
     }
 }
 
+fn canonical(dir: PathBuf) -> PathBuf {
+    std::fs::canonicalize(&dir).unwrap_or(dir)
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=layout.c");
     let (lib_dir, include) = locate();
+    assert!(
+        include.join("tigris.h").is_file(),
+        "tigris.h not found in {} (the include folder of the libtigris in {})",
+        include.display(),
+        lib_dir.display()
+    );
     println!(
         "cargo:rerun-if-changed={}",
         include.join("tigris.h").display()
     );
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib_dir.display());
-    // Handed to dependents (the `tigris` crate) as DEP_TIGRIS_LIB_DIR.
+    // Handed to direct dependents (the `tigris` crate) as DEP_TIGRIS_LIB_DIR and
+    // DEP_TIGRIS_INCLUDE: Cargo applies rustc-link-arg (the rpath) to this package's own
+    // tests only, so each crate with binaries adds it again (tigris/build.rs).
     println!("cargo:lib_dir={}", lib_dir.display());
+    println!("cargo:include={}", include.display());
 
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());

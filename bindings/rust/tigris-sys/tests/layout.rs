@@ -294,19 +294,224 @@ fn field_offsets_match_c() {
 
 #[test]
 fn pinned_values_match_c() {
-    assert_eq!(TIGRIS_ERR_IO, c::TIGRIS_ERR_IO);
-    assert_eq!(TIGRIS_ERR_DOES_NOT_FIT, c::TIGRIS_ERR_DOES_NOT_FIT);
-    assert_eq!(TIGRIS_ERR_INVALID_PLAN, c::TIGRIS_ERR_INVALID_PLAN);
-    assert_eq!(TIGRIS_TENSOR_INFO_VERSION, c::TIGRIS_TENSOR_INFO_VERSION);
-    assert_eq!(TIGRIS_RUN_IO_VERSION, c::TIGRIS_RUN_IO_VERSION);
-    assert_eq!(TIGRIS_VERDICT_NEEDS_WORK, c::TIGRIS_VERDICT_NEEDS_WORK);
-    assert_eq!(TIGRIS_COMPRESSION_LZ4, c::TIGRIS_COMPRESSION_LZ4);
-    assert_eq!(TIGRIS_LOAD_OPTIONS_VERSION, c::TIGRIS_LOAD_OPTIONS_VERSION);
+    assert_eq!(TIGRIS_OK, c::TIGRIS_OK, "TIGRIS_OK");
+    assert_eq!(
+        TIGRIS_ERR_INVALID_ARGUMENT,
+        c::TIGRIS_ERR_INVALID_ARGUMENT,
+        "TIGRIS_ERR_INVALID_ARGUMENT"
+    );
+    assert_eq!(TIGRIS_ERR_IO, c::TIGRIS_ERR_IO, "TIGRIS_ERR_IO");
+    assert_eq!(
+        TIGRIS_ERR_EMPTY_MODEL,
+        c::TIGRIS_ERR_EMPTY_MODEL,
+        "TIGRIS_ERR_EMPTY_MODEL"
+    );
+    assert_eq!(
+        TIGRIS_ERR_NOT_ONNX,
+        c::TIGRIS_ERR_NOT_ONNX,
+        "TIGRIS_ERR_NOT_ONNX"
+    );
+    assert_eq!(
+        TIGRIS_ERR_TRUNCATED_MODEL,
+        c::TIGRIS_ERR_TRUNCATED_MODEL,
+        "TIGRIS_ERR_TRUNCATED_MODEL"
+    );
+    assert_eq!(
+        TIGRIS_ERR_INVALID_MODEL,
+        c::TIGRIS_ERR_INVALID_MODEL,
+        "TIGRIS_ERR_INVALID_MODEL"
+    );
+    assert_eq!(
+        TIGRIS_ERR_GRAPH_CYCLE,
+        c::TIGRIS_ERR_GRAPH_CYCLE,
+        "TIGRIS_ERR_GRAPH_CYCLE"
+    );
+    assert_eq!(
+        TIGRIS_ERR_DANGLING_INPUT,
+        c::TIGRIS_ERR_DANGLING_INPUT,
+        "TIGRIS_ERR_DANGLING_INPUT"
+    );
+    assert_eq!(
+        TIGRIS_ERR_UNSUPPORTED_OP,
+        c::TIGRIS_ERR_UNSUPPORTED_OP,
+        "TIGRIS_ERR_UNSUPPORTED_OP"
+    );
+    assert_eq!(
+        TIGRIS_ERR_DYNAMIC_SHAPE,
+        c::TIGRIS_ERR_DYNAMIC_SHAPE,
+        "TIGRIS_ERR_DYNAMIC_SHAPE"
+    );
+    assert_eq!(
+        TIGRIS_ERR_SHAPE_INFERENCE,
+        c::TIGRIS_ERR_SHAPE_INFERENCE,
+        "TIGRIS_ERR_SHAPE_INFERENCE"
+    );
+    assert_eq!(
+        TIGRIS_ERR_EXTERNAL_DATA,
+        c::TIGRIS_ERR_EXTERNAL_DATA,
+        "TIGRIS_ERR_EXTERNAL_DATA"
+    );
+    assert_eq!(
+        TIGRIS_ERR_UNSUPPORTED_DTYPE,
+        c::TIGRIS_ERR_UNSUPPORTED_DTYPE,
+        "TIGRIS_ERR_UNSUPPORTED_DTYPE"
+    );
+    assert_eq!(
+        TIGRIS_ERR_UNSUPPORTED_QUANTIZATION,
+        c::TIGRIS_ERR_UNSUPPORTED_QUANTIZATION,
+        "TIGRIS_ERR_UNSUPPORTED_QUANTIZATION"
+    );
+    assert_eq!(
+        TIGRIS_ERR_OUT_OF_MEMORY,
+        c::TIGRIS_ERR_OUT_OF_MEMORY,
+        "TIGRIS_ERR_OUT_OF_MEMORY"
+    );
+    assert_eq!(
+        TIGRIS_ERR_INTERNAL,
+        c::TIGRIS_ERR_INTERNAL,
+        "TIGRIS_ERR_INTERNAL"
+    );
+    assert_eq!(
+        TIGRIS_ERR_INVALID_BUDGET,
+        c::TIGRIS_ERR_INVALID_BUDGET,
+        "TIGRIS_ERR_INVALID_BUDGET"
+    );
+    assert_eq!(
+        TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL,
+        c::TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL,
+        "TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL"
+    );
+    assert_eq!(
+        TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL,
+        c::TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL,
+        "TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL"
+    );
+    assert_eq!(
+        TIGRIS_ERR_VERSION_MISMATCH,
+        c::TIGRIS_ERR_VERSION_MISMATCH,
+        "TIGRIS_ERR_VERSION_MISMATCH"
+    );
+    assert_eq!(
+        TIGRIS_ERR_DOES_NOT_FIT,
+        c::TIGRIS_ERR_DOES_NOT_FIT,
+        "TIGRIS_ERR_DOES_NOT_FIT"
+    );
+    assert_eq!(
+        TIGRIS_ERR_INVALID_PLAN,
+        c::TIGRIS_ERR_INVALID_PLAN,
+        "TIGRIS_ERR_INVALID_PLAN"
+    );
+    assert_eq!(
+        TIGRIS_DTYPE_UNKNOWN,
+        c::TIGRIS_DTYPE_UNKNOWN,
+        "TIGRIS_DTYPE_UNKNOWN"
+    );
+    assert_eq!(
+        TIGRIS_DTYPE_FLOAT32,
+        c::TIGRIS_DTYPE_FLOAT32,
+        "TIGRIS_DTYPE_FLOAT32"
+    );
+    assert_eq!(TIGRIS_DTYPE_INT8, c::TIGRIS_DTYPE_INT8, "TIGRIS_DTYPE_INT8");
+    assert_eq!(
+        TIGRIS_DTYPE_UINT8,
+        c::TIGRIS_DTYPE_UINT8,
+        "TIGRIS_DTYPE_UINT8"
+    );
+    assert_eq!(
+        TIGRIS_DTYPE_INT16,
+        c::TIGRIS_DTYPE_INT16,
+        "TIGRIS_DTYPE_INT16"
+    );
+    assert_eq!(
+        TIGRIS_DTYPE_INT32,
+        c::TIGRIS_DTYPE_INT32,
+        "TIGRIS_DTYPE_INT32"
+    );
+    assert_eq!(
+        TIGRIS_DTYPE_INT64,
+        c::TIGRIS_DTYPE_INT64,
+        "TIGRIS_DTYPE_INT64"
+    );
+    assert_eq!(
+        TIGRIS_DTYPE_FLOAT16,
+        c::TIGRIS_DTYPE_FLOAT16,
+        "TIGRIS_DTYPE_FLOAT16"
+    );
+    assert_eq!(
+        TIGRIS_DTYPE_FLOAT64,
+        c::TIGRIS_DTYPE_FLOAT64,
+        "TIGRIS_DTYPE_FLOAT64"
+    );
+    assert_eq!(TIGRIS_DTYPE_BOOL, c::TIGRIS_DTYPE_BOOL, "TIGRIS_DTYPE_BOOL");
+    assert_eq!(
+        TIGRIS_DTYPE_UINT16,
+        c::TIGRIS_DTYPE_UINT16,
+        "TIGRIS_DTYPE_UINT16"
+    );
+    assert_eq!(TIGRIS_VERDICT_OK, c::TIGRIS_VERDICT_OK, "TIGRIS_VERDICT_OK");
+    assert_eq!(
+        TIGRIS_VERDICT_PARTITIONED,
+        c::TIGRIS_VERDICT_PARTITIONED,
+        "TIGRIS_VERDICT_PARTITIONED"
+    );
+    assert_eq!(
+        TIGRIS_VERDICT_TILED,
+        c::TIGRIS_VERDICT_TILED,
+        "TIGRIS_VERDICT_TILED"
+    );
+    assert_eq!(
+        TIGRIS_VERDICT_NEEDS_WORK,
+        c::TIGRIS_VERDICT_NEEDS_WORK,
+        "TIGRIS_VERDICT_NEEDS_WORK"
+    );
+    assert_eq!(
+        TIGRIS_COMPRESSION_NONE,
+        c::TIGRIS_COMPRESSION_NONE,
+        "TIGRIS_COMPRESSION_NONE"
+    );
+    assert_eq!(
+        TIGRIS_COMPRESSION_LZ4,
+        c::TIGRIS_COMPRESSION_LZ4,
+        "TIGRIS_COMPRESSION_LZ4"
+    );
+    assert_eq!(
+        TIGRIS_LOAD_OPTIONS_VERSION,
+        c::TIGRIS_LOAD_OPTIONS_VERSION,
+        "TIGRIS_LOAD_OPTIONS_VERSION"
+    );
+    assert_eq!(
+        TIGRIS_OP_INFO_VERSION,
+        c::TIGRIS_OP_INFO_VERSION,
+        "TIGRIS_OP_INFO_VERSION"
+    );
+    assert_eq!(
+        TIGRIS_TENSOR_INFO_VERSION,
+        c::TIGRIS_TENSOR_INFO_VERSION,
+        "TIGRIS_TENSOR_INFO_VERSION"
+    );
     assert_eq!(
         TIGRIS_ANALYZE_OPTIONS_VERSION,
-        c::TIGRIS_ANALYZE_OPTIONS_VERSION
+        c::TIGRIS_ANALYZE_OPTIONS_VERSION,
+        "TIGRIS_ANALYZE_OPTIONS_VERSION"
     );
-    assert_eq!(TIGRIS_PLAN_OPTIONS_VERSION, c::TIGRIS_PLAN_OPTIONS_VERSION);
-    assert_eq!(TIGRIS_RUN_OPTIONS_VERSION, c::TIGRIS_RUN_OPTIONS_VERSION);
-    assert_eq!(TIGRIS_RUN_STATS_VERSION, c::TIGRIS_RUN_STATS_VERSION);
+    assert_eq!(
+        TIGRIS_PLAN_OPTIONS_VERSION,
+        c::TIGRIS_PLAN_OPTIONS_VERSION,
+        "TIGRIS_PLAN_OPTIONS_VERSION"
+    );
+    assert_eq!(
+        TIGRIS_RUN_IO_VERSION,
+        c::TIGRIS_RUN_IO_VERSION,
+        "TIGRIS_RUN_IO_VERSION"
+    );
+    assert_eq!(
+        TIGRIS_RUN_OPTIONS_VERSION,
+        c::TIGRIS_RUN_OPTIONS_VERSION,
+        "TIGRIS_RUN_OPTIONS_VERSION"
+    );
+    assert_eq!(
+        TIGRIS_RUN_STATS_VERSION,
+        c::TIGRIS_RUN_STATS_VERSION,
+        "TIGRIS_RUN_STATS_VERSION"
+    );
 }

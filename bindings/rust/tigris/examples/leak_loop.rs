@@ -1,7 +1,8 @@
-//! Run under valgrind by ctest (bindings_rust_leaks): load / analyze / plan / emit / drop a
-//! few times, plus a failed load. Every handle must be released by Drop.
+//! Run under valgrind by ctest (bindings_rust_leaks): load / analyze / plan / emit /
+//! Plan::from_bytes / run / drop a few times, plus a failed load and a refused plan. Every
+//! handle must be released by Drop.
 //! usage: leak_loop MODEL.onnx [--leak]
-use tigris::{Budgets, Model};
+use tigris::{Budgets, Input, Model, Plan};
 
 fn main() {
     let path = std::env::args()
@@ -18,6 +19,12 @@ fn main() {
             .expect("emit");
         assert!(!bytes.is_empty());
         assert!(Model::load(format!("{path}.missing")).is_err());
+        // A plan handle from the bytes, its graph inputs, one run, and a refused plan.
+        let plan = Plan::from_bytes(&bytes).expect("from_bytes");
+        let x = vec![0.5f32; plan.inputs().expect("inputs")[0].elements()];
+        let (outputs, _) = plan.run(&[Input::F32(&x)]).expect("run");
+        assert_eq!(outputs.len(), plan.outputs().expect("outputs").len());
+        assert!(Plan::from_bytes(&bytes[..bytes.len() / 2]).is_err());
     }
     if std::env::args().nth(2).as_deref() == Some("--leak") {
         // Negative control (bindings_rust_leaks_negative_control): a handle nobody drops

@@ -78,9 +78,11 @@ pub struct TensorInfo {
 }
 
 impl TensorInfo {
-    /// Number of elements (1 for a scalar).
+    /// Number of elements (1 for a scalar; 0 if a dimension is negative, saturating).
     pub fn elements(&self) -> usize {
-        self.shape.iter().map(|&d| d as usize).product()
+        self.shape.iter().fold(1usize, |n, &d| {
+            n.saturating_mul(usize::try_from(d).unwrap_or(0))
+        })
     }
 
     /// Calls `fill` (tigris_plan_input, tigris_model_tensor, ...) on a fresh info struct.
@@ -144,6 +146,14 @@ impl Input<'_> {
             Input::I8(_) => DType::I8,
             Input::U8(_) => DType::U8,
             Input::I32(_) => DType::I32,
+        }
+    }
+    fn len(&self) -> usize {
+        match self {
+            Input::F32(s) => s.len(),
+            Input::I8(s) => s.len(),
+            Input::U8(s) => s.len(),
+            Input::I32(s) => s.len(),
         }
     }
     fn bytes(&self) -> (*const u8, usize) {
@@ -307,13 +317,13 @@ impl Plan {
                 )));
             }
             let (data, size) = input.bytes();
-            if size != spec.elements() * input.dtype().size() {
+            if input.len() != spec.elements() {
                 return Err(bad(format!(
                     "input '{}' {:?} needs {} elements, got {}",
                     spec.name,
                     spec.shape,
                     spec.elements(),
-                    size / input.dtype().size()
+                    input.len()
                 )));
             }
             ios.push(sys::tigris_run_io {
@@ -332,9 +342,12 @@ impl Plan {
                 } else {
                     s.dtype
                 };
-                (dtype, vec![0u8; s.elements() * dtype.size()])
+                let size = s.elements().checked_mul(dtype.size()).ok_or_else(|| {
+                    bad(format!("output '{}' {:?} is too large", s.name, s.shape))
+                })?;
+                Ok((dtype, vec![0u8; size]))
             })
-            .collect();
+            .collect::<Result<_>>()?;
         let mut outs: Vec<sys::tigris_run_io> = buffers
             .iter_mut()
             .map(|(dtype, bytes)| sys::tigris_run_io {
