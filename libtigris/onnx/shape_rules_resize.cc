@@ -21,7 +21,14 @@ ir::Shape ScaleShape(ShapeContext& ctx, const ir::Shape& in, const std::vector<d
       ctx.Fail("scale " + std::to_string(scales[i]) + " must be positive");
     }
     size_t a = static_cast<size_t>(axes[i]);
-    out[a] = static_cast<int64_t>(std::floor(static_cast<double>(in[a]) * scales[i]));
+    const double extent = std::floor(static_cast<double>(in[a]) * scales[i]);
+    // Converting a double beyond int64 is undefined (found by fuzz_onnx: a scale of 1e21);
+    // anything past 2^32 is rejected by SetOutput anyway.
+    if (extent > static_cast<double>(ir::kMaxTensorElements)) {
+      ctx.Fail("scale " + std::to_string(scales[i]) + " makes axis " + std::to_string(a) +
+               " more than 2^32 long");
+    }
+    out[a] = static_cast<int64_t>(extent);
   }
   return out;
 }
@@ -59,8 +66,13 @@ void ResizeRule(ShapeContext& ctx) {
         scale = policy == "not_larger" ? std::min(scale, s) : std::max(scale, s);
       }
       for (int64_t a : axes) {
-        out[static_cast<size_t>(a)] =
-            static_cast<int64_t>(std::round(scale * static_cast<double>(in[a])));
+        const double extent = std::round(scale * static_cast<double>(in[a]));
+        // Checked before converting: a zero input extent makes the scale infinite.
+        if (!(extent >= 0) || extent > static_cast<double>(ir::kMaxTensorElements)) {
+          ctx.Fail("sizes " + ir::ShapeToString(sizes) + " give axis " + std::to_string(a) +
+                   " no valid extent");
+        }
+        out[static_cast<size_t>(a)] = static_cast<int64_t>(extent);
       }
     } else {
       ctx.Fail("unknown keep_aspect_ratio_policy '" + policy + "'");
