@@ -119,7 +119,13 @@ void PadRule(ShapeContext& ctx) {
   // pads = [x1_begin, x2_begin, ..., x1_end, x2_end, ...]; negative pads crop.
   ir::Shape out = in;
   for (size_t i = 0; i < axes.size(); ++i) {
-    out[static_cast<size_t>(axes[i])] += pads[i] + pads[i + axes.size()];
+    int64_t& extent = out[static_cast<size_t>(axes[i])];
+    // Pads come from the model: added with overflow checks (found by fuzz_onnx); what
+    // remains too large or negative SetOutput rejects.
+    if (__builtin_add_overflow(extent, pads[i], &extent) ||
+        __builtin_add_overflow(extent, pads[i + axes.size()], &extent)) {
+      ctx.Fail("pads " + ir::ShapeToString(pads) + " overflow axis " + std::to_string(axes[i]));
+    }
   }
   ctx.SetOutput(0, ctx.InputDType(0), out);
 }
