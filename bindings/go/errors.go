@@ -6,17 +6,29 @@ import "fmt"
 type Status int
 
 const (
-	StatusOK              Status = 0
-	StatusInvalidArgument Status = 1
-	StatusIO              Status = 2
-	StatusEmptyModel      Status = 3
-	StatusNotONNX         Status = 4
-	StatusTruncatedModel  Status = 5
-	StatusInvalidModel    Status = 6
-	StatusUnsupportedOp   Status = 9
-	StatusInvalidBudget   Status = 17
-	StatusDoesNotFit      Status = 21
-	StatusInvalidPlan     Status = 22
+	StatusOK                      Status = 0
+	StatusInvalidArgument         Status = 1
+	StatusIO                      Status = 2
+	StatusEmptyModel              Status = 3
+	StatusNotONNX                 Status = 4
+	StatusTruncatedModel          Status = 5
+	StatusInvalidModel            Status = 6
+	StatusGraphCycle              Status = 7
+	StatusDanglingInput           Status = 8
+	StatusUnsupportedOp           Status = 9
+	StatusDynamicShape            Status = 10
+	StatusShapeInference          Status = 11
+	StatusExternalData            Status = 12
+	StatusUnsupportedDType        Status = 13
+	StatusUnsupportedQuantization Status = 14
+	StatusOutOfMemory             Status = 15
+	StatusInternal                Status = 16
+	StatusInvalidBudget           Status = 17
+	StatusSlowBudgetTooSmall      Status = 18
+	StatusFlashBudgetTooSmall     Status = 19
+	StatusVersionMismatch         Status = 20
+	StatusDoesNotFit              Status = 21
+	StatusInvalidPlan             Status = 22
 )
 
 // String is the stable name, e.g. "TIGRIS_ERR_IO".

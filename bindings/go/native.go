@@ -8,7 +8,6 @@ package tigris
 /*
 #cgo pkg-config: tigris
 #include <stdlib.h>
-#include <string.h>
 #include <tigris.h>
 */
 import "C"
@@ -128,7 +127,13 @@ func emit(p planHandle) ([]byte, error) {
 		return nil, err
 	}
 	defer C.tigris_free(data)
-	return C.GoBytes(data, C.int(size)), nil
+	return append([]byte(nil), unsafe.Slice((*byte)(data), int(size))...), nil
+}
+
+func emitToFile(p planHandle, path string) error {
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	return call(func() C.tigris_status { return C.tigris_emit_to_file(p, cpath) })
 }
 
 // tensorInfo converts what a tigris_*_input / _output / tensor call filled in.
@@ -192,23 +197,22 @@ func planTensors(p planHandle, outputs bool) ([]TensorInfo, error) {
 	return infos, nil
 }
 
-// runPlan runs p on the host runtime. The tensors' data is copied into C memory for the
-// call (cgo forbids passing Go memory that C keeps pointers to in an array of structs),
-// and the outputs are copied back.
+// runPlan runs p on the host runtime. cgo forbids storing Go pointers in C memory, so the
+// tigris_run_io array and every buffer it points to are C memory: the inputs are copied in
+// before the call and the outputs copied out after it (they are small next to the run).
 func runPlan(p planHandle, in []Tensor, out []Tensor, o RunOptions) (RunStats, error) {
-	ios := (*[1 << 20]C.tigris_run_io)(C.calloc(C.size_t(len(in)+len(out)+1), C.sizeof_tigris_run_io))
-	defer C.free(unsafe.Pointer(ios))
-	var buffers []unsafe.Pointer
+	n := len(in) + len(out)
+	ios := unsafe.Slice((*C.tigris_run_io)(C.malloc(C.size_t(n+1)*C.sizeof_tigris_run_io)), n+1)
+	defer C.free(unsafe.Pointer(&ios[0]))
+	buffers := make([]unsafe.Pointer, 0, n)
 	defer func() {
 		for _, b := range buffers {
 			C.free(b)
 		}
 	}()
 	fill := func(slot int, t Tensor) {
-		buf := C.malloc(C.size_t(len(t.Data) + 1))
-		if len(t.Data) > 0 {
-			C.memcpy(buf, unsafe.Pointer(&t.Data[0]), C.size_t(len(t.Data)))
-		}
+		buf := C.malloc(C.size_t(len(t.Data) + 1)) // + 1: never malloc(0)
+		copy(unsafe.Slice((*byte)(buf), len(t.Data)), t.Data)
 		buffers = append(buffers, buf)
 		ios[slot] = C.tigris_run_io{version: C.TIGRIS_RUN_IO_VERSION, dtype: C.tigris_dtype(t.DType),
 			data: buf, size: C.size_t(len(t.Data))}
@@ -221,14 +225,9 @@ func runPlan(p planHandle, in []Tensor, out []Tensor, o RunOptions) (RunStats, e
 	}
 	options := C.tigris_run_options{version: C.TIGRIS_RUN_OPTIONS_VERSION,
 		fast_bytes: C.uint64_t(o.FastBytes), slow_bytes: C.uint64_t(o.SlowBytes)}
-	var stats C.tigris_run_stats
-	stats.version = C.TIGRIS_RUN_STATS_VERSION
-	var outs *C.tigris_run_io
-	if len(out) > 0 {
-		outs = &ios[len(in)]
-	}
+	stats := C.tigris_run_stats{version: C.TIGRIS_RUN_STATS_VERSION}
 	err := call(func() C.tigris_status {
-		return C.tigris_plan_run(p, &options, &ios[0], C.size_t(len(in)), outs, C.size_t(len(out)), &stats)
+		return C.tigris_plan_run(p, &options, &ios[0], C.size_t(len(in)), &ios[len(in)], C.size_t(len(out)), &stats)
 	})
 	if err != nil {
 		return RunStats{}, err

@@ -7,6 +7,14 @@
 //	a, err := m.Analyze(tigris.Budgets{Fast: 64 << 10})
 //	defer a.Close()
 //	fmt.Println(a.ScheduledPeakBytes(), a.Verdict())
+//
+//	p, err := m.Plan(tigris.Budgets{Fast: 64 << 10}, tigris.PlanOptions{XIP: true})
+//	defer p.Close()
+//	in, _ := p.Inputs()
+//	out, stats, err := p.Run(map[string]tigris.Tensor{in[0].Name: tigris.Float32Tensor(in[0].Shape, x)}, tigris.RunOptions{})
+//
+// The package calls libtigris through cgo and finds it with pkg-config (tigris.pc of an
+// installed TiGrIS: set PKG_CONFIG_PATH to its lib/pkgconfig).
 package tigris
 
 // #include <tigris.h>
@@ -145,6 +153,13 @@ func (a *Analysis) TiledStageCount() int   { return int(C.tigris_analysis_tiled_
 func (a *Analysis) ChainCount() int        { return int(C.tigris_analysis_chain_count(a.h)) }
 func (a *Analysis) MACs() uint64           { return uint64(C.tigris_analysis_macs(a.h)) }
 
+// RecomputeMACs are the MACs tiling recomputes (halo rows); SlowTrafficBytes the bytes
+// spilled to and read back from slow memory.
+func (a *Analysis) RecomputeMACs() uint64 { return uint64(C.tigris_analysis_recompute_macs(a.h)) }
+func (a *Analysis) SlowTrafficBytes() uint64 {
+	return uint64(C.tigris_analysis_slow_traffic_bytes(a.h))
+}
+
 // JSON is the report `tigris analyze --json` prints.
 func (a *Analysis) JSON() string        { return C.GoString(C.tigris_analysis_json(a.h)) }
 func (a *Analysis) TimelineSVG() string { return C.GoString(C.tigris_analysis_timeline_svg(a.h)) }
@@ -162,9 +177,24 @@ func (p *Plan) Close() error {
 
 // Bytes is the .tgrs file (deterministic).
 func (p *Plan) Bytes() ([]byte, error) {
+	if err := p.closed(); err != nil {
+		return nil, err
+	}
 	return emit(p.h)
 }
 
-func (p *Plan) FileBytes() uint64      { return uint64(C.tigris_plan_file_bytes(p.h)) }
-func (p *Plan) FastArenaBytes() uint64 { return uint64(C.tigris_plan_fast_arena_bytes(p.h)) }
-func (p *Plan) SlowArenaBytes() uint64 { return uint64(C.tigris_plan_slow_arena_bytes(p.h)) }
+// Save writes the .tgrs file to path.
+func (p *Plan) Save(path string) error {
+	if err := p.closed(); err != nil {
+		return err
+	}
+	return emitToFile(p.h, path)
+}
+
+// Summary of the plan: the .tgrs size, its weights raw and as stored (LZ4), and the
+// arenas the runtime needs.
+func (p *Plan) FileBytes() uint64         { return uint64(C.tigris_plan_file_bytes(p.h)) }
+func (p *Plan) WeightBytes() uint64       { return uint64(C.tigris_plan_weight_bytes(p.h)) }
+func (p *Plan) StoredWeightBytes() uint64 { return uint64(C.tigris_plan_stored_weight_bytes(p.h)) }
+func (p *Plan) FastArenaBytes() uint64    { return uint64(C.tigris_plan_fast_arena_bytes(p.h)) }
+func (p *Plan) SlowArenaBytes() uint64    { return uint64(C.tigris_plan_slow_arena_bytes(p.h)) }

@@ -72,6 +72,13 @@ func TestAnalyzeMatchesCLI(t *testing.T) {
 	if got := float64(a.NaivePeakBytes()); got != naive {
 		t.Errorf("naive peak %v, CLI %v", got, naive)
 	}
+	totals := want["totals"].(map[string]any)
+	for name, got := range map[string]uint64{"macs": a.MACs(), "recompute_macs": a.RecomputeMACs(),
+		"slow_traffic_bytes": a.SlowTrafficBytes()} {
+		if float64(got) != totals[name] {
+			t.Errorf("totals.%s %d, CLI %v", name, got, totals[name])
+		}
+	}
 	var got map[string]any
 	if err := json.Unmarshal([]byte(a.JSON()), &got); err != nil {
 		t.Fatal(err)
@@ -185,5 +192,32 @@ func TestZeroBudgetIsInvalidBudget(t *testing.T) {
 	m.Close()
 	if _, err := m.Analyze(tigris.Budgets{Fast: 1}); err == nil {
 		t.Error("closed model analyzed")
+	}
+}
+
+func TestStatusValuesAreTheLibrarysNames(t *testing.T) {
+	// The constants are pinned in tigris.h; the library names each value.
+	names := map[tigris.Status]string{
+		tigris.StatusOK: "TIGRIS_OK", tigris.StatusInvalidArgument: "TIGRIS_ERR_INVALID_ARGUMENT",
+		tigris.StatusIO: "TIGRIS_ERR_IO", tigris.StatusEmptyModel: "TIGRIS_ERR_EMPTY_MODEL",
+		tigris.StatusNotONNX: "TIGRIS_ERR_NOT_ONNX", tigris.StatusTruncatedModel: "TIGRIS_ERR_TRUNCATED_MODEL",
+		tigris.StatusInvalidModel: "TIGRIS_ERR_INVALID_MODEL", tigris.StatusGraphCycle: "TIGRIS_ERR_GRAPH_CYCLE",
+		tigris.StatusDanglingInput: "TIGRIS_ERR_DANGLING_INPUT", tigris.StatusUnsupportedOp: "TIGRIS_ERR_UNSUPPORTED_OP",
+		tigris.StatusDynamicShape: "TIGRIS_ERR_DYNAMIC_SHAPE", tigris.StatusShapeInference: "TIGRIS_ERR_SHAPE_INFERENCE",
+		tigris.StatusExternalData: "TIGRIS_ERR_EXTERNAL_DATA", tigris.StatusUnsupportedDType: "TIGRIS_ERR_UNSUPPORTED_DTYPE",
+		tigris.StatusUnsupportedQuantization: "TIGRIS_ERR_UNSUPPORTED_QUANTIZATION",
+		tigris.StatusOutOfMemory:             "TIGRIS_ERR_OUT_OF_MEMORY", tigris.StatusInternal: "TIGRIS_ERR_INTERNAL",
+		tigris.StatusInvalidBudget: "TIGRIS_ERR_INVALID_BUDGET", tigris.StatusSlowBudgetTooSmall: "TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL",
+		tigris.StatusFlashBudgetTooSmall: "TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL",
+		tigris.StatusVersionMismatch:     "TIGRIS_ERR_VERSION_MISMATCH", tigris.StatusDoesNotFit: "TIGRIS_ERR_DOES_NOT_FIT",
+		tigris.StatusInvalidPlan: "TIGRIS_ERR_INVALID_PLAN",
+	}
+	if len(names) != 23 {
+		t.Fatalf("%d statuses", len(names))
+	}
+	for s, want := range names {
+		if s.String() != want {
+			t.Errorf("Status(%d) is %s, want %s", int(s), s, want)
+		}
 	}
 }
