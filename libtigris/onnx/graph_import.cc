@@ -212,6 +212,10 @@ class GraphImporter {
     for (const std::string& out : node.output()) {
       op.outputs.push_back(out.empty() ? ir::kNoTensor : by_name_.at(out));
     }
+    // An unnamed trailing output is an omitted optional one (ONNX IR): dropped here, it
+    // never reaches a later phase or the plan. A MaxPool written with outputs [y, ""] gave a
+    // plan whose op listed tensor -1, which the runtime rejected (found by fuzz_onnx).
+    while (!op.outputs.empty() && op.outputs.back() == ir::kNoTensor) op.outputs.pop_back();
     op.attrs = ImportAttributes(node);
     if (op.type == ir::OpType::kConstant) MaterializeConstant(node, op);
     if (op.type == ir::OpType::kConstantOfShape) AddFillValueInput(node, op);
