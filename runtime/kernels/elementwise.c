@@ -60,9 +60,13 @@ static inline int8_t add_one_s8(const tgrs_add_s8_params* p, int8_t x, int8_t y,
   const int32_t shifted2 = ((int32_t)y - p->input2_zero_point) * (1 << p->left_shift);
   const int32_t scaled1 = tgrs_mbqm(shifted1, p->input1.multiplier, p->input1.shift);
   const int32_t scaled2 = tgrs_mbqm(shifted2, p->input2.multiplier, p->input2.shift);
-  const int32_t raw = sign > 0 ? scaled1 + scaled2 : scaled1 - scaled2;
-  return tgrs_requantize_s8(raw, p->output.multiplier, p->output.shift, p->output_zero_point,
-                            p->act_min, p->act_max);
+  /* Summed in 64 bits and saturated: two scaled inputs near the int32 limits (input scales far
+   * apart) must not overflow. */
+  int64_t raw = sign > 0 ? (int64_t)scaled1 + scaled2 : (int64_t)scaled1 - scaled2;
+  if (raw > INT32_MAX) raw = INT32_MAX;
+  if (raw < INT32_MIN) raw = INT32_MIN;
+  return tgrs_requantize_s8((int32_t)raw, p->output.multiplier, p->output.shift,
+                            p->output_zero_point, p->act_min, p->act_max);
 }
 
 static inline int8_t mul_one_s8(const tgrs_mul_s8_params* p, int8_t x, int8_t y) {
@@ -74,7 +78,10 @@ static inline int8_t mul_one_s8(const tgrs_mul_s8_params* p, int8_t x, int8_t y)
 static int add_params_ok(const tgrs_add_s8_params* p) {
   /* |x - zp| <= 255 < 2^8 and left_shift <= 22 keep the shifted inputs within int32. */
   return p != NULL && p->left_shift >= 0 && p->left_shift <= 22 && p->act_min >= -128 &&
-         p->act_max <= 127 && p->act_min <= p->act_max;
+         p->act_max <= 127 && p->act_min <= p->act_max &&
+         tgrs_zero_point_s8_valid(p->input1_zero_point) &&
+         tgrs_zero_point_s8_valid(p->input2_zero_point) &&
+         tgrs_zero_point_s8_valid(p->output_zero_point);
 }
 
 static tgrs_kernel_status add_or_sub_s8(const tgrs_add_s8_params* p, int sign,
@@ -105,7 +112,10 @@ tgrs_kernel_status tgrs_mul_s8(const tgrs_mul_s8_params* p, const tgrs_dims* a_d
                                const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
                                const tgrs_dims* output_dims, int8_t* output) {
   if (p == NULL || p->act_min < -128 || p->act_max > 127 || p->act_min > p->act_max ||
-      !shapes_ok(a_dims, b_dims, output_dims) || a == NULL || b == NULL || output == NULL) {
+      !tgrs_zero_point_s8_valid(p->input1_zero_point) ||
+      !tgrs_zero_point_s8_valid(p->input2_zero_point) ||
+      !tgrs_zero_point_s8_valid(p->output_zero_point) || !shapes_ok(a_dims, b_dims, output_dims) ||
+      a == NULL || b == NULL || output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   TGRS_BROADCAST_LOOP(int8_t, mul_one_s8(p, x, y));

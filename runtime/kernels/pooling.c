@@ -36,32 +36,47 @@ static tgrs_kernel_status check_pool(const tgrs_pool_params* p, const tgrs_row_w
                             p->pad_top);
 }
 
+/* The taps k in [*lo, *hi) of a window whose tap k sits at origin + k * dilation and lands
+ * in [begin, end). Closed form rather than a scan with `continue`: a pool's kernel and pads
+ * are plan attributes, and a 2^30-wide window with 2^30 pads over a one-pixel input made the
+ * scan run for minutes per output pixel. */
+static void tap_range(int64_t origin, int32_t dilation, int32_t kernel, int64_t begin, int64_t end,
+                      int32_t* lo, int32_t* hi) {
+  int64_t l = 0, h = kernel;
+  if (origin < begin) l = (begin - origin + dilation - 1) / dilation;
+  if (end <= origin) {
+    h = 0;
+  } else if ((end - 1 - origin) / dilation + 1 < h) {
+    h = (end - 1 - origin) / dilation + 1;
+  }
+  if (l > h) l = h;
+  *lo = (int32_t)l;
+  *hi = (int32_t)h;
+}
+
 /* ONNX AveragePool divisor: taps inside the input, or inside the padded input when
- * count_include_pad (positions past the declared pads, e.g. from ceil_mode, never count). */
-static int32_t avg_count(const tgrs_pool_params* p, int32_t iy0, int32_t ix0, int32_t in_h,
+ * count_include_pad (positions past the declared pads, e.g. from ceil_mode, never count).
+ * In 64 bits: a padded window may hold more than 2^31 taps. */
+static int64_t avg_count(const tgrs_pool_params* p, int32_t iy0, int32_t ix0, int32_t in_h,
                          int32_t in_w) {
-  const int32_t lo_y = p->count_include_pad ? -p->pad_top : 0;
-  const int32_t hi_y = p->count_include_pad ? in_h + p->pad_bottom : in_h;
-  const int32_t lo_x = p->count_include_pad ? -p->pad_left : 0;
-  const int32_t hi_x = p->count_include_pad ? in_w + p->pad_right : in_w;
-  int32_t rows = 0, cols = 0, k;
-  for (k = 0; k < p->kernel_h; ++k) {
-    const int32_t y = iy0 + k * p->dilation_h;
-    rows += (y >= lo_y && y < hi_y);
-  }
-  for (k = 0; k < p->kernel_w; ++k) {
-    const int32_t x = ix0 + k * p->dilation_w;
-    cols += (x >= lo_x && x < hi_x);
-  }
-  return rows * cols;
+  const int64_t lo_y = p->count_include_pad ? -(int64_t)p->pad_top : 0;
+  const int64_t hi_y = p->count_include_pad ? (int64_t)in_h + p->pad_bottom : in_h;
+  const int64_t lo_x = p->count_include_pad ? -(int64_t)p->pad_left : 0;
+  const int64_t hi_x = p->count_include_pad ? (int64_t)in_w + p->pad_right : in_w;
+  int32_t y0, y1, x0, x1;
+  tap_range(iy0, p->dilation_h, p->kernel_h, lo_y, hi_y, &y0, &y1);
+  tap_range(ix0, p->dilation_w, p->kernel_w, lo_x, hi_x, &x0, &x1);
+  return (int64_t)(y1 - y0) * (x1 - x0);
 }
 
 /* TFLite's integer average: round half away from zero. */
-static int32_t rounded_div(int32_t v, int32_t count) {
-  return v >= 0 ? (v + count / 2) / count : (v - count / 2) / count;
+static int64_t rounded_div(int32_t v, int64_t count) {
+  /* In 64 bits: v may be at the int32 limits when the requantization saturated. */
+  const int64_t w = v;
+  return w >= 0 ? (w + count / 2) / count : (w - count / 2) / count;
 }
 
-static int8_t clamp_s8(int32_t v, const tgrs_quant_s8* q) {
+static int8_t clamp_s8(int64_t v, const tgrs_quant_s8* q) {
   if (v < q->act_min) v = q->act_min;
   if (v > q->act_max) v = q->act_max;
   return (int8_t)v;
@@ -70,44 +85,42 @@ static int8_t clamp_s8(int32_t v, const tgrs_quant_s8* q) {
 /* Loop skeleton shared by the four windowed pools: for each output pixel and channel block,
  * INIT the block's accumulators, ACCUMULATE each real tap (x points at the tap's pixel),
  * FINISH the block (count = real or padded tap count for average pooling). */
-#define TGRS_POOL_LOOP(T_IN, T_OUT, T_ACC, INIT, ACCUMULATE, FINISH)                     \
-  do {                                                                                   \
-    const int32_t in_h = input_dims->h, in_w = input_dims->w, ch = input_dims->c;        \
-    const int32_t out_w = output_dims->w;                                                \
-    const int32_t out_rows = window->out_row_end - window->out_row_begin;                \
-    const size_t in_row_elems = (size_t)in_w * (size_t)ch;                               \
-    int32_t n, oy, ox, c0, ky, kx, j;                                                    \
-    T_ACC acc[kChannelBlock];                                                            \
-    for (n = 0; n < output_dims->n; ++n) {                                               \
-      const T_IN* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems; \
-      T_OUT* out_px = output + (size_t)n * (size_t)out_rows * out_w * ch;                \
-      for (oy = window->out_row_begin; oy < window->out_row_end; ++oy) {                 \
-        const int32_t iy0 = oy * pool->stride_h - pool->pad_top;                         \
-        for (ox = 0; ox < out_w; ++ox, out_px += ch) {                                   \
-          const int32_t ix0 = ox * pool->stride_w - pool->pad_left;                      \
-          const int32_t count = avg_count(pool, iy0, ix0, in_h, in_w);                   \
-          (void)count;                                                                   \
-          for (c0 = 0; c0 < ch; c0 += kChannelBlock) {                                   \
-            const int32_t block = ch - c0 < kChannelBlock ? ch - c0 : kChannelBlock;     \
-            for (j = 0; j < block; ++j) INIT;                                            \
-            for (ky = 0; ky < pool->kernel_h; ++ky) {                                    \
-              const int32_t iy = iy0 + ky * pool->dilation_h;                            \
-              const T_IN* in_row;                                                        \
-              if (iy < 0 || iy >= in_h) continue;                                        \
-              in_row = in_batch + (size_t)(iy - window->in_row_begin) * in_row_elems;    \
-              for (kx = 0; kx < pool->kernel_w; ++kx) {                                  \
-                const int32_t ix = ix0 + kx * pool->dilation_w;                          \
-                const T_IN* x;                                                           \
-                if (ix < 0 || ix >= in_w) continue;                                      \
-                x = in_row + (size_t)ix * ch + c0;                                       \
-                for (j = 0; j < block; ++j) ACCUMULATE;                                  \
-              }                                                                          \
-            }                                                                            \
-            for (j = 0; j < block; ++j) FINISH;                                          \
-          }                                                                              \
-        }                                                                                \
-      }                                                                                  \
-    }                                                                                    \
+#define TGRS_POOL_LOOP(T_IN, T_OUT, T_ACC, INIT, ACCUMULATE, FINISH)                              \
+  do {                                                                                            \
+    const int32_t in_h = input_dims->h, in_w = input_dims->w, ch = input_dims->c;                 \
+    const int32_t out_w = output_dims->w;                                                         \
+    const int32_t out_rows = window->out_row_end - window->out_row_begin;                         \
+    const size_t in_row_elems = (size_t)in_w * (size_t)ch;                                        \
+    int32_t n, oy, ox, c0, ky, kx, j, ky0, ky1, kx0, kx1;                                         \
+    T_ACC acc[kChannelBlock];                                                                     \
+    for (n = 0; n < output_dims->n; ++n) {                                                        \
+      const T_IN* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;          \
+      T_OUT* out_px = output + (size_t)n * (size_t)out_rows * out_w * ch;                         \
+      for (oy = window->out_row_begin; oy < window->out_row_end; ++oy) {                          \
+        const int32_t iy0 = oy * pool->stride_h - pool->pad_top;                                  \
+        for (ox = 0; ox < out_w; ++ox, out_px += ch) {                                            \
+          const int32_t ix0 = ox * pool->stride_w - pool->pad_left;                               \
+          const int64_t count = avg_count(pool, iy0, ix0, in_h, in_w);                            \
+          (void)count;                                                                            \
+          tap_range(iy0, pool->dilation_h, pool->kernel_h, 0, in_h, &ky0, &ky1);                  \
+          tap_range(ix0, pool->dilation_w, pool->kernel_w, 0, in_w, &kx0, &kx1);                  \
+          for (c0 = 0; c0 < ch; c0 += kChannelBlock) {                                            \
+            const int32_t block = ch - c0 < kChannelBlock ? ch - c0 : kChannelBlock;              \
+            for (j = 0; j < block; ++j) INIT;                                                     \
+            for (ky = ky0; ky < ky1; ++ky) {                                                      \
+              const int32_t iy = iy0 + ky * pool->dilation_h;                                     \
+              const T_IN* in_row = in_batch + (size_t)(iy - window->in_row_begin) * in_row_elems; \
+              for (kx = kx0; kx < kx1; ++kx) {                                                    \
+                const int32_t ix = ix0 + kx * pool->dilation_w;                                   \
+                const T_IN* x = in_row + (size_t)ix * ch + c0;                                    \
+                for (j = 0; j < block; ++j) ACCUMULATE;                                           \
+              }                                                                                   \
+            }                                                                                     \
+            for (j = 0; j < block; ++j) FINISH;                                                   \
+          }                                                                                       \
+        }                                                                                         \
+      }                                                                                           \
+    }                                                                                             \
   } while (0)
 
 tgrs_kernel_status tgrs_max_pool_s8(const tgrs_pool_params* pool, const tgrs_row_window* window,
@@ -150,7 +163,7 @@ tgrs_kernel_status tgrs_avg_pool_s8(const tgrs_pool_params* pool, const tgrs_row
       int8_t, int8_t, int32_t, acc[j] = 0, acc[j] += (int32_t)x[j] - quant->input_zero_point,
       out_px[c0 + j] = clamp_s8(
           count == 0 ? quant->output_zero_point
-                     : quant->output_zero_point +
+                     : (int64_t)quant->output_zero_point +
                            rounded_div(tgrs_mbqm(acc[j], rq->multiplier, rq->shift), count),
           quant));
   return TGRS_KERNEL_OK;

@@ -35,14 +35,21 @@ static inline int32_t tgrs_round_shift_s64(int64_t value, int right) {
   return (int32_t)v;
 }
 
+/* Total for every shift, although tgrs_quantize_multiplier and the plan verifier keep it in
+ * [-31, 30] (right in 1..62): the kernels are a public API, and a caller's out-of-range shift
+ * must saturate, not overflow (found by fuzz_plan). */
 static inline int32_t tgrs_mbqm(int32_t x, int32_t multiplier, int32_t shift) {
-  const int64_t product = (int64_t)x * (int64_t)multiplier;
-  const int right = 31 - (int)shift; /* >= 1: tgrs_quantize_multiplier keeps shift <= 30 */
-  if (right <= 0) {                  /* not reached for scales below 2^30 */
-    int64_t v = product * ((int64_t)1 << -right);
-    return (int32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+  const int64_t product = (int64_t)x * (int64_t)multiplier; /* |product| <= 2^62 */
+  const int64_t right = 31 - (int64_t)shift;
+  if (right <= 0) { /* a scale of 2^31 or more: saturate unless the product is tiny */
+    const int64_t up = -right;
+    const int64_t limit = up >= 31 ? 0 : ((int64_t)1 << (31 - up)); /* 2^31 / 2^up */
+    if (product >= limit) return product == 0 ? 0 : INT32_MAX;
+    if (product < -limit) return INT32_MIN;
+    return (int32_t)(product * ((int64_t)1 << up)); /* |product| * 2^up <= 2^31 */
   }
-  return tgrs_round_shift_s64(product, right);
+  if (right > 62) return 0; /* |product| <= 2^62 rounds half to even to 0 */
+  return tgrs_round_shift_s64(product, (int)right);
 }
 
 /* Requantize an accumulator to int8: clamp(mbqm(acc) + zero_point, act_min, act_max). */

@@ -312,6 +312,22 @@ static tgrs_status check_index(vctx* c, const char* name, int32_t x, uint32_t co
   return fail(c, TGRS_ERR_BAD_INDEX, message, x, count);
 }
 
+/* Every element of a verified vector of 1- or 4-byte signed integers lies in [lo, hi]. The
+ * kernels rely on these ranges for defined arithmetic (kernel_util.h, requantize.h), so a
+ * plan that breaks one is rejected here rather than trusted (found by fuzz_plan). */
+static tgrs_status check_vector_range(vctx* c, const vvec* v, uint32_t elem_bytes, const char* name,
+                                      int32_t lo, int32_t hi, const char* message) {
+  uint32_t i;
+  for (i = 0; i < v->len; ++i) {
+    const int32_t x =
+        elem_bytes == 1u ? (int32_t)(int8_t)c->base[v->pos + 4u + i] : vec_i32(c, v, i);
+    if (x >= lo && x <= hi) continue;
+    push(c, name, (int32_t)i);
+    return fail(c, TGRS_ERR_BAD_VALUE, message, x, x < lo ? lo : hi);
+  }
+  return TGRS_OK;
+}
+
 static tgrs_status check_enum(vctx* c, const char* name, uint32_t value, uint32_t count) {
   if (value < count) return TGRS_OK;
   push(c, name, -1);
@@ -344,11 +360,20 @@ static int64_t tensor_rows(const vctx* c, int32_t tensor) {
   return fb_vec_len(shape) >= 2u ? fb_i32(shape + 8) : -1;
 }
 
-static tgrs_status verify_quant(vctx* c, const vtab* q, const vvec* shape) {
+static tgrs_status verify_quant(vctx* c, const vtab* q, const vvec* shape, uint8_t dtype) {
   vvec scale, zero_point;
   int32_t axis;
   TRY(get_vector(c, q, FB_QUANT_SCALE, "scale", 4, &scale));
   TRY(get_vector(c, q, FB_QUANT_ZERO_POINT, "zero_point", 4, &zero_point));
+  /* A zero point is a value of the tensor's own type; the int8 kernels form x - zero_point
+   * and need it within 9 bits. */
+  if (dtype == TGRS_DTYPE_INT8) {
+    TRY(check_vector_range(c, &zero_point, 4, "zero_point", -128, 127,
+                           "zero point {v} outside int8 (limit {l})"));
+  } else if (dtype == TGRS_DTYPE_UINT8) {
+    TRY(check_vector_range(c, &zero_point, 4, "zero_point", 0, 255,
+                           "zero point {v} outside uint8 (limit {l})"));
+  }
   TRY(get_i32(c, q, FB_QUANT_AXIS, "axis", -1, &axis));
   if (zero_point.len != scale.len) {
     push(c, "zero_point", -1);
@@ -414,7 +439,7 @@ static tgrs_status verify_tensor(vctx* c, const vtab* t) {
   TRY(get_table(c, t, FB_TENSOR_QUANT, "quant", &q, &has_quant));
   if (has_quant) {
     push(c, "quant", -1);
-    TRY(verify_quant(c, &q, &shape));
+    TRY(verify_quant(c, &q, &shape, dtype));
     pop(c);
   }
   TRY(get_i32(c, t, FB_TENSOR_WEIGHT, "weight", -1, &weight));
@@ -542,7 +567,24 @@ static tgrs_status verify_op(vctx* c, const vtab* t) {
     push(c, "act_max", -1);
     return fail(c, TGRS_ERR_BAD_VALUE, "act_max {v} below act_min {l}", act_max, act_min);
   }
+  {
+    /* Shifts as tgrs_quantize_multiplier produces them: requantize.h shifts right by
+     * 31 - shift, which must stay in [1, 62]. */
+    vvec shifts;
+    TRY(get_vector(c, t, FB_OP_OUTPUT_SHIFT, "output_shift", 1, &shifts));
+    TRY(check_vector_range(c, &shifts, 1, "output_shift", -31, 30,
+                           "shift {v} outside [-31, 30] (limit {l})"));
+    TRY(get_vector(c, t, FB_OP_INPUT_SHIFT, "input_shift", 1, &shifts));
+    TRY(check_vector_range(c, &shifts, 1, "input_shift", -31, 30,
+                           "shift {v} outside [-31, 30] (limit {l})"));
+  }
   TRY(get_i32(c, t, FB_OP_LEFT_SHIFT, "left_shift", 0, &left_shift));
+  if (left_shift < 0 || left_shift > 22) {
+    /* (x - zero_point) << left_shift must fit int32 with |x - zero_point| <= 255. */
+    push(c, "left_shift", -1);
+    return fail(c, TGRS_ERR_BAD_VALUE, "left shift {v} outside [0, 22] (limit {l})", left_shift,
+                left_shift < 0 ? 0 : 22);
+  }
   TRY(get_vector(c, t, FB_OP_CHANNEL_OFFSET, "channel_offset", 4, &channel_offset));
   TRY(get_vector(c, t, FB_OP_LUT, "lut", 1, &lut));
   if (lut.len != 0 && lut.len != 256u) {

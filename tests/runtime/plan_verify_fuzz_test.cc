@@ -604,6 +604,54 @@ TEST(PlanVerifyDefects, Values) {
   EXPECT_EQ(InitParts(p), TGRS_ERR_BAD_VALUE);
 }
 
+// The ranges the int8 kernels' arithmetic relies on (kernel_util.h, requantize.h): a zero
+// point of the tensor's own type, shifts as tgrs_quantize_multiplier makes them, an Add's
+// left shift that keeps (x - zero_point) << left_shift within int32. Each boundary value is
+// accepted and the next one rejected, naming the field and element.
+TEST(PlanVerifyDefects, QuantizationRanges) {
+  struct Case {
+    const char* what;
+    void (*apply)(PlanParts&, int32_t);
+    int32_t ok, bad;
+    const char* path;
+  };
+  const Case cases[] = {
+      {"int8 zero point high",
+       [](PlanParts& p, int32_t v) { p.tensors[3].quant->zero_point = {v}; }, 127, 128,
+       "tensors[3].quant.zero_point[0]"},
+      {"int8 zero point low", [](PlanParts& p, int32_t v) { p.tensors[3].quant->zero_point = {v}; },
+       -128, -129, "tensors[3].quant.zero_point[0]"},
+      {"uint8 zero point",
+       [](PlanParts& p, int32_t v) {
+         p.tensors[6].dtype = fb::DType::UINT8;
+         p.tensors[6].quant->zero_point = {v};
+       },
+       0, -1, "tensors[6].quant.zero_point[0]"},
+      {"output shift high", [](PlanParts& p, int32_t v) { p.ops[0].output_shift[2] = int8_t(v); },
+       30, 31, "ops[0].output_shift[2]"},
+      {"output shift low", [](PlanParts& p, int32_t v) { p.ops[0].output_shift[2] = int8_t(v); },
+       -31, -32, "ops[0].output_shift[2]"},
+      {"input shift", [](PlanParts& p, int32_t v) { p.ops[1].input_shift[1] = int8_t(v); }, 30, 127,
+       "ops[1].input_shift[1]"},
+      {"left shift high", [](PlanParts& p, int32_t v) { p.ops[1].left_shift = v; }, 22, 23,
+       "ops[1].left_shift"},
+      {"left shift low", [](PlanParts& p, int32_t v) { p.ops[1].left_shift = v; }, 0, -1,
+       "ops[1].left_shift"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    PlanParts p = FullPlan();
+    c.apply(p, c.ok);
+    std::string text;
+    EXPECT_EQ(InitParts(p, &text), TGRS_OK) << text;
+    p = FullPlan();
+    c.apply(p, c.bad);
+    EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_VALUE);
+    EXPECT_NE(text.find(c.path), std::string::npos) << text;
+    EXPECT_NE(text.find(std::to_string(c.bad)), std::string::npos) << text;
+  }
+}
+
 TEST(PlanVerifyDefects, SharedTablesCannotBlowUpVerificationTime) {
   // One op table with 20000 inputs referenced 20000 times: a ~160 KB buffer that would
   // cost 4e8 index checks; the work budget stops it.
