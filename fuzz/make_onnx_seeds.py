@@ -50,10 +50,38 @@ models = [
         helper.make_node("Resize", ["a", "", "sc"], ["y"], mode="linear",
                          coordinate_transformation_mode="half_pixel"),
     ], [x4], [vi("y", [1, 2, 16, 16])], [const("sc", np.array([1, 1, 2, 2], np.float32))]),
-    model("reduce_mean_max", [
+    # ReduceMean in both forms: axes as an attribute (opset 13) and as input 1 (opset 18).
+    model("reduce_mean", [
         helper.make_node("ReduceMean", ["x"], ["m"], axes=[2, 3], keepdims=1),
-        helper.make_node("ReduceMax", ["m"], ["y"], axes=[1], keepdims=0),
+        helper.make_node("ReduceMean", ["m"], ["y"], axes=[1], keepdims=0),
     ], [x4], [vi("y", [1, 1, 1])]),
+    model("reduce_mean_opset18", [
+        helper.make_node("ReduceMean", ["x", "axes"], ["m"], keepdims=0),
+        helper.make_node("ReduceMean", ["m"], ["y"], noop_with_empty_axes=1),
+    ], [x4], [vi("y", [1, 2])], [const("axes", np.array([-1, 2], np.int64))], opset=18),
+    # Shape arithmetic folded at load time: integer Mul/Div/Sub/Sum with broadcasting,
+    # integer Casts, and a float constant cast to a shape (truncation).
+    model("shape_arithmetic", [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Mul", ["s", "two"], ["s2"]),
+        helper.make_node("Div", ["s2", "two"], ["s1"]),
+        helper.make_node("Sub", ["s1", "zero"], ["s0"]),
+        helper.make_node("Cast", ["s0"], ["i32"], to=TensorProto.INT32),
+        helper.make_node("Cast", ["i32"], ["i"], to=TensorProto.INT64),
+        helper.make_node("Sum", ["i", "zero"], ["shape"]),
+        helper.make_node("Reshape", ["x", "shape"], ["r"]),
+        helper.make_node("Cast", ["fshape"], ["shape2"], to=TensorProto.INT64),
+        helper.make_node("Reshape", ["r", "shape2"], ["y"]),
+    ], [x4], [vi("y", [1, 32])],
+        [const("two", np.array([2], np.int64)), const("zero", np.array(0, np.int64)),
+         const("fshape", np.array([1.0, 32.9], np.float32))]),
+    # QuantizeLinear / DequantizeLinear that stay run-time ops (an int8 graph output).
+    model("quantize_dequantize_io", [
+        helper.make_node("QuantizeLinear", ["x", "qs", "qz"], ["q"]),
+        helper.make_node("DequantizeLinear", ["q", "qs", "qz"], ["d"]),
+        helper.make_node("Relu", ["d"], ["y"]),
+    ], [x4], [vi("y", [1, 2, 4, 4]), vi("q", [1, 2, 4, 4], TensorProto.INT8)],
+        [const("qs", np.array(0.05, np.float32)), const("qz", np.array(3, np.int8))]),
     model("slice_split_concat", [
         helper.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["s"]),
         helper.make_node("Split", ["x", "parts"], ["a", "b"], axis=1),
@@ -124,6 +152,19 @@ models = [
         helper.make_node("Add", ["m", "z"], ["y"]),
     ], [x4], [vi("y", [1, 2, 4, 4])], [const("shp", np.array([1, 2, 4, 4], np.int64))]),
 ]
+
+# An initializer whose bytes live in an external file: from memory (the fuzz target) the
+# loader must refuse it by name; the entries' keys and numbers are what the fuzzer mutates.
+ext_name, ext_model = model("external_data", [
+    helper.make_node("Mul", ["x", "k"], ["y"]),
+], [x4], [vi("y", [1, 2, 4, 4])], [const("k", w(1, 2, 1, 1))])
+k = ext_model.graph.initializer[0]
+k.ClearField("raw_data")
+k.data_location = TensorProto.EXTERNAL
+for key, value in (("location", "weights.bin"), ("offset", "0"), ("length", "8")):
+    entry = k.external_data.add()
+    entry.key, entry.value = key, value
+models.append((ext_name, ext_model))
 
 out = sys.argv[1]
 for name, m in models:
