@@ -21,6 +21,11 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // a no-op at inference; removing both before the QDQ and BatchNorm folds lets those
       // see the real producer of each operand.
       {"identity-dropout-elim", "drop Identity and inference-mode Dropout", IdentityDropoutElim},
+      // tf2onnx (int8 TFLite models) lets Reshape/Flatten/Transpose read a quantized
+      // activation and puts Relu/Clip between an op and its QuantizeLinear; qdq-fold reads
+      // quantize_static's form only, so rewrite those into it first (exactly).
+      {"qdq-canonicalize", "other exporters' QDQ forms become quantize_static's",
+       QdqCanonicalize},
       // Reference pass 2. Early, so every pattern after it matches on ops with quantized
       // operands instead of on Q/DQ islands.
       {"qdq-fold", "QuantizeLinear/DequantizeLinear pairs become tensor annotations", QdqFold},

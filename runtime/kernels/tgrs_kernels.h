@@ -266,9 +266,10 @@ tgrs_kernel_status tgrs_max_pool_f32(const tgrs_pool_params* pool, const tgrs_ro
  * (count_include_pad = 0) or inside the padded input [-pad_top, H_in + pad_bottom) x
  * [-pad_left, W_in + pad_right) (count_include_pad = 1); padding values are 0.
  * f32: sum over (ky, kx) in order, then / count.
- * int8: acc = sum (x - input_zp); out = clamp(output_zp + round_half_away(MBQM(acc, rq) /
- * count)), rq = in_scale / out_scale (identity {1 << 30, 1} when equal: then this is
- * TFLite's integer average pool exactly). */
+ * int8: acc = sum (x - input_zp); out = clamp(output_zp + round_half_even(acc *
+ * multiplier * 2^(shift - 31) / count)), rounded ONCE (as onnxruntime's float average then
+ * QuantizeLinear; TFLite rounds the requantization and the division separately), with
+ * rq = in_scale / out_scale (identity {1 << 30, 1} when equal). */
 tgrs_kernel_status tgrs_avg_pool_s8(const tgrs_pool_params* pool, const tgrs_row_window* window,
                                     const tgrs_quant_s8* quant, const tgrs_requant* rq,
                                     const tgrs_dims* input_dims, const int8_t* input,

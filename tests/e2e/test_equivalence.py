@@ -1,5 +1,6 @@
 """End-to-end equivalence: `tigris compile` + `tigris run` (the C99 runtime) against
-onnxruntime, for every shared model, float32 and int8 QDQ (tests/models/make_qdq_models.py).
+onnxruntime, for every shared model, float32 and int8 QDQ (tests/models/make_qdq_models.py),
+and the int8 models tf2onnx converted from TFLite (variant "tflite").
 
 For each model and budget (64M = no pressure, 256K and 64K, which force partitioning,
 tiling and chains, and the smallest budget the planner accepts, found by bisection over
@@ -29,10 +30,19 @@ UNTILED = "64M"
 # mobilenet_v2_100_224 is by far the heaviest model: three budgets (issue 5).
 HEAVY = {"mobilenet_v2_100_224"}
 # Outputs that are not class scores (an autoencoder reconstructs its input).
-NOT_CLASSIFIERS = {"anomaly_fc_autoencoder"}
+NOT_CLASSIFIERS = {"anomaly_fc_autoencoder", "mlperf_ad_autoencoder_int8"}
 ALIGNMENT = 16  # docs/memory-model.md, "Alignment"
 def stems():
     return sorted(p.stem for p in (MODELS_DIR / "onnx").glob("*.onnx"))
+
+
+# int8 models converted from TFLite by tf2onnx (MODELS_DIR/onnx-from-tflite/README.md):
+# another exporter's QDQ forms, int8 graph inputs and outputs.
+TFLITE_DIR = MODELS_DIR / "onnx-from-tflite"
+
+
+def tflite_stems():
+    return sorted(p.stem for p in TFLITE_DIR.glob("*.onnx"))
 
 
 def budgets_for(stem):
@@ -42,6 +52,8 @@ def budgets_for(stem):
 def model_path(stem, variant):
     if variant == "float":
         return MODELS_DIR / "onnx" / f"{stem}.onnx"
+    if variant == "tflite":
+        return TFLITE_DIR / f"{stem}.onnx"
     return BUILD_DIR / "test-models" / f"{stem}.int8.onnx"
 
 
@@ -56,14 +68,18 @@ def reference(stem, variant):
     options = ort.SessionOptions()
     # QDQ models run as they are (no QDQ fusion); float models only get basic folding.
     options.graph_optimization_level = (ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-                                        if variant == "int8" else
+                                        if variant != "float" else
                                         ort.GraphOptimizationLevel.ORT_ENABLE_BASIC)
     session = ort.InferenceSession(str(model_path(stem, variant)), options,
                                    providers=["CPUExecutionProvider"])
     assert len(session.get_inputs()) == 1, "one-input models only"
     spec = session.get_inputs()[0]
     shape = [d if isinstance(d, int) else 1 for d in spec.shape]
-    x = np.random.RandomState(0).standard_normal(shape).astype(np.float32)
+    rng = np.random.RandomState(0)
+    if spec.type == "tensor(int8)":  # an int8 graph input: the host feeds quantized data
+        x = rng.randint(-128, 128, size=shape).astype(np.int8)
+    else:
+        x = rng.standard_normal(shape).astype(np.float32)
     x_path = WORK_DIR / f"{stem}.{variant}.input.npy"
     np.save(x_path, x)
     return x_path, session.run(None, {spec.name: x})[0]
@@ -159,8 +175,10 @@ def compare(stem, variant, plan, y, ref):
     numbers = {}
     if out["dtype"] == "INT8":
         scale, zp = out["quant"]["scale"][0], out["quant"]["zero_point"][0]
-        # onnxruntime's output is DequantizeLinear of the int8 result: back to int8 exactly.
-        ref_q = np.clip(np.round(ref.astype(np.float64) / scale) + zp, -128, 127)
+        if ref.dtype == np.int8:  # the model's output is int8 itself
+            ref_q = ref.astype(np.int64)
+        else:  # DequantizeLinear of the int8 result: back to int8 exactly
+            ref_q = np.clip(np.round(ref.astype(np.float64) / scale) + zp, -128, 127)
         lsb = np.abs(y.astype(np.int64) - ref_q.astype(np.int64))
         numbers.update(within_1_lsb=float(np.mean(lsb <= 1)), max_lsb=int(lsb.max()))
         y_real = (y.astype(np.float64) - zp) * scale
@@ -177,6 +195,7 @@ def compare(stem, variant, plan, y, ref):
 
 CASES = [(stem, variant, budget) for stem in stems() for variant in ("float", "int8")
          for budget in budgets_for(stem)]
+CASES += [(stem, "tflite", budget) for stem in tflite_stems() for budget in budgets_for(stem)]
 
 
 @pytest.mark.parametrize("stem,variant,budget", CASES,

@@ -84,20 +84,73 @@ tgrs_requant Rescale(double r) {
   return q;
 }
 
+// round_half_even(acc * rq.multiplier * 2^(rq.shift - 31) / count) as an exact fraction
+// num / den in __int128 (|acc * m| < 2^62, den <= count * 2^62).
+__extension__ typedef __int128 Int128;  // GCC and Clang on 64-bit hosts (the tests' hosts)
+int64_t AverageHalfEven(int64_t acc, const tgrs_requant& rq, int64_t count) {
+  Int128 num = static_cast<Int128>(acc) * rq.multiplier;
+  Int128 den = count;
+  if (rq.shift >= 31) {
+    num *= static_cast<Int128>(1) << (rq.shift - 31);
+  } else {
+    den *= static_cast<Int128>(1) << (31 - rq.shift);
+  }
+  Int128 q = num / den, r = num % den;  // truncation toward zero
+  if (r < 0) {
+    r += den;
+    q -= 1;
+  }
+  if (2 * r > den || (2 * r == den && (q & 1) != 0)) q += 1;
+  return static_cast<int64_t>(q);
+}
+
+TEST(AvgPool, SingleRoundingHalfEvenHandComputed) {
+  // count 4, identity scale: 6 / 4 = 1.5 -> 2 (even), 10 / 4 = 2.5 -> 2, -6 / 4 = -1.5 -> -2,
+  // 7 / 4 = 1.75 -> 2. Scale 1/2 ({2^30, 0}): 6 * 0.5 / 4 = 0.75 -> 1, 5 * 0.5 / 4 = 0.625 -> 1,
+  // 4 * 0.5 / 4 = 0.5 -> 0 (a tie in the exact value, which a requantize-first rounding
+  // would have resolved as round(2) / 4 = 0.5 -> 1 half away).
+  tgrs_pool_params p{};
+  p.kernel_h = 2;
+  p.kernel_w = 2;
+  p.stride_h = p.stride_w = 2;
+  p.dilation_h = p.dilation_w = 1;
+  const tgrs_dims in{1, 2, 2, 1}, out{1, 1, 1, 1};
+  const tgrs_row_window w = tgrs_row_window_full(2, 1);
+  const tgrs_quant_s8 q{0, 0, -128, 127};
+  struct Case {
+    std::vector<int8_t> taps;
+    tgrs_requant rq;
+    int want;
+  };
+  const tgrs_requant identity{1 << 30, 1}, half{1 << 30, 0};
+  for (const Case& c :
+       {Case{{1, 2, 1, 2}, identity, 2}, Case{{2, 3, 2, 3}, identity, 2},
+        Case{{-1, -2, -1, -2}, identity, -2}, Case{{1, 2, 2, 2}, identity, 2},
+        Case{{1, 2, 1, 2}, half, 1}, Case{{1, 1, 1, 2}, half, 1}, Case{{1, 1, 1, 1}, half, 0}}) {
+    int8_t y = 99;
+    ASSERT_EQ(tgrs_avg_pool_s8(&p, &w, &q, &c.rq, &in, c.taps.data(), &out, &y), TGRS_KERNEL_OK);
+    EXPECT_EQ(y, c.want) << int(c.taps[0]) << int(c.taps[1]) << int(c.taps[2]) << int(c.taps[3])
+                         << " shift " << c.rq.shift;
+    int64_t acc = 0;
+    for (int8_t t : c.taps) acc += t;
+    EXPECT_EQ(AverageHalfEven(acc, c.rq, 4), c.want);  // the reference agrees by hand
+  }
+}
+
 TEST_P(PoolTest, AvgS8MatchesReferenceAndTiles) {
   const PoolCase& c = GetParam();
   const PoolSetup s = MakeSetup(c);
   const std::vector<int8_t> x = RandomS8(s.in.size(), 71);
   const tgrs_requant rq = Rescale(c.rescale);
   const tgrs_quant_s8 q{c.in_zp, c.out_zp, -128, 127};
-  // Reference: acc = sum (x - zp); out = zp_out + round_half_away(MBQM(acc) / count).
+  // Reference: acc = sum (x - zp); out = zp_out + round_half_even(acc * m * 2^(shift - 31) /
+  // count), one rounding, in exact 128-bit rational arithmetic.
   std::vector<int8_t> want(s.out.size());
   ForEachPoolWindow(s.in, x, c.g, s.out, [&](int64_t i, const std::vector<int8_t>& taps, int n) {
     int64_t acc = 0;
     for (int8_t t : taps) acc += t - c.in_zp;
-    const int64_t scaled = MultiplyByQuantizedMultiplier(int32_t(acc), rq.multiplier, rq.shift);
-    const double avg = std::round(static_cast<double>(scaled) / n);  // std::round: half away
-    want[i] = static_cast<int8_t>(std::clamp<int64_t>(int64_t(avg) + c.out_zp, -128, 127));
+    const int64_t avg = AverageHalfEven(acc, rq, n);
+    want[i] = static_cast<int8_t>(std::clamp<int64_t>(avg + c.out_zp, -128, 127));
   });
   const std::vector<int8_t> xn = NchwToNhwc(s.in, x);
   auto run = [&](const tgrs_row_window& w, const int8_t* in, int8_t* out) {
@@ -224,8 +277,9 @@ TEST(GlobalPool, AvgAndMaxS8AndF32) {
           sf += xf[in.at(b, ch, y, xx)];
           mf = std::max(mf, xf[in.at(b, ch, y, xx)]);
         }
-      // Same scale in and out: out = zp_out + round_half_away(sum / 15); max shifts zp.
-      const int want_avg = std::clamp<int>(int(std::round(double(sum) / 15.0)) + 9, -128, 127);
+      // Same scale in and out: out = zp_out + round_half_even(sum / 15) (15 is odd: no
+      // ties); max shifts zp.
+      const int want_avg = std::clamp<int>(int(std::nearbyint(double(sum) / 15.0)) + 9, -128, 127);
       EXPECT_EQ(avg[b * c + ch], want_avg);
       EXPECT_EQ(mx[b * c + ch], std::clamp(m + 7 + 9, -128, 127));
       EXPECT_NEAR(avgf[b * c + ch], sf / 15.0, 1e-6);
