@@ -153,6 +153,34 @@ models = [
     ], [x4], [vi("y", [1, 2, 4, 4])], [const("shp", np.array([1, 2, 4, 4], np.int64))]),
 ]
 
+# The QDQ forms tf2onnx writes for int8 TFLite models (passes/qdq_canonicalize.cc): an
+# int8 NHWC input through Transpose, Conv -> Relu -> QuantizeLinear, a Reshape of a
+# quantized activation, MatMul + int32 bias Add.
+I8, I32 = TensorProto.INT8, TensorProto.INT32
+s_x, z8, z32 = const("s_x", np.array(0.05, np.float32)), const("z8", np.array(0, np.int8)), \
+    const("z32", np.array(0, np.int32))
+models.append(model("tf2onnx_forms", [
+    helper.make_node("Transpose", ["x"], ["xt"], perm=[0, 3, 1, 2]),
+    helper.make_node("DequantizeLinear", ["xt", "s_x", "z8"], ["xd"]),
+    helper.make_node("DequantizeLinear", ["cw", "s_w", "z8"], ["cwd"]),
+    helper.make_node("Conv", ["xd", "cwd"], ["c"], kernel_shape=[1, 1]),
+    helper.make_node("Relu", ["c"], ["r"]),
+    helper.make_node("QuantizeLinear", ["r", "s_x", "z8"], ["rq"]),
+    helper.make_node("Reshape", ["rq", "flat"], ["fq"]),
+    helper.make_node("DequantizeLinear", ["fq", "s_x", "z8"], ["fd"]),
+    helper.make_node("DequantizeLinear", ["mw", "s_w", "z8"], ["mwd"]),
+    helper.make_node("MatMul", ["fd", "mwd"], ["m"]),
+    helper.make_node("DequantizeLinear", ["mb", "s_b", "z32"], ["mbd"]),
+    helper.make_node("Add", ["m", "mbd"], ["a"]),
+    helper.make_node("QuantizeLinear", ["a", "s_x", "z8"], ["y"]),
+], [vi("x", [1, 2, 2, 3], I8)], [vi("y", [1, 4], I8)],
+    [s_x, z8, z32, const("s_w", np.array(0.02, np.float32)),
+     const("s_b", np.array(0.05 * 0.02, np.float32)),
+     const("cw", rng.integers(-127, 128, (2, 3, 1, 1)).astype(np.int8)),
+     const("flat", np.array([1, 8], np.int64)),
+     const("mw", rng.integers(-127, 128, (8, 4)).astype(np.int8)),
+     const("mb", rng.integers(-500, 500, (4,)).astype(np.int32))]))
+
 # An initializer whose bytes live in an external file: from memory (the fuzz target) the
 # loader must refuse it by name; the entries' keys and numbers are what the fuzzer mutates.
 ext_name, ext_model = model("external_data", [

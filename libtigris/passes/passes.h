@@ -34,6 +34,8 @@ void ConstantExpressionFold(ir::Graph& graph);  // constant_expression_fold.cc
 void ConvBiasAddFold(ir::Graph& graph);         // conv_bias_add_fold.cc
 void QuantizeHoist(ir::Graph& graph);           // quantize_hoist.cc: Quantize moves
                                                 //   before Reshape/Transpose
+void SoftmaxFlatten(ir::Graph& graph);          // softmax_flatten.cc: opset < 13
+                                                //   Softmax over a coerced 2-D matrix
 void QdqCanonicalize(ir::Graph& graph);         // qdq_canonicalize.cc: other exporters'
                                                 //   QDQ forms become quantize_static's
 

@@ -24,8 +24,7 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // tf2onnx (int8 TFLite models) lets Reshape/Flatten/Transpose read a quantized
       // activation and puts Relu/Clip between an op and its QuantizeLinear; qdq-fold reads
       // quantize_static's form only, so rewrite those into it first (exactly).
-      {"qdq-canonicalize", "other exporters' QDQ forms become quantize_static's",
-       QdqCanonicalize},
+      {"qdq-canonicalize", "other exporters' QDQ forms become quantize_static's", QdqCanonicalize},
       // Reference pass 2. Early, so every pattern after it matches on ops with quantized
       // operands instead of on Q/DQ islands.
       {"qdq-fold", "QuantizeLinear/DequantizeLinear pairs become tensor annotations", QdqFold},
@@ -61,6 +60,11 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       {"clip-to-relu6", "Clip(0, 6) becomes Relu6 (Clip(0, inf) becomes Relu)", ClipToRelu6},
       // Reference pass 8.
       {"reduce-mean-to-gap", "ReduceMean over H and W becomes GlobalAveragePool", ReduceMeanToGap},
+      // Softmax before opset 13 normalizes a coerced 2-D matrix; the runtime kernel one
+      // axis. Writes Reshapes in the attribute form, as reduce-mean-to-gap does, and needs
+      // only the loader's shapes.
+      {"softmax-flatten", "opset < 13 Softmax over a non-last axis runs on its 2-D coercion",
+       SoftmaxFlatten},
       // Reference pass 9: resolve Shape/Gather/Unsqueeze/Concat chains into static Reshape
       // targets. It needs every constant folded (passes 1-2).
       {"shape-op-fold", "static shape chains fold into Reshape targets", ShapeOpFold},
