@@ -1,6 +1,6 @@
 // qdq-canonicalize: the QDQ forms other exporters write become the form qdq-fold reads
 // (onnxruntime's quantize_static: every op between DequantizeLinear inputs and
-// QuantizeLinear outputs). tf2onnx, converting int8 TFLite models, writes two others
+// QuantizeLinear outputs). tf2onnx, converting int8 TFLite models, writes three others
 // (../shared/models/onnx-from-tflite/README.md):
 //
 // 1. A layout op reading a quantized activation directly:
@@ -249,7 +249,7 @@ class QdqCanonicalizer {
     }
     const TensorId a = mm.inputs[0], t = mm.outputs[0];
     const int a_producer = a == ir::kNoTensor ? -1 : producer_[static_cast<size_t>(a)];
-    if (a_producer < 0 ||
+    if (a_producer < 0 || graph_.tensor(a).shape.size() != 2 ||  // Gemm's A is a matrix
         graph_.ops[static_cast<size_t>(a_producer)].type != OpType::kDequantizeLinear ||
         graph_.IsGraphOutput(t) || consumers_[static_cast<size_t>(t)].size() != 1) {
       return false;
@@ -278,8 +278,9 @@ class QdqCanonicalizer {
     gemm.name = mm.name;
     gemm.inputs = {a, mm.inputs[1], c};
     gemm.outputs = {add.outputs[0]};
-    graph_.ops[i] = std::move(gemm);
-    graph_.ops.erase(graph_.ops.begin() + static_cast<std::ptrdiff_t>(add_index));
+    // In the Add's place: the bias's DequantizeLinear may come after the MatMul.
+    graph_.ops[add_index] = std::move(gemm);
+    graph_.ops.erase(graph_.ops.begin() + static_cast<std::ptrdiff_t>(i));
     return true;
   }
 

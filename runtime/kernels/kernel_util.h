@@ -105,44 +105,32 @@ static inline int32_t tgrs_pcq_step(const tgrs_per_channel_quant* pcq, int32_t c
   return pcq->count == 1u ? 0 : 1;
 }
 
-static inline int8_t tgrs_saturate_s8(int64_t q) {
-  return (int8_t)(q < -128 ? -128 : q > 127 ? 127 : q);
-}
-
-/* round_half_even(v) for v a float in [-2^32, 2^32]. Rounding is done explicitly (not
- * rintf) so it never depends on the FPU rounding mode; v - floorf(v) is exact for every
- * float. Parity of the integer, not fmodf(r, 2): the same test without libm's fmodf (~450
- * bytes on Cortex-M); the unsigned conversion is modular, so odd negatives are odd. */
-#define TGRS_ROUND_HALF_EVEN(T_INT, v, out)                                       \
-  do {                                                                            \
-    const float v_ = (v);                                                         \
-    const float r_ = floorf(v_);                                                  \
-    const float frac_ = v_ - r_;                                                  \
-    (out) = (T_INT)r_;                                                            \
-    if (frac_ > 0.5f || (frac_ == 0.5f && ((uint32_t)(out) % 2u) != 0u)) ++(out); \
-  } while (0)
-
-/* ONNX QuantizeLinear: saturate(round_half_even(v) + zero_point) to int8. NaN maps to the
- * zero point. An int8 zero point (every verified plan's) keeps the arithmetic in int32:
- * beyond +-1000 a value saturates either way. Any other zero point, which only a kernel
- * caller can pass, takes a 64-bit path that is exact for every int32 zero point (a zero
- * point near INT32_MAX overflowed the int32 sum: found by fuzz_plan_fields). */
+/* ONNX QuantizeLinear: saturate(round_half_even(v) + zero_point) to int8. Rounding is done
+ * explicitly (not rintf) so it never depends on the FPU rounding mode; v - floorf(v) is
+ * exact for every float. NaN maps to the zero point. A zero point is an int8 value (the
+ * plan verifier holds every plan's there); one a kernel caller passes from outside int8 is
+ * saturated to int8 first, which keeps q + zero_point defined (a zero point near INT32_MAX
+ * overflowed it: found by fuzz_plan_fields) without 64-bit conversions on the target. */
 static inline int8_t tgrs_quantize_value_s8(float v, int32_t zero_point) {
-  if (v != v) return tgrs_saturate_s8(zero_point);
-  if (zero_point >= -128 && zero_point <= 127) {
-    int32_t q;
-    if (v > 1000.0f) v = 1000.0f;
-    if (v < -1000.0f) v = -1000.0f;
-    TGRS_ROUND_HALF_EVEN(int32_t, v, q); /* exact: a whole number in [-1000, 1000] */
-    return tgrs_saturate_s8((int64_t)(q + zero_point));
-  } else {
-    int64_t q;
-    /* Beyond 2^32 the sum saturates for every int32 zero point (2^32 is a float). */
-    if (v > 4294967296.0f) v = 4294967296.0f;
-    if (v < -4294967296.0f) v = -4294967296.0f;
-    TGRS_ROUND_HALF_EVEN(int64_t, v, q);
-    return tgrs_saturate_s8(q + zero_point);
+  float r;
+  int32_t q;
+  if (zero_point < -128) zero_point = -128;
+  if (zero_point > 127) zero_point = 127;
+  if (v != v) return (int8_t)zero_point;
+  if (v > 1000.0f) v = 1000.0f; /* beyond int8 reach either way; keeps the cast defined */
+  if (v < -1000.0f) v = -1000.0f;
+  r = floorf(v);
+  q = (int32_t)r; /* exact: r is a whole number in [-1000, 1000] */
+  {
+    /* Parity of the integer, not fmodf(r, 2): the same test without libm's fmodf (~450
+     * bytes on Cortex-M); the unsigned conversion is modular, so odd negatives are odd. */
+    const float frac = v - r;
+    if (frac > 0.5f || (frac == 0.5f && ((uint32_t)q & 1u) != 0u)) ++q;
   }
+  q += zero_point;
+  if (q < -128) q = -128;
+  if (q > 127) q = 127;
+  return (int8_t)q;
 }
 
 #endif /* TGRS_KERNELS_KERNEL_UTIL_H_ */

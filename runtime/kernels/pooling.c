@@ -28,6 +28,14 @@ static tgrs_kernel_status check_pool(const tgrs_pool_params* p, const tgrs_row_w
           (int64_t)in->w + p->pad_left + p->pad_right) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
+  /* Padded extents and the window's tap count within int32, so tap ranges and average
+   * divisors are 32-bit arithmetic: the runtime links no 64-bit division (libgcc's is ~750
+   * bytes on Cortex-M, verify_error.c). */
+  if ((int64_t)in->h + p->pad_top + p->pad_bottom > INT32_MAX ||
+      (int64_t)in->w + p->pad_left + p->pad_right > INT32_MAX ||
+      (int64_t)p->kernel_h * p->kernel_w > INT32_MAX) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
   if (in->n != out->n || in->c != out->c ||
       !tgrs_axis_fits(out->w, p->kernel_w, p->stride_w, p->dilation_w, p->pad_left)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
@@ -39,15 +47,18 @@ static tgrs_kernel_status check_pool(const tgrs_pool_params* p, const tgrs_row_w
 /* The taps k in [*lo, *hi) of a window whose tap k sits at origin + k * dilation and lands
  * in [begin, end). Closed form rather than a scan with `continue`: a pool's kernel and pads
  * are plan attributes, and a 2^30-wide window with 2^30 pads over a one-pixel input made the
- * scan run for minutes per output pixel. */
-static void tap_range(int64_t origin, int32_t dilation, int32_t kernel, int64_t begin, int64_t end,
+ * scan run for minutes per output pixel. Unsigned 32-bit arithmetic suffices: check_pool
+ * keeps every padded extent within int32, origin >= -pad and end <= extent + pad, so
+ * begin - origin and end - origin are below 2^31. */
+static void tap_range(int32_t origin, int32_t dilation, int32_t kernel, int32_t begin, int32_t end,
                       int32_t* lo, int32_t* hi) {
-  int64_t l = 0, h = kernel;
-  if (origin < begin) l = (begin - origin + dilation - 1) / dilation;
+  const uint32_t d = (uint32_t)dilation;
+  uint32_t l = 0, h = (uint32_t)kernel;
+  if (origin < begin) l = ((uint32_t)begin - (uint32_t)origin + d - 1u) / d;
   if (end <= origin) {
     h = 0;
-  } else if ((end - 1 - origin) / dilation + 1 < h) {
-    h = (end - 1 - origin) / dilation + 1;
+  } else if (((uint32_t)end - (uint32_t)origin - 1u) / d + 1u < h) {
+    h = ((uint32_t)end - (uint32_t)origin - 1u) / d + 1u;
   }
   if (l > h) l = h;
   *lo = (int32_t)l;
@@ -56,17 +67,38 @@ static void tap_range(int64_t origin, int32_t dilation, int32_t kernel, int64_t 
 
 /* ONNX AveragePool divisor: taps inside the input, or inside the padded input when
  * count_include_pad (positions past the declared pads, e.g. from ceil_mode, never count).
- * In 64 bits: a padded window may hold more than 2^31 taps. */
-static int64_t avg_count(const tgrs_pool_params* p, int32_t iy0, int32_t ix0, int32_t in_h,
+ * At most kernel_h * kernel_w, which check_pool keeps within int32. */
+static int32_t avg_count(const tgrs_pool_params* p, int32_t iy0, int32_t ix0, int32_t in_h,
                          int32_t in_w) {
-  const int64_t lo_y = p->count_include_pad ? -(int64_t)p->pad_top : 0;
-  const int64_t hi_y = p->count_include_pad ? (int64_t)in_h + p->pad_bottom : in_h;
-  const int64_t lo_x = p->count_include_pad ? -(int64_t)p->pad_left : 0;
-  const int64_t hi_x = p->count_include_pad ? (int64_t)in_w + p->pad_right : in_w;
+  const int32_t lo_y = p->count_include_pad ? -p->pad_top : 0;
+  const int32_t hi_y = p->count_include_pad ? in_h + p->pad_bottom : in_h;
+  const int32_t lo_x = p->count_include_pad ? -p->pad_left : 0;
+  const int32_t hi_x = p->count_include_pad ? in_w + p->pad_right : in_w;
   int32_t y0, y1, x0, x1;
   tap_range(iy0, p->dilation_h, p->kernel_h, lo_y, hi_y, &y0, &y1);
   tap_range(ix0, p->dilation_w, p->kernel_w, lo_x, hi_x, &x0, &x1);
-  return (int64_t)(y1 - y0) * (x1 - x0);
+  return (int32_t)((int64_t)(y1 - y0) * (x1 - x0));
+}
+
+/* n = q * d + r for n < 2^64 and 1 <= d < 2^32, by binary long division over the two
+ * 32-bit halves (32-bit shifts only): the runtime does not link libgcc's 64-bit division.
+ * 64 steps; it runs once per averaged output value. */
+static uint64_t udiv64_32(uint64_t n, uint32_t d, uint32_t* r) {
+  const uint32_t halves[2] = {(uint32_t)(n >> 32), (uint32_t)n};
+  uint32_t q[2] = {0, 0};
+  uint64_t rem = 0;
+  int h, bit;
+  for (h = 0; h < 2; ++h) {
+    for (bit = 31; bit >= 0; --bit) {
+      rem = (rem << 1) | ((halves[h] >> bit) & 1u); /* < 2^33: rem < d before the shift */
+      if (rem >= d) {
+        rem -= d;
+        q[h] |= 1u << bit;
+      }
+    }
+  }
+  *r = (uint32_t)rem;
+  return ((uint64_t)q[0] << 32) | q[1];
 }
 
 /* The int8 average acc * rq / count with ONE rounding, half to even, saturated to int32:
@@ -77,10 +109,12 @@ static int64_t avg_count(const tgrs_pool_params* p, int32_t iy0, int32_t ix0, in
  * arithmetic, no 128-bit type: with P = acc * multiplier and right = 31 - shift,
  * P / 2^right = Q1 + R1 / 2^right, Q1 = a * count + b, and the fraction
  * (b + R1 / 2^right) / count is compared with 1/2 without forming b * 2^right. */
-static int32_t average_s8(int32_t acc, const tgrs_requant* rq, int64_t count) {
+static int32_t average_s8(int32_t acc, const tgrs_requant* rq, int32_t count) {
   const int64_t product = (int64_t)acc * rq->multiplier; /* |product| <= 2^62 */
   const int64_t right = 31 - (int64_t)rq->shift;
   int64_t q1, r1, a, b, rest, result, half = 0;
+  uint64_t magnitude, quotient;
+  uint32_t remainder;
   int up;
   if (right <= 0 || right > 62) {
     /* Integer scaling (exact, saturated) or a product that rounds to 0: the division is
@@ -92,11 +126,18 @@ static int32_t average_s8(int32_t acc, const tgrs_requant* rq, int64_t count) {
     r1 = product - q1 * ((int64_t)1 << right);
     half = (int64_t)1 << (right - 1);
   }
-  a = q1 / count;
-  b = q1 - a * count;
-  if (b < 0) { /* floor division */
-    b += count;
-    --a;
+  /* Floor division q1 = a * count + b, 0 <= b < count, from the magnitude's. */
+  magnitude = q1 < 0 ? (uint64_t)0 - (uint64_t)q1 : (uint64_t)q1;
+  quotient = udiv64_32(magnitude, (uint32_t)count, &remainder);
+  if (q1 >= 0) {
+    a = (int64_t)quotient;
+    b = remainder;
+  } else if (remainder == 0) {
+    a = -(int64_t)quotient;
+    b = 0;
+  } else {
+    a = -(int64_t)quotient - 1;
+    b = (int64_t)count - remainder;
   }
   rest = count - b; /* in [1, count]; the tests below compare 2b with count without overflow */
   if (b > rest) {   /* 2b > count: the fraction exceeds 1/2 */
@@ -138,7 +179,7 @@ static int8_t clamp_s8(int64_t v, const tgrs_quant_s8* q) {
         const int32_t iy0 = oy * pool->stride_h - pool->pad_top;                                  \
         for (ox = 0; ox < out_w; ++ox, out_px += ch) {                                            \
           const int32_t ix0 = ox * pool->stride_w - pool->pad_left;                               \
-          const int64_t count = avg_count(pool, iy0, ix0, in_h, in_w);                            \
+          const int32_t count = avg_count(pool, iy0, ix0, in_h, in_w);                            \
           (void)count;                                                                            \
           tap_range(iy0, pool->dilation_h, pool->kernel_h, 0, in_h, &ky0, &ky1);                  \
           tap_range(ix0, pool->dilation_w, pool->kernel_w, 0, in_w, &kx0, &kx1);                  \

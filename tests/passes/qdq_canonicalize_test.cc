@@ -35,8 +35,27 @@ ir::TensorId DQ(GraphBuilder& b, const std::string& name, ir::TensorId x, ir::Te
   return Qdq(b, ir::OpType::kDequantizeLinear, name, x, s, zp, ir::DType::kFloat32);
 }
 
+// Every op reads only graph inputs, constants and tensors an earlier op wrote.
+void ExpectExecutionOrder(const ir::Graph& g) {
+  std::vector<bool> ready(g.tensors.size(), false);
+  for (ir::TensorId in : g.inputs) ready[static_cast<size_t>(in)] = true;
+  for (size_t t = 0; t < g.tensors.size(); ++t) ready[t] = ready[t] || g.tensors[t].is_constant;
+  for (const ir::Op& op : g.ops) {
+    for (ir::TensorId in : op.inputs) {
+      if (in != ir::kNoTensor) {
+        EXPECT_TRUE(ready[static_cast<size_t>(in)])
+            << op.name << " reads '" << g.tensor(in).name << "' before it is written";
+      }
+    }
+    for (ir::TensorId out : op.outputs) {
+      if (out != ir::kNoTensor) ready[static_cast<size_t>(out)] = true;
+    }
+  }
+}
+
 void Canonicalize(ir::Graph& g) {
   QdqCanonicalize(g);
+  ExpectExecutionOrder(g);
   QdqFold(g);
   g.Compact();
 }
@@ -63,6 +82,7 @@ TEST(QdqCanonicalize, ReshapeOfAQuantizedActivationBecomesInt8) {
   ir::Graph g = b.Take();
 
   QdqCanonicalize(g);
+  ExpectExecutionOrder(g);
   EXPECT_EQ(OpTypes(g), (Strings{"QuantizeLinear", "DequantizeLinear", "Reshape", "QuantizeLinear",
                                  "DequantizeLinear"}));
   QdqFold(g);
@@ -234,6 +254,8 @@ TEST(QdqCanonicalize, PerAxisQuantizedLayoutOpIsLeftForQdqFold) {
 
 // TFLite FullyConnected as tf2onnx writes it: MatMul(DQ a, DQ W[K, N]) + DQ(int32 bias) ->
 // Q. With the bias scale = s_a * s_w it becomes one int8 Gemm; with another scale it stays.
+// The bias's DequantizeLinear comes after the MatMul here, as exporters may order it: the
+// Gemm must not read it before it is written.
 ir::Graph FullyConnectedGraph(float bias_scale) {
   GraphBuilder b;
   ir::TensorId x = b.Input("x", {1, 3});

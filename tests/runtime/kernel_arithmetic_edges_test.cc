@@ -6,6 +6,7 @@
 // any signed overflow here into a failure.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -41,17 +42,17 @@ TEST(KernelArithmeticEdges, MbqmMatchesTheReferenceForEveryInt8Shift) {
   }
 }
 
-// QuantizeLinear with a zero point no int8 tensor has: the result saturates, as
-// round(v) + zero_point computed without limits would.
-TEST(KernelArithmeticEdges, QuantizeSaturatesForAnyZeroPoint) {
+// QuantizeLinear with a zero point no int8 tensor has (only a kernel caller can pass one:
+// the verifier rejects such plans): the zero point saturates to int8 first, so the result
+// is saturate(round_half_even(v) + saturate(zero_point)), never an overflow.
+TEST(KernelArithmeticEdges, QuantizeSaturatesAnyZeroPointToInt8First) {
   const float inputs[] = {-3.5f, 0.0f, 2.5f, 1e30f, -1e30f};
-  for (int32_t zp : {kMin, kMin + 1, -1129, -1128, 1127, 1128, kMax - 1, kMax}) {
+  for (int32_t zp : {kMin, kMin + 1, -1129, -129, -128, 127, 128, 1128, kMax - 1, kMax}) {
     int8_t out[5];
     tgrs_quantize_f32_s8(1.0f, zp, 5, inputs, out);
+    const double zp8 = std::clamp(zp, -128, 127);
     for (int i = 0; i < 5; ++i) {
-      // In double: exact for these inputs, and only the side of [-128, 127] matters for
-      // 1e30.
-      const double exact = std::nearbyint(static_cast<double>(inputs[i])) + zp;
+      const double exact = std::nearbyint(static_cast<double>(inputs[i])) + zp8;
       const int expected = exact > 127 ? 127 : exact < -128 ? -128 : static_cast<int>(exact);
       EXPECT_EQ(out[i], expected) << "input " << inputs[i] << " zero point " << zp;
     }
