@@ -442,6 +442,24 @@ tgrs_kernel_status tgrs_concat(size_t elem_size, int32_t axis, int32_t num_input
                                const tgrs_dims* const* input_dims, const void* const* inputs,
                                void* output);
 
+/* int8 Concat whose inputs carry their own quantization, as ONNX QDQ writes it
+ * (DequantizeLinear of each input, Concat, QuantizeLinear): each value is dequantized and
+ * quantized again in float32 exactly as ONNX defines the two ops, out =
+ * saturate(round_half_even(((x - zero_point) * scale) / output_scale) + output_zero_point),
+ * so the result is bit-identical to onnxruntime's. (An integer multiplier would round
+ * once from the exact ratio of the scales and disagree with it by 1 LSB on values that
+ * fall near a tie in float32.) Only 256 values per input exist: each input is mapped
+ * through a table built on the stack, one load per element over the byte copy. Dims and
+ * axis as tgrs_concat; zero points in int8, scales positive and finite. */
+typedef struct tgrs_concat_quant_s8 {
+  float scale;
+  int32_t zero_point;
+} tgrs_concat_quant_s8;
+tgrs_kernel_status tgrs_concat_s8(int32_t axis, int32_t num_inputs,
+                                  const tgrs_dims* const* input_dims, const int8_t* const* inputs,
+                                  const tgrs_concat_quant_s8* input_quant,
+                                  tgrs_concat_quant_s8 output_quant, int8_t* output);
+
 /* Reshape: the bytes do not change; copies `bytes` unless output == input. */
 void tgrs_reshape(size_t bytes, const void* input, void* output);
 

@@ -55,8 +55,6 @@ tgrs_status tgrs_op_concat(tgrs_op_call* call) {
   if (rank == 0 || rank > 4 || call->attrs.axis < 0 || (uint32_t)call->attrs.axis >= rank) {
     return TGRS_ERR_UNSUPPORTED_OP;
   }
-  /* int8 inputs of another quantization would need a requantizing concat. */
-  if (call->op.input_multiplier.count != 0) return TGRS_ERR_UNSUPPORTED_OP;
   for (i = 0; i < call->num_inputs; ++i) {
     if (call->in[i].data == NULL || call->in[i].tensor.dtype != call->out[0].tensor.dtype) {
       return TGRS_ERR_INCONSISTENT_PLAN;
@@ -64,6 +62,27 @@ tgrs_status tgrs_op_concat(tgrs_op_call* call) {
     if ((st = tgrs_operand_dims(&call->in[i], 1, &dims[i])) != TGRS_OK) return st;
     dim_ptrs[i] = &dims[i];
     data[i] = call->in[i].data;
+  }
+  if (call->op.input_multiplier.count != 0) {
+    /* int8 inputs of other quantizations (the emitter lists a multiplier per input, as
+     * docs/plan-format.md says); the kernel requantizes from the tensors' own scales and
+     * zero points, exactly as DequantizeLinear + QuantizeLinear compute. */
+    tgrs_concat_quant_s8 quant[TGRS_EXEC_MAX_OPERANDS];
+    tgrs_concat_quant_s8 out_quant;
+    const int8_t* bytes[TGRS_EXEC_MAX_OPERANDS];
+    if (!tgrs_call_is_s8(call) || call->op.input_multiplier.count != call->num_inputs) {
+      return TGRS_ERR_INCONSISTENT_PLAN;
+    }
+    for (i = 0; i < call->num_inputs; ++i) {
+      quant[i].scale = tgrs_tensor_scale(&call->in[i].tensor);
+      quant[i].zero_point = tgrs_tensor_zero_point(&call->in[i].tensor);
+      bytes[i] = (const int8_t*)data[i];
+    }
+    out_quant.scale = tgrs_tensor_scale(&call->out[0].tensor);
+    out_quant.zero_point = tgrs_tensor_zero_point(&call->out[0].tensor);
+    return tgrs_kernel_result(
+        call, tgrs_concat_s8(call->attrs.axis + (int32_t)(4 - rank), (int32_t)call->num_inputs,
+                             dim_ptrs, bytes, quant, out_quant, (int8_t*)call->out[0].data));
   }
   return tgrs_kernel_result(
       call, tgrs_concat(elem, call->attrs.axis + (int32_t)(4 - rank), (int32_t)call->num_inputs,

@@ -54,6 +54,80 @@ TEST(Concat, RejectsMismatchedOtherDims) {
   EXPECT_EQ(tgrs_concat(4, 3, 2, dims, data, out.data()), TGRS_KERNEL_BAD_ARGUMENT);
 }
 
+// ONNX DequantizeLinear then QuantizeLinear of one int8 value, in float32 as the operators
+// are defined (and onnxruntime computes them): the reference of the requantizing concat.
+int8_t DequantizeQuantize(int8_t v, const tgrs_concat_quant_s8& in,
+                          const tgrs_concat_quant_s8& out) {
+  const float real = static_cast<float>(v - in.zero_point) * in.scale;
+  const float q = std::nearbyint(real / out.scale) + static_cast<float>(out.zero_point);
+  return static_cast<int8_t>(std::fmin(127.0f, std::fmax(-128.0f, q)));
+}
+
+// int8 Concat with per-input requantization, on every axis, against the index arithmetic
+// above and ONNX's float definition. Scales 0.05 -> 0.04 put many values exactly on a
+// rounding tie in real arithmetic, where only the float32 computation decides.
+TEST(ConcatS8, RequantizesEachInputOnEveryAxis) {
+  const tgrs_concat_quant_s8 quant[2] = {{0.05f, -3}, {0.013f, 10}};
+  const tgrs_concat_quant_s8 out_quant{0.04f, 5};
+  for (int axis = 0; axis < 4; ++axis) {
+    tgrs_dims a{2, 3, 4, 5}, b = a;
+    int* bd = axis == 0 ? &b.n : axis == 1 ? &b.h : axis == 2 ? &b.w : &b.c;
+    *bd = 2;
+    tgrs_dims out = a;
+    int* od = axis == 0 ? &out.n : axis == 1 ? &out.h : axis == 2 ? &out.w : &out.c;
+    const int a_len = *od;
+    *od += 2;
+    const std::vector<int8_t> x = RandomS8(size_t(a.n) * a.h * a.w * a.c, 600 + axis);
+    const std::vector<int8_t> y = RandomS8(size_t(b.n) * b.h * b.w * b.c, 610 + axis);
+    std::vector<int8_t> got(size_t(out.n) * out.h * out.w * out.c);
+    const tgrs_dims* dims[2] = {&a, &b};
+    const int8_t* data[2] = {x.data(), y.data()};
+    ASSERT_EQ(tgrs_concat_s8(axis, 2, dims, data, quant, out_quant, got.data()), TGRS_KERNEL_OK);
+    for (int n = 0; n < out.n; ++n)
+      for (int h = 0; h < out.h; ++h)
+        for (int w = 0; w < out.w; ++w)
+          for (int c = 0; c < out.c; ++c) {
+            int idx[4] = {n, h, w, c};
+            const bool first = idx[axis] < a_len;
+            if (!first) idx[axis] -= a_len;
+            const int8_t v = first ? x[At(a, idx[0], idx[1], idx[2], idx[3])]
+                                   : y[At(b, idx[0], idx[1], idx[2], idx[3])];
+            ASSERT_EQ(got[At(out, n, h, w, c)],
+                      DequantizeQuantize(v, quant[first ? 0 : 1], out_quant))
+                << axis;
+          }
+  }
+}
+
+TEST(ConcatS8, EqualQuantizationIsTheByteConcat) {
+  const tgrs_dims a{1, 2, 2, 3}, b{1, 2, 2, 4};
+  const std::vector<int8_t> x = RandomS8(12, 620), y = RandomS8(16, 621);
+  const tgrs_dims* dims[2] = {&a, &b};
+  const int8_t* bytes[2] = {x.data(), y.data()};
+  const void* data[2] = {x.data(), y.data()};
+  const tgrs_concat_quant_s8 same[2] = {{0.37f, 7}, {0.37f, 7}};
+  std::vector<int8_t> got(28), want(28);
+  ASSERT_EQ(tgrs_concat_s8(3, 2, dims, bytes, same, same[0], got.data()), TGRS_KERNEL_OK);
+  ASSERT_EQ(tgrs_concat(1, 3, 2, dims, data, want.data()), TGRS_KERNEL_OK);
+  EXPECT_EQ(got, want);
+}
+
+TEST(ConcatS8, RejectsZeroPointsOutsideInt8AndBadScales) {
+  const tgrs_dims a{1, 1, 1, 2};
+  const tgrs_dims* dims[1] = {&a};
+  const int8_t x[2] = {1, 2};
+  const int8_t* data[1] = {x};
+  int8_t out[2];
+  const tgrs_concat_quant_s8 ok{0.5f, 0};
+  const tgrs_concat_quant_s8 bad[] = {{0.5f, 128}, {0.5f, -129},       {0.0f, 0},
+                                      {-1.0f, 0},  {std::nanf(""), 0}, {INFINITY, 0}};
+  for (const tgrs_concat_quant_s8& q : bad) {
+    EXPECT_EQ(tgrs_concat_s8(3, 1, dims, data, &q, ok, out), TGRS_KERNEL_BAD_ARGUMENT);
+    EXPECT_EQ(tgrs_concat_s8(3, 1, dims, data, &ok, q, out), TGRS_KERNEL_BAD_ARGUMENT);
+  }
+  EXPECT_EQ(tgrs_concat_s8(3, 1, dims, data, nullptr, ok, out), TGRS_KERNEL_BAD_ARGUMENT);
+}
+
 TEST(Reshape, CopiesOrLeavesInPlace) {
   std::vector<float> x{1, 2, 3}, y(3);
   tgrs_reshape(sizeof(float) * 3, x.data(), y.data());
