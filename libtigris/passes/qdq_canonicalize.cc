@@ -133,19 +133,22 @@ class QdqCanonicalizer {
     return op;
   }
 
-  // The DequantizeLinear readers of `t` when every reader is one, all with the same
-  // per-tensor parameters; the first of them, or nullptr.
-  const ir::Op* SoleDequantizeReaders(TensorId t) const {
+  // The readers of `t` when every one is a `type` node (QuantizeLinear or
+  // DequantizeLinear) reading it at input 0, all with the same per-tensor parameters; the
+  // first of them, or nullptr. `t` is no graph output.
+  const ir::Op* SoleQdqReaders(TensorId t, OpType type) const {
     const ir::Op* first = nullptr;
     std::optional<QdqParams> params;
     if (graph_.IsGraphOutput(t) || consumers_[static_cast<size_t>(t)].empty()) return nullptr;
     for (int r : consumers_[static_cast<size_t>(t)]) {
-      const ir::Op& dq = graph_.ops[static_cast<size_t>(r)];
-      if (dq.type != OpType::kDequantizeLinear || dq.input(0) != t) return nullptr;
-      std::optional<QdqParams> p = Params(dq, t);
+      const ir::Op& node = graph_.ops[static_cast<size_t>(r)];
+      if (node.type != type || node.input(0) != t || node.outputs.size() != 1) return nullptr;
+      // The quantized side: a DQ's input, a Q's output.
+      std::optional<QdqParams> p =
+          Params(node, type == OpType::kDequantizeLinear ? t : node.outputs[0]);
       if (!p || (params && *params != *p)) return nullptr;
       params = p;
-      if (first == nullptr) first = &dq;
+      if (first == nullptr) first = &node;
     }
     return first;
   }
@@ -170,7 +173,7 @@ class QdqCanonicalizer {
     if (like != nullptr) {
       if (!Params(*like, xq)) return false;
     } else if (IsIntegerGraphInput(xq)) {
-      like = SoleDequantizeReaders(yq);
+      like = SoleQdqReaders(yq, OpType::kDequantizeLinear);
       if (like == nullptr) return false;
     } else {
       return false;
@@ -205,7 +208,7 @@ class QdqCanonicalizer {
     if (producer_type == OpType::kDequantizeLinear || producer_type == OpType::kQuantizeLinear) {
       return false;  // already in the canonical form
     }
-    const ir::Op* first = SoleQuantizeReaders(z);
+    const ir::Op* first = SoleQdqReaders(z, OpType::kQuantizeLinear);
     if (first == nullptr) return false;
     const ir::Op quantize = *first;
     const ir::DType qtype = graph_.tensor(quantize.outputs[0]).dtype;
@@ -265,7 +268,7 @@ class QdqCanonicalizer {
     const TensorId c = add.inputs[0] == t ? add.inputs[1] : add.inputs[0];
     const auto bias = DequantizedConstant(c, ir::DType::kInt32);
     if (c == t || !bias || graph_.tensor(bias->first->input(0)).shape != ir::Shape{n} ||
-        SoleQuantizeReaders(add.outputs[0]) == nullptr) {
+        SoleQdqReaders(add.outputs[0], OpType::kQuantizeLinear) == nullptr) {
       return false;
     }
     const ir::Op& a_dq = graph_.ops[static_cast<size_t>(a_producer)];
@@ -301,25 +304,6 @@ class QdqCanonicalizer {
       if (!(std::fabs(sc->first - product) <= 1e-6 * product)) return false;
     }
     return true;
-  }
-
-  // The QuantizeLinear readers of `t` when every reader is one with the same per-tensor
-  // parameters; the first of them, or nullptr.
-  const ir::Op* SoleQuantizeReaders(TensorId t) const {
-    const ir::Op* first = nullptr;
-    std::optional<QdqParams> params;
-    if (graph_.IsGraphOutput(t) || consumers_[static_cast<size_t>(t)].empty()) return nullptr;
-    for (int r : consumers_[static_cast<size_t>(t)]) {
-      const ir::Op& q = graph_.ops[static_cast<size_t>(r)];
-      if (q.type != OpType::kQuantizeLinear || q.input(0) != t || q.outputs.size() != 1) {
-        return nullptr;
-      }
-      std::optional<QdqParams> p = Params(q, q.outputs[0]);
-      if (!p || (params && *params != *p)) return nullptr;
-      params = p;
-      if (first == nullptr) first = &q;
-    }
-    return first;
   }
 
   // Puts the new ops in execution order, right before and after op i.

@@ -17,21 +17,23 @@ int At(const tgrs_dims& d, int n, int h, int w, int c) {
   return ((n * d.h + h) * d.w + w) * d.c + c;
 }
 
-TEST(Concat, EveryAxisMatchesIndexArithmetic) {
-  for (int axis = 0; axis < 4; ++axis) {
-    tgrs_dims a{2, 3, 4, 5}, b = a;
-    int* bd = axis == 0 ? &b.n : axis == 1 ? &b.h : axis == 2 ? &b.w : &b.c;
-    *bd = 2;  // the second input is shorter on the axis
-    tgrs_dims out = a;
-    int* od = axis == 0 ? &out.n : axis == 1 ? &out.h : axis == 2 ? &out.w : &out.c;
-    const int a_len = *od;
-    *od += 2;
-    const std::vector<int8_t> x = RandomS8(size_t(a.n) * a.h * a.w * a.c, 500 + axis);
-    const std::vector<int8_t> y = RandomS8(size_t(b.n) * b.h * b.w * b.c, 510 + axis);
-    std::vector<int8_t> got(size_t(out.n) * out.h * out.w * out.c);
-    const tgrs_dims* dims[2] = {&a, &b};
-    const void* data[2] = {x.data(), y.data()};
-    ASSERT_EQ(tgrs_concat(1, axis, 2, dims, data, got.data()), TGRS_KERNEL_OK);
+// Two int8 inputs concatenated on `axis` of [N, H, W, C], the second shorter on the axis,
+// and the index arithmetic that says which input element lands at each output position.
+struct TwoInputConcat {
+  TwoInputConcat(int axis_in, unsigned seed) : axis(axis_in), a{2, 3, 4, 5}, b(a), out(a) {
+    Extent(b) = 2;
+    a_len = Extent(out);
+    Extent(out) += 2;
+    x = RandomS8(size_t(a.n) * a.h * a.w * a.c, seed);
+    y = RandomS8(size_t(b.n) * b.h * b.w * b.c, seed + 10);
+  }
+  int& Extent(tgrs_dims& d) const {
+    return axis == 0 ? d.n : axis == 1 ? d.h : axis == 2 ? d.w : d.c;
+  }
+  size_t OutputSize() const { return size_t(out.n) * out.h * out.w * out.c; }
+  // Calls check(output index, input element, whether it comes from the first input).
+  template <typename Check>
+  void ForEachOutput(Check check) const {
     for (int n = 0; n < out.n; ++n)
       for (int h = 0; h < out.h; ++h)
         for (int w = 0; w < out.w; ++w)
@@ -39,10 +41,26 @@ TEST(Concat, EveryAxisMatchesIndexArithmetic) {
             int idx[4] = {n, h, w, c};
             const bool first = idx[axis] < a_len;
             if (!first) idx[axis] -= a_len;
-            const int8_t want = first ? x[At(a, idx[0], idx[1], idx[2], idx[3])]
-                                      : y[At(b, idx[0], idx[1], idx[2], idx[3])];
-            ASSERT_EQ(got[At(out, n, h, w, c)], want) << axis;
+            const int8_t v = first ? x[At(a, idx[0], idx[1], idx[2], idx[3])]
+                                   : y[At(b, idx[0], idx[1], idx[2], idx[3])];
+            check(At(out, n, h, w, c), v, first);
           }
+  }
+
+  int axis;
+  tgrs_dims a, b, out;
+  int a_len = 0;
+  std::vector<int8_t> x, y;
+};
+
+TEST(Concat, EveryAxisMatchesIndexArithmetic) {
+  for (int axis = 0; axis < 4; ++axis) {
+    const TwoInputConcat t(axis, 500 + axis);
+    std::vector<int8_t> got(t.OutputSize());
+    const tgrs_dims* dims[2] = {&t.a, &t.b};
+    const void* data[2] = {t.x.data(), t.y.data()};
+    ASSERT_EQ(tgrs_concat(1, axis, 2, dims, data, got.data()), TGRS_KERNEL_OK);
+    t.ForEachOutput([&](int i, int8_t want, bool) { ASSERT_EQ(got[i], want) << axis; });
   }
 }
 
@@ -70,32 +88,14 @@ TEST(ConcatS8, RequantizesEachInputOnEveryAxis) {
   const tgrs_concat_quant_s8 quant[2] = {{0.05f, -3}, {0.013f, 10}};
   const tgrs_concat_quant_s8 out_quant{0.04f, 5};
   for (int axis = 0; axis < 4; ++axis) {
-    tgrs_dims a{2, 3, 4, 5}, b = a;
-    int* bd = axis == 0 ? &b.n : axis == 1 ? &b.h : axis == 2 ? &b.w : &b.c;
-    *bd = 2;
-    tgrs_dims out = a;
-    int* od = axis == 0 ? &out.n : axis == 1 ? &out.h : axis == 2 ? &out.w : &out.c;
-    const int a_len = *od;
-    *od += 2;
-    const std::vector<int8_t> x = RandomS8(size_t(a.n) * a.h * a.w * a.c, 600 + axis);
-    const std::vector<int8_t> y = RandomS8(size_t(b.n) * b.h * b.w * b.c, 610 + axis);
-    std::vector<int8_t> got(size_t(out.n) * out.h * out.w * out.c);
-    const tgrs_dims* dims[2] = {&a, &b};
-    const int8_t* data[2] = {x.data(), y.data()};
+    const TwoInputConcat t(axis, 600 + axis);
+    std::vector<int8_t> got(t.OutputSize());
+    const tgrs_dims* dims[2] = {&t.a, &t.b};
+    const int8_t* data[2] = {t.x.data(), t.y.data()};
     ASSERT_EQ(tgrs_concat_s8(axis, 2, dims, data, quant, out_quant, got.data()), TGRS_KERNEL_OK);
-    for (int n = 0; n < out.n; ++n)
-      for (int h = 0; h < out.h; ++h)
-        for (int w = 0; w < out.w; ++w)
-          for (int c = 0; c < out.c; ++c) {
-            int idx[4] = {n, h, w, c};
-            const bool first = idx[axis] < a_len;
-            if (!first) idx[axis] -= a_len;
-            const int8_t v = first ? x[At(a, idx[0], idx[1], idx[2], idx[3])]
-                                   : y[At(b, idx[0], idx[1], idx[2], idx[3])];
-            ASSERT_EQ(got[At(out, n, h, w, c)],
-                      DequantizeQuantize(v, quant[first ? 0 : 1], out_quant))
-                << axis;
-          }
+    t.ForEachOutput([&](int i, int8_t v, bool first) {
+      ASSERT_EQ(got[i], DequantizeQuantize(v, quant[first ? 0 : 1], out_quant)) << axis;
+    });
   }
 }
 
