@@ -25,6 +25,7 @@ bool IsElementwise(OpType type) {
     case OpType::kBatchNormalization:
     case OpType::kQuantize:
     case OpType::kDequantize:
+    case OpType::kLRN:  // mixes channels of one pixel only: every row is independent
       return true;
     default:
       return false;

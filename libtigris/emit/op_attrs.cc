@@ -2,6 +2,7 @@
 // move with the NCHW -> NHWC layout (emit/layout.h); window attributes (kernel, strides,
 // pads, dilations) are per spatial dimension, whose order (H, W) NHWC keeps.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -90,6 +91,11 @@ void WindowAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
   a.ceil_mode = op.attrs.GetInt("ceil_mode", 0) != 0;
   a.count_include_pad = op.attrs.GetInt("count_include_pad", 0) != 0;
   if (op.type == OpType::kConvTranspose) {
+    if (a.group != 1) {
+      Fail(op, Status::kUnsupportedOp,
+           "grouped ConvTranspose (group " + std::to_string(a.group) +
+               "); the runtime's transposed convolution has one group");
+    }
     a.output_padding = Int32s(op, op.attrs.GetInts("output_padding", std::vector<int64_t>(n, 0)));
   }
 }
@@ -163,6 +169,41 @@ void PadAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
       Fail(op, Status::kUnsupportedOp, "constant_value must be a constant");
     std::vector<double> v = ir::ConstantAsDoubles(g.tensor(op.input(2)));
     if (!v.empty()) a.pad_value = static_cast<float>(v[0]);
+  }
+}
+
+// ChannelShuffle(group G) on [N, C, H, W] is, in the runtime's NHWC bytes, the transpose of
+// each pixel's channels viewed as [G, C/G]: a RESHAPE with view [N, H*W, G, C/G] and perm
+// [0, 1, 3, 2] (docs/plan-format.md "Reshape across layouts"), output shape [N, H, W, C].
+void ChannelShuffleAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
+  const ir::Shape& x = InputShape(g, op);
+  const int64_t group = op.attrs.GetInt("group", 0);
+  if (x.size() != 4 || group < 1 || x[1] % group != 0) {
+    Fail(op, Status::kInternal, "ChannelShuffle needs [N, C, H, W] with group | C");
+  }
+  a.shape = Int32s(op, {x[0], x[2], x[3], x[1]});
+  a.view_shape = Int32s(op, {x[0], x[2] * x[3], group, x[1] / group});
+  a.perm = {0, 1, 3, 2};
+}
+
+// ONNX LRN defaults: alpha 1e-4, beta 0.75, bias 1. The runtime computes d^-beta as
+// exp(-beta log d) and needs d = bias + alpha / size * (sum of squares) > 0, which bias > 0
+// and alpha >= 0 guarantee; other values are refused here rather than produce NaN there.
+void LrnAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
+  const size_t rank = InputShape(g, op).size();
+  if (rank != 3 && rank != 4) {
+    Fail(op, Status::kUnsupportedOp,
+         "LRN over a rank-" + std::to_string(rank) + " tensor (rank 3 or 4 only)");
+  }
+  a.kernel = Int32s(op, {op.attrs.GetInt("size", 0)});
+  a.alpha = op.attrs.GetFloat("alpha", 1e-4f);
+  a.beta = op.attrs.GetFloat("beta", 0.75f);
+  a.bias = op.attrs.GetFloat("bias", 1.0f);
+  if (!(a.bias > 0.0f) || !(a.alpha >= 0.0f) || !std::isfinite(a.beta)) {
+    Fail(op, Status::kUnsupportedOp,
+         "LRN with bias " + std::to_string(a.bias) + ", alpha " + std::to_string(a.alpha) +
+             ", beta " + std::to_string(a.beta) +
+             " (needs bias > 0, alpha >= 0 and a finite beta)");
   }
 }
 
@@ -241,6 +282,12 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
     case OpType::kHardSigmoid:
       a.alpha = op.attrs.GetFloat("alpha", 0.2f);
       a.beta = op.attrs.GetFloat("beta", 0.5f);
+      break;
+    case OpType::kLRN:
+      LrnAttrs(g, op, a);
+      break;
+    case OpType::kChannelShuffle:
+      ChannelShuffleAttrs(g, op, a);
       break;
     case OpType::kClip:
       a.min = op.attrs.GetFloat("min", -std::numeric_limits<float>::max());

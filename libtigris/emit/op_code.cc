@@ -72,6 +72,10 @@ tgrs::OpCode PlanOpCode(const ir::Op& op) {
       return OpCode::LOG_SOFTMAX;
     case OpType::kReduceMean:
       return OpCode::REDUCE_MEAN;
+    case OpType::kLRN:
+      return OpCode::LRN;
+    case OpType::kChannelShuffle:  // a transpose through a view (op_attrs.cc)
+      return OpCode::RESHAPE;
     case OpType::kBatchNormalization:
       return OpCode::BATCH_NORMALIZATION;
     case OpType::kQuantize:

@@ -26,6 +26,7 @@ struct OpAttrsRecord {
   std::vector<int32_t> output_padding;
   float pad_value = 0.0f;
   std::vector<int32_t> view_shape;  // reshape across layouts (docs/plan-format.md)
+  float bias = 0.0f;                // LRN
 };
 
 struct OpRecord {

@@ -201,7 +201,7 @@ class Writer {
     const auto attrs = tgrs::CreateOpAttrs(
         b_, kernel, strides, pads, dilations, a.group, a.axis, perm, shape, a.alpha, a.beta,
         a.gamma, a.min, a.max, scales, mode, ctm, nearest, a.count_include_pad, a.ceil_mode, axes,
-        a.keepdims, output_padding, a.pad_value, view_shape);
+        a.keepdims, output_padding, a.pad_value, view_shape, a.bias);
     const auto name = b_.CreateString(r.name);
     const auto inputs = b_.CreateVector(r.inputs), outputs = b_.CreateVector(r.outputs);
     return tgrs::CreateOp(b_, r.code, name, inputs, outputs, attrs, r.activation,

@@ -24,9 +24,11 @@ std::string_view OpTypeName(OpType type) { return kOpTypes[static_cast<size_t>(t
 bool IsRuntimeOp(OpType type) { return kOpTypes[static_cast<size_t>(type)].runtime; }
 
 std::optional<OpType> OpTypeFromOnnx(std::string_view onnx_op_type) {
-  // DepthwiseConv, Conv1D, Relu6, Quantize and Dequantize are IR-only names produced by
-  // normalization; an ONNX file that uses them as op_type is not standard ONNX and is rejected.
-  if (onnx_op_type == "DepthwiseConv" || onnx_op_type == "Conv1D" || onnx_op_type == "Relu6") {
+  // DepthwiseConv, Conv1D, Relu6, ChannelShuffle, Quantize and Dequantize are IR-only names
+  // produced by normalization; an ONNX file that uses them as op_type is not standard ONNX and is
+  // rejected.
+  if (onnx_op_type == "DepthwiseConv" || onnx_op_type == "Conv1D" || onnx_op_type == "Relu6" ||
+      onnx_op_type == "ChannelShuffle") {
     return std::nullopt;
   }
   for (const OpTypeInfo& info : kOpTypes) {

@@ -69,7 +69,11 @@ namespace tigris::ir {
   X(Slice, "Slice", false)                                                         \
   X(Cast, "Cast", false)                                                           \
   X(Upsample, "Upsample", false)                                                   \
-  X(Split, "Split", true)
+  X(Split, "Split", true)                                                          \
+  X(LRN, "LRN", true)                                                              \
+  /* IR-only: Reshape -> Transpose -> Reshape of a channel shuffle                 \
+   * (passes/channel_shuffle_fuse.cc) */                                           \
+  X(ChannelShuffle, "ChannelShuffle", true)
 
 enum class OpType : uint8_t {
 #define TIGRIS_X(name, str, runtime) k##name,

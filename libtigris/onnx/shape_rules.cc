@@ -126,6 +126,10 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
       return SameShapeRule;
     case OpType::kDropout:
       return DropoutRule;
+    case OpType::kLRN:
+      return LrnRule;
+    case OpType::kChannelShuffle:
+      return ChannelShuffleRule;
     case OpType::kBatchNormalization:
       return BatchNormRule;
     case OpType::kCast:

@@ -83,6 +83,8 @@ void SameShapeRule(ShapeContext& ctx);  // unary activations, Clip, Softmax, Ide
 void BroadcastRule(ShapeContext& ctx);  // Add, Sub, Mul, Div, Sum
 void DropoutRule(ShapeContext& ctx);
 void BatchNormRule(ShapeContext& ctx);
+void LrnRule(ShapeContext& ctx);
+void ChannelShuffleRule(ShapeContext& ctx);  // IR-only (channel-shuffle-fuse)
 void CastRule(ShapeContext& ctx);
 void QuantizeLinearRule(ShapeContext& ctx);
 void DequantizeLinearRule(ShapeContext& ctx);

@@ -1,5 +1,5 @@
 // Shape rules of ops whose output has the input's shape (activations, Clip, Softmax,
-// Identity, Dropout, BatchNormalization, Cast, Q/DQ) or the broadcast of their inputs'
+// Identity, Dropout, BatchNormalization, LRN, Cast, Q/DQ) or the broadcast of their inputs'
 // shapes (Add, Sub, Mul, Div, Sum; ONNX Broadcasting.md).
 #include <cmath>
 
@@ -117,6 +117,28 @@ void BatchNormRule(ShapeContext& ctx) {
   ctx.SetOutput(0, ctx.InputDType(0), x);
   // Training-mode outputs (running/saved mean and variance) are per channel.
   for (size_t i = 1; i < ctx.num_outputs(); ++i) ctx.SetOutput(i, ctx.InputDType(0), {x[1]});
+}
+
+// ONNX LRN: X is [N, C, D1, ...]; `size` (required) is the channel window.
+void LrnRule(ShapeContext& ctx) {
+  const ir::Shape& x = ctx.InputShape(0);
+  if (x.size() < 3) ctx.Fail("input must be [N, C, D1, ...], got " + ir::ShapeToString(x));
+  if (!ctx.attrs().Has("size")) ctx.Fail("attribute 'size' is missing");
+  const int64_t size = ctx.attrs().GetInt("size");
+  if (size < 1) ctx.Fail("attribute 'size' must be >= 1, got " + std::to_string(size));
+  ctx.SetOutput(0, ctx.InputDType(0), x);
+}
+
+// The IR's ChannelShuffle (passes/channel_shuffle_fuse.cc): [N, C, H, W], C a multiple of
+// `group`; the output has the input's shape.
+void ChannelShuffleRule(ShapeContext& ctx) {
+  const ir::Shape& x = ctx.InputShape(0);
+  const int64_t group = ctx.attrs().GetInt("group", 0);
+  if (x.size() != 4 || group < 1 || x[1] % group != 0) {
+    ctx.Fail("needs [N, C, H, W] with C a multiple of group " + std::to_string(group) + ", got " +
+             ir::ShapeToString(x));
+  }
+  ctx.SetOutput(0, ctx.InputDType(0), x);
 }
 
 void CastRule(ShapeContext& ctx) {

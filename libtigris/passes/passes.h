@@ -34,6 +34,10 @@ void ConstantExpressionFold(ir::Graph& graph);  // constant_expression_fold.cc
 void ConvBiasAddFold(ir::Graph& graph);         // conv_bias_add_fold.cc
 void QuantizeHoist(ir::Graph& graph);           // quantize_hoist.cc: Quantize moves
                                                 //   before Reshape/Transpose
+void ChannelShuffleFuse(ir::Graph& graph);      // channel_shuffle_fuse.cc: Reshape-Transpose-
+                                                //   Reshape channel shuffle as one op
+void RequantizeSplit(ir::Graph& graph);         // requantize_split.cc: a requantizing int8
+                                                //   Reshape/Transpose copies, then a Clip table
 void SoftmaxFlatten(ir::Graph& graph);          // softmax_flatten.cc: opset < 13
                                                 //   Softmax over a coerced 2-D matrix
 void QdqCanonicalize(ir::Graph& graph);         // qdq_canonicalize.cc: other exporters'

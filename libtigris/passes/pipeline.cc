@@ -72,6 +72,16 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // left of Squeeze/Unsqueeze/Flatten only reshapes data.
       {"reshape-canonicalize", "Squeeze, Unsqueeze and Flatten become Reshape",
        ReshapeCanonicalize},
+      // ShuffleNet's rank-5 Reshape/Transpose/Reshape: after reshape-canonicalize, when every
+      // Reshape's target is its output's shape, and after qdq-fold, so the intermediates'
+      // quantization can be compared.
+      {"channel-shuffle-fuse", "Reshape-Transpose-Reshape channel shuffle becomes one op",
+       ChannelShuffleFuse},
+      // After every pass that makes or fuses Reshape/Transpose (the two above), before
+      // output-transpose-trim moves a trailing Transpose to the host: the host would drop a
+      // requantization, the Clip table this adds keeps it.
+      {"requantize-split", "an int8 Reshape/Transpose that requantizes becomes copy + table",
+       RequantizeSplit},
       // After qdq-fold (it acts on the runtime Quantize) and reshape-canonicalize (every
       // data relabeling is then a Reshape): a float Reshape/Transpose of the input ahead of
       // the first Quantize runs on int8 instead, and the host quantizes the input.

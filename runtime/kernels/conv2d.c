@@ -1,6 +1,8 @@
 /*
- * 2-D convolution (groups = 1) and Conv1D, int8 and float32. Direct loops, no im2col, so
- * no scratch (analysis/kernel_scratch.cc). Row-windowed: see tgrs_kernels.h.
+ * 2-D convolution (any number of groups) and Conv1D, int8 and float32. Direct loops, no
+ * im2col, so no scratch (analysis/kernel_scratch.cc). Row-windowed: see tgrs_kernels.h.
+ * Groups follow from the dims: groups = C_IN / filter C; output channel co reads the input
+ * channels of group co / (C_OUT / groups) (ONNX Conv `group`; AlexNet splits in two).
  */
 #include "kernel_util.h"
 #include "requantize.h"
@@ -13,7 +15,9 @@ static tgrs_kernel_status check_conv(const tgrs_conv_params* conv, const tgrs_ro
       !tgrs_dims_valid(out)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
-  if (filter->c != in->c || filter->n != out->c || in->n != out->n ||
+  /* Grouped: C_IN = groups * filter C and C_OUT a multiple of groups. */
+  if (in->c % filter->c != 0 || filter->n != out->c || out->c % (in->c / filter->c) != 0 ||
+      in->n != out->n ||
       !tgrs_axis_fits(out->w, filter->w, conv->stride_w, conv->dilation_w, conv->pad_left)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
@@ -42,7 +46,9 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
     const int32_t out_rows = window->out_row_end - window->out_row_begin;
     const int32_t in_zp = quant->input_zero_point;
     const size_t in_row_elems = (size_t)in_w * (size_t)c_in;
-    const size_t filter_elems = (size_t)kh * (size_t)kw * (size_t)c_in;
+    const int32_t c_group = filter_dims->c; /* input channels per group */
+    const int32_t out_per_group = c_out / (c_in / c_group);
+    const size_t filter_elems = (size_t)kh * (size_t)kw * (size_t)c_group;
     for (n = 0; n < output_dims->n; ++n) {
       const int8_t* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
       int8_t* out_batch = output + (size_t)n * (size_t)out_rows * out_w * c_out;
@@ -53,6 +59,7 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
           const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
           for (co = 0; co < c_out; ++co) {
             const int8_t* w_co = filter + (size_t)co * filter_elems;
+            const size_t group_offset = (size_t)(co / out_per_group) * (size_t)c_group;
             int32_t acc = bias != NULL ? bias[co] : 0;
             for (ky = 0; ky < kh; ++ky) {
               const int32_t iy = iy0 + ky * conv->dilation_h;
@@ -64,9 +71,9 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
                 const int8_t* x;
                 const int8_t* w;
                 if (ix < 0 || ix >= in_w) continue;
-                x = in_row + (size_t)ix * c_in;
-                w = w_co + ((size_t)ky * kw + kx) * c_in;
-                for (ci = 0; ci < c_in; ++ci) {
+                x = in_row + (size_t)ix * c_in + group_offset;
+                w = w_co + ((size_t)ky * kw + kx) * c_group;
+                for (ci = 0; ci < c_group; ++ci) {
                   acc = tgrs_wrapping_add(acc, ((int32_t)x[ci] - in_zp) * (int32_t)w[ci]);
                 }
               }
@@ -97,7 +104,9 @@ tgrs_kernel_status tgrs_conv2d_f32(const tgrs_conv_params* conv, const tgrs_row_
     const int32_t out_w = output_dims->w, c_out = output_dims->c;
     const int32_t out_rows = window->out_row_end - window->out_row_begin;
     const size_t in_row_elems = (size_t)in_w * (size_t)c_in;
-    const size_t filter_elems = (size_t)kh * (size_t)kw * (size_t)c_in;
+    const int32_t c_group = filter_dims->c; /* input channels per group */
+    const int32_t out_per_group = c_out / (c_in / c_group);
+    const size_t filter_elems = (size_t)kh * (size_t)kw * (size_t)c_group;
     for (n = 0; n < output_dims->n; ++n) {
       const float* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
       float* out_batch = output + (size_t)n * (size_t)out_rows * out_w * c_out;
@@ -108,6 +117,7 @@ tgrs_kernel_status tgrs_conv2d_f32(const tgrs_conv_params* conv, const tgrs_row_
           const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
           for (co = 0; co < c_out; ++co) {
             const float* w_co = filter + (size_t)co * filter_elems;
+            const size_t group_offset = (size_t)(co / out_per_group) * (size_t)c_group;
             float acc = 0.0f;
             /* Fixed order (ky, kx, ci), padding taps skipped: depends only on absolute
              * coordinates, so every tiling produces the same bits. */
@@ -121,9 +131,9 @@ tgrs_kernel_status tgrs_conv2d_f32(const tgrs_conv_params* conv, const tgrs_row_
                 const float* x;
                 const float* w;
                 if (ix < 0 || ix >= in_w) continue;
-                x = in_row + (size_t)ix * c_in;
-                w = w_co + ((size_t)ky * kw + kx) * c_in;
-                for (ci = 0; ci < c_in; ++ci) acc += x[ci] * w[ci];
+                x = in_row + (size_t)ix * c_in + group_offset;
+                w = w_co + ((size_t)ky * kw + kx) * c_group;
+                for (ci = 0; ci < c_group; ++ci) acc += x[ci] * w[ci];
               }
             }
             if (bias != NULL) acc += bias[co];

@@ -50,6 +50,7 @@
  *   Pad                       tgrs_pad_{s8,f32}           Resize  tgrs_resize_{s8,f32}
  *   Softmax / LogSoftmax      tgrs_{softmax,log_softmax}_{s8,f32} (scratch)
  *   ReduceMean                tgrs_reduce_mean_f32; int8 over H,W = tgrs_global_avg_pool_s8
+ *   LRN                       tgrs_lrn_{s8,f32}
  *   BatchNormalization        tgrs_batch_norm_{s8,f32}
  *   Quantize / Dequantize     tgrs_quantize_f32_s8 / tgrs_dequantize_s8_f32
  */
@@ -159,13 +160,16 @@ void tgrs_activation_range_s8(tgrs_fused_activation act, float output_scale,
  * Convolution
  * ====================================================================================== */
 
-/* 2-D convolution, groups = 1, direct (no im2col, no scratch), row-windowed.
+/* 2-D convolution, direct (no im2col, no scratch), row-windowed, grouped when the filter
+ * has fewer input channels than the input: groups G = C_IN / C_G (C_IN and C_OUT multiples
+ * of G), output channel co reads input channels [g * C_G, (g + 1) * C_G) with
+ * g = co / (C_OUT / G) (ONNX Conv `group`; G = 1 is the ordinary convolution).
  * For each output element, acc = bias[co] + sum over (ky, kx, ci), in that order, of
  * (x - input_zero_point) * w over taps inside the input (padding taps contribute 0, which is
  * what an input-zero-point pad value gives); out = clamp(MBQM(acc, multiplier[co],
  * shift[co]) + output_zero_point, act_min, act_max).
  *  input_dims:  [N, H_in, W_in, C_IN]           input:  rows of the window only
- *  filter_dims: [C_OUT, KH, KW, C_IN] (OHWI)     filter: int8, zero point 0
+ *  filter_dims: [C_OUT, KH, KW, C_G] (OHWI)      filter: int8, zero point 0
  *  bias:        [C_OUT] int32 or NULL
  *  output_dims: [N, H_out, W_out, C_OUT]         output: rows of the window only */
 tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_window* window,
@@ -430,6 +434,36 @@ tgrs_kernel_status tgrs_softmax_s8(void* scratch, const tgrs_softmax_quant_s8* q
 tgrs_kernel_status tgrs_log_softmax_s8(void* scratch, const tgrs_softmax_quant_s8* quant,
                                        int32_t outer, int32_t axis_len, int32_t inner,
                                        const int8_t* input, int8_t* output);
+
+/* ======================================================================================
+ * Local response normalization (ONNX LRN) across channels
+ * ====================================================================================== */
+/* For each pixel of an NHWC tensor and each channel c:
+ *   d = bias + alpha / size * sum of x[c']^2, c' in [c - (size - 1) / 2, c + size / 2]
+ *       clipped to [0, C), summed in ascending c'
+ *   y[c] = x[c] * exp(-beta * log(d))   (tgrs_math.h, so every target gives the same bits)
+ * TGRS_KERNEL_BAD_ARGUMENT for size < 1, bias <= 0, alpha < 0 or NaN parameters (d must
+ * stay positive). Row-local: a strip of rows is computed exactly as in the whole tensor.
+ * int8: QDQ semantics as onnxruntime evaluates them: x = (q - in_zp) * in_scale, the float
+ * formula, then q = clamp(round_half_even(y / out_scale) + out_zp). */
+typedef struct tgrs_lrn_params {
+  int32_t size;
+  float alpha;
+  float beta;
+  float bias;
+} tgrs_lrn_params;
+
+typedef struct tgrs_lrn_quant_s8 {
+  float input_scale;
+  int32_t input_zero_point;
+  float output_scale;
+  int32_t output_zero_point;
+} tgrs_lrn_quant_s8;
+
+tgrs_kernel_status tgrs_lrn_f32(const tgrs_lrn_params* params, const tgrs_dims* dims,
+                                const float* input, float* output);
+tgrs_kernel_status tgrs_lrn_s8(const tgrs_lrn_params* params, const tgrs_lrn_quant_s8* quant,
+                               const tgrs_dims* dims, const int8_t* input, int8_t* output);
 
 /* ======================================================================================
  * Data movement (dtype-agnostic byte copies; elem_size = 1 for int8, 4 for float32)

@@ -65,6 +65,8 @@ tgrs_status tgrs_exec_op(tgrs_op_call* call) {
     case TGRS_OP_SOFTMAX:
     case TGRS_OP_LOG_SOFTMAX:
       return tgrs_op_softmax(call);
+    case TGRS_OP_LRN:
+      return tgrs_op_lrn(call);
     case TGRS_OP_REDUCE_MEAN:
       return tgrs_op_reduce_mean(call);
     case TGRS_OP_BATCH_NORMALIZATION:

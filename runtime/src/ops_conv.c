@@ -63,6 +63,12 @@ static tgrs_status conv_operands_read(const tgrs_op_call* call, uint32_t spatial
   return TGRS_OK;
 }
 
+/* The kernels infer groups from the filter (C_IN / filter C); the attribute must agree. */
+static int groups_agree(const tgrs_op_call* call, const conv_operands* o) {
+  return o->filter.c > 0 && o->in.c % o->filter.c == 0 &&
+         call->attrs.group == o->in.c / o->filter.c;
+}
+
 static const void* bias_of(const tgrs_op_call* call) {
   return call->num_inputs > 2 ? call->in[2].data : NULL;
 }
@@ -72,7 +78,7 @@ tgrs_status tgrs_op_conv(tgrs_op_call* call) {
   const int depthwise = call->op.code == TGRS_OP_DEPTHWISE_CONV;
   tgrs_status st = conv_operands_read(call, 2, &o);
   if (st != TGRS_OK) return st;
-  if (!depthwise && call->attrs.group != 1) return TGRS_ERR_UNSUPPORTED_OP;
+  if (!depthwise && !groups_agree(call, &o)) return TGRS_ERR_INCONSISTENT_PLAN;
   if (tgrs_call_is_s8(call)) {
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
@@ -112,9 +118,10 @@ tgrs_status tgrs_op_conv(tgrs_op_call* call) {
 tgrs_status tgrs_op_conv1d(tgrs_op_call* call) {
   conv_operands o;
   tgrs_status st;
-  if (call->tiled || call->attrs.group != 1) return TGRS_ERR_UNSUPPORTED_OP;
+  if (call->tiled) return TGRS_ERR_UNSUPPORTED_OP;
   st = conv_operands_read(call, 1, &o);
   if (st != TGRS_OK) return st;
+  if (!groups_agree(call, &o)) return TGRS_ERR_INCONSISTENT_PLAN;
   if (tgrs_call_is_s8(call)) {
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);

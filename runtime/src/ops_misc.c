@@ -1,5 +1,5 @@
 /*
- * ops_misc.c: Softmax / LogSoftmax (with the planner's scratch), ReduceMean,
+ * ops_misc.c: Softmax / LogSoftmax (with the planner's scratch), LRN, ReduceMean,
  * BatchNormalization, QuantizeLinear / DequantizeLinear.
  */
 #include "ops_internal.h"
@@ -44,6 +44,39 @@ tgrs_status tgrs_op_softmax(tgrs_op_call* call) {
     return tgrs_kernel_result(call,
                               log ? tgrs_log_softmax_f32(call->scratch, outer, d[axis], inner, x, y)
                                   : tgrs_softmax_f32(call->scratch, outer, d[axis], inner, x, y));
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}
+
+tgrs_status tgrs_op_lrn(tgrs_op_call* call) {
+  tgrs_lrn_params p;
+  tgrs_dims in, out;
+  tgrs_status st;
+  /* Channels are the innermost runtime axis for rank 3 (NWC) and rank 4 (NHWC) only. */
+  if (call->in[0].tensor.shape.count < 3 || call->attrs.kernel.count != 1) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if ((st = tgrs_operand_dims(&call->in[0], 1, &in)) != TGRS_OK) return st;
+  if ((st = tgrs_operand_dims(&call->out[0], 1, &out)) != TGRS_OK) return st;
+  if (in.n != out.n || in.h != out.h || in.w != out.w || in.c != out.c) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  p.size = call->attrs.kernel.data[0];
+  p.alpha = call->attrs.alpha;
+  p.beta = call->attrs.beta;
+  p.bias = call->attrs.bias;
+  if (tgrs_call_is_s8(call)) {
+    tgrs_lrn_quant_s8 q;
+    q.input_scale = tgrs_tensor_scale(&call->in[0].tensor);
+    q.input_zero_point = tgrs_tensor_zero_point(&call->in[0].tensor);
+    q.output_scale = tgrs_tensor_scale(&call->out[0].tensor);
+    q.output_zero_point = tgrs_tensor_zero_point(&call->out[0].tensor);
+    return tgrs_kernel_result(call, tgrs_lrn_s8(&p, &q, &in, (const int8_t*)call->in[0].data,
+                                                (int8_t*)call->out[0].data));
+  }
+  if (tgrs_call_is_f32(call)) {
+    return tgrs_kernel_result(
+        call, tgrs_lrn_f32(&p, &in, (const float*)call->in[0].data, (float*)call->out[0].data));
   }
   return TGRS_ERR_UNSUPPORTED_OP;
 }

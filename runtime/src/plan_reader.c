@@ -120,7 +120,8 @@ const char* tgrs_op_code_name(tgrs_op_code code) {
                                                         "BATCH_NORMALIZATION",
                                                         "QUANTIZE",
                                                         "DEQUANTIZE",
-                                                        "SPLIT"};
+                                                        "SPLIT",
+                                                        "LRN"};
   return (unsigned)code < TGRS_OP_CODE_COUNT ? names[code] : "?";
 }
 
@@ -356,6 +357,7 @@ tgrs_status tgrs_plan_get_op_attrs(const tgrs_plan* plan, uint32_t index, tgrs_p
   out->output_padding = i32s(fb_get_ref(a, FB_ATTRS_OUTPUT_PADDING));
   out->pad_value = fb_get_f32(a, FB_ATTRS_PAD_VALUE, 0.0f);
   out->view_shape = i32s(fb_get_ref(a, FB_ATTRS_VIEW_SHAPE));
+  out->bias = fb_get_f32(a, FB_ATTRS_BIAS, 0.0f);
   return TGRS_OK;
 }
 

@@ -492,8 +492,10 @@ static tgrs_status verify_attrs(vctx* c, const vtab* a) {
                                                  "dilations", "perm",           "shape",
                                                  "axes",      "output_padding", "view_shape"};
   static const unsigned floats[] = {FB_ATTRS_ALPHA, FB_ATTRS_BETA, FB_ATTRS_GAMMA,
-                                    FB_ATTRS_MIN,   FB_ATTRS_MAX,  FB_ATTRS_PAD_VALUE};
-  static const char* const float_names[] = {"alpha", "beta", "gamma", "min", "max", "pad_value"};
+                                    FB_ATTRS_MIN,   FB_ATTRS_MAX,  FB_ATTRS_PAD_VALUE,
+                                    FB_ATTRS_BIAS};
+  static const char* const float_names[] = {"alpha", "beta",      "gamma", "min",
+                                            "max",   "pad_value", "bias"};
   vvec v;
   int32_t i32;
   uint8_t b;

@@ -80,7 +80,7 @@ struct S8Problem {
 S8Problem MakeS8(const ConvCase& c, bool depthwise, uint32_t seed) {
   S8Problem p;
   p.in = {c.n, c.c_in, c.h, c.w};
-  const int cin_per_group = depthwise ? 1 : c.c_in;
+  const int cin_per_group = depthwise ? 1 : c.c_in / c.g.group;
   p.wshape = {c.c_out, cin_per_group, c.kh, c.kw};
   p.out = {c.n, c.c_out, ConvOut(c.h, c.kh, c.g.stride_h, c.g.dil_h, c.g.pad_top, c.g.pad_bottom),
            ConvOut(c.w, c.kw, c.g.stride_w, c.g.dil_w, c.g.pad_left, c.g.pad_right)};
@@ -103,7 +103,7 @@ S8Problem MakeS8(const ConvCase& c, bool depthwise, uint32_t seed) {
   p.quant.act_min = lo;
   p.quant.act_max = hi;
   ConvGeom g = c.g;
-  g.group = depthwise ? c.c_in : 1;
+  g.group = depthwise ? c.c_in : c.g.group;
   const std::vector<int64_t> acc =
       ConvAccumulate<int8_t, int64_t>(p.in, p.x, c.in_zp, p.wshape, p.w, p.bias, g, p.out);
   std::vector<int8_t> out_nchw(acc.size());
@@ -153,6 +153,11 @@ const std::vector<ConvCase>& ConvCases() {
        TGRS_ACT_NONE, Scales::kLarge},
       {"stride2_dil2_pad2", 1, 3, 13, 10, 4, 3, 3, Geom(2, 2, 2, 1, 2, 1), -60, 30, TGRS_ACT_RELU,
        Scales::kNormal},
+      // Grouped (ONNX group, as AlexNet uses): each output channel reads its group only.
+      {"groups2", 1, 6, 7, 6, 4, 3, 3, Geom(1, 1, 1, 1, 1, 1, 2), 5, -3, TGRS_ACT_NONE,
+       Scales::kNormal},
+      {"groups3_stride2_two_out_per_group", 2, 9, 9, 7, 6, 3, 3, Geom(2, 1, 1, 1, 1, 1, 3), -20, 11,
+       TGRS_ACT_RELU, Scales::kNormal},
   };
   return cases;
 }
@@ -164,7 +169,7 @@ tgrs_kernel_status RunConvS8(const ConvCase& c, const S8Problem& p, const tgrs_r
   const tgrs_conv_params cp = ConvParams(c.g);
   const tgrs_per_channel_quant pcq = p.cq.view();
   const tgrs_dims in_d{p.in.n, p.in.h, p.in.w, p.in.c};
-  const tgrs_dims w_d{c.c_out, c.kh, c.kw, c.c_in};
+  const tgrs_dims w_d{c.c_out, c.kh, c.kw, c.c_in / c.g.group};
   const tgrs_dims out_d{p.out.n, p.out.h, p.out.w, p.out.c};
   static thread_local std::vector<int8_t> w;
   w = NchwToNhwc(p.wshape, p.w);  // OIHW -> OHWI
@@ -273,14 +278,14 @@ struct F32Problem {
 F32Problem MakeF32(const ConvCase& c, bool depthwise, uint32_t seed, tgrs_act_f32 act) {
   F32Problem p;
   p.in = {c.n, c.c_in, c.h, c.w};
-  p.wshape = {c.c_out, depthwise ? 1 : c.c_in, c.kh, c.kw};
+  p.wshape = {c.c_out, depthwise ? 1 : c.c_in / c.g.group, c.kh, c.kw};
   p.out = {c.n, c.c_out, ConvOut(c.h, c.kh, c.g.stride_h, c.g.dil_h, c.g.pad_top, c.g.pad_bottom),
            ConvOut(c.w, c.kw, c.g.stride_w, c.g.dil_w, c.g.pad_left, c.g.pad_right)};
   p.x = RandomF32(p.in.size(), seed);
   p.w = RandomF32(p.wshape.size(), seed + 1);
   p.bias = RandomF32(c.c_out, seed + 2);
   ConvGeom g = c.g;
-  g.group = depthwise ? c.c_in : 1;
+  g.group = depthwise ? c.c_in : c.g.group;
   const std::vector<double> xd(p.x.begin(), p.x.end()), wd(p.w.begin(), p.w.end()),
       bd(p.bias.begin(), p.bias.end());
   const std::vector<double> acc =
@@ -309,8 +314,8 @@ TEST_P(ConvF32Test, ConvMatchesReferenceAndTiles) {
   const std::vector<float> x = NchwToNhwc(p.in, p.x);
   const std::vector<float> w = NchwToNhwc(p.wshape, p.w);
   const tgrs_conv_params cp = ConvParams(c.g);
-  const tgrs_dims in_d{p.in.n, p.in.h, p.in.w, p.in.c}, w_d{c.c_out, c.kh, c.kw, c.c_in},
-      out_d{p.out.n, p.out.h, p.out.w, p.out.c};
+  const tgrs_dims in_d{p.in.n, p.in.h, p.in.w, p.in.c},
+      w_d{c.c_out, c.kh, c.kw, c.c_in / c.g.group}, out_d{p.out.n, p.out.h, p.out.w, p.out.c};
   auto run = [&](const tgrs_row_window& win, const float* in, float* out) {
     return tgrs_conv2d_f32(&cp, &win, &act, &in_d, in, &w_d, w.data(), p.bias.data(), &out_d, out);
   };

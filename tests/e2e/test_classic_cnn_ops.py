@@ -1,0 +1,197 @@
+"""Operators of the classic ImageNet CNNs that the ONNX backend's light models use
+(AlexNet, ZFNet, GoogLeNet: grouped Conv and LRN; ShuffleNet: the channel shuffle written
+as Reshape -> rank-5 Transpose -> Reshape), compiled and run by `tigris` and compared with
+onnxruntime (graph optimizations off), float32 and int8 QDQ: as onnxruntime's
+quantize_static writes it (LRN and the shuffle stay float) and with every activation
+quantized (so they run int8).
+
+One small graph holds all three, so each budget exercises them together:
+
+  x[1, 32, 12, 10] -> Conv(group 2) -> Relu -> LRN(size 5) -> Reshape[1, 4, 4, 12, 10]
+    -> Transpose(0, 2, 1, 3, 4) -> Reshape[1, 16, 12, 10] -> Conv(1x1, group 4) -> y
+
+At a roomy budget and at a small one that forces row tiles on the first Conv (Conv and
+LRN are row-local; the shuffle, 15 KB in and out, is not tiled), the outputs must match onnxruntime (float: 1e-4 of the largest
+magnitude; int8: within 1 LSB on >= 99% of the elements) and be the same bytes."""
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
+                                      quantize_static)
+
+from conftest import WORK_DIR, tigris
+
+SHAPE = [1, 32, 12, 10]
+BUDGETS = ["1M", "16K"]
+
+
+def classic_model():
+    rng = np.random.RandomState(7)
+
+    def weight(name, shape):
+        fan_in = int(np.prod(shape[1:]))
+        return numpy_helper.from_array(
+            (rng.standard_normal(shape) * np.sqrt(2.0 / fan_in)).astype(np.float32), name)
+
+    inits = [
+        weight("w1", [16, 16, 3, 3]),
+        numpy_helper.from_array(rng.uniform(-0.1, 0.1, 16).astype(np.float32), "b1"),
+        numpy_helper.from_array(np.array([1, 4, 4, 12, 10], np.int64), "view"),
+        numpy_helper.from_array(np.array([1, 16, 12, 10], np.int64), "back"),
+        weight("w2", [8, 4, 1, 1]),
+    ]
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], group=2, pads=[1, 1, 1, 1],
+                         kernel_shape=[3, 3]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        # alpha far above AlexNet's 1e-4, so the normalization changes values visibly.
+        helper.make_node("LRN", ["r1"], ["n1"], size=5, alpha=0.05, beta=0.75, bias=1.0),
+        helper.make_node("Reshape", ["n1", "view"], ["v"]),
+        helper.make_node("Transpose", ["v"], ["t"], perm=[0, 2, 1, 3, 4]),
+        helper.make_node("Reshape", ["t", "back"], ["s"]),
+        helper.make_node("Conv", ["s", "w2"], ["y"], group=4, kernel_shape=[1, 1]),
+    ]
+    graph = helper.make_graph(nodes, "classic_cnn_ops",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, SHAPE)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 12, 10])],
+                              inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model
+
+
+class _Calibration(CalibrationDataReader):
+    def __init__(self):
+        rng = np.random.RandomState(1234)
+        self._samples = iter([{"x": rng.standard_normal(SHAPE).astype(np.float32)}
+                              for _ in range(8)])
+
+    def get_next(self):
+        return next(self._samples, None)
+
+
+def quantize_every_activation(path, out_path):
+    """quantize_static leaves LRN, Reshape and Transpose in float here (it has no LRN
+    rule); other exporters quantize every activation. Adds a QuantizeLinear ->
+    DequantizeLinear pair (symmetric, scale = max |value| / 127 over the calibration
+    samples) after every float activation without one, so LRN and the shuffle run int8."""
+    model = onnx.load(str(path))
+    produced = {o for n in model.graph.node if n.op_type != "QuantizeLinear" for o in n.output}
+    quantized = {n.input[0] for n in model.graph.node if n.op_type == "QuantizeLinear"}
+    outputs = {o.name for o in model.graph.output}
+    dq_outputs = {n.output[0] for n in model.graph.node if n.op_type == "DequantizeLinear"}
+    todo = sorted(t for t in produced - quantized - outputs - dq_outputs)
+    probe = onnx.load(str(path))
+    probe.graph.output.extend(helper.make_tensor_value_info(t, TensorProto.FLOAT, None)
+                              for t in todo)
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(probe.SerializeToString(), options,
+                                   providers=["CPUExecutionProvider"])
+    peak = dict.fromkeys(todo, 0.0)
+    calibration = _Calibration()
+    while (sample := calibration.get_next()) is not None:
+        for name, value in zip(todo, session.run(todo, sample)):
+            peak[name] = max(peak[name], float(np.abs(value).max()))
+    for name in todo:
+        scale, zero = f"{name}_qscale", f"{name}_qzero"
+        model.graph.initializer.extend([
+            numpy_helper.from_array(np.array(max(peak[name], 1e-6) / 127, np.float32), scale),
+            numpy_helper.from_array(np.array(0, np.int8), zero)])
+        for node in model.graph.node:
+            for i, tensor in enumerate(node.input):
+                if tensor == name:
+                    node.input[i] = f"{name}_dq"
+        model.graph.node.extend([
+            helper.make_node("QuantizeLinear", [name, scale, zero], [f"{name}_q"]),
+            helper.make_node("DequantizeLinear", [f"{name}_q", scale, zero], [f"{name}_dq"])])
+    sorted_model = onnx.helper.make_model(
+        helper.make_graph(_topological(model.graph.node), model.graph.name,
+                          model.graph.input, model.graph.output, model.graph.initializer),
+        opset_imports=model.opset_import)
+    sorted_model.ir_version = model.ir_version
+    onnx.save(sorted_model, str(out_path))
+
+
+def _topological(nodes):
+    ready = set()
+    pending, ordered = list(nodes), []
+    produced = {o for n in nodes for o in n.output}
+    while pending:
+        for node in pending:
+            if all(i not in produced or i in ready for i in node.input):
+                ordered.append(node)
+                ready.update(node.output)
+                pending.remove(node)
+                break
+    return ordered
+
+
+@pytest.fixture(scope="module")
+def models():
+    WORK_DIR.mkdir(parents=True, exist_ok=True)
+    float_path = WORK_DIR / "classic_cnn_ops.onnx"
+    int8_path = WORK_DIR / "classic_cnn_ops.int8.onnx"
+    all_int8_path = WORK_DIR / "classic_cnn_ops.all_int8.onnx"
+    onnx.save(classic_model(), float_path)
+    quantize_static(str(float_path), str(int8_path), _Calibration(), quant_format=QuantFormat.QDQ,
+                    per_channel=True, activation_type=QuantType.QInt8,
+                    weight_type=QuantType.QInt8)
+    quantize_every_activation(int8_path, all_int8_path)
+    return {"float": float_path, "int8": int8_path, "all_int8": all_int8_path}
+
+
+def onnxruntime_reference(path, x):
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    return session.run(None, {"x": x})[0]
+
+
+def output_scale(path):
+    """Scale of the DequantizeLinear that writes the graph output."""
+    model = onnx.load(str(path))
+    inits = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type == "DequantizeLinear" and node.output[0] == "y":
+            return float(inits[node.input[1]])
+    raise AssertionError("no DequantizeLinear writes the output of the int8 model")
+
+
+@pytest.mark.parametrize("variant", ["float", "int8", "all_int8"])
+def test_grouped_conv_lrn_and_channel_shuffle_match_onnxruntime(models, variant):
+    path = models[variant]
+    x = np.random.RandomState(5).standard_normal(SHAPE).astype(np.float32)
+    x_path = WORK_DIR / f"classic_cnn_ops.{variant}.x.npy"
+    np.save(x_path, x)
+    ref = onnxruntime_reference(path, x)
+    outputs = []
+    for budget in BUDGETS:
+        plan = WORK_DIR / f"classic_cnn_ops.{variant}.{budget}.tgrs"
+        y_path = WORK_DIR / f"classic_cnn_ops.{variant}.{budget}.y.npy"
+        tigris("compile", path, "-m", budget, "-o", plan)
+        tigris("run", plan, "--input", x_path, "--output", y_path, "--dequantize")
+        y = np.load(y_path)
+        assert y.shape == ref.shape, budget
+        if variant == "float":
+            np.testing.assert_allclose(y, ref, rtol=0, atol=1e-4 * np.abs(ref).max(),
+                                       err_msg=f"budget {budget}")
+        else:
+            # Both sides are dequantized int8: differences are whole LSBs (+ float noise).
+            lsb = np.rint(np.abs(y.astype(np.float64) - ref) / output_scale(path))
+            assert np.mean(lsb <= 1) >= 0.99, f"budget {budget}: max {lsb.max():.0f} LSB"
+            assert lsb.max() <= 2, f"budget {budget}: {lsb.max():.0f} LSB"
+
+        outputs.append(y.tobytes())
+    assert outputs[0] == outputs[1], "the tiled plan's output differs from the untiled one's"
+
+
+def test_the_small_budget_tiles(models):
+    """16K is below the first Conv's untiled need, so the comparison above covers row tiles."""
+    plan = WORK_DIR / "classic_cnn_ops.tiles.tgrs"
+    result = tigris("compile", models["float"], "-m", BUDGETS[1], "-o", plan)
+    report = tigris("inspect", plan).stdout
+    assert " tiled " in report or " chain " in report, result.stdout + report
