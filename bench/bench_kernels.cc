@@ -41,7 +41,8 @@ void BM_Conv(benchmark::State& state, ConvShape s) {
   const std::vector<int8_t> shift(s.c_out, -8);
   const std::vector<float> fbias(s.c_out, 0.5f);
   const tgrs_quant_s8 q{-3, 2, -128, 127};
-  const tgrs_per_channel_quant pcq{mult.data(), shift.data(), static_cast<uint32_t>(mult.size())};
+  const tgrs_per_channel_quant pcq{mult.data(), shift.data(), static_cast<uint32_t>(mult.size()),
+                                   nullptr, 0};
   for (auto _ : state) {
     if constexpr (sizeof(T) == 1) {
       tgrs_conv2d_s8(&cp, &win, &q, &pcq, &in_d, x.data(), &w_d, w.data(), bias.data(), &out_d,
@@ -69,7 +70,8 @@ void BM_Depthwise(benchmark::State& state, ConvShape s) {
   const std::vector<int8_t> shift(s.c_in, -6);
   const std::vector<float> fbias(s.c_in, 0.5f);
   const tgrs_quant_s8 q{-3, 2, -128, 127};
-  const tgrs_per_channel_quant pcq{mult.data(), shift.data(), static_cast<uint32_t>(mult.size())};
+  const tgrs_per_channel_quant pcq{mult.data(), shift.data(), static_cast<uint32_t>(mult.size()),
+                                   nullptr, 0};
   for (auto _ : state) {
     if constexpr (sizeof(T) == 1) {
       tgrs_depthwise_conv2d_s8(&cp, &win, &q, &pcq, &in_d, x.data(), &w_d, w.data(), bias.data(),
@@ -92,7 +94,8 @@ void BM_FullyConnected(benchmark::State& state, int k, int n_out) {
   const std::vector<int8_t> shift(n_out, -8);
   const std::vector<float> fbias(n_out, 0.5f);
   const tgrs_quant_s8 q{-3, 2, -128, 127};
-  const tgrs_per_channel_quant pcq{mult.data(), shift.data(), static_cast<uint32_t>(mult.size())};
+  const tgrs_per_channel_quant pcq{mult.data(), shift.data(), static_cast<uint32_t>(mult.size()),
+                                   nullptr, 0};
   for (auto _ : state) {
     if constexpr (sizeof(T) == 1) {
       tgrs_fully_connected_s8(&q, &pcq, 1, k, n_out, x.data(), w.data(), bias.data(), out.data());

@@ -40,7 +40,10 @@ void Push(OpRecord& r, QuantizedMultiplier m) {
 }
 
 // Conv, DepthwiseConv, Conv1D, ConvTranspose, Gemm, MatMul with a constant B:
-// effective_scale[c] = input_scale * weight_scale[c] / output_scale.
+// effective_scale[c] = input_scale * weight_scale[c] / output_scale. Weight zero points
+// stay on the weight tensor, where the runtime's kernels read them (asymmetric weights,
+// as onnxruntime's uint8 per-tensor quantization writes them); the transposed
+// convolution's kernel takes symmetric weights only.
 void WeightedRequant(const ir::Graph& g, const ir::Op& op, OpRecord& r, AffineQuant in,
                      AffineQuant out) {
   const ir::Tensor& w = g.tensor(op.input(1));
@@ -48,9 +51,11 @@ void WeightedRequant(const ir::Graph& g, const ir::Op& op, OpRecord& r, AffineQu
     Fail(op, Status::kUnsupportedQuantization, "weight '" + w.name + "' has no int8 scales");
   }
   for (size_t c = 0; c < w.quant->scales.size(); ++c) {
-    if (w.quant->zero_points.size() > c && w.quant->zero_points[c] != 0) {
+    if (op.type == OpType::kConvTranspose && w.quant->zero_points.size() > c &&
+        w.quant->zero_points[c] != 0) {
       Fail(op, Status::kUnsupportedQuantization,
-           "weight '" + w.name + "' has a non-zero zero point (int8 weights are symmetric)");
+           "weight '" + w.name +
+               "' has a non-zero zero point (the transposed convolution takes symmetric weights)");
     }
     const double effective = in.scale * static_cast<double>(w.quant->scales[c]) / out.scale;
     Push(r, QuantizeMultiplierOrThrow(effective, OpLabel(op) + " channel " + std::to_string(c)));

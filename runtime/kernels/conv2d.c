@@ -31,11 +31,14 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
                                   const tgrs_dims* filter_dims, const int8_t* filter,
                                   const int32_t* bias, const tgrs_dims* output_dims,
                                   int8_t* output) {
-  int32_t n, oy, ox, co, ky, kx, ci, q_step;
+  int32_t n, oy, ox, co, ky, kx, ci, q_step, zp_step;
+  const int32_t* filter_zp = NULL;
   const tgrs_kernel_status st = check_conv(conv, window, input_dims, filter_dims, output_dims);
   if (st != TGRS_KERNEL_OK) return st;
   q_step = tgrs_pcq_step(pcq, output_dims->c);
-  if (!tgrs_quant_s8_valid(quant) || q_step < 0 || input == NULL || filter == NULL ||
+  if (q_step < 0) return TGRS_KERNEL_BAD_ARGUMENT;
+  zp_step = tgrs_filter_zp_step(pcq, output_dims->c, &filter_zp);
+  if (!tgrs_quant_s8_valid(quant) || zp_step < 0 || input == NULL || filter == NULL ||
       output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
@@ -60,6 +63,7 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
           for (co = 0; co < c_out; ++co) {
             const int8_t* w_co = filter + (size_t)co * filter_elems;
             const size_t group_offset = (size_t)(co / out_per_group) * (size_t)c_group;
+            const int32_t w_zp = filter_zp[co * zp_step];
             int32_t acc = bias != NULL ? bias[co] : 0;
             for (ky = 0; ky < kh; ++ky) {
               const int32_t iy = iy0 + ky * conv->dilation_h;
@@ -74,7 +78,7 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
                 x = in_row + (size_t)ix * c_in + group_offset;
                 w = w_co + ((size_t)ky * kw + kx) * c_group;
                 for (ci = 0; ci < c_group; ++ci) {
-                  acc = tgrs_wrapping_add(acc, ((int32_t)x[ci] - in_zp) * (int32_t)w[ci]);
+                  acc = tgrs_wrapping_add(acc, ((int32_t)x[ci] - in_zp) * ((int32_t)w[ci] - w_zp));
                 }
               }
             }

@@ -44,8 +44,9 @@ tgrs_kernel_status tgrs_conv_transpose2d_s8(
   const tgrs_kernel_status st = check_transpose(conv, input_dims, filter_dims, output_dims);
   if (st != TGRS_KERNEL_OK) return st;
   q_step = tgrs_pcq_step(pcq, output_dims->c);
-  if (!tgrs_quant_s8_valid(quant) || q_step < 0 || input == NULL || filter == NULL ||
-      output == NULL) {
+  /* Symmetric filters only (the compiler refuses others for ConvTranspose). */
+  if (!tgrs_quant_s8_valid(quant) || q_step < 0 || pcq->filter_zero_point_count != 0u ||
+      input == NULL || filter == NULL || output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   {

@@ -31,12 +31,15 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
     const tgrs_per_channel_quant* pcq, const tgrs_dims* input_dims, const int8_t* input,
     const tgrs_dims* filter_dims, const int8_t* filter, const int32_t* bias,
     const tgrs_dims* output_dims, int8_t* output) {
-  int32_t n, oy, ox, c0, ky, kx, j, q_step;
+  int32_t n, oy, ox, c0, ky, kx, j, q_step, zp_step;
   int32_t acc[kChannelBlock];
+  const int32_t* filter_zp = NULL;
   const tgrs_kernel_status st = check_depthwise(conv, window, input_dims, filter_dims, output_dims);
   if (st != TGRS_KERNEL_OK) return st;
   q_step = tgrs_pcq_step(pcq, output_dims->c);
-  if (!tgrs_quant_s8_valid(quant) || q_step < 0 || input == NULL || filter == NULL ||
+  if (q_step < 0) return TGRS_KERNEL_BAD_ARGUMENT;
+  zp_step = tgrs_filter_zp_step(pcq, output_dims->c, &filter_zp);
+  if (!tgrs_quant_s8_valid(quant) || zp_step < 0 || input == NULL || filter == NULL ||
       output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
@@ -73,13 +76,15 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
                 w = filter + ((size_t)ky * kw + kx) * c_out + c0;
                 if (mult == 1) {
                   for (j = 0; j < block; ++j) {
-                    acc[j] =
-                        tgrs_wrapping_add(acc[j], ((int32_t)x[c0 + j] - in_zp) * (int32_t)w[j]);
+                    acc[j] = tgrs_wrapping_add(acc[j],
+                                               ((int32_t)x[c0 + j] - in_zp) *
+                                                   ((int32_t)w[j] - filter_zp[(c0 + j) * zp_step]));
                   }
                 } else {
                   for (j = 0; j < block; ++j) {
-                    acc[j] = tgrs_wrapping_add(
-                        acc[j], ((int32_t)x[(c0 + j) / mult] - in_zp) * (int32_t)w[j]);
+                    acc[j] = tgrs_wrapping_add(acc[j],
+                                               ((int32_t)x[(c0 + j) / mult] - in_zp) *
+                                                   ((int32_t)w[j] - filter_zp[(c0 + j) * zp_step]));
                   }
                 }
               }

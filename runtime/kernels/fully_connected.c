@@ -11,9 +11,12 @@ tgrs_kernel_status tgrs_fully_connected_s8(const tgrs_quant_s8* quant,
                                            int32_t k, int32_t n_out, const int8_t* input,
                                            const int8_t* filter, const int32_t* bias,
                                            int8_t* output) {
-  int32_t b, o, i;
+  int32_t b, o, i, zp_step;
+  const int32_t* filter_zp = NULL;
   const int32_t q_step = tgrs_pcq_step(pcq, n_out);
-  if (!tgrs_quant_s8_valid(quant) || batch < 1 || k < 1 || n_out < 1 || q_step < 0 ||
+  if (q_step < 0) return TGRS_KERNEL_BAD_ARGUMENT;
+  zp_step = tgrs_filter_zp_step(pcq, n_out, &filter_zp);
+  if (!tgrs_quant_s8_valid(quant) || batch < 1 || k < 1 || n_out < 1 || zp_step < 0 ||
       input == NULL || filter == NULL || output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
@@ -22,9 +25,11 @@ tgrs_kernel_status tgrs_fully_connected_s8(const tgrs_quant_s8* quant,
     int8_t* y = output + (size_t)b * n_out;
     for (o = 0; o < n_out; ++o) {
       const int8_t* w = filter + (size_t)o * k;
+      const int32_t w_zp = filter_zp[o * zp_step];
       int32_t acc = bias != NULL ? bias[o] : 0;
       for (i = 0; i < k; ++i) {
-        acc = tgrs_wrapping_add(acc, ((int32_t)x[i] - quant->input_zero_point) * (int32_t)w[i]);
+        acc = tgrs_wrapping_add(acc,
+                                ((int32_t)x[i] - quant->input_zero_point) * ((int32_t)w[i] - w_zp));
       }
       y[o] = tgrs_requantize_s8(acc, pcq->multiplier[o * q_step], pcq->shift[o * q_step],
                                 quant->output_zero_point, quant->act_min, quant->act_max);

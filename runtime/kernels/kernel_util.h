@@ -105,6 +105,28 @@ static inline int32_t tgrs_pcq_step(const tgrs_per_channel_quant* pcq, int32_t c
   return pcq->count == 1u ? 0 : 1;
 }
 
+/* The filter zero points of `pcq` for `channels` output channels: *zp points at them and
+ * the result is the step between channels (0: one entry for all; a symmetric filter reads
+ * a shared 0). -1 (the caller's TGRS_KERNEL_BAD_ARGUMENT) for a count that is neither 0, 1
+ * nor `channels`, a NULL array with a count, or a zero point outside int8 (w - zp must stay
+ * within [-255, 255] so that every product fits the int32 accumulator's arithmetic). */
+static inline int32_t tgrs_filter_zp_step(const tgrs_per_channel_quant* pcq, int32_t channels,
+                                          const int32_t** zp) {
+  static const int32_t kSymmetric = 0;
+  uint32_t i;
+  const uint32_t count = pcq->filter_zero_point_count;
+  if (count == 0u) {
+    *zp = &kSymmetric;
+    return 0;
+  }
+  if (pcq->filter_zero_point == NULL || (count != 1u && count != (uint32_t)channels)) return -1;
+  for (i = 0; i < count; ++i) {
+    if (!tgrs_zero_point_s8_valid(pcq->filter_zero_point[i])) return -1;
+  }
+  *zp = pcq->filter_zero_point;
+  return count == 1u ? 0 : 1;
+}
+
 /* ONNX QuantizeLinear: saturate(round_half_even(v) + zero_point) to int8. Rounding is done
  * explicitly (not rintf) so it never depends on the FPU rounding mode; v - floorf(v) is
  * exact for every float. NaN maps to the zero point. A zero point is an int8 value (the

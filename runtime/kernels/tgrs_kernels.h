@@ -28,7 +28,8 @@
  * the kernel returns TGRS_KERNEL_BAD_WINDOW without reading anything.
  *
  * int8 arithmetic (ONNX QDQ semantics computed TFLite/CMSIS-NN style): int8 weights with
- * zero point 0 (per output channel scales), int32 bias with scale in_scale * w_scale,
+ * per-output-channel scales and zero point 0, or (conv, depthwise, fully connected) the
+ * zero points in tgrs_per_channel_quant, int32 bias with scale in_scale * w_scale,
  * accumulation of (x - x_zp) * w in int32, requantization by a Q0.31 multiplier and shift
  * (shift > 0 is a left shift) with ONE rounding, half to even, as ONNX QuantizeLinear
  * rounds (requantize.h says why this is not TFLite's double rounding), + output
@@ -120,6 +121,13 @@ typedef struct tgrs_per_channel_quant {
   const int32_t* multiplier; /* Q0.31, `count` entries */
   const int8_t* shift;       /* `count` entries, as the plan stores them */
   uint32_t count;            /* C_OUT, or 1: one pair for every channel */
+  /* Filter zero points (conv, depthwise conv, fully connected): NULL with count 0 for a
+   * symmetric filter (the common case, and what zero-initialization gives), else
+   * `filter_zero_point_count` entries in [-128, 127], C_OUT or 1. The kernels then
+   * accumulate (x - x_zp) * (w - w_zp[co]): asymmetric weights, as onnxruntime's uint8
+   * per-tensor quantization writes them, exactly. */
+  const int32_t* filter_zero_point;
+  uint32_t filter_zero_point_count;
 } tgrs_per_channel_quant;
 
 /* One per-tensor multiplier and shift. {1 << 30, 1} is the exact identity. */
@@ -169,7 +177,7 @@ void tgrs_activation_range_s8(tgrs_fused_activation act, float output_scale,
  * what an input-zero-point pad value gives); out = clamp(MBQM(acc, multiplier[co],
  * shift[co]) + output_zero_point, act_min, act_max).
  *  input_dims:  [N, H_in, W_in, C_IN]           input:  rows of the window only
- *  filter_dims: [C_OUT, KH, KW, C_G] (OHWI)      filter: int8, zero point 0
+ *  filter_dims: [C_OUT, KH, KW, C_G] (OHWI)      filter: int8, zero points in pcq (or 0)
  *  bias:        [C_OUT] int32 or NULL
  *  output_dims: [N, H_out, W_out, C_OUT]         output: rows of the window only */
 tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_window* window,
@@ -229,7 +237,7 @@ tgrs_kernel_status tgrs_depthwise_conv2d_f32(const tgrs_conv_params* conv,
  *  input_dims:  [N, H_in, W_in, C_IN]
  *  filter_dims: [C_OUT, KH, KW, C_IN]  (ONNX [C_IN, C_OUT, KH, KW] transposed by the emitter)
  *  output_dims: [N, H_out, W_out, C_OUT] (output_padding/output_shape resolved by the caller)
- * int8: as tgrs_conv2d_s8 (per-channel requant). */
+ * int8: as tgrs_conv2d_s8 (per-channel requant), symmetric filters only. */
 tgrs_kernel_status tgrs_conv_transpose2d_s8(
     const tgrs_conv_params* conv, const tgrs_quant_s8* quant, const tgrs_per_channel_quant* pcq,
     const tgrs_dims* input_dims, const int8_t* input, const tgrs_dims* filter_dims,

@@ -72,6 +72,27 @@ tgrs_status tgrs_call_pcq(const tgrs_op_call* call, int32_t channels, tgrs_per_c
   out->multiplier = m.data;
   out->shift = s.data;
   out->count = m.count;
+  out->filter_zero_point = NULL;
+  out->filter_zero_point_count = 0;
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_call_filter_zp(const tgrs_op_call* call, int32_t channels,
+                                tgrs_per_channel_quant* pcq) {
+  const tgrs_plan_tensor* w;
+  uint32_t i;
+  if (call->num_inputs < 2) return TGRS_ERR_INCONSISTENT_PLAN;
+  w = &call->in[1].tensor;
+  if (!w->has_quant) return TGRS_OK;
+  for (i = 0; i < w->zero_point.count; ++i) {
+    if (w->zero_point.data[i] != 0) break;
+  }
+  if (i == w->zero_point.count) return TGRS_OK; /* symmetric: the kernels' fast case */
+  if (w->zero_point.count != 1u && w->zero_point.count != (uint32_t)channels) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  pcq->filter_zero_point = w->zero_point.data;
+  pcq->filter_zero_point_count = w->zero_point.count;
   return TGRS_OK;
 }
 

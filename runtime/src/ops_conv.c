@@ -83,6 +83,7 @@ tgrs_status tgrs_op_conv(tgrs_op_call* call) {
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
     st = tgrs_call_pcq(call, o.out.c, &pcq);
+    if (st == TGRS_OK) st = tgrs_call_filter_zp(call, o.out.c, &pcq);
     if (st != TGRS_OK) return st;
     if (depthwise) {
       return tgrs_kernel_result(
@@ -126,6 +127,7 @@ tgrs_status tgrs_op_conv1d(tgrs_op_call* call) {
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
     st = tgrs_call_pcq(call, o.out.c, &pcq);
+    if (st == TGRS_OK) st = tgrs_call_filter_zp(call, o.out.c, &pcq);
     if (st != TGRS_OK) return st;
     return tgrs_kernel_result(
         call, tgrs_conv1d_s8(&o.params, &q, &pcq, &o.in, (const int8_t*)call->in[0].data, &o.filter,

@@ -25,7 +25,8 @@ static tgrs_status fully_connected(tgrs_op_call* call, const tgrs_operand* bias)
   if (tgrs_call_is_s8(call)) {
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
-    const tgrs_status st = tgrs_call_pcq(call, n_out, &pcq);
+    tgrs_status st = tgrs_call_pcq(call, n_out, &pcq);
+    if (st == TGRS_OK) st = tgrs_call_filter_zp(call, n_out, &pcq);
     if (st != TGRS_OK) return st;
     return tgrs_kernel_result(
         call, tgrs_fully_connected_s8(

@@ -46,6 +46,10 @@ tgrs_requant tgrs_call_requant(const tgrs_op_call* call);
  * TGRS_ERR_INCONSISTENT_PLAN when the multiplier and shift counts differ or are neither 1
  * nor `channels`. */
 tgrs_status tgrs_call_pcq(const tgrs_op_call* call, int32_t channels, tgrs_per_channel_quant* out);
+/* Adds the filter's (input 1's) zero points to `pcq` when any is non-zero (asymmetric
+ * weights); TGRS_ERR_INCONSISTENT_PLAN when their count is neither 1 nor `channels`. */
+tgrs_status tgrs_call_filter_zp(const tgrs_op_call* call, int32_t channels,
+                                tgrs_per_channel_quant* pcq);
 
 /* The fused activation as a float clamp: NULL for none. */
 const tgrs_act_f32* tgrs_call_act_f32(const tgrs_op_call* call, tgrs_act_f32* storage);

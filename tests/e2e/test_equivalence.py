@@ -54,6 +54,8 @@ def model_path(stem, variant):
         return MODELS_DIR / "onnx" / f"{stem}.onnx"
     if variant == "tflite":
         return TFLITE_DIR / f"{stem}.onnx"
+    if variant == "u8w":  # uint8 per-tensor weights with non-zero zero points
+        return BUILD_DIR / "test-models" / f"{stem}.u8w.onnx"
     return BUILD_DIR / "test-models" / f"{stem}.int8.onnx"
 
 
@@ -196,6 +198,9 @@ def compare(stem, variant, plan, y, ref):
 CASES = [(stem, variant, budget) for stem in stems() for variant in ("float", "int8")
          for budget in budgets_for(stem)]
 CASES += [(stem, "tflite", budget) for stem in tflite_stems() for budget in budgets_for(stem)]
+# Asymmetric weights (tests/models/make_qdq_models.py, UINT8_MODELS).
+CASES += [(stem, "u8w", budget) for stem in ("kws_small_cnn", "mnist8")
+          for budget in budgets_for(stem)]
 
 
 @pytest.mark.parametrize("stem,variant,budget", CASES,

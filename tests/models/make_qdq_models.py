@@ -4,6 +4,8 @@
 For every <stem>.onnx in the model folder this writes, into the output folder:
   <stem>.int8.onnx   activations QInt8, weights QInt8 per channel (every model)
   <stem>.uint8.onnx  activations QUInt8, weights QInt8 per channel (UINT8_MODELS only)
+  <stem>.u8w.onnx    activations QUInt8, weights QUInt8 per tensor (UINT8_MODELS only):
+                     asymmetric weights, non-zero zero points
 exactly as onnxruntime.quantization.quantize_static writes them in QuantFormat.QDQ, which
 is the format the QDQ fold (libtigris/passes/qdq_fold.cc) targets.
 
@@ -156,7 +158,7 @@ def flatten_gemm_biases(source, workdir, stem):
     return target
 
 
-def quantize(source, output, activation_type):
+def quantize(source, output, activation_type, weight_type=QuantType.QInt8, per_channel=True):
     model = onnx.load(source)
     with tempfile.TemporaryDirectory() as workdir:
         stem = os.path.basename(output).split(".")[0]
@@ -164,8 +166,8 @@ def quantize(source, output, activation_type):
         to_quantize = flatten_gemm_biases(to_quantize, workdir, stem)
         partial = output + ".partial"
         quantize_static(to_quantize, partial, RandomCalibrationReader(model),
-                        quant_format=QuantFormat.QDQ, per_channel=True,
-                        activation_type=activation_type, weight_type=QuantType.QInt8)
+                        quant_format=QuantFormat.QDQ, per_channel=per_channel,
+                        activation_type=activation_type, weight_type=weight_type)
         os.replace(partial, output)  # never leave a half-written model that looks current
 
 
@@ -185,16 +187,17 @@ def main(argv):
     for file in models:
         stem = file[: -len(".onnx")]
         source = os.path.join(model_dir, file)
-        variants = [("int8", QuantType.QInt8)]
+        variants = [("int8", (QuantType.QInt8,))]
         if stem in UINT8_MODELS:
-            variants.append(("uint8", QuantType.QUInt8))
-        for suffix, activation_type in variants:
+            variants.append(("uint8", (QuantType.QUInt8,)))
+            variants.append(("u8w", (QuantType.QUInt8, QuantType.QUInt8, False)))
+        for suffix, quant_types in variants:
             output = os.path.join(out_dir, f"{stem}.{suffix}.onnx")
             if up_to_date(output, [source, script]):
                 continue
             print(f"quantizing {file} -> {os.path.basename(output)}", flush=True)
             try:
-                quantize(source, output, activation_type)
+                quantize(source, output, *quant_types)
             except Exception as e:
                 reason = f"{type(e).__name__}: {e}".replace("\n", " ").replace("\t", " ")
                 print(f"  SKIPPED {os.path.basename(output)}: onnxruntime could not quantize "

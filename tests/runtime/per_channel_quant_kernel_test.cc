@@ -33,9 +33,10 @@ struct OnePair {
     multipliers.assign(channels, multiplier);
     shifts.assign(channels, shift);
   }
-  tgrs_per_channel_quant broadcast() const { return {&multiplier, &shift, 1}; }
+  tgrs_per_channel_quant broadcast() const { return {&multiplier, &shift, 1, nullptr, 0}; }
   tgrs_per_channel_quant repeated() const {
-    return {multipliers.data(), shifts.data(), static_cast<uint32_t>(multipliers.size())};
+    return {multipliers.data(), shifts.data(), static_cast<uint32_t>(multipliers.size()), nullptr,
+            0};
   }
 };
 
@@ -246,14 +247,14 @@ TEST(PerChannelQuantArguments, CountMustBeOneOrTheChannelCount) {
   const std::vector<int8_t> s(8, 0);
   for (const Kernel& k : FourChannelKernels()) {
     // The same call is accepted with 4 entries and with 1 (so a rejection below is the count).
-    EXPECT_EQ(k.run({m.data(), s.data(), 4}), TGRS_KERNEL_OK) << k.name;
-    EXPECT_EQ(k.run({m.data(), s.data(), 1}), TGRS_KERNEL_OK) << k.name;
+    EXPECT_EQ(k.run({m.data(), s.data(), 4, nullptr, 0}), TGRS_KERNEL_OK) << k.name;
+    EXPECT_EQ(k.run({m.data(), s.data(), 1, nullptr, 0}), TGRS_KERNEL_OK) << k.name;
     for (uint32_t count : {0u, 2u, 3u, 5u, 8u}) {
-      EXPECT_EQ(k.run({m.data(), s.data(), count}), TGRS_KERNEL_BAD_ARGUMENT)
+      EXPECT_EQ(k.run({m.data(), s.data(), count, nullptr, 0}), TGRS_KERNEL_BAD_ARGUMENT)
           << k.name << " count " << count;
     }
-    EXPECT_EQ(k.run({m.data(), nullptr, 4}), TGRS_KERNEL_BAD_ARGUMENT) << k.name;
-    EXPECT_EQ(k.run({nullptr, s.data(), 4}), TGRS_KERNEL_BAD_ARGUMENT) << k.name;
+    EXPECT_EQ(k.run({m.data(), nullptr, 4, nullptr, 0}), TGRS_KERNEL_BAD_ARGUMENT) << k.name;
+    EXPECT_EQ(k.run({nullptr, s.data(), 4, nullptr, 0}), TGRS_KERNEL_BAD_ARGUMENT) << k.name;
   }
 }
 
@@ -264,11 +265,12 @@ TEST(PerChannelQuantArguments, ShiftOutsideMinus31To30IsRejected) {
   for (const Kernel& k : FourChannelKernels()) {
     for (int8_t bad : {int8_t{31}, int8_t{-32}, int8_t{127}, int8_t{-128}}) {
       std::vector<int8_t> s{30, -31, 0, 0};
-      EXPECT_EQ(k.run({m.data(), s.data(), 4}), TGRS_KERNEL_OK) << k.name;  // both ends legal
+      EXPECT_EQ(k.run({m.data(), s.data(), 4, nullptr, 0}), TGRS_KERNEL_OK)
+          << k.name;  // both ends legal
       s[3] = bad;
-      EXPECT_EQ(k.run({m.data(), s.data(), 4}), TGRS_KERNEL_BAD_ARGUMENT)
+      EXPECT_EQ(k.run({m.data(), s.data(), 4, nullptr, 0}), TGRS_KERNEL_BAD_ARGUMENT)
           << k.name << " shift " << int(bad);
-      EXPECT_EQ(k.run({m.data(), &s[3], 1}), TGRS_KERNEL_BAD_ARGUMENT)
+      EXPECT_EQ(k.run({m.data(), &s[3], 1, nullptr, 0}), TGRS_KERNEL_BAD_ARGUMENT)
           << k.name << " broadcast shift " << int(bad);
     }
   }

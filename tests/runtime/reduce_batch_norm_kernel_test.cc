@@ -83,7 +83,7 @@ TEST(BatchNorm, S8RoundsOnceNotPerTerm) {
   const std::vector<int32_t> multiplier{1 << 30, 1 << 30, 1 << 30, 1 << 30};
   const std::vector<int8_t> shift{0, 0, 0, 0};
   const std::vector<int32_t> offset{1 << 30, 1 << 30, 1 << 30, 1 << 30};
-  const tgrs_per_channel_quant pcq{multiplier.data(), shift.data(), 4};
+  const tgrs_per_channel_quant pcq{multiplier.data(), shift.data(), 4, nullptr, 0};
   const tgrs_quant_s8 q{0, 0, -128, 127};
   const std::vector<int8_t> x{0, 1, 2, 3};
   std::vector<int8_t> y(4);

@@ -45,7 +45,7 @@ struct ChannelQuant {
   std::vector<int32_t> multiplier;
   std::vector<int8_t> shift;
   tgrs_per_channel_quant view() const {
-    return {multiplier.data(), shift.data(), static_cast<uint32_t>(multiplier.size())};
+    return {multiplier.data(), shift.data(), static_cast<uint32_t>(multiplier.size()), nullptr, 0};
   }
 };
 
