@@ -42,6 +42,8 @@ void SoftmaxFlatten(ir::Graph& graph);          // softmax_flatten.cc: opset < 1
                                                 //   Softmax over a coerced 2-D matrix
 void QdqCanonicalize(ir::Graph& graph);         // qdq_canonicalize.cc: other exporters'
                                                 //   QDQ forms become quantize_static's
+void QuantizeConstantFold(ir::Graph& graph);    // quantize_constant_fold.cc: QuantizeLinear
+                                                //   of a constant becomes the constant
 
 }  // namespace tigris::passes
 

@@ -21,6 +21,11 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // a no-op at inference; removing both before the QDQ and BatchNorm folds lets those
       // see the real producer of each operand.
       {"identity-dropout-elim", "drop Identity and inference-mode Dropout", IdentityDropoutElim},
+      // Float weights quantized in the graph become integer initializers, the form
+      // qdq-fold reads; after constant-op-fold and identity-dropout-elim, so the weight is
+      // a visible constant, before the two QDQ passes that match on it.
+      {"quantize-constant-fold", "QuantizeLinear of a constant becomes the integer constant",
+       QuantizeConstantFold},
       // tf2onnx (int8 TFLite models) lets Reshape/Flatten/Transpose read a quantized
       // activation and puts Relu/Clip between an op and its QuantizeLinear; qdq-fold reads
       // quantize_static's form only, so rewrite those into it first (exactly).

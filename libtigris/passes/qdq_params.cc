@@ -1,5 +1,7 @@
 #include "passes/qdq_params.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -111,28 +113,66 @@ std::vector<uint8_t> ShiftedToRuntime(const ir::Tensor& constant, const QdqParam
   return out;
 }
 
-std::vector<float> DequantizeConstant(const ir::Tensor& constant, const QdqParams& params) {
+namespace {
+
+void CheckBytes(const ir::Tensor& constant) {
   if (static_cast<int64_t>(constant.data.size()) != constant.byte_size()) {
     throw Error(Status::kInvalidModel,
                 "constant '" + constant.name + "' holds " + std::to_string(constant.data.size()) +
                     " bytes, its shape and dtype need " + std::to_string(constant.byte_size()));
   }
-  std::vector<double> q = ir::ConstantAsDoubles(constant);
-  // Elements sharing one channel index are contiguous runs of `inner` along `axis`.
-  int64_t inner = 1;
-  int64_t channels = 1;
-  if (params.axis >= 0) {
-    channels = constant.shape[static_cast<size_t>(params.axis)];
+}
+
+// The index into params.scales of element `i` of `constant`: elements sharing one channel
+// index are contiguous runs of `inner` along params.axis.
+class ChannelOf {
+ public:
+  ChannelOf(const ir::Tensor& constant, const QdqParams& params) {
+    if (params.axis < 0) return;
+    channels_ = constant.shape[static_cast<size_t>(params.axis)];
     for (size_t d = static_cast<size_t>(params.axis) + 1; d < constant.shape.size(); ++d) {
-      inner *= constant.shape[d];
+      inner_ *= constant.shape[d];
     }
   }
+  size_t operator()(size_t i) const {
+    return static_cast<size_t>((static_cast<int64_t>(i) / inner_) % channels_);
+  }
+
+ private:
+  int64_t inner_ = 1;
+  int64_t channels_ = 1;
+};
+
+}  // namespace
+
+std::vector<float> DequantizeConstant(const ir::Tensor& constant, const QdqParams& params) {
+  CheckBytes(constant);
+  const std::vector<double> q = ir::ConstantAsDoubles(constant);
+  const ChannelOf channel(constant, params);
   std::vector<float> out(q.size());
   for (size_t i = 0; i < q.size(); ++i) {
-    size_t c =
-        params.axis >= 0 ? static_cast<size_t>((static_cast<int64_t>(i) / inner) % channels) : 0;
+    const size_t c = channel(i);
     // ONNX computes (x - zero_point) * scale in float32.
     out[i] = static_cast<float>(q[i] - params.zero_points[c]) * params.scales[c];
+  }
+  return out;
+}
+
+std::vector<uint8_t> QuantizeConstant(const ir::Tensor& constant, const QdqParams& params) {
+  CheckBytes(constant);
+  const bool is_signed = params.quantized_dtype == ir::DType::kInt8;
+  const float lo = is_signed ? -128.0f : 0.0f;
+  const float hi = is_signed ? 127.0f : 255.0f;
+  const ChannelOf channel(constant, params);
+  std::vector<uint8_t> out(constant.data.size() / sizeof(float));
+  for (size_t i = 0; i < out.size(); ++i) {
+    float x;
+    std::memcpy(&x, constant.data.data() + i * sizeof(float), sizeof(float));
+    const size_t c = channel(i);
+    // nearbyint rounds half to even in the default rounding mode, as QuantizeLinear does.
+    const float v = std::isnan(x) ? 0.0f : std::nearbyint(x / params.scales[c]);
+    const float q = std::clamp(v + static_cast<float>(params.zero_points[c]), lo, hi);
+    out[i] = is_signed ? static_cast<uint8_t>(static_cast<int8_t>(q)) : static_cast<uint8_t>(q);
   }
   return out;
 }

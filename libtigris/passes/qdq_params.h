@@ -49,6 +49,12 @@ std::vector<uint8_t> ShiftedToRuntime(const ir::Tensor& constant, const QdqParam
 // bytes do not match its shape.
 std::vector<float> DequantizeConstant(const ir::Tensor& constant, const QdqParams& params);
 
+// ONNX QuantizeLinear on a float32 constant: saturate(round_half_even(x / scale[c]) +
+// zero_point[c]) with x / scale computed in float32, as onnxruntime computes it; NaN maps
+// to the zero point. Returns bytes of params.quantized_dtype (int8 or uint8, not shifted).
+// Throws kInvalidModel naming the tensor when its bytes do not match its shape.
+std::vector<uint8_t> QuantizeConstant(const ir::Tensor& constant, const QdqParams& params);
+
 }  // namespace tigris::passes
 
 #endif  // TIGRIS_PASSES_QDQ_PARAMS_H_
