@@ -1,7 +1,9 @@
 // `tigris run PLAN.tgrs --input X.npy [--input ...] --output Y.npy [-m FAST] [-m SLOW]`:
 // runs a plan on the host with the C99 runtime through the C ABI (tigris_run_plan) and
 // prints the latency and both arenas' high-water marks. The runtime's reader
-// (tigris_runtime.h) is used only to learn the plan's input and output shapes.
+// (tigris_runtime.h) is used to learn the plan's input and output shapes, and
+// --dump-intermediates runs the plan once more with the runtime's observer
+// (intermediates.h).
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -14,6 +16,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "intermediates.h"
 #include "model_options.h"
 #include "npy.h"
 #include "tigris.h"
@@ -25,7 +28,7 @@ namespace {
 
 const char kRunHelp[] =
     "usage: tigris run PLAN.tgrs --input X.npy [--input ...] --output Y.npy [--output ...]\n"
-    "                  [-m FAST] [-m SLOW] [--dequantize]\n"
+    "                  [-m FAST] [-m SLOW] [--dequantize] [--dump-intermediates DIR]\n"
     "\n"
     "Runs the plan on this machine with the TiGrIS C99 runtime (the code the microcontroller\n"
     "runs) and prints the latency and the high-water mark of each arena.\n"
@@ -40,6 +43,11 @@ const char kRunHelp[] =
     "  -m, --memory SIZE       fast arena size (default: the plan's fast_arena_bytes);\n"
     "                          a second -m is the slow arena (default: the plan's)\n"
     "  --dequantize            write int8 outputs as float32 (the plan's output scale)\n"
+    "  --dump-intermediates DIR\n"
+    "                          also write every op's output to DIR as NNN_<tensor>.npy in\n"
+    "                          the ONNX layout (NCHW), with DIR/index.json naming each\n"
+    "                          tensor, op, dtype, shape and quantization, to compare a plan\n"
+    "                          layer by layer with onnxruntime (runs the plan twice)\n"
     "  -h, --help              show this help\n";
 
 struct AlignedFree {
@@ -68,24 +76,6 @@ tigris_dtype DTypeOfDescr(const std::string& descr) {
   return TIGRIS_DTYPE_UNKNOWN;
 }
 
-const char* DescrOf(tgrs_dtype dtype, bool as_float) {
-  if (as_float) return "<f4";
-  switch (dtype) {
-    case TGRS_DTYPE_FLOAT32:
-      return "<f4";
-    case TGRS_DTYPE_INT8:
-      return "|i1";
-    case TGRS_DTYPE_UINT8:
-      return "|u1";
-    case TGRS_DTYPE_INT16:
-      return "<i2";
-    case TGRS_DTYPE_INT32:
-      return "<i4";
-    default:
-      return "<i8";
-  }
-}
-
 uint64_t ParseSize(const std::string& text) {
   uint64_t bytes = 0;
   if (tigris_parse_size(&bytes, text.c_str()) != TIGRIS_OK) {
@@ -98,7 +88,7 @@ uint64_t ParseSize(const std::string& text) {
 
 int RunRun(int argc, char** argv) {
   Args args({{"--dequantize"}, {"-h", "--help"}},
-            {{"-i", "--input"}, {"-o", "--output"}, {"-m", "--memory"}});
+            {{"-i", "--input"}, {"-o", "--output"}, {"-m", "--memory"}, {"--dump-intermediates"}});
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
     std::fputs(kRunHelp, stdout);
@@ -110,6 +100,8 @@ int RunRun(int argc, char** argv) {
   if (memory.size() > 2) throw UsageError("run takes at most two -m (fast, then slow)");
   if (!memory.empty()) options.fast_bytes = ParseSize(memory[0]);
   if (memory.size() == 2) options.slow_bytes = ParseSize(memory[1]);
+  const std::vector<std::string>& dump = args.Values("--dump-intermediates");
+  if (dump.size() > 1) throw UsageError("--dump-intermediates takes one directory");
 
   // The plan, 16-aligned, verified by the runtime's reader to learn its inputs and outputs.
   const std::string path = args.positional()[0];
@@ -165,7 +157,7 @@ int RunRun(int argc, char** argv) {
     tgrs_plan_get_tensor(&plan, static_cast<uint32_t>(plan_outputs.data[i]), &t);
     const bool as_float = args.Flag("--dequantize") && t.dtype == TGRS_DTYPE_INT8;
     NpyArray& a = out_arrays[i];
-    a.descr = DescrOf(t.dtype, as_float);
+    a.descr = as_float ? "<f4" : NpyDescr(t.dtype);
     a.shape = Shape(t.onnx_shape.count ? t.onnx_shape : t.shape);
     a.data.resize(static_cast<size_t>(NpyElements(a.shape)) * NpyItemSize(a.descr));
     tigris_run_io io = {TIGRIS_RUN_IO_VERSION,
@@ -205,6 +197,11 @@ int RunRun(int argc, char** argv) {
   for (uint32_t i = 0; i < plan_outputs.count; ++i) {
     std::printf("output   %s %s %s\n", args.Values("-o")[i].c_str(),
                 NpyShapeText(out_arrays[i].shape).c_str(), out_arrays[i].descr.c_str());
+  }
+  if (!dump.empty()) {
+    const size_t n =
+        DumpIntermediates(plan, in_arrays, options.fast_bytes, options.slow_bytes, dump[0]);
+    std::printf("dumped   %zu tensors to %s (index.json lists them)\n", n, dump[0].c_str());
   }
   return 0;
 }

@@ -132,6 +132,38 @@ tgrs_status tgrs_run(const tgrs_plan* plan, const tgrs_arenas* arenas,
                      const tgrs_output_buffer* outputs, uint32_t num_outputs,
                      tgrs_run_stats* stats);
 
+/* ======================================================================================
+ * Watching a run (debugging: `tigris run --dump-intermediates`, or a firmware streaming
+ * intermediates over a UART to compare a plan layer by layer with a reference)
+ * ====================================================================================== */
+
+/* What one kernel call just wrote: rows [row_begin, row_begin + rows) of op `op`'s output
+ * tensor `tensor`, in the runtime layout. For a rank-4 tensor [N, H, W, C] that is a strip
+ * [N, rows, W, C] of N * rows * W * C elements; other ranks are never row-tiled and are
+ * reported whole (row_begin 0, rows 1). An op of a NORMAL stage reports its whole output
+ * once; an op inside a tile loop reports each tile's rows, and a chain's halo rows, which
+ * neighbouring tiles recompute, more than once with the same bytes. `data` points into
+ * the fast arena and is valid only during the call. */
+typedef struct tgrs_op_rows {
+  uint32_t op;    /* op index (tgrs_plan_get_op) */
+  int32_t tensor; /* its output tensor (tgrs_plan_get_tensor) */
+  int32_t row_begin;
+  int32_t rows;
+  const void* data;
+  size_t bytes;
+} tgrs_op_rows;
+
+typedef void (*tgrs_run_observer)(void* user, const tgrs_op_rows* rows);
+
+/* tgrs_run(), calling observer(user, rows) after every kernel call that succeeded, in
+ * execution order. With observer NULL it is tgrs_run(). The observer must not write to
+ * the arenas or the outputs; the run's results, statuses and high-water marks are those of
+ * tgrs_run(). */
+tgrs_status tgrs_run_observed(const tgrs_plan* plan, const tgrs_arenas* arenas,
+                              const tgrs_input_buffer* inputs, uint32_t num_inputs,
+                              const tgrs_output_buffer* outputs, uint32_t num_outputs,
+                              tgrs_run_stats* stats, tgrs_run_observer observer, void* user);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,6 +22,8 @@ typedef struct tgrs_exec {
   const tgrs_output_buffer* outputs;
   int32_t loaded_block; /* weight block now in the fast prefix, -1 when none */
   tgrs_run_stats* stats;
+  tgrs_run_observer observer; /* NULL unless tgrs_run_observed() was given one */
+  void* observer_user;
 } tgrs_exec;
 
 /* --- arena.c: every arena pointer the executor hands out goes through these, so the
@@ -107,5 +109,8 @@ int tgrs_op_call_constant(tgrs_op_call* call, tgrs_operand* operand, int32_t ten
 
 /* op_dispatch.c: runs the kernel for call->op.code. */
 tgrs_status tgrs_exec_op(tgrs_op_call* call);
+
+/* executor.c: reports the rows call->out[0] holds to the run's observer, if any. */
+void tgrs_exec_observe(const tgrs_op_call* call);
 
 #endif /* TIGRIS_RUNTIME_EXEC_INTERNAL_H_ */

@@ -118,10 +118,33 @@ static tgrs_status run_stage(tgrs_exec* ex, uint32_t index, const tgrs_plan_stag
   return TGRS_ERR_INCONSISTENT_PLAN;
 }
 
+void tgrs_exec_observe(const tgrs_op_call* call) {
+  const tgrs_operand* out = &call->out[0];
+  tgrs_op_rows r;
+  if (call->ex->observer == NULL || call->num_outputs == 0 || out->data == NULL) return;
+  r.op = call->index;
+  r.tensor = out->index;
+  r.row_begin = out->row_begin;
+  r.rows = out->rows;
+  r.data = out->data;
+  r.bytes = out->tensor.shape.count == 4 ? (size_t)out->tensor.shape.data[0] * (size_t)out->rows *
+                                               tgrs_row_bytes(&out->tensor)
+                                         : (size_t)tgrs_plan_tensor_bytes(&out->tensor);
+  call->ex->observer(call->ex->observer_user, &r);
+}
+
 tgrs_status tgrs_run(const tgrs_plan* plan, const tgrs_arenas* arenas,
                      const tgrs_input_buffer* inputs, uint32_t num_inputs,
                      const tgrs_output_buffer* outputs, uint32_t num_outputs,
                      tgrs_run_stats* stats) {
+  return tgrs_run_observed(plan, arenas, inputs, num_inputs, outputs, num_outputs, stats, NULL,
+                           NULL);
+}
+
+tgrs_status tgrs_run_observed(const tgrs_plan* plan, const tgrs_arenas* arenas,
+                              const tgrs_input_buffer* inputs, uint32_t num_inputs,
+                              const tgrs_output_buffer* outputs, uint32_t num_outputs,
+                              tgrs_run_stats* stats, tgrs_run_observer observer, void* user) {
   tgrs_run_stats local_stats;
   tgrs_exec ex;
   tgrs_status st;
@@ -145,6 +168,8 @@ tgrs_status tgrs_run(const tgrs_plan* plan, const tgrs_arenas* arenas,
   ex.outputs = outputs;
   ex.loaded_block = -1;
   ex.stats = stats;
+  ex.observer = observer;
+  ex.observer_user = user;
   stage_count = tgrs_plan_stage_count(plan);
   for (s = 0; s < stage_count; ++s) {
     tgrs_plan_stage stage;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,42 @@ TEST_F(CliRunTest, MissingFilesAndUsage) {
   r = RunCommand(TigrisCli() + " run --help");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("--dequantize"), std::string::npos);
+}
+
+TEST_F(CliRunTest, DumpsEveryOpOutputWithAnIndex) {
+  const std::string dir = Tmp("dump");
+  std::filesystem::remove_all(dir);
+  auto r = RunCommand(TigrisCli() + " run " + Tmp("mnist8.tgrs") + " -i " + Tmp("x.npy") + " -o " +
+                      Tmp("y.npy") + " --dump-intermediates " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // mnist8 runs 6 ops (2 conv, 2 max pool, reshape, gemm): one file each, plus the index.
+  EXPECT_NE(r.out.find("dumped   6 tensors"), std::string::npos) << r.out;
+  size_t npy = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    npy += entry.path().extension() == ".npy";
+  }
+  EXPECT_EQ(npy, 6u);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/index.json"));
+  // The last op writes the graph output: the same file as --output, header and bytes.
+  auto slurp = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  const std::string y = slurp(Tmp("y.npy"));
+  EXPECT_FALSE(y.empty());
+  EXPECT_EQ(slurp(dir + "/005_Plus214_Output_0.npy"), y);
+}
+
+TEST_F(CliRunTest, DumpDirectoryErrors) {
+  const std::string base = TigrisCli() + " run " + Tmp("mnist8.tgrs") + " -i " + Tmp("x.npy") +
+                           " -o " + Tmp("y.npy") + " --dump-intermediates ";
+  // A file where the directory should be: exit 1 naming the path.
+  { std::ofstream(Tmp("not_a_dir")) << "x"; }
+  auto r = RunCommand(base + Tmp("not_a_dir"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("not_a_dir' is not a directory"), std::string::npos) << r.err;
+  r = RunCommand(base + Tmp("d1") + " --dump-intermediates " + Tmp("d2"));
+  EXPECT_EQ(r.exit_code, 2) << "one directory";
 }
 
 }  // namespace

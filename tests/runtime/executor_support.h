@@ -86,7 +86,8 @@ struct RunResult {
   bool slow_poison_intact = false;
 };
 
-inline RunResult RunExact(const tgrs_plan& plan, const std::vector<std::vector<uint8_t>>& inputs) {
+inline RunResult RunExact(const tgrs_plan& plan, const std::vector<std::vector<uint8_t>>& inputs,
+                          tgrs_run_observer observer = nullptr, void* user = nullptr) {
   RunResult r;
   const size_t fast = tgrs_plan_fast_arena_bytes(&plan);
   const size_t slow = tgrs_plan_slow_arena_bytes(&plan);
@@ -101,8 +102,8 @@ inline RunResult RunExact(const tgrs_plan& plan, const std::vector<std::vector<u
     out_buffers.push_back(PoisonedBuffer(IoBytes(plan, true, i)));
     out.push_back({out_buffers.back().get(), IoBytes(plan, true, i)});
   }
-  r.status = tgrs_run(&plan, &arenas, in.data(), static_cast<uint32_t>(in.size()), out.data(),
-                      n_out, &r.stats);
+  r.status = tgrs_run_observed(&plan, &arenas, in.data(), static_cast<uint32_t>(in.size()),
+                               out.data(), n_out, &r.stats, observer, user);
   for (uint32_t i = 0; i < n_out; ++i) {
     r.outputs.emplace_back(out_buffers[i].get(), out_buffers[i].get() + out[i].size);
   }

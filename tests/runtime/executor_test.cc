@@ -5,7 +5,10 @@
 // against onnxruntime is tests/e2e/test_equivalence.py's job.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -284,6 +287,96 @@ TEST(ExecutorModelsTest, TwoPlansRunInterleavedInOneProgram) {
   ASSERT_EQ(b1.status, TGRS_OK);
   EXPECT_EQ(a1.outputs, a2.outputs);
   EXPECT_EQ(b1.outputs, b2.outputs);
+}
+
+// --- observing a run (tgrs_run_observed) -------------------------------------------------
+
+// Every report, checked against the plan's own shapes as it arrives.
+struct Reports {
+  const tgrs_plan* plan = nullptr;
+  std::map<int32_t, std::vector<bool>> rows;  // tensor -> rows reported
+  std::set<uint32_t> ops;
+  std::vector<std::string> defects;
+
+  static void Observe(void* self, const tgrs_op_rows* r) {
+    Reports* reports = static_cast<Reports*>(self);
+    tgrs_plan_op op;
+    tgrs_plan_tensor t;
+    if (tgrs_plan_get_op(reports->plan, r->op, &op) != TGRS_OK ||
+        tgrs_plan_get_tensor(reports->plan, static_cast<uint32_t>(r->tensor), &t) != TGRS_OK ||
+        op.outputs.count != 1 || op.outputs.data[0] != r->tensor) {
+      reports->defects.push_back("op " + std::to_string(r->op) + " reported a foreign tensor");
+      return;
+    }
+    reports->ops.insert(r->op);
+    const bool rank4 = t.shape.count == 4;
+    const int32_t h = rank4 ? t.shape.data[1] : 1;
+    const size_t elements =
+        rank4 ? static_cast<size_t>(t.shape.data[0]) * r->rows * t.shape.data[2] * t.shape.data[3]
+              : tgrs_plan_tensor_bytes(&t) / (t.dtype == TGRS_DTYPE_INT8 ? 1 : 4);
+    const size_t expected = elements * (t.dtype == TGRS_DTYPE_INT8 ? 1 : 4);
+    if (r->data == nullptr || r->bytes != expected || r->row_begin < 0 ||
+        r->row_begin + r->rows > h || (!rank4 && (r->row_begin != 0 || r->rows != 1))) {
+      reports->defects.push_back(std::string("tensor '") + t.name + "': bad report");
+      return;
+    }
+    std::vector<bool>& seen = reports->rows[r->tensor];
+    seen.resize(static_cast<size_t>(h), false);
+    for (int32_t y = r->row_begin; y < r->row_begin + r->rows; ++y) seen[y] = true;
+  }
+};
+
+TEST(ExecutorObserverTest, ReportsEveryRowOfEveryOpOutputAndChangesNothing) {
+  // mnist8 at 8K tiles and spills: reports come from NORMAL stages and from tile loops.
+  auto loaded = LoadPlanBytes(CompileModel(SharedOnnxModel("mnist8.onnx"), 8 << 10, true));
+  ASSERT_NE(loaded, nullptr);
+  const auto inputs = DeterministicInputs(loaded->plan);
+  const RunResult plain = RunExact(loaded->plan, inputs);
+  Reports reports;
+  reports.plan = &loaded->plan;
+  const RunResult observed = RunExact(loaded->plan, inputs, Reports::Observe, &reports);
+  ASSERT_EQ(plain.status, TGRS_OK);
+  ASSERT_EQ(observed.status, TGRS_OK);
+  ASSERT_GT(observed.stats.tiles_run, 0u) << "the budget was meant to tile";
+
+  EXPECT_TRUE(reports.defects.empty()) << reports.defects.front();
+  EXPECT_EQ(reports.ops.size(), tgrs_plan_op_count(&loaded->plan)) << "an op went unreported";
+  for (const auto& [tensor, seen] : reports.rows) {
+    // A chain computes only the rows its next op reads: rows it never reports may only be
+    // the last ones (mnist8's 3x3 stride-3 pool reads 12 of its input's 14 rows).
+    const auto first_missing = std::find(seen.begin(), seen.end(), false);
+    EXPECT_EQ(std::count(first_missing, seen.end(), true), 0) << "tensor " << tensor;
+  }
+  // Graph outputs are reported whole.
+  const tgrs_i32s outputs = tgrs_plan_outputs(&loaded->plan);
+  for (uint32_t i = 0; i < outputs.count; ++i) {
+    const std::vector<bool>& seen = reports.rows[outputs.data[i]];
+    EXPECT_FALSE(seen.empty());
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), false), 0) << "output " << i;
+  }
+  // Observing changes neither the results nor the memory touched.
+  EXPECT_EQ(observed.outputs, plain.outputs);
+  EXPECT_EQ(observed.stats.fast_hwm_bytes, plain.stats.fast_hwm_bytes);
+  EXPECT_EQ(observed.stats.slow_hwm_bytes, plain.stats.slow_hwm_bytes);
+  EXPECT_EQ(observed.stats.ops_run, plain.stats.ops_run);
+  EXPECT_TRUE(observed.fast_poison_intact);
+}
+
+TEST(ExecutorObserverTest, AnUntiledPlanReportsEveryOutputWholeOnce) {
+  auto loaded = LoadPlanBytes(CompileModel(SharedOnnxModel("mnist8.onnx"), 64 << 20, true));
+  ASSERT_NE(loaded, nullptr);
+  Reports reports;
+  reports.plan = &loaded->plan;
+  const RunResult observed =
+      RunExact(loaded->plan, DeterministicInputs(loaded->plan), Reports::Observe, &reports);
+  ASSERT_EQ(observed.status, TGRS_OK);
+  EXPECT_EQ(observed.stats.tiles_run, 0u);
+  EXPECT_TRUE(reports.defects.empty()) << reports.defects.front();
+  EXPECT_EQ(reports.ops.size(), tgrs_plan_op_count(&loaded->plan));
+  EXPECT_EQ(reports.rows.size(), tgrs_plan_op_count(&loaded->plan)) << "one output per op";
+  for (const auto& [tensor, seen] : reports.rows) {
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), false), 0) << "tensor " << tensor;
+  }
 }
 
 // --- status codes ---------------------------------------------------------------------
