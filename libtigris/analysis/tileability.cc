@@ -1,5 +1,9 @@
 #include "analysis/tileability.h"
 
+#include <vector>
+
+#include "ir/slice.h"
+
 namespace tigris::analysis {
 namespace {
 
@@ -42,6 +46,23 @@ int64_t BroadcastRows(const ir::Shape& shape) {
   return shape.size() >= 2 ? shape[shape.size() - 2] : 1;
 }
 
+// A Slice of a rank-4 NCHW tensor that keeps every row of H in place.
+bool SliceKeepsRows(const ir::Graph& graph, const ir::Op& op) {
+  const ir::Tensor& in = graph.tensor(op.input(0));
+  if (in.shape.size() != 4 || in.is_constant) return false;
+  std::vector<std::vector<int64_t>> operands(5);
+  for (size_t i = 1; i < 5; ++i) {
+    if (op.input(i) == ir::kNoTensor) continue;
+    if (!graph.IsConstant(op.input(i))) return false;
+    operands[i] = ir::ConstantAsInt64s(graph.tensor(op.input(i)));
+  }
+  ir::SliceWindow w;
+  if (!ir::ResolveSlice(in.shape, operands[1], operands[2], operands[3], operands[4], &w).empty()) {
+    return false;
+  }
+  return w.first[2] == 0 && w.step[2] == 1 && w.extent[2] == in.shape[2];
+}
+
 }  // namespace
 
 RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
@@ -63,6 +84,12 @@ RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
     case OpType::kGlobalAveragePool:
     case OpType::kGlobalMaxPool:
       return Untileable(op, "reduces over all rows");
+    case OpType::kSlice:
+      // A strided copy: row y of the output is row y of the input when H is kept whole
+      // (first 0, step 1); along N, C or W it slices within each row.
+      if (!SliceKeepsRows(graph, op)) return Untileable(op, "slices along H");
+      t.kind = RowTileClass::kPointwise;
+      return t;
     default:
       break;
   }

@@ -11,6 +11,7 @@ bool OperandsBecomeAttributes(ir::OpType type) {
     case ir::OpType::kResize:              // scales
     case ir::OpType::kPad:                 // pads, constant value
     case ir::OpType::kReduceMean:          // axes
+    case ir::OpType::kSlice:               // starts, ends, axes, steps
     case ir::OpType::kBatchNormalization:  // statistics, folded into scale / shift
       return true;
     default:

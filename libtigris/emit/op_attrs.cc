@@ -9,6 +9,7 @@
 #include "analysis/weight_prefix.h"
 #include "emit/layout.h"
 #include "emit/op_record.h"
+#include "ir/slice.h"
 #include "util/error.h"
 
 namespace tigris::emit {
@@ -148,6 +149,29 @@ std::vector<int64_t> ConstantInts(const ir::Graph& g, const ir::Op& op, size_t i
   if (!g.IsConstant(op.input(i)))
     Fail(op, Status::kUnsupportedOp, "input " + std::to_string(i) + " must be a constant");
   return ir::ConstantAsInt64s(g.tensor(op.input(i)));
+}
+
+// Slice with constant starts/ends/axes/steps: first index and step per runtime axis
+// (ir/slice.h resolves ONNX's clamping); the extents are the output's shape.
+void SliceAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
+  const ir::Shape& in = InputShape(g, op);
+  const size_t rank = in.size();
+  if (rank == 0 || rank > 4) Fail(op, Status::kUnsupportedOp, "Slice of rank 0 or > 4");
+  ir::SliceWindow w;
+  const std::string error = ir::ResolveSlice(in, ConstantInts(g, op, 1), ConstantInts(g, op, 2),
+                                             ConstantInts(g, op, 3), ConstantInts(g, op, 4), &w);
+  if (!error.empty()) Fail(op, Status::kInvalidModel, error);
+  if (w.extent != OutputShape(g, op)) {
+    Fail(op, Status::kInternal, "the resolved extents disagree with the output shape");
+  }
+  const Perm L = RuntimeLayout(rank);
+  std::vector<int64_t> starts, steps;
+  for (size_t i = 0; i < rank; ++i) {
+    starts.push_back(w.first[static_cast<size_t>(L[i])]);
+    steps.push_back(w.step[static_cast<size_t>(L[i])]);
+  }
+  a.starts = Int32s(op, starts);
+  a.strides = Int32s(op, steps);
 }
 
 void PadAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
@@ -308,6 +332,9 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
     }
     case OpType::kPad:
       PadAttrs(g, op, a);
+      break;
+    case OpType::kSlice:
+      SliceAttrs(g, op, a);
       break;
     case OpType::kReduceMean:
       ReduceMeanAttrs(g, op, a);

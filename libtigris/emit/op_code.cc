@@ -74,6 +74,8 @@ tgrs::OpCode PlanOpCode(const ir::Op& op) {
       return OpCode::REDUCE_MEAN;
     case OpType::kLRN:
       return OpCode::LRN;
+    case OpType::kSlice:
+      return OpCode::SLICE;
     case OpType::kChannelShuffle:  // a transpose through a view (op_attrs.cc)
       return OpCode::RESHAPE;
     case OpType::kBatchNormalization:

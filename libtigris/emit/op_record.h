@@ -27,6 +27,7 @@ struct OpAttrsRecord {
   float pad_value = 0.0f;
   std::vector<int32_t> view_shape;  // reshape across layouts (docs/plan-format.md)
   float bias = 0.0f;                // LRN
+  std::vector<int32_t> starts;      // SLICE (with strides as the steps)
 };
 
 struct OpRecord {

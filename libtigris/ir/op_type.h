@@ -66,10 +66,10 @@ namespace tigris::ir {
   X(Unsqueeze, "Unsqueeze", false)                                                 \
   X(Shape, "Shape", false)                                                         \
   X(Gather, "Gather", false)                                                       \
-  X(Slice, "Slice", false)                                                         \
+  X(Slice, "Slice", true)                                                          \
   X(Cast, "Cast", false)                                                           \
   X(Upsample, "Upsample", false)                                                   \
-  X(Split, "Split", true)                                                          \
+  X(Split, "Split", false)                                                         \
   X(LRN, "LRN", true)                                                              \
   /* IR-only: Reshape -> Transpose -> Reshape of a channel shuffle                 \
    * (passes/channel_shuffle_fuse.cc) */                                           \

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "ir/slice.h"
 #include "onnx/shape_rules.h"
 
 namespace tigris::onnx_import {
@@ -204,52 +205,21 @@ void SplitRule(ShapeContext& ctx) {
 
 void SliceRule(ShapeContext& ctx) {
   const ir::Shape& in = ctx.InputShape(0);
-  int64_t rank = static_cast<int64_t>(in.size());
   const std::vector<int64_t>& starts = ctx.RequireInts(1, "starts");
   const std::vector<int64_t>& ends = ctx.RequireInts(2, "ends");
-  std::vector<int64_t> axes(starts.size());
-  std::iota(axes.begin(), axes.end(), 0);
+  std::vector<int64_t> axes, steps;
   if (ctx.HasInput(3)) axes = ctx.RequireInts(3, "axes");
-  std::vector<int64_t> steps(starts.size(), 1);
   if (ctx.HasInput(4)) steps = ctx.RequireInts(4, "steps");
-  if (ends.size() != starts.size() || axes.size() != starts.size() ||
-      steps.size() != starts.size()) {
-    ctx.Fail("starts, ends, axes and steps must have the same length");
-  }
-  ir::Shape out = in;
-  std::vector<int64_t> first(in.size(), 0), step_of(in.size(), 1);
-  for (size_t i = 0; i < starts.size(); ++i) {
-    size_t axis = static_cast<size_t>(ctx.NormalizeAxis(axes[i], rank, "axis"));
-    int64_t dim = in[axis];
-    int64_t step = steps[i];
-    if (step == 0) ctx.Fail("step 0 on axis " + std::to_string(axes[i]));
-    // ONNX Slice: negative positions count from the end, then clamp to [0, dim] for
-    // positive steps and [-1, dim - 1] (ends) / [0, dim - 1] (starts) for negative ones.
-    int64_t start = starts[i] < 0 ? starts[i] + dim : starts[i];
-    int64_t end = ends[i] < 0 ? ends[i] + dim : ends[i];
-    int64_t extent;
-    if (dim == 0) {
-      extent = 0;
-    } else if (step > 0) {
-      start = std::clamp(start, int64_t{0}, dim);
-      end = std::clamp(end, int64_t{0}, dim);
-      extent = end > start ? (end - start + step - 1) / step : 0;
-    } else {
-      start = std::clamp(start, int64_t{0}, dim - 1);
-      end = std::clamp(end, int64_t{-1}, dim - 1);
-      extent = start > end ? (start - end - step - 1) / (-step) : 0;
-    }
-    out[axis] = extent;
-    first[axis] = start;
-    step_of[axis] = step;
-  }
-  ctx.SetOutput(0, ctx.InputDType(0), out);
+  ir::SliceWindow window;
+  const std::string error = ir::ResolveSlice(in, starts, ends, axes, steps, &window);
+  if (!error.empty()) ctx.Fail(error);
+  ctx.SetOutput(0, ctx.InputDType(0), window.extent);
 
   const auto* values = ctx.InputInts(0);
   if (values && in.size() == 1 && static_cast<int64_t>(values->size()) == in[0]) {
     std::vector<int64_t> sliced;
-    for (int64_t k = 0; k < out[0]; ++k) {
-      sliced.push_back((*values)[static_cast<size_t>(first[0] + k * step_of[0])]);
+    for (int64_t k = 0; k < window.extent[0]; ++k) {
+      sliced.push_back((*values)[static_cast<size_t>(window.first[0] + k * window.step[0])]);
     }
     ctx.SetOutputInts(0, std::move(sliced));
   }

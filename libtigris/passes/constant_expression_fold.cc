@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/slice.h"
 #include "passes/passes.h"
 #include "util/error.h"
 
@@ -127,39 +128,15 @@ std::optional<Folded> FoldSlice(const ir::Graph& graph, const ir::Op& op) {
     ends = op.attrs.GetInts("ends");
     axes = op.attrs.GetInts("axes");
   }
-  if (axes.empty()) {
-    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-  }
-  if (steps.empty()) steps.assign(starts.size(), 1);
-  if (ends.size() != starts.size() || axes.size() != starts.size() ||
-      steps.size() != starts.size()) {
-    throw Error(Status::kInvalidModel,
-                Where(graph, op) + ": starts, ends, axes and steps differ in length");
-  }
-
-  // Per axis, the source indices it keeps (ONNX Slice clamping rules).
+  ir::SliceWindow window;
+  const std::string error = ir::ResolveSlice(data.shape, starts, ends, axes, steps, &window);
+  if (!error.empty()) throw Error(Status::kInvalidModel, Where(graph, op) + ": " + error);
+  // Per axis, the source indices it keeps.
   std::vector<std::vector<int64_t>> kept(static_cast<size_t>(rank));
-  for (int64_t a = 0; a < rank; ++a) {
-    for (int64_t i = 0; i < data.shape[static_cast<size_t>(a)]; ++i) {
-      kept[static_cast<size_t>(a)].push_back(i);
+  for (size_t a = 0; a < kept.size(); ++a) {
+    for (int64_t k = 0; k < window.extent[a]; ++k) {
+      kept[a].push_back(window.first[a] + k * window.step[a]);
     }
-  }
-  for (size_t k = 0; k < starts.size(); ++k) {
-    const size_t axis = static_cast<size_t>(NormalizeAxis(graph, op, axes[k], rank));
-    const int64_t dim = data.shape[axis];
-    const int64_t step = steps[k];
-    if (step == 0) throw Error(Status::kInvalidModel, Where(graph, op) + ": step is 0");
-    int64_t start = starts[k] < 0 ? starts[k] + dim : starts[k];
-    int64_t end = ends[k] < 0 ? ends[k] + dim : ends[k];
-    if (step > 0) {
-      start = std::max<int64_t>(0, std::min(start, dim));
-      end = std::max<int64_t>(0, std::min(end, dim));
-    } else {
-      start = std::max<int64_t>(0, std::min(start, dim - 1));
-      end = std::max<int64_t>(-1, std::min(end, dim - 1));
-    }
-    kept[axis].clear();
-    for (int64_t i = start; step > 0 ? i < end : i > end; i += step) kept[axis].push_back(i);
   }
 
   Folded out;

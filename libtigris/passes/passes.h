@@ -44,6 +44,7 @@ void QdqCanonicalize(ir::Graph& graph);         // qdq_canonicalize.cc: other ex
                                                 //   QDQ forms become quantize_static's
 void QuantizeConstantFold(ir::Graph& graph);    // quantize_constant_fold.cc: QuantizeLinear
                                                 //   of a constant becomes the constant
+void SplitToSlice(ir::Graph& graph);            // split_to_slice.cc: one Slice per output
 
 }  // namespace tigris::passes
 

@@ -26,6 +26,10 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // a visible constant, before the two QDQ passes that match on it.
       {"quantize-constant-fold", "QuantizeLinear of a constant becomes the integer constant",
        QuantizeConstantFold},
+      // The runtime's ops have one output: a Split becomes one Slice per output. Before the
+      // QDQ passes, so each Slice folds to int8 like any single-output op; after
+      // constant-op-fold, which materializes the split sizes the loader already used.
+      {"split-to-slice", "Split becomes one Slice per output", SplitToSlice},
       // tf2onnx (int8 TFLite models) lets Reshape/Flatten/Transpose read a quantized
       // activation and puts Relu/Clip between an op and its QuantizeLinear; qdq-fold reads
       // quantize_static's form only, so rewrite those into it first (exactly).

@@ -156,9 +156,10 @@ typedef enum tgrs_op_code {
   TGRS_OP_QUANTIZE = 32,
   TGRS_OP_DEQUANTIZE = 33,
   TGRS_OP_SPLIT = 34, /* sizes along attrs.axis are the outputs' extents */
-  TGRS_OP_LRN = 35    /* local response normalization across channels, kernel = [size] */
+  TGRS_OP_LRN = 35,   /* local response normalization across channels, kernel = [size] */
+  TGRS_OP_SLICE = 36  /* strided copy: attrs.starts and attrs.strides per runtime axis */
 } tgrs_op_code;
-#define TGRS_OP_CODE_COUNT 36
+#define TGRS_OP_CODE_COUNT 37
 
 typedef enum tgrs_activation {
   TGRS_ACTIVATION_NONE = 0,
@@ -352,6 +353,7 @@ typedef struct tgrs_plan_op_attrs {
   float pad_value;
   tgrs_i32s view_shape; /* reshape across layouts: transpose by perm of this view */
   float bias;           /* LRN: the denominator's additive constant */
+  tgrs_i32s starts;     /* SLICE: first input index per runtime axis (steps: strides) */
 } tgrs_plan_op_attrs;
 /* Op `index`'s attributes; an op without an attrs table gets all defaults. */
 tgrs_status tgrs_plan_get_op_attrs(const tgrs_plan* plan, uint32_t index, tgrs_plan_op_attrs* out);

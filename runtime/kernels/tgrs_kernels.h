@@ -48,6 +48,7 @@
  *   Relu/Relu6/Clip           tgrs_{relu,relu6,clip}_f32, tgrs_clip_s8 (same in/out quant)
  *   LeakyRelu/Selu/Sigmoid/HardSigmoid/HardSwish/Tanh  tgrs_<op>_f32, tgrs_lut_s8
  *   Concat / Reshape / Transpose  tgrs_concat, tgrs_reshape, tgrs_transpose (byte copies)
+ *   Slice                     tgrs_slice (byte copies of a strided window)
  *   Pad                       tgrs_pad_{s8,f32}           Resize  tgrs_resize_{s8,f32}
  *   Softmax / LogSoftmax      tgrs_{softmax,log_softmax}_{s8,f32} (scratch)
  *   ReduceMean                tgrs_reduce_mean_f32; int8 over H,W = tgrs_global_avg_pool_s8
@@ -509,6 +510,14 @@ void tgrs_reshape(size_t bytes, const void* input, void* output);
  * into 4-D with perm padded by the identity in front (rank 3 perm {0,2,1} -> {0,1,3,2}). */
 tgrs_kernel_status tgrs_transpose(size_t elem_size, const int32_t perm[4],
                                   const tgrs_dims* input_dims, const void* input, void* output);
+
+/* Slice (rank <= 4, right-aligned into 4-D): output element i reads input element
+ * start[d] + i_d * step[d] along each axis d (a step may be negative; never 0). The output
+ * extents are output_dims; TGRS_KERNEL_BAD_ARGUMENT, before any byte moves, when an index
+ * of the window falls outside input_dims. */
+tgrs_kernel_status tgrs_slice(size_t elem_size, const int32_t start[4], const int32_t step[4],
+                              const tgrs_dims* input_dims, const void* input,
+                              const tgrs_dims* output_dims, void* output);
 
 /* ======================================================================================
  * Pad and Resize (row-windowed)

@@ -67,6 +67,8 @@ tgrs_status tgrs_exec_op(tgrs_op_call* call) {
       return tgrs_op_softmax(call);
     case TGRS_OP_LRN:
       return tgrs_op_lrn(call);
+    case TGRS_OP_SLICE:
+      return tgrs_op_slice(call);
     case TGRS_OP_REDUCE_MEAN:
       return tgrs_op_reduce_mean(call);
     case TGRS_OP_BATCH_NORMALIZATION:

@@ -70,7 +70,8 @@ tgrs_status tgrs_op_activation(tgrs_op_call* call);     /* RELU ... CLIP */
 tgrs_status tgrs_op_gemm(tgrs_op_call* call);           /* GEMM, MATMUL */
 tgrs_status tgrs_op_concat(tgrs_op_call* call);         /* CONCAT */
 tgrs_status tgrs_op_reshape(tgrs_op_call* call);        /* RESHAPE */
-tgrs_status tgrs_op_transpose(tgrs_op_call* call);      /* TRANSPOSE */
+tgrs_status tgrs_op_transpose(tgrs_op_call* call);
+tgrs_status tgrs_op_slice(tgrs_op_call* call);      /* TRANSPOSE */
 tgrs_status tgrs_op_pad(tgrs_op_call* call);            /* PAD */
 tgrs_status tgrs_op_resize(tgrs_op_call* call);         /* RESIZE */
 tgrs_status tgrs_op_softmax(tgrs_op_call* call);        /* SOFTMAX, LOG_SOFTMAX */

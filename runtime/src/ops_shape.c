@@ -1,5 +1,6 @@
 /*
- * ops_shape.c: Concat, Reshape, Transpose (byte movement), Pad and Resize (row-windowed).
+ * ops_shape.c: Concat, Reshape, Transpose, Slice (byte movement), Pad and Resize
+ * (row-windowed).
  * Axis and permutation attributes are in the runtime layout already (docs/plan-format.md);
  * tensors of rank < 4 are right-aligned into [N, H, W, C], so their axes and permutations
  * shift by 4 - rank.
@@ -129,6 +130,33 @@ tgrs_status tgrs_op_transpose(tgrs_op_call* call) {
   if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK) return st;
   return tgrs_kernel_result(call, tgrs_transpose(tgrs_dtype_size(call->in[0].tensor.dtype), p, &in,
                                                  call->in[0].data, call->out[0].data));
+}
+
+tgrs_status tgrs_op_slice(tgrs_op_call* call) {
+  const tgrs_i32s starts = call->attrs.starts, steps = call->attrs.strides;
+  const uint32_t rank = call->in[0].tensor.shape.count;
+  int32_t start[4] = {0, 0, 0, 0}, step[4] = {1, 1, 1, 1};
+  tgrs_dims in, out;
+  uint32_t i;
+  tgrs_status st;
+  if (rank == 0 || rank > 4) return TGRS_ERR_UNSUPPORTED_OP;
+  if (starts.count != rank || steps.count != rank || call->out[0].tensor.shape.count != rank ||
+      call->in[0].tensor.dtype != call->out[0].tensor.dtype || call->in[0].data == NULL) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  for (i = 0; i < rank; ++i) {
+    start[4 - rank + i] = starts.data[i];
+    step[4 - rank + i] = steps.data[i];
+  }
+  /* A row tile holds the same rows of input and output: only a slice that keeps H whole
+   * is tiled (the planner's rule, analysis/tileability.cc). */
+  if (call->tiled && (start[1] != 0 || step[1] != 1)) return TGRS_ERR_INCONSISTENT_PLAN;
+  if ((st = tgrs_operand_dims(&call->in[0], 1, &in)) != TGRS_OK ||
+      (st = tgrs_operand_dims(&call->out[0], 1, &out)) != TGRS_OK) {
+    return st;
+  }
+  return tgrs_kernel_result(call, tgrs_slice(tgrs_dtype_size(call->in[0].tensor.dtype), start, step,
+                                             &in, call->in[0].data, &out, call->out[0].data));
 }
 
 tgrs_status tgrs_op_pad(tgrs_op_call* call) {

@@ -121,7 +121,8 @@ const char* tgrs_op_code_name(tgrs_op_code code) {
                                                         "QUANTIZE",
                                                         "DEQUANTIZE",
                                                         "SPLIT",
-                                                        "LRN"};
+                                                        "LRN",
+                                                        "SLICE"};
   return (unsigned)code < TGRS_OP_CODE_COUNT ? names[code] : "?";
 }
 
@@ -358,6 +359,7 @@ tgrs_status tgrs_plan_get_op_attrs(const tgrs_plan* plan, uint32_t index, tgrs_p
   out->pad_value = fb_get_f32(a, FB_ATTRS_PAD_VALUE, 0.0f);
   out->view_shape = i32s(fb_get_ref(a, FB_ATTRS_VIEW_SHAPE));
   out->bias = fb_get_f32(a, FB_ATTRS_BIAS, 0.0f);
+  out->starts = i32s(fb_get_ref(a, FB_ATTRS_STARTS));
   return TGRS_OK;
 }
 

@@ -486,11 +486,12 @@ static tgrs_status verify_tensor(vctx* c, const vtab* t) {
 
 static tgrs_status verify_attrs(vctx* c, const vtab* a) {
   static const unsigned int_vectors[] = {
-      FB_ATTRS_KERNEL, FB_ATTRS_STRIDES, FB_ATTRS_PADS,           FB_ATTRS_DILATIONS, FB_ATTRS_PERM,
-      FB_ATTRS_SHAPE,  FB_ATTRS_AXES,    FB_ATTRS_OUTPUT_PADDING, FB_ATTRS_VIEW_SHAPE};
-  static const char* const int_vector_names[] = {"kernel",    "strides",        "pads",
-                                                 "dilations", "perm",           "shape",
-                                                 "axes",      "output_padding", "view_shape"};
+      FB_ATTRS_KERNEL,     FB_ATTRS_STRIDES, FB_ATTRS_PADS, FB_ATTRS_DILATIONS,
+      FB_ATTRS_PERM,       FB_ATTRS_SHAPE,   FB_ATTRS_AXES, FB_ATTRS_OUTPUT_PADDING,
+      FB_ATTRS_VIEW_SHAPE, FB_ATTRS_STARTS};
+  static const char* const int_vector_names[] = {"kernel",     "strides", "pads", "dilations",
+                                                 "perm",       "shape",   "axes", "output_padding",
+                                                 "view_shape", "starts"};
   static const unsigned floats[] = {FB_ATTRS_ALPHA, FB_ATTRS_BETA, FB_ATTRS_GAMMA,
                                     FB_ATTRS_MIN,   FB_ATTRS_MAX,  FB_ATTRS_PAD_VALUE,
                                     FB_ATTRS_BIAS};

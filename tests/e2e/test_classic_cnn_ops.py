@@ -15,13 +15,13 @@ LRN are row-local; the shuffle, 15 KB in and out, is not tiled), the outputs mus
 magnitude; int8: within 1 LSB on >= 99% of the elements) and be the same bytes."""
 import numpy as np
 import onnx
-import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
                                       quantize_static)
 
 from conftest import WORK_DIR, tigris
+from qdq_helpers import onnxruntime_reference, output_scale, quantize_every_activation
 
 SHAPE = [1, 32, 12, 10]
 BUDGETS = ["1M", "16K"]
@@ -73,63 +73,6 @@ class _Calibration(CalibrationDataReader):
         return next(self._samples, None)
 
 
-def quantize_every_activation(path, out_path):
-    """quantize_static leaves LRN, Reshape and Transpose in float here (it has no LRN
-    rule); other exporters quantize every activation. Adds a QuantizeLinear ->
-    DequantizeLinear pair (symmetric, scale = max |value| / 127 over the calibration
-    samples) after every float activation without one, so LRN and the shuffle run int8."""
-    model = onnx.load(str(path))
-    produced = {o for n in model.graph.node if n.op_type != "QuantizeLinear" for o in n.output}
-    quantized = {n.input[0] for n in model.graph.node if n.op_type == "QuantizeLinear"}
-    outputs = {o.name for o in model.graph.output}
-    dq_outputs = {n.output[0] for n in model.graph.node if n.op_type == "DequantizeLinear"}
-    todo = sorted(t for t in produced - quantized - outputs - dq_outputs)
-    probe = onnx.load(str(path))
-    probe.graph.output.extend(helper.make_tensor_value_info(t, TensorProto.FLOAT, None)
-                              for t in todo)
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    session = ort.InferenceSession(probe.SerializeToString(), options,
-                                   providers=["CPUExecutionProvider"])
-    peak = dict.fromkeys(todo, 0.0)
-    calibration = _Calibration()
-    while (sample := calibration.get_next()) is not None:
-        for name, value in zip(todo, session.run(todo, sample)):
-            peak[name] = max(peak[name], float(np.abs(value).max()))
-    for name in todo:
-        scale, zero = f"{name}_qscale", f"{name}_qzero"
-        model.graph.initializer.extend([
-            numpy_helper.from_array(np.array(max(peak[name], 1e-6) / 127, np.float32), scale),
-            numpy_helper.from_array(np.array(0, np.int8), zero)])
-        for node in model.graph.node:
-            for i, tensor in enumerate(node.input):
-                if tensor == name:
-                    node.input[i] = f"{name}_dq"
-        model.graph.node.extend([
-            helper.make_node("QuantizeLinear", [name, scale, zero], [f"{name}_q"]),
-            helper.make_node("DequantizeLinear", [f"{name}_q", scale, zero], [f"{name}_dq"])])
-    sorted_model = onnx.helper.make_model(
-        helper.make_graph(_topological(model.graph.node), model.graph.name,
-                          model.graph.input, model.graph.output, model.graph.initializer),
-        opset_imports=model.opset_import)
-    sorted_model.ir_version = model.ir_version
-    onnx.save(sorted_model, str(out_path))
-
-
-def _topological(nodes):
-    ready = set()
-    pending, ordered = list(nodes), []
-    produced = {o for n in nodes for o in n.output}
-    while pending:
-        for node in pending:
-            if all(i not in produced or i in ready for i in node.input):
-                ordered.append(node)
-                ready.update(node.output)
-                pending.remove(node)
-                break
-    return ordered
-
-
 @pytest.fixture(scope="module")
 def models():
     WORK_DIR.mkdir(parents=True, exist_ok=True)
@@ -140,25 +83,8 @@ def models():
     quantize_static(str(float_path), str(int8_path), _Calibration(), quant_format=QuantFormat.QDQ,
                     per_channel=True, activation_type=QuantType.QInt8,
                     weight_type=QuantType.QInt8)
-    quantize_every_activation(int8_path, all_int8_path)
+    quantize_every_activation(int8_path, all_int8_path, _Calibration())
     return {"float": float_path, "int8": int8_path, "all_int8": all_int8_path}
-
-
-def onnxruntime_reference(path, x):
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    return session.run(None, {"x": x})[0]
-
-
-def output_scale(path):
-    """Scale of the DequantizeLinear that writes the graph output."""
-    model = onnx.load(str(path))
-    inits = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
-    for node in model.graph.node:
-        if node.op_type == "DequantizeLinear" and node.output[0] == "y":
-            return float(inits[node.input[1]])
-    raise AssertionError("no DequantizeLinear writes the output of the int8 model")
 
 
 @pytest.mark.parametrize("variant", ["float", "int8", "all_int8"])
@@ -167,7 +93,7 @@ def test_grouped_conv_lrn_and_channel_shuffle_match_onnxruntime(models, variant)
     x = np.random.RandomState(5).standard_normal(SHAPE).astype(np.float32)
     x_path = WORK_DIR / f"classic_cnn_ops.{variant}.x.npy"
     np.save(x_path, x)
-    ref = onnxruntime_reference(path, x)
+    ref = onnxruntime_reference(path, {"x": x})[0]
     outputs = []
     for budget in BUDGETS:
         plan = WORK_DIR / f"classic_cnn_ops.{variant}.{budget}.tgrs"

@@ -222,6 +222,48 @@ TEST(ExecutorHandPlanTest, PadModeStringsSelectTheirKernelModes) {
   }
 }
 
+// --- Slice reads its window from the plan and never leaves the input -------------------
+// x float runtime [1, 1, 4, 1] = {10, 11, 12, 13} (ONNX [1, 1, 1, 4]); y [1, 1, 2, 1]
+// takes W indices start, start + step: starts / strides per runtime axis [n, h, w, c].
+RunResult RunSlice(std::vector<int32_t> starts, std::vector<int32_t> steps) {
+  PlanParts p = ReluPlan();
+  p.tensors[0].shape = {1, 1, 4, 1};
+  p.tensors[0].onnx_shape = {1, 1, 1, 4};
+  p.tensors[1].shape = {1, 1, 2, 1};
+  p.tensors[1].onnx_shape = {1, 1, 1, 2};
+  p.ops[0].code = fb::OpCode::SLICE;
+  p.ops[0].attrs = AttrsParts{};
+  p.ops[0].attrs->starts = std::move(starts);
+  p.ops[0].attrs->strides = std::move(steps);
+  p.stages[0].buffers[1].bytes = 8;
+  auto loaded = LoadPlanBytes(Serialize(p));
+  if (loaded == nullptr) return RunResult{TGRS_ERR_BAD_VALUE, {}, {}, false, false};
+  return RunExact(loaded->plan, {Floats({10, 11, 12, 13})});
+}
+
+TEST(ExecutorHandPlanTest, SliceCopiesTheStridedWindowThePlanStates) {
+  RunResult r = RunSlice({0, 0, 1, 0}, {1, 1, 2, 1});  // W 1, 3
+  ASSERT_EQ(r.status, TGRS_OK) << tgrs_status_name(r.status);
+  EXPECT_EQ(r.outputs[0], Floats({11, 13}));
+  r = RunSlice({0, 0, 3, 0}, {1, 1, -3, 1});  // backwards: W 3, 0
+  ASSERT_EQ(r.status, TGRS_OK) << tgrs_status_name(r.status);
+  EXPECT_EQ(r.outputs[0], Floats({13, 10}));
+}
+
+TEST(ExecutorHandPlanTest, SliceWindowsOutsideTheInputAreRejectedNamed) {
+  // W 2, 4: index 4 is past the input; a step of 0; a negative start; counts that do not
+  // match the rank.
+  const std::pair<std::vector<int32_t>, std::vector<int32_t>> kernel_rejects[] = {
+      {{0, 0, 2, 0}, {1, 1, 2, 1}}, {{0, 0, 1, 0}, {1, 1, 0, 1}}, {{0, 0, -1, 0}, {1, 1, 1, 1}}};
+  for (const auto& [starts, steps] : kernel_rejects) {
+    const RunResult r = RunSlice(starts, steps);
+    EXPECT_EQ(r.status, TGRS_ERR_KERNEL_REJECTED) << tgrs_status_name(r.status);
+    EXPECT_EQ(r.stats.failed_op, 0);
+  }
+  EXPECT_EQ(RunSlice({0, 0, 1}, {1, 1, 2}).status, TGRS_ERR_INCONSISTENT_PLAN);
+  EXPECT_EQ(RunSlice({0, 0, 1, 0}, {}).status, TGRS_ERR_INCONSISTENT_PLAN);
+}
+
 TEST(ExecutorHandPlanTest, PadModeThatOnlySharesAPrefixIsUnsupported) {
   for (const char* mode : {"edg", "edges", "Edge", "constantx", "reflec"}) {
     SCOPED_TRACE(mode);

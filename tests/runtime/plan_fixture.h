@@ -53,6 +53,8 @@ struct AttrsParts {
   std::vector<int32_t> output_padding;
   float pad_value = 0;
   std::vector<int32_t> view_shape;
+  float bias = 0;
+  std::vector<int32_t> starts;
 };
 
 struct OpParts {
@@ -193,7 +195,7 @@ inline std::vector<uint8_t> Serialize(const PlanParts& p) {
           Opt(a.perm), Opt(a.shape), a.alpha, a.beta, a.gamma, a.min, a.max, Opt(a.scales),
           Opt(a.mode), Opt(a.coordinate_transformation_mode), Opt(a.nearest_mode),
           a.count_include_pad, a.ceil_mode, Opt(a.axes), a.keepdims, Opt(a.output_padding),
-          a.pad_value, Opt(a.view_shape));
+          a.pad_value, Opt(a.view_shape), a.bias, Opt(a.starts));
     }
     ops.push_back(fb::CreateOpDirect(
         b, o.code, Opt(o.name), Opt(o.inputs), Opt(o.outputs), attrs, o.activation,

@@ -1,0 +1,81 @@
+"""QDQ model surgery shared by the end-to-end tests that need every activation quantized."""
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+
+def quantize_every_activation(path, out_path, calibration):
+    """quantize_static leaves ops without a QDQ rule in float (LRN, Reshape, Transpose,
+    Slice); other exporters quantize every activation. Adds a QuantizeLinear ->
+    DequantizeLinear pair (symmetric, scale = max |value| / 127 over the samples of
+    `calibration`, a CalibrationDataReader) after every float activation without one, so
+    those ops run int8."""
+    model = onnx.load(str(path))
+    produced = {o for n in model.graph.node if n.op_type != "QuantizeLinear" for o in n.output}
+    quantized = {n.input[0] for n in model.graph.node if n.op_type == "QuantizeLinear"}
+    outputs = {o.name for o in model.graph.output}
+    dq_outputs = {n.output[0] for n in model.graph.node if n.op_type == "DequantizeLinear"}
+    todo = sorted(t for t in produced - quantized - outputs - dq_outputs)
+    probe = onnx.load(str(path))
+    probe.graph.output.extend(helper.make_tensor_value_info(t, TensorProto.FLOAT, None)
+                              for t in todo)
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(probe.SerializeToString(), options,
+                                   providers=["CPUExecutionProvider"])
+    peak = dict.fromkeys(todo, 0.0)
+    while (sample := calibration.get_next()) is not None:
+        for name, value in zip(todo, session.run(todo, sample)):
+            peak[name] = max(peak[name], float(np.abs(value).max()))
+    for name in todo:
+        scale, zero = f"{name}_qscale", f"{name}_qzero"
+        model.graph.initializer.extend([
+            numpy_helper.from_array(np.array(max(peak[name], 1e-6) / 127, np.float32), scale),
+            numpy_helper.from_array(np.array(0, np.int8), zero)])
+        for node in model.graph.node:
+            for i, tensor in enumerate(node.input):
+                if tensor == name:
+                    node.input[i] = f"{name}_dq"
+        model.graph.node.extend([
+            helper.make_node("QuantizeLinear", [name, scale, zero], [f"{name}_q"]),
+            helper.make_node("DequantizeLinear", [f"{name}_q", scale, zero], [f"{name}_dq"])])
+    sorted_model = onnx.helper.make_model(
+        helper.make_graph(_topological(model.graph.node), model.graph.name,
+                          model.graph.input, model.graph.output, model.graph.initializer),
+        opset_imports=model.opset_import)
+    sorted_model.ir_version = model.ir_version
+    onnx.save(sorted_model, str(out_path))
+
+
+def _topological(nodes):
+    ready = set()
+    pending, ordered = list(nodes), []
+    produced = {o for n in nodes for o in n.output}
+    while pending:
+        for node in pending:
+            if all(i not in produced or i in ready for i in node.input):
+                ordered.append(node)
+                ready.update(node.output)
+                pending.remove(node)
+                break
+    return ordered
+
+
+def onnxruntime_reference(path, feeds):
+    """The model's outputs as onnxruntime computes them with graph optimizations off (QDQ
+    evaluated as written)."""
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    return session.run(None, feeds)
+
+
+def output_scale(path, output="y"):
+    """Scale of the DequantizeLinear that writes graph output `output`."""
+    model = onnx.load(str(path))
+    inits = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type == "DequantizeLinear" and node.output[0] == output:
+            return float(inits[node.input[1]])
+    raise AssertionError(f"no DequantizeLinear writes output '{output}'")
