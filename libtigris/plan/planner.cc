@@ -6,6 +6,7 @@
 #include "analysis/macs.h"
 #include "analysis/memory_timeline.h"
 #include "plan/graph_facts.h"
+#include "plan/plan_check.h"
 #include "plan/row_tiling.h"
 #include "plan/spatial_partition.h"
 #include "plan/spills.h"
@@ -83,6 +84,9 @@ PlanResult PlanModel(const ir::Graph& graph, const Budget& budget) {
   plan.slow_traffic_bytes = SlowTrafficBytes(graph, plan);
   plan.timeline = BuildTimeline(plan);
   plan.verdict = Decide(plan);
+  // Every plan is replayed before anyone uses it (plan_check.h): a planner bug becomes a
+  // kInternal error here instead of an arena overrun on a microcontroller.
+  VerifyPlan(graph, plan);
 
   if (budget.slow_bytes > 0 && plan.slow_peak_bytes > budget.slow_bytes) {
     throw Error(Status::kSlowBudgetTooSmall, "spills need " + std::to_string(plan.slow_peak_bytes) +

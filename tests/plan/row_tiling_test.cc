@@ -101,7 +101,7 @@ TEST(RowTilingTest, StrideTwoRowsByHand) {
   // Every tile height gives a consistent grid (coverage, bounds, padding).
   for (int64_t h = 1; h <= 9; ++h) {
     LayoutTileLoop(g.graph(), facts, h, loop);
-    testing::ExpectTileRowsConsistent(loop);
+    testing::ExpectTileRowsConsistent(g.graph(), loop);
   }
 }
 

@@ -1,0 +1,362 @@
+#include "plan/plan_check.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analysis/kernel_scratch.h"
+#include "util/error.h"
+
+namespace tigris::plan {
+namespace {
+
+constexpr int64_t kAlignment = 16;
+
+std::string Range(const BufferHome& h) {
+  return "[" + std::to_string(h.offset) + ", +" + std::to_string(h.size) + ")";
+}
+
+// Bytes of one row (H) of a rank-4 tensor.
+int64_t RowBytes(const ir::Tensor& t) {
+  return t.num_elements() / t.shape[2] * static_cast<int64_t>(ir::DTypeSize(t.dtype));
+}
+
+class Checker {
+ public:
+  Checker(const ir::Graph& graph, const PlanResult& plan, size_t max_defects)
+      : g_(graph), p_(plan), max_(max_defects) {}
+
+  std::vector<std::string> Run() {
+    CheckStages();
+    if (full()) return defects_;
+    CheckSpills();
+    if (full()) return defects_;
+    CheckSlowArena();
+    return defects_;
+  }
+
+  std::vector<std::string> RunTileLoop(const TilePlan& tile) {
+    CheckTileRows(tile);
+    return defects_;
+  }
+
+ private:
+  bool full() const { return defects_.size() >= max_; }
+  // Records a defect; returns `ok` so callers can write `if (!Expect(...)) return;`.
+  bool Expect(bool ok, const std::string& what) {
+    if (!ok && !full()) defects_.push_back(what);
+    return ok;
+  }
+  std::string OpName(int op) const {
+    return "op " + std::to_string(op) + " '" + g_.ops[static_cast<size_t>(op)].name + "'";
+  }
+
+  // The largest input and output rows each op of `tile` touches over all its tiles, and
+  // the row bookkeeping of every tile (TileRows is the planner's function; what is checked
+  // here is recomputed from the windows).
+  std::map<int, std::pair<int64_t, int64_t>> CheckTileRows(const TilePlan& tile) {
+    std::map<int, std::pair<int64_t, int64_t>> largest;
+    if (!Expect(!tile.ops.empty() && tile.tile_rows >= 1, "a tile loop without ops or rows")) {
+      return largest;
+    }
+    const int64_t height = tile.ops.back().out_rows;
+    Expect(tile.count == (height + tile.tile_rows - 1) / tile.tile_rows,
+           "tile count " + std::to_string(tile.count) + " does not cover " +
+               std::to_string(height) + " rows in tiles of " + std::to_string(tile.tile_rows));
+    std::vector<int> covered(static_cast<size_t>(std::max<int64_t>(height, 0)), 0);
+    for (int64_t i = 0; i < tile.count && !full(); ++i) {
+      const std::vector<OpTileRows> rows = TileRows(tile, i);
+      if (!Expect(rows.size() == tile.ops.size(), "tile " + std::to_string(i) + ": rows of " +
+                                                      std::to_string(rows.size()) + " ops")) {
+        return largest;
+      }
+      for (int64_t r = std::max<int64_t>(rows.back().output.begin, 0);
+           r < std::min(rows.back().output.end, height); ++r) {
+        ++covered[static_cast<size_t>(r)];
+      }
+      for (size_t k = 0; k < rows.size(); ++k) {
+        const TileOp& op = tile.ops[k];
+        const OpTileRows& t = rows[k];
+        const std::string where = "tile " + std::to_string(i) + ", " + OpName(op.op);
+        Expect(t.input.begin >= 0 && t.input.end <= op.in_rows && t.input.begin < t.input.end,
+               where + ": input rows [" + std::to_string(t.input.begin) + ", " +
+                   std::to_string(t.input.end) + ") outside [0, " + std::to_string(op.in_rows) +
+                   ")");
+        Expect(t.output.begin >= 0 && t.output.end <= op.out_rows,
+               where + ": output rows outside [0, " + std::to_string(op.out_rows) + ")");
+        Expect(t.pad_top >= 0 && t.pad_bottom >= 0, where + ": negative padding");
+        // The rows a window of `kernel` taps at `stride` needs for the produced rows,
+        // counted directly: first tap of the first row to last tap of the last row.
+        const int64_t first_tap = t.output.begin * op.window.stride - op.window.pad_top;
+        const int64_t last_tap = (t.output.end - 1) * op.window.stride - op.window.pad_top +
+                                 (op.window.kernel - 1) * op.window.dilation;
+        Expect(t.input.begin - t.pad_top == first_tap && t.input.end + t.pad_bottom == last_tap + 1,
+               where + ": input rows and padding do not match the window");
+        Expect(t.pad_top == 0 || t.input.begin == 0, where + ": top padding inside the tensor");
+        Expect(t.pad_bottom == 0 || t.input.end == op.in_rows,
+               where + ": bottom padding inside the tensor");
+        if (k + 1 < rows.size()) {
+          Expect(t.output.begin == rows[k + 1].input.begin && t.output.end == rows[k + 1].input.end,
+                 where + ": produces other rows than the next op reads");
+        }
+        auto& [in_rows, out_rows] = largest[op.op];
+        in_rows = std::max(in_rows, t.input.size());
+        out_rows = std::max(out_rows, t.output.size());
+      }
+    }
+    for (int64_t r = 0; r < height && !full(); ++r) {
+      Expect(covered[static_cast<size_t>(r)] == 1,
+             "output row " + std::to_string(r) + " of " + OpName(tile.ops.back().op) +
+                 " is produced " + std::to_string(covered[static_cast<size_t>(r)]) + " times");
+    }
+    return largest;
+  }
+
+  // Checks that `buffers` hold what op `op` needs and returns the homes live at it.
+  std::vector<BufferHome> LiveAt(const std::vector<Buffer>& buffers, int op,
+                                 const std::map<int, std::pair<int64_t, int64_t>>* strips) {
+    const ir::Op& node = g_.ops[static_cast<size_t>(op)];
+    auto resident = [&](ir::TensorId t, int64_t min_bytes) {
+      for (const Buffer& b : buffers) {
+        if (b.tensor == t && b.first_op <= op && op <= b.last_op && b.bytes >= min_bytes &&
+            b.home.size >= b.bytes) {
+          return true;
+        }
+      }
+      return false;
+    };
+    auto needed = [&](ir::TensorId t, bool output) {
+      if (strips == nullptr) return g_.tensor(t).byte_size();
+      const auto it = strips->find(op);
+      const int64_t rows =
+          it == strips->end() ? 0 : (output ? it->second.second : it->second.first);
+      return rows * RowBytes(g_.tensor(t));
+    };
+    for (ir::TensorId in : node.inputs) {
+      if (in == ir::kNoTensor || g_.tensor(in).is_constant) continue;
+      Expect(resident(in, needed(in, false)),
+             OpName(op) + ": input '" + g_.tensor(in).name + "' not resident");
+    }
+    for (ir::TensorId out : node.outputs) {
+      if (out == ir::kNoTensor) continue;
+      Expect(resident(out, needed(out, true)),
+             OpName(op) + ": output '" + g_.tensor(out).name + "' not resident");
+    }
+    const int64_t scratch = analysis::KernelScratchBytes(g_, node);
+    if (scratch > 0) {
+      bool found = false;
+      for (const Buffer& b : buffers) {
+        found = found || (b.kind == BufferKind::kScratch && b.op == op && b.bytes >= scratch &&
+                          b.first_op <= op && op <= b.last_op);
+      }
+      Expect(found, OpName(op) + ": no scratch of " + std::to_string(scratch) + " bytes");
+    }
+    std::vector<BufferHome> live;
+    for (const Buffer& b : buffers) {
+      if (b.first_op > op || op > b.last_op) continue;
+      Expect(b.home.region == MemoryRegion::kFast, OpName(op) + ": a live buffer is not fast");
+      Expect(b.home.offset % kAlignment == 0 && b.home.size % kAlignment == 0 &&
+                 b.home.size >= b.bytes && b.home.size < b.bytes + kAlignment,
+             OpName(op) + ": buffer " + Range(b.home) + " of " + std::to_string(b.bytes) +
+                 " bytes is not its payload rounded up to 16");
+      live.push_back(b.home);
+    }
+    return live;
+  }
+
+  void ExpectNoOverlap(std::vector<BufferHome> homes, const std::string& where) {
+    std::sort(homes.begin(), homes.end(),
+              [](const BufferHome& a, const BufferHome& b) { return a.offset < b.offset; });
+    int64_t end = 0;
+    const BufferHome* last = nullptr;
+    for (const BufferHome& h : homes) {
+      if (h.size == 0) continue;
+      if (last != nullptr && h.offset < end) {
+        Expect(false, where + ": buffers " + Range(*last) + " and " + Range(h) + " overlap");
+      }
+      if (h.offset + h.size > end) {
+        end = h.offset + h.size;
+        last = &h;
+      }
+    }
+  }
+
+  void CheckStages() {
+    stage_of_.assign(g_.ops.size(), -1);
+    int64_t max_peak = 0;
+    int next_op = 0;
+    size_t step = 0;
+    std::map<int, std::map<int, std::pair<int64_t, int64_t>>> chain_strips;
+    for (const Stage& stage : p_.stages) {
+      const std::string name = "stage " + std::to_string(stage.id);
+      if (!Expect(!stage.ops.empty(), name + " has no ops")) continue;
+      const TilePlan* tile = stage.tile ? &*stage.tile : nullptr;
+      if (stage.chain >= 0) {
+        if (!Expect(static_cast<size_t>(stage.chain) < p_.chains.size(),
+                    name + " names a missing chain")) {
+          continue;
+        }
+        tile = &p_.chains[static_cast<size_t>(stage.chain)].tile;
+      }
+      Expect((stage.strategy == StageStrategy::kTiled) == stage.tile.has_value(),
+             name + ": strategy and tile plan disagree");
+      Expect((stage.strategy == StageStrategy::kChain) == (stage.chain >= 0),
+             name + ": strategy and chain disagree");
+      std::map<int, std::pair<int64_t, int64_t>> own_strips;
+      const std::map<int, std::pair<int64_t, int64_t>>* strips = nullptr;
+      if (tile != nullptr) {
+        if (stage.chain >= 0) {
+          auto it = chain_strips.find(stage.chain);  // a chain's loop is checked once
+          if (it == chain_strips.end())
+            it = chain_strips.emplace(stage.chain, CheckTileRows(*tile)).first;
+          strips = &it->second;
+        } else {
+          own_strips = CheckTileRows(*tile);
+          strips = &own_strips;
+        }
+      }
+      const std::vector<Buffer>& buffers = tile ? tile->buffers : stage.buffers;
+      for (int op : stage.ops) {
+        if (!Expect(op == next_op && op < static_cast<int>(g_.ops.size()),
+                    name + ": op " + std::to_string(op) + " out of order (expected " +
+                        std::to_string(next_op) + ")")) {
+          return;
+        }
+        ++next_op;
+        stage_of_[static_cast<size_t>(op)] = stage.id;
+        const std::vector<BufferHome> live = LiveAt(buffers, op, strips);
+        ExpectNoOverlap(live, name + ", " + OpName(op));
+        int64_t live_bytes = 0;
+        for (const BufferHome& h : live) live_bytes += h.size;
+        if (step < p_.timeline.size()) {
+          const TimelineStep& t = p_.timeline[step];
+          Expect(t.op == op && t.stage == stage.id && t.live_bytes == live_bytes,
+                 "timeline step " + std::to_string(step) + " disagrees with " + name + ", " +
+                     OpName(op) + " (" + std::to_string(live_bytes) + " live bytes)");
+        }
+        ++step;
+        if (full()) return;
+      }
+      int64_t end = 0;
+      for (const Buffer& b : buffers) end = std::max(end, b.home.offset + b.home.size);
+      Expect(stage.peak_bytes == end, name + ": stage.peak_bytes " +
+                                          std::to_string(stage.peak_bytes) +
+                                          " but its buffers end at " + std::to_string(end));
+      if (stage.fits && p_.budget.fast_bytes > 0) {
+        Expect(stage.weight_bytes + stage.peak_bytes <= p_.budget.fast_bytes,
+               name + " claims to fit but needs " +
+                   std::to_string(stage.weight_bytes + stage.peak_bytes) + " bytes of " +
+                   std::to_string(p_.budget.fast_bytes));
+      }
+      max_peak = std::max(max_peak, stage.peak_bytes);
+    }
+    Expect(next_op == static_cast<int>(g_.ops.size()), "the stages cover " +
+                                                           std::to_string(next_op) + " of " +
+                                                           std::to_string(g_.ops.size()) + " ops");
+    Expect(p_.timeline.size() == g_.ops.size(),
+           "the timeline has " + std::to_string(p_.timeline.size()) + " steps for " +
+               std::to_string(g_.ops.size()) + " ops");
+    Expect(p_.scheduled_peak_bytes == max_peak,
+           "scheduled_peak_bytes " + std::to_string(p_.scheduled_peak_bytes) +
+               " is not the largest stage peak " + std::to_string(max_peak));
+  }
+
+  int ChainOf(int stage) const { return p_.stages[static_cast<size_t>(stage)].chain; }
+
+  // Which tensors must cross stages, derived from the graph alone.
+  void CheckSpills() {
+    const std::vector<int> producer = g_.ProducerIndex();
+    for (size_t op = 0; op < g_.ops.size() && !full(); ++op) {
+      const int q = stage_of_[op];
+      for (ir::TensorId in : g_.ops[op].inputs) {
+        if (in == ir::kNoTensor || g_.tensor(in).is_constant) continue;
+        const int prod = producer[static_cast<size_t>(in)];
+        if (prod < 0) continue;  // a graph input: copied from the caller
+        const int s = stage_of_[static_cast<size_t>(prod)];
+        if (s < 0 || q < 0) continue;  // reported by CheckStages
+        if (s == q || (ChainOf(s) >= 0 && ChainOf(s) == ChainOf(q))) continue;
+        const std::string& name = g_.tensor(in).name;
+        const auto& in_list = p_.stages[static_cast<size_t>(q)].spill_in;
+        const auto& out_list = p_.stages[static_cast<size_t>(s)].spill_out;
+        Expect(std::find(in_list.begin(), in_list.end(), in) != in_list.end(),
+               "'" + name + "' is not reloaded by stage " + std::to_string(q));
+        Expect(std::find(out_list.begin(), out_list.end(), in) != out_list.end(),
+               "'" + name + "' is not spilled by stage " + std::to_string(s));
+        const SlowBuffer* home = nullptr;
+        for (const SlowBuffer& b : p_.slow_buffers) {
+          if (b.tensor == in) home = &b;
+        }
+        if (!Expect(home != nullptr, "'" + name + "' crosses stages without a slow home")) {
+          continue;
+        }
+        Expect(home->first_stage <= s && home->last_stage >= q &&
+                   home->home.size >= g_.tensor(in).byte_size(),
+               "'" + name + "': its slow home does not cover stages " + std::to_string(s) + " to " +
+                   std::to_string(q));
+      }
+    }
+  }
+
+  // A chain runs its stages together, tile by tile: a slow buffer used by any stage of a
+  // chain is live while every stage of that chain runs.
+  void CheckSlowArena() {
+    auto unit_first = [&](int stage) {
+      const int c = ChainOf(stage);
+      return c < 0 ? stage : p_.chains[static_cast<size_t>(c)].stages.front();
+    };
+    auto unit_last = [&](int stage) {
+      const int c = ChainOf(stage);
+      return c < 0 ? stage : p_.chains[static_cast<size_t>(c)].stages.back();
+    };
+    int64_t slow_end = 0;
+    for (const SlowBuffer& b : p_.slow_buffers) {
+      Expect(b.home.region == MemoryRegion::kSlow && b.home.offset % kAlignment == 0,
+             "slow buffer of '" + g_.tensor(b.tensor).name + "' is not a 16-aligned slow home");
+      slow_end = std::max(slow_end, b.home.offset + b.home.size);
+    }
+    for (size_t s = 0; s < p_.stages.size() && !full(); ++s) {
+      std::vector<BufferHome> live;
+      for (const SlowBuffer& b : p_.slow_buffers) {
+        if (unit_first(b.first_stage) <= static_cast<int>(s) &&
+            static_cast<int>(s) <= unit_last(b.last_stage)) {
+          live.push_back(b.home);
+        }
+      }
+      ExpectNoOverlap(live, "slow arena at stage " + std::to_string(s));
+    }
+    Expect(p_.slow_peak_bytes == slow_end, "slow_peak_bytes " + std::to_string(p_.slow_peak_bytes) +
+                                               " but the slow homes end at " +
+                                               std::to_string(slow_end));
+  }
+
+  const ir::Graph& g_;
+  const PlanResult& p_;
+  const size_t max_;
+  std::vector<std::string> defects_;
+  std::vector<int> stage_of_;
+};
+
+}  // namespace
+
+std::vector<std::string> CheckPlan(const ir::Graph& graph, const PlanResult& plan,
+                                   size_t max_defects) {
+  return Checker(graph, plan, max_defects).Run();
+}
+
+std::vector<std::string> CheckTileLoop(const ir::Graph& graph, const TilePlan& tile,
+                                       size_t max_defects) {
+  const PlanResult none;
+  return Checker(graph, none, max_defects).RunTileLoop(tile);
+}
+
+void VerifyPlan(const ir::Graph& graph, const PlanResult& plan) {
+  const std::vector<std::string> defects = CheckPlan(graph, plan, 5);
+  if (defects.empty()) return;
+  std::string text;
+  for (const std::string& d : defects) text += (text.empty() ? "" : "; ") + d;
+  throw Error(Status::kInternal, "the planner made a plan of model '" + graph.name +
+                                     "' that fails its own check (please report it): " + text);
+}
+
+}  // namespace tigris::plan
