@@ -56,9 +56,9 @@ json Tile(const tgrs_plan_tile& t) {
     tgrs_plan_buffer b;
     if (tgrs_plan_tile_buffer(&t, k, &b) == TGRS_OK) buffers.push_back(Buffer(b));
   }
-  return {{"dim", "height"},    {"tile_size", t.tile_size},  {"count", t.count},
-          {"halo", t.halo},     {"ops", Ints(t.ops)},        {"regions", regions},
-          {"buffers", buffers}, {"peak_bytes", t.peak_bytes}};
+  return {{"dim", "height"},    {"tile_size", t.tile_size},   {"count", t.count},
+          {"halo", t.halo},     {"ops", Ints(t.ops)},         {"regions", regions},
+          {"buffers", buffers}, {"peak_bytes", t.peak_bytes}, {"streamed", t.streamed}};
 }
 
 json Stages(const tgrs_plan& p) {

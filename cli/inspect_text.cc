@@ -79,8 +79,9 @@ void PrintBuffer(const tgrs_plan& plan, const tgrs_plan_buffer& b) {
 }
 
 void PrintTile(const tgrs_plan& plan, const tgrs_plan_tile& tile, bool verbose) {
-  std::printf("    tile: %d rows x %d tiles, halo %d, ops %s, peak %u B\n", tile.tile_size,
-              tile.count, tile.halo, Ints(tile.ops).c_str(), tile.peak_bytes);
+  std::printf("    tile: %d rows x %d tiles, halo %d%s, ops %s, peak %u B\n", tile.tile_size,
+              tile.count, tile.halo, tile.streamed ? " (streamed: rows kept, not recomputed)" : "",
+              Ints(tile.ops).c_str(), tile.peak_bytes);
   for (uint32_t k = 0; k < tile.buffer_count; ++k) {
     tgrs_plan_buffer b;
     if (tgrs_plan_tile_buffer(&tile, k, &b) == TGRS_OK) PrintBuffer(plan, b);

@@ -229,8 +229,8 @@ class Writer {
     std::vector<int32_t> ops;
     for (const plan::TileOp& op : t.ops) ops.push_back(op.op);
     std::vector<tgrs::TileRegion> regions;
-    for (int64_t tile = 0; tile < t.count; ++tile) {
-      for (const plan::OpTileRows& rows : plan::TileRows(t, tile)) {
+    for (const std::vector<plan::OpTileRows>& tile : plan::AllTileRows(t)) {
+      for (const plan::OpTileRows& rows : tile) {
         regions.emplace_back(I32(rows.input.begin, "row"), I32(rows.input.end, "row"),
                              I32(rows.output.begin, "row"), I32(rows.output.end, "row"),
                              I32(rows.pad_top, "row"), I32(rows.pad_bottom, "row"));
@@ -241,7 +241,7 @@ class Writer {
     const auto buffers = Buffers(t.buffers, shift);
     return tgrs::CreateTilePlan(b_, tgrs::TileDim::HEIGHT, I32(t.tile_rows, "tile rows"),
                                 I32(t.count, "tile count"), I32(t.halo, "halo"), ops_v, regions_v,
-                                buffers, U32(t.peak_bytes, "tile peak"));
+                                buffers, U32(t.peak_bytes, "tile peak"), t.streamed);
   }
 
   fb::Offset<tgrs::Stage> Stage(const plan::Stage& s) {

@@ -65,8 +65,18 @@ class Checker {
            "tile count " + std::to_string(tile.count) + " does not cover " +
                std::to_string(height) + " rows in tiles of " + std::to_string(tile.tile_rows));
     std::vector<int> covered(static_cast<size_t>(std::max<int64_t>(height, 0)), 0);
+    // Streamed: rows each intermediate op produced so far (each at most once).
+    std::vector<std::vector<bool>> produced(tile.ops.size());
+    for (size_t k = 0; k < tile.ops.size(); ++k) {
+      produced[k].assign(static_cast<size_t>(std::max<int64_t>(tile.ops[k].out_rows, 0)), false);
+    }
+    const std::vector<std::vector<OpTileRows>> all = AllTileRows(tile);
     for (int64_t i = 0; i < tile.count && !full(); ++i) {
-      const std::vector<OpTileRows> rows = TileRows(tile, i);
+      if (!Expect(static_cast<size_t>(i) < all.size(), "tile " + std::to_string(i) + " missing")) {
+        return largest;
+      }
+      const std::vector<OpTileRows>& rows = all[static_cast<size_t>(i)];
+      const std::vector<OpTileRows>* prev = i > 0 ? &all[static_cast<size_t>(i - 1)] : nullptr;
       if (!Expect(rows.size() == tile.ops.size(), "tile " + std::to_string(i) + ": rows of " +
                                                       std::to_string(rows.size()) + " ops")) {
         return largest;
@@ -86,6 +96,30 @@ class Checker {
         Expect(t.output.begin >= 0 && t.output.end <= op.out_rows,
                where + ": output rows outside [0, " + std::to_string(op.out_rows) + ")");
         Expect(t.pad_top >= 0 && t.pad_bottom >= 0, where + ": negative padding");
+        const bool streamed_link = tile.streamed && k + 1 < rows.size();
+        auto& [in_rows, out_rows] = largest[op.op];
+        if (streamed_link) {
+          // What op k+1 reads = rows kept from the previous tile + the rows op k adds now.
+          const RowRange& reads = rows[k + 1].input;
+          const int64_t kept_to = prev ? (*prev)[k + 1].input.end : reads.begin;
+          Expect(!prev || reads.begin >= (*prev)[k + 1].input.begin,
+                 where + ": its reader's window moves backwards");
+          Expect(t.output.end == reads.end && t.output.begin == std::max(kept_to, reads.begin),
+                 where + ": does not add exactly the rows its reader's window gains");
+          for (int64_t r = std::max<int64_t>(t.output.begin, 0);
+               r < std::min<int64_t>(t.output.end, op.out_rows); ++r) {
+            Expect(!produced[k][static_cast<size_t>(r)],
+                   where + ": row " + std::to_string(r) + " produced twice in a streamed loop");
+            produced[k][static_cast<size_t>(r)] = true;
+          }
+          out_rows = std::max(out_rows, reads.size());  // the strip holds the whole window
+        }
+        if (t.output.size() == 0) {
+          Expect(streamed_link && prev && t.input.begin == (*prev)[k].input.begin &&
+                     t.input.end == (*prev)[k].input.end,
+                 where + ": produces no rows but its input window moves");
+          continue;
+        }
         // The rows a window of `kernel` taps at `stride` needs for the produced rows,
         // counted directly: first tap of the first row to last tap of the last row.
         const int64_t first_tap = t.output.begin * op.window.stride - op.window.pad_top;
@@ -96,13 +130,26 @@ class Checker {
         Expect(t.pad_top == 0 || t.input.begin == 0, where + ": top padding inside the tensor");
         Expect(t.pad_bottom == 0 || t.input.end == op.in_rows,
                where + ": bottom padding inside the tensor");
-        if (k + 1 < rows.size()) {
+        if (k + 1 < rows.size() && !tile.streamed) {
           Expect(t.output.begin == rows[k + 1].input.begin && t.output.end == rows[k + 1].input.end,
                  where + ": produces other rows than the next op reads");
         }
-        auto& [in_rows, out_rows] = largest[op.op];
         in_rows = std::max(in_rows, t.input.size());
         out_rows = std::max(out_rows, t.output.size());
+      }
+    }
+    if (tile.streamed) {
+      // A strip keeps rows from one tile to the next: no other buffer may take its bytes
+      // at any op of the loop.
+      for (size_t k = 0; k + 1 < tile.ops.size(); ++k) {
+        const ir::TensorId t = g_.ops[static_cast<size_t>(tile.ops[k].op)].outputs[0];
+        bool whole_loop = false;
+        for (const Buffer& b : tile.buffers) {
+          whole_loop = whole_loop || (b.tensor == t && b.first_op <= tile.ops.front().op &&
+                                      b.last_op >= tile.ops.back().op);
+        }
+        Expect(whole_loop,
+               "the streamed strip of '" + g_.tensor(t).name + "' is not live for the whole loop");
       }
     }
     for (int64_t r = 0; r < height && !full(); ++r) {

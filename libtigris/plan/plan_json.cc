@@ -6,7 +6,10 @@ namespace {
 using nlohmann::json;
 
 json TileJson(const TilePlan& tile) {
-  return {{"height", tile.tile_rows}, {"halo", tile.halo}, {"count", tile.count}};
+  return {{"height", tile.tile_rows},
+          {"halo", tile.halo},
+          {"count", tile.count},
+          {"streamed", tile.streamed}};
 }
 
 json StageJson(const ir::Graph& graph, const PlanResult& plan, const Stage& stage) {
@@ -43,7 +46,8 @@ json PlanToJson(const ir::Graph& graph, const PlanResult& plan) {
                       {"stages", chain.stages},
                       {"tile_height", chain.tile.tile_rows},
                       {"halo", chain.tile.halo},
-                      {"tiles", chain.tile.count}});
+                      {"tiles", chain.tile.count},
+                      {"streamed", chain.tile.streamed}});
   }
   json timeline = json::array();
   for (const TimelineStep& step : plan.timeline) {

@@ -74,14 +74,16 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
   const int64_t out_rows = loop.ops.back().out_rows;
   loop.tile_rows = tile_rows;
   loop.count = (out_rows + tile_rows - 1) / tile_rows;
-  // Largest input and output row counts of each op over all tiles.
+  // Largest input and output row counts of each op over all tiles. A streamed loop's
+  // intermediate strip holds its reader's whole input window (rows kept from the previous
+  // tile plus the new ones), not only the rows produced in one tile.
   std::vector<int64_t> max_in(loop.ops.size(), 0);
   std::vector<int64_t> max_out(loop.ops.size(), 0);
-  for (int64_t i = 0; i < loop.count; ++i) {
-    const std::vector<OpTileRows> rows = TileRows(loop, i);
+  for (const std::vector<OpTileRows>& rows : AllTileRows(loop)) {
     for (size_t k = 0; k < rows.size(); ++k) {
       max_in[k] = std::max(max_in[k], rows[k].input.size());
-      max_out[k] = std::max(max_out[k], rows[k].output.size());
+      const bool kept = loop.streamed && k + 1 < rows.size();
+      max_out[k] = std::max(max_out[k], kept ? rows[k + 1].input.size() : rows[k].output.size());
     }
   }
   loop.buffers.clear();
@@ -103,6 +105,11 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
     out.tensor = graph.ops[static_cast<size_t>(op)].outputs[0];
     out.first_op = op;
     out.last_op = k + 1 < loop.ops.size() ? loop.ops[k + 1].op : op;
+    if (loop.streamed && k + 1 < loop.ops.size()) {
+      // Its rows outlive the iteration: nothing else may use its bytes at any op.
+      out.first_op = loop.ops.front().op;
+      out.last_op = loop.ops.back().op;
+    }
     out.bytes = max_out[k] * RowBytes(graph, out.tensor);
     loop.buffers.push_back(out);
     if (facts.scratch_bytes[static_cast<size_t>(op)] > 0) {
@@ -114,6 +121,9 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
       loop.buffers.push_back(s);
     }
   }
+  // First-fit places in order of birth; a streamed strip is born with the loop.
+  std::stable_sort(loop.buffers.begin(), loop.buffers.end(),
+                   [](const Buffer& a, const Buffer& b) { return a.first_op < b.first_op; });
   FirstFitArena arena;
   for (Buffer& b : loop.buffers) {
     b.home.region = MemoryRegion::kFast;
@@ -182,8 +192,7 @@ int64_t RecomputeMacs(const ir::Graph& graph, const TilePlan& loop) {
   // rows (a 3x3 stride-3 pool over 14 rows reads 12), so the loop skips them and
   // "tiled - untiled" would go negative although nothing is recomputed.
   std::vector<std::vector<RowRange>> produced(loop.ops.size());
-  for (int64_t i = 0; i < loop.count; ++i) {
-    const std::vector<OpTileRows> rows = TileRows(loop, i);
+  for (const std::vector<OpTileRows>& rows : AllTileRows(loop)) {
     for (size_t k = 0; k < rows.size(); ++k) produced[k].push_back(rows[k].output);
   }
   int64_t extra = 0;

@@ -29,11 +29,36 @@ int64_t LoopWeights(const ir::Graph& graph, const Budget& budget, const std::vec
   return budget.reserve_weights ? analysis::WeightPrefixBytes(graph, ops) : 0;
 }
 
+// The runtime streams loops of batch-1 tensors (its strips keep rows as [rows, W, C]).
+bool CanStream(const ir::Graph& graph, const TilePlan& loop) {
+  if (loop.ops.size() < 2) return false;  // one op: nothing to keep between tiles
+  for (const TileOp& t : loop.ops) {
+    const ir::Op& op = graph.ops[static_cast<size_t>(t.op)];
+    for (ir::TensorId id : op.inputs) {
+      if (id != ir::kNoTensor && !graph.tensor(id).is_constant &&
+          graph.tensor(id).shape.at(0) != 1) {
+        return false;
+      }
+    }
+    if (graph.tensor(op.outputs[0]).shape.at(0) != 1) return false;
+  }
+  return true;
+}
+
 // Largest fitting tile height when the tiles get what the weight prefix leaves; 0 if none.
-int64_t RowsAfterWeights(const ir::Graph& graph, const GraphFacts& facts, const TilePlan& loop,
-                         int64_t fast_bytes, int64_t weights) {
+// Chooses the loop's form: streamed (each row computed once) whenever it fits at all, else
+// recomputing (when allowed), whose strips can overlap from op to op and so may fit where
+// streamed strips, all live at once, do not (docs/planning.md, "Streamed loops").
+int64_t RowsAfterWeights(const ir::Graph& graph, const GraphFacts& facts, TilePlan& loop,
+                         int64_t fast_bytes, int64_t weights, bool allow_recompute = true) {
   if (weights >= fast_bytes) return 0;
-  return LargestFittingTileRows(graph, facts, loop, fast_bytes - weights);
+  if (CanStream(graph, loop)) {
+    loop.streamed = true;
+    const int64_t rows = LargestFittingTileRows(graph, facts, loop, fast_bytes - weights);
+    if (rows > 0 || !allow_recompute) return rows;
+  }
+  loop.streamed = false;
+  return allow_recompute ? LargestFittingTileRows(graph, facts, loop, fast_bytes - weights) : 0;
 }
 
 std::vector<int> OpsOf(const std::vector<Stage>& stages, size_t first, size_t last) {
@@ -94,8 +119,11 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
       if (!longer) break;
       // A chain's stages share one prefix holding all their weights.
       const int64_t longer_weights = LoopWeights(graph, budget, longer_ops);
+      // A streamed loop grows only while it stays streamed: a longer chain that must
+      // recompute its halo costs more MACs than the spill it saves (issue 11: vww at 64 KiB
+      // recomputed 34.7% of its MACs in one 8-stage chain).
       const int64_t longer_rows =
-          RowsAfterWeights(graph, facts, *longer, fast_bytes, longer_weights);
+          RowsAfterWeights(graph, facts, *longer, fast_bytes, longer_weights, !loop->streamed);
       if (longer_rows == 0) break;
       loop = std::move(longer);
       rows = longer_rows;

@@ -108,8 +108,7 @@ int64_t SlowTrafficBytes(const ir::Graph& graph, const PlanResult& plan) {
       continue;
     }
     // Row strips of this stage's ops that are reloaded or spilled, tile by tile.
-    for (int64_t i = 0; i < loop->count; ++i) {
-      const std::vector<OpTileRows> rows = TileRows(*loop, i);
+    for (const std::vector<OpTileRows>& rows : AllTileRows(*loop)) {
       for (size_t k = 0; k < rows.size(); ++k) {
         const int op = loop->ops[k].op;
         if (std::find(stage.ops.begin(), stage.ops.end(), op) == stage.ops.end()) continue;

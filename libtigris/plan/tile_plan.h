@@ -41,6 +41,10 @@ struct TilePlan {
   int64_t tile_rows = 0;  // output rows of the last op per tile (the last tile may be short)
   int64_t count = 0;      // ceil(last op's out_rows / tile_rows)
   int64_t halo = 0;       // RF - 1 over the loop's spatial ops (reverse walk)
+  // Streamed (line-buffered): every intermediate strip keeps, from tile to tile, the rows
+  // its reader's window still needs, so each op computes each of its rows once (no halo
+  // recompute). Its strips then live for the whole loop iteration. See TileRows.
+  bool streamed = false;
   // Fast-arena layout of one tile iteration (row strips sized for their largest tile,
   // plus scratch); every tile reuses it.
   std::vector<Buffer> buffers;
@@ -63,7 +67,19 @@ struct OpTileRows {
 
 // Rows of every op of `plan` for tile `tile_index` (0 <= tile_index < count), in the
 // order of plan.ops. Requires tile_rows >= 1.
+//
+// Recomputing loop (streamed false): each op produces exactly the rows the next op reads
+// in this tile, halo included, so rows near tile borders are computed by both tiles.
+//
+// Streamed loop: op k < last produces only rows no earlier tile produced. With R = op k+1's
+// input rows in tile i and P its input rows in tile i - 1, op k produces
+// [max(P.end, R.begin), R.end) (R whole in tile 0): the strip keeps [R.begin, P.end) from
+// the previous tile, moved to its top, and op k appends the rest. An op that produces no
+// row in a tile keeps its previous input rows, so the strip under it does not move.
 std::vector<OpTileRows> TileRows(const TilePlan& plan, int64_t tile_index);
+// Every tile's rows at once (index [tile][op]): linear in tiles, where calling TileRows per
+// tile on a streamed loop is quadratic.
+std::vector<std::vector<OpTileRows>> AllTileRows(const TilePlan& plan);
 
 }  // namespace tigris::plan
 

@@ -391,6 +391,10 @@ typedef struct tgrs_plan_tile {
   uint32_t peak_bytes;
   uint32_t buffer_count; /* read them with tgrs_plan_tile_buffer() */
   const uint8_t* buffers_;
+  /* Streamed (line-buffered) loop: an op before the last writes only rows no earlier tile
+   * wrote, after its output strip moved the rows its reader still needs to its top
+   * (docs/runtime-executor.md, "Streamed tile loops"). */
+  bool streamed;
 } tgrs_plan_tile;
 /* Region of op slot `k` (0 <= k < ops.count) in tile `t`; NULL when out of range. */
 const tgrs_tile_region* tgrs_plan_tile_region(const tgrs_plan_tile* tile, uint32_t t, uint32_t k);

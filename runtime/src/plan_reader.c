@@ -393,6 +393,7 @@ static void read_tile(const uint8_t* t, tgrs_plan_tile* out) {
   out->peak_bytes = fb_get_u32(t, FB_TILE_PEAK_BYTES, 0);
   out->buffers_ = fb_get_ref(t, FB_TILE_BUFFERS);
   out->buffer_count = fb_vec_len(out->buffers_);
+  out->streamed = fb_get_u8(t, FB_TILE_STREAMED, 0) != 0;
 }
 
 const tgrs_tile_region* tgrs_plan_tile_region(const tgrs_plan_tile* tile, uint32_t t, uint32_t k) {

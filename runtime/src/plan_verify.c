@@ -724,7 +724,7 @@ static tgrs_status verify_region(vctx* c, const uint8_t* r, int32_t op) {
 }
 
 static tgrs_status verify_tile(vctx* c, const vtab* t) {
-  uint8_t dim;
+  uint8_t dim, streamed;
   int32_t tile_size, count, halo;
   uint32_t peak, i;
   vvec ops, regions;
@@ -755,6 +755,11 @@ static tgrs_status verify_tile(vctx* c, const vtab* t) {
   }
   pop(c);
   TRY(verify_buffers(c, t, FB_TILE_BUFFERS, "buffers", NULL));
+  TRY(get_u8(c, t, FB_TILE_STREAMED, "streamed", 0, &streamed));
+  if (streamed > 1) {
+    push(c, "streamed", -1);
+    return fail(c, TGRS_ERR_BAD_VALUE, "{v} is not a bool (0 or {l})", streamed, 1);
+  }
   return get_u32(c, t, FB_TILE_PEAK_BYTES, "peak_bytes", 0, &peak);
 }
 

@@ -13,7 +13,16 @@
  *    are exactly op k's output rows, TileRows walks them back that way);
  *  - the last op's rows are written to the tensor's slow home and/or the caller.
  * Only the first input and the last output of a chain touch slow memory.
+ *
+ * A streamed loop (tile->streamed, docs/runtime-executor.md "Streamed tile loops") computes
+ * each row once: op k < last writes only the rows its reader's window gains in this tile.
+ * Its output strip holds the reader's window [R.begin, R.end): before op k writes, the rows
+ * [R.begin, P.end) kept from the previous tile's window P move to the strip's top, and op k
+ * appends [max(P.end, R.begin), R.end) after them. The regions say all of it; the executor
+ * checks each relation before it moves a byte.
  */
+#include <string.h>
+
 #include "exec_internal.h"
 
 /* The loop's ROW_STRIP buffer of `tensor` (or SCRATCH of op `op`) live at op `op`. */
@@ -80,11 +89,51 @@ static tgrs_status store_rows(tgrs_exec* ex, const tgrs_operand* operand) {
   return TGRS_OK;
 }
 
+/* Streamed loops: moves the rows op slot k + 1 keeps from tile t - 1 to the top of op k's
+ * output strip and points `out` at the rows op k writes in tile t (region r). */
+static tgrs_status stream_output(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32_t t, uint32_t k,
+                                 const tgrs_tile_region* r, tgrs_operand* out) {
+  const tgrs_tile_region* next = tgrs_plan_tile_region(tile, t, k + 1);
+  const tgrs_tile_region* before = t > 0 ? tgrs_plan_tile_region(tile, t - 1, k + 1) : NULL;
+  const int32_t kept_to = before != NULL ? before->in_end : (next != NULL ? next->in_begin : 0);
+  tgrs_plan_buffer b;
+  size_t row, window;
+  uint8_t* strip;
+  if (next == NULL || (t > 0 && before == NULL)) return TGRS_ERR_INCONSISTENT_PLAN;
+  /* Batch 1 only: a strip keeps its rows as [rows, W, C]. */
+  if (out->tensor.shape.count != 4 || out->tensor.shape.data[0] != 1 || next->in_begin < 0 ||
+      next->in_end < next->in_begin || next->in_end > tgrs_tensor_rows(&out->tensor) ||
+      (before != NULL && (next->in_begin < before->in_begin || before->in_end > next->in_end)) ||
+      r->out_begin != (kept_to > next->in_begin ? kept_to : next->in_begin) ||
+      r->out_end != next->in_end ||
+      !find_strip(tile, TGRS_BUFFER_ROW_STRIP, out->index, tile->ops.data[k], &b)) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  row = tgrs_row_bytes(&out->tensor);
+  window = (size_t)(next->in_end - next->in_begin) * row;
+  if (before != NULL && (size_t)(before->in_end - before->in_begin) * row > window) {
+    window = (size_t)(before->in_end - before->in_begin) * row;
+  }
+  if (window > b.bytes) return TGRS_ERR_INCONSISTENT_PLAN;
+  strip = tgrs_exec_fast(ex, b.home.offset, window > 0 ? window : 1);
+  if (strip == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  if (before != NULL && next->in_begin > before->in_begin && before->in_end > next->in_begin) {
+    memmove(strip, strip + (size_t)(next->in_begin - before->in_begin) * row,
+            (size_t)(before->in_end - next->in_begin) * row);
+  }
+  out->data = strip + (size_t)(r->out_begin - next->in_begin) * row;
+  out->row_begin = r->out_begin;
+  out->rows = r->out_end - r->out_begin;
+  return TGRS_OK;
+}
+
 /* Op slot k of tile t. prev_out: the tensor op k - 1 produced (-1 for k = 0). */
 static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32_t t, uint32_t k,
                                int32_t* prev_out, const tgrs_tile_region** prev) {
   const int32_t op = tile->ops.data[k];
   const tgrs_tile_region* r = tgrs_plan_tile_region(tile, t, k);
+  /* The last op's rows leave the loop; every other op of a streamed loop streams. */
+  const int streamed = tile->streamed && k + 1 < tile->ops.count;
   tgrs_op_call call;
   tgrs_plan_buffer scratch;
   uint32_t i;
@@ -93,6 +142,18 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
   st = tgrs_op_call_begin(ex, (uint32_t)op, &call);
   if (st != TGRS_OK) return st;
   if (call.num_outputs != 1) return TGRS_ERR_UNSUPPORTED_OP;
+  if (tgrs_op_call_constant(&call, &call.out[0], call.op.outputs.data[0]) != 0) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (streamed) {
+    st = stream_output(ex, tile, t, k, r, &call.out[0]);
+    if (st != TGRS_OK) return st;
+    if (call.out[0].rows == 0) { /* nothing new in this tile; the strip keeps its rows */
+      *prev_out = call.out[0].index;
+      *prev = r;
+      return TGRS_OK;
+    }
+  }
   for (i = 0; i < call.num_inputs; ++i) {
     tgrs_operand* in = &call.in[i];
     const int c = tgrs_op_call_constant(&call, in, call.op.inputs.data[i]);
@@ -101,19 +162,19 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
     st = place_rows(ex, tile, op, in, r->in_begin, r->in_end);
     if (st != TGRS_OK) return st;
     if (in->index == *prev_out) {
-      /* Produced by op k - 1 in this tile: its output rows must be these rows. */
-      if ((*prev)->out_begin != r->in_begin || (*prev)->out_end != r->in_end) {
+      /* Produced by op k - 1 in this tile: its output rows must be these rows (streamed:
+       * stream_output checked that they complete the rows its strip kept). */
+      if (!tile->streamed && ((*prev)->out_begin != r->in_begin || (*prev)->out_end != r->in_end)) {
         return TGRS_ERR_INCONSISTENT_PLAN;
       }
     } else if ((st = load_rows(ex, in)) != TGRS_OK) {
       return st;
     }
   }
-  if (tgrs_op_call_constant(&call, &call.out[0], call.op.outputs.data[0]) != 0) {
-    return TGRS_ERR_INCONSISTENT_PLAN;
+  if (!streamed) {
+    st = place_rows(ex, tile, op, &call.out[0], r->out_begin, r->out_end);
+    if (st != TGRS_OK) return st;
   }
-  st = place_rows(ex, tile, op, &call.out[0], r->out_begin, r->out_end);
-  if (st != TGRS_OK) return st;
   if (find_strip(tile, TGRS_BUFFER_SCRATCH, -1, op, &scratch)) {
     call.scratch = tgrs_exec_fast(ex, scratch.home.offset, scratch.bytes);
     call.scratch_bytes = scratch.bytes;

@@ -32,20 +32,27 @@ int64_t ChainPeak(int64_t h) {
   return (std::min<int64_t>(h + 4, 32) + std::min<int64_t>(h + 2, 32)) * 128;
 }
 
-TEST(ChainsTest, BinarySearchFindsLargestFittingHeight) {
+// A streamed loop keeps rows between tiles instead of recomputing them. For output tile
+// height h: conv1 adds h rows of a per tile and reads h + 2 rows of in (its window); a's
+// strip holds conv2's window, h + 2 rows, for the whole loop; b's h rows reuse in's space.
+// Peak = (in rows + a rows) * 128 = (2h + 4) * 128.
+int64_t StreamedChainPeak(int64_t h) { return (2 * h + 4) * 128; }
+
+TEST(ChainsTest, BinarySearchFindsLargestFittingStreamedHeight) {
   const ir::Graph g = TwoConvChain();
-  // Budget 3000: (2h + 6) * 128 <= 3000 -> h = 8 fits (2816), h = 9 does not (3072).
-  ASSERT_LE(ChainPeak(8), 3000);
-  ASSERT_GT(ChainPeak(9), 3000);
+  // Budget 3000: (2h + 4) * 128 <= 3000 -> h = 9 fits (2816), h = 10 does not (3072).
+  ASSERT_LE(StreamedChainPeak(9), 3000);
+  ASSERT_GT(StreamedChainPeak(10), 3000);
   const PlanResult p = PlanModel(g, {3000, 0, 0});
   ASSERT_EQ(p.stages.size(), 2u);
   ASSERT_EQ(p.chains.size(), 1u);
   const Chain& c = p.chains[0];
   EXPECT_EQ(c.stages, (std::vector<int>{0, 1}));
-  EXPECT_EQ(c.tile.tile_rows, 8);
+  EXPECT_TRUE(c.tile.streamed);
+  EXPECT_EQ(c.tile.tile_rows, 9);
   EXPECT_EQ(c.tile.count, 4);
   EXPECT_EQ(c.tile.halo, 4);  // two 3x3 convs: RF 5
-  EXPECT_EQ(c.tile.peak_bytes, ChainPeak(8));
+  EXPECT_EQ(c.tile.peak_bytes, StreamedChainPeak(9));
   for (const Stage& s : p.stages) {
     EXPECT_EQ(s.strategy, StageStrategy::kChain);
     EXPECT_EQ(s.chain, 0);
@@ -53,11 +60,44 @@ TEST(ChainsTest, BinarySearchFindsLargestFittingHeight) {
     EXPECT_TRUE(s.spill_out.empty());
   }
   EXPECT_EQ(p.verdict, Verdict::kTiled);
-  // conv1 computes a's rows [8i-1, 8i+9) clipped: 9 + 10 + 10 + 9 = 38 rows for 32, six
-  // rows recomputed at 32 columns * 9 MACs each.
-  EXPECT_EQ(p.recompute_macs, 6 * 32 * 9);
+  // Every row of a is computed once: conv1 adds a's rows [0, 10), [10, 19), [19, 28),
+  // [28, 32) (conv2's windows end at 10, 19, 28 and 32).
+  EXPECT_EQ(p.recompute_macs, 0);
+  const std::vector<std::vector<OpTileRows>> rows = AllTileRows(c.tile);
+  ASSERT_EQ(rows.size(), 4u);
+  const int64_t a_ends[] = {10, 19, 28, 32};
+  int64_t a_begin = 0;
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(rows[i][0].output.begin, a_begin) << "tile " << i;
+    EXPECT_EQ(rows[i][0].output.end, a_ends[i]) << "tile " << i;
+    a_begin = a_ends[i];
+  }
   EXPECT_EQ(p.slow_traffic_bytes, 0);
   testing::ExpectPlanReplays(g, p);
+}
+
+TEST(ChainsTest, RecomputingLoopRecomputesTheHalo) {
+  // The same loop in its recomputing form (what the planner falls back to when streamed
+  // strips, all live at once, do not fit): conv1 produces exactly the rows conv2 reads in
+  // each tile, so a's strip is h + 2 rows and in's h + 4 (clipped to 32), never both
+  // kept; peak = (min(h + 4, 32) + min(h + 2, 32)) * 128.
+  const ir::Graph g = TwoConvChain();
+  const GraphFacts facts = ComputeGraphFacts(g);
+  std::string reason;
+  std::optional<TilePlan> loop = MakeTileLoop(g, facts, {0, 1}, &reason);
+  ASSERT_TRUE(loop) << reason;
+  ASSERT_FALSE(loop->streamed);
+  // Budget 3000: (2h + 6) * 128 <= 3000 -> h = 8 fits (2816), h = 9 does not (3072).
+  ASSERT_LE(ChainPeak(8), 3000);
+  ASSERT_GT(ChainPeak(9), 3000);
+  EXPECT_EQ(LargestFittingTileRows(g, facts, *loop, 3000), 8);
+  LayoutTileLoop(g, facts, 8, *loop);
+  EXPECT_EQ(loop->count, 4);
+  EXPECT_EQ(loop->peak_bytes, ChainPeak(8));
+  // conv1 computes a's rows [8i-1, 8i+9) clipped: 9 + 10 + 10 + 9 = 38 rows for 32, six
+  // rows recomputed at 32 columns * 9 MACs each.
+  EXPECT_EQ(RecomputeMacs(g, *loop), 6 * 32 * 9);
+  testing::ExpectTileRowsConsistent(g, *loop);
 }
 
 TEST(ChainsTest, DetectsLinkBetweenTileableStages) {

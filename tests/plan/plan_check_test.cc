@@ -87,6 +87,20 @@ TEST(PlanCheckTest, TileLoopsMustCoverEveryRowOnce) {
   EXPECT_NE(defects.find("is produced 0 times"), std::string::npos) << defects;
 }
 
+TEST(PlanCheckTest, StreamedStripsMustLiveForTheWholeLoop) {
+  const ir::Graph g = TwoConvs();
+  PlanResult p = PlanModel(g, {4096, 0, 0});
+  ASSERT_FALSE(p.chains.empty());
+  ASSERT_TRUE(p.chains[0].tile.streamed) << "the chain was meant to stream";
+  EXPECT_EQ(Defects(g, p), "");
+  const ir::TensorId a = g.ops[0].outputs[0];
+  for (Buffer& b : p.chains[0].tile.buffers) {
+    if (b.tensor == a) b.first_op = 1;  // its kept rows could be overwritten at op 0
+  }
+  const std::string defects = Defects(g, p);
+  EXPECT_NE(defects.find("is not live for the whole loop"), std::string::npos) << defects;
+}
+
 TEST(PlanCheckTest, StripsMustHoldTheirLargestTile) {
   const ir::Graph g = TwoConvs();
   PlanResult p = PlanModel(g, {4096, 0, 0});

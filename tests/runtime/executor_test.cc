@@ -317,6 +317,47 @@ TEST(ExecutorModelsTest, Int8WeightsDecompressedIntoThePrefixEqualInPlace) {
   ExpectTiledEqualsUntiled(model, 32 << 10, true);  // 32K: one tiled stage + weight blocks
 }
 
+// A streamed chain (docs/runtime-executor.md, "Streamed tile loops"): the first chain of
+// vww_small_cnn at 16 KiB, weights in place.
+struct StreamedChain {
+  std::unique_ptr<LoadedPlan> loaded;
+  tgrs_plan_tile tile{};
+};
+
+StreamedChain FirstStreamedChain() {
+  StreamedChain c;
+  c.loaded = LoadPlanBytes(CompileModel(SharedOnnxModel("vww_small_cnn.onnx"), 16 << 10, true));
+  if (c.loaded == nullptr) return c;
+  for (uint32_t i = 0; i < tgrs_plan_chain_count(&c.loaded->plan); ++i) {
+    if (tgrs_plan_get_chain_tile(&c.loaded->plan, i, &c.tile) == TGRS_OK && c.tile.streamed &&
+        c.tile.count >= 2) {
+      return c;
+    }
+  }
+  c.loaded.reset();
+  return c;
+}
+
+TEST(ExecutorModelsTest, StreamedChainsEqualTheUntiledRun) {
+  StreamedChain c = FirstStreamedChain();
+  ASSERT_NE(c.loaded, nullptr) << "16 KiB was meant to stream a chain of vww_small_cnn";
+  ExpectTiledEqualsUntiled(SharedOnnxModel("vww_small_cnn.onnx"), 16 << 10, false);
+}
+
+TEST(ExecutorModelsTest, AStreamedRegionThatRecomputesARowIsRejectedBeforeRunning) {
+  StreamedChain c = FirstStreamedChain();
+  ASSERT_NE(c.loaded, nullptr);
+  // Tile 1 of the chain's first op: start one row early, so it would overwrite a row its
+  // strip kept from tile 0. The regions live in the (verified) plan bytes.
+  auto* region = const_cast<tgrs_tile_region*>(tgrs_plan_tile_region(&c.tile, 1, 0));
+  ASSERT_NE(region, nullptr);
+  ASSERT_GT(region->out_begin, 0);
+  region->out_begin -= 1;
+  const RunResult r = RunExact(c.loaded->plan, DeterministicInputs(c.loaded->plan));
+  EXPECT_EQ(r.status, TGRS_ERR_INCONSISTENT_PLAN) << tgrs_status_name(r.status);
+  EXPECT_EQ(r.stats.failed_op, c.tile.ops.data[0]);
+}
+
 TEST(ExecutorModelsTest, TwoPlansRunInterleavedInOneProgram) {
   auto a = LoadPlanBytes(CompileModel(SharedOnnxModel("mnist8.onnx"), 8 << 10, true));
   auto b = LoadPlanBytes(CompileModel(SharedOnnxModel("kws_small_cnn.onnx"), 64 << 10, true));
