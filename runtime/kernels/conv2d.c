@@ -77,8 +77,16 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
                 if (ix < 0 || ix >= in_w) continue;
                 x = in_row + (size_t)ix * c_in + group_offset;
                 w = w_co + ((size_t)ky * kw + kx) * c_group;
-                for (ci = 0; ci < c_group; ++ci) {
-                  acc = tgrs_wrapping_add(acc, ((int32_t)x[ci] - in_zp) * ((int32_t)w[ci] - w_zp));
+                /* Symmetric filters (the common case) keep the inner loop as it was. */
+                if (w_zp == 0) {
+                  for (ci = 0; ci < c_group; ++ci) {
+                    acc = tgrs_wrapping_add(acc, ((int32_t)x[ci] - in_zp) * (int32_t)w[ci]);
+                  }
+                } else {
+                  for (ci = 0; ci < c_group; ++ci) {
+                    acc =
+                        tgrs_wrapping_add(acc, ((int32_t)x[ci] - in_zp) * ((int32_t)w[ci] - w_zp));
+                  }
                 }
               }
             }

@@ -44,6 +44,8 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   {
+    /* No filter zero points (what the compiler writes for symmetric weights). */
+    const int symmetric = pcq->filter_zero_point_count == 0u;
     const int32_t in_w = input_dims->w, c_in = input_dims->c, in_h = input_dims->h;
     const int32_t kh = filter_dims->h, kw = filter_dims->w;
     const int32_t out_w = output_dims->w, c_out = output_dims->c;
@@ -74,7 +76,12 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
                 if (ix < 0 || ix >= in_w) continue;
                 x = in_row + (size_t)ix * c_in;
                 w = filter + ((size_t)ky * kw + kx) * c_out + c0;
-                if (mult == 1) {
+                if (symmetric && mult == 1) { /* the common case: the loop as it was */
+                  for (j = 0; j < block; ++j) {
+                    acc[j] =
+                        tgrs_wrapping_add(acc[j], ((int32_t)x[c0 + j] - in_zp) * (int32_t)w[j]);
+                  }
+                } else if (mult == 1) {
                   for (j = 0; j < block; ++j) {
                     acc[j] = tgrs_wrapping_add(acc[j],
                                                ((int32_t)x[c0 + j] - in_zp) *

@@ -27,9 +27,15 @@ tgrs_kernel_status tgrs_fully_connected_s8(const tgrs_quant_s8* quant,
       const int8_t* w = filter + (size_t)o * k;
       const int32_t w_zp = filter_zp[o * zp_step];
       int32_t acc = bias != NULL ? bias[o] : 0;
-      for (i = 0; i < k; ++i) {
-        acc = tgrs_wrapping_add(acc,
-                                ((int32_t)x[i] - quant->input_zero_point) * ((int32_t)w[i] - w_zp));
+      if (w_zp == 0) { /* symmetric filters, the common case */
+        for (i = 0; i < k; ++i) {
+          acc = tgrs_wrapping_add(acc, ((int32_t)x[i] - quant->input_zero_point) * (int32_t)w[i]);
+        }
+      } else {
+        for (i = 0; i < k; ++i) {
+          acc = tgrs_wrapping_add(
+              acc, ((int32_t)x[i] - quant->input_zero_point) * ((int32_t)w[i] - w_zp));
+        }
       }
       y[o] = tgrs_requantize_s8(acc, pcq->multiplier[o * q_step], pcq->shift[o * q_step],
                                 quant->output_zero_point, quant->act_min, quant->act_max);
