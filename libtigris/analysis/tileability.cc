@@ -82,8 +82,12 @@ RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
       t.window = SpatialRowWindow(graph, op);
       return t;
     case OpType::kGlobalAveragePool:
-    case OpType::kGlobalMaxPool:
-      return Untileable(op, "reduces over all rows");
+    case OpType::kGlobalMaxPool: {
+      const ir::Tensor& in = graph.tensor(op.input(0));
+      if (in.shape.size() != 4 || in.is_constant) return Untileable(op, "input is not 4-D NCHW");
+      t.kind = RowTileClass::kReduction;  // identity window over its input rows
+      return t;
+    }
     case OpType::kSlice:
       // A strided copy: row y of the output is row y of the input when H is kept whole
       // (first 0, step 1); along N, C or W it slices within each row.

@@ -4,7 +4,9 @@
 // contribute to the halo. Pointwise and channel-wise ops map each output row to the same
 // input row. Everything else needs the whole tensor. Deviations from the reference table,
 // all because a row strip cannot be computed from a row strip of the input:
-//  - GlobalAveragePool / GlobalMaxPool reduce over every row: not row-tileable.
+//  - GlobalAveragePool / GlobalMaxPool reduce over every row: a tile loop can still feed
+//    them band by band into per-channel accumulators (kReduction), as its last op; their
+//    one output row appears with the last band (docs/planning.md, "Banded reductions").
 //  - Resize and Pad are tileable only when they leave H unchanged (scaling or padding H
 //    changes the row mapping; a later strategy may add it).
 //  - Add/Sub/Mul/Div need every activation operand with the output's H (an operand
@@ -24,12 +26,12 @@
 
 namespace tigris::analysis {
 
-enum class RowTileClass { kSpatial, kPointwise, kUntileable };
+enum class RowTileClass { kSpatial, kPointwise, kReduction, kUntileable };
 
 struct RowTileability {
   RowTileClass kind = RowTileClass::kUntileable;
   RowWindow window;    // identity for pointwise ops
-  std::string reason;  // why not, for kUntileable ("GlobalAveragePool reduces over all rows")
+  std::string reason;  // why not, for kUntileable ("Gather needs the whole tensor")
 };
 
 RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op);

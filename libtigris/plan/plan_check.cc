@@ -60,7 +60,7 @@ class Checker {
     if (!Expect(!tile.ops.empty() && tile.tile_rows >= 1, "a tile loop without ops or rows")) {
       return largest;
     }
-    const int64_t height = tile.ops.back().out_rows;
+    const int64_t height = GridRows(tile);
     Expect(tile.count == (height + tile.tile_rows - 1) / tile.tile_rows,
            "tile count " + std::to_string(tile.count) + " does not cover " +
                std::to_string(height) + " rows in tiles of " + std::to_string(tile.tile_rows));
@@ -81,8 +81,9 @@ class Checker {
                                                       std::to_string(rows.size()) + " ops")) {
         return largest;
       }
-      for (int64_t r = std::max<int64_t>(rows.back().output.begin, 0);
-           r < std::min(rows.back().output.end, height); ++r) {
+      // The grid: the last op's output rows, or the bands a reduction reads.
+      const RowRange& band = tile.ops.back().reduces ? rows.back().input : rows.back().output;
+      for (int64_t r = std::max<int64_t>(band.begin, 0); r < std::min(band.end, height); ++r) {
         ++covered[static_cast<size_t>(r)];
       }
       for (size_t k = 0; k < rows.size(); ++k) {
@@ -114,6 +115,16 @@ class Checker {
           }
           out_rows = std::max(out_rows, reads.size());  // the strip holds the whole window
         }
+        if (op.reduces) {
+          // Its band is its input, unpadded; its output rows come with the last band only.
+          const bool last_tile = i + 1 == tile.count;
+          Expect(k + 1 == rows.size() && t.pad_top == 0 && t.pad_bottom == 0 &&
+                     t.output.begin == 0 && t.output.end == (last_tile ? op.out_rows : 0),
+                 where + ": a reduction must end the loop and write its output with the last band");
+          in_rows = std::max(in_rows, t.input.size());
+          out_rows = std::max(out_rows, t.output.size());
+          continue;
+        }
         if (t.output.size() == 0) {
           Expect(streamed_link && prev && t.input.begin == (*prev)[k].input.begin &&
                      t.input.end == (*prev)[k].input.end,
@@ -137,6 +148,17 @@ class Checker {
         in_rows = std::max(in_rows, t.input.size());
         out_rows = std::max(out_rows, t.output.size());
       }
+    }
+    if (tile.ops.back().reduces) {
+      const int op = tile.ops.back().op;
+      const int64_t need = g_.tensor(g_.ops[static_cast<size_t>(op)].outputs[0]).num_elements() * 4;
+      bool found = false;
+      for (const Buffer& b : tile.buffers) {
+        found = found || (b.kind == BufferKind::kScratch && b.op == op && b.bytes >= need &&
+                          b.first_op <= tile.ops.front().op && b.last_op >= op);
+      }
+      Expect(found, OpName(op) + ": no accumulators of " + std::to_string(need) +
+                        " bytes live for the whole loop");
     }
     if (tile.streamed) {
       // A strip keeps rows from one tile to the next: no other buffer may take its bytes

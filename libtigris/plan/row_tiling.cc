@@ -39,6 +39,10 @@ std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& f
       return std::nullopt;
     }
     if (t.kind == analysis::RowTileClass::kSpatial) spatial.push_back(t.window);
+    if (t.kind == analysis::RowTileClass::kReduction && k + 1 != ops.size()) {
+      *reason = OpLabel(op) + " reduces every row, so it can only end a tile loop";
+      return std::nullopt;
+    }
     const std::vector<ir::TensorId> inputs = DataInputs(facts, ops[k]);
     if (inputs.empty()) {
       *reason = OpLabel(op) + " cannot be row-tiled: it reads no activation";
@@ -63,6 +67,7 @@ std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& f
     tile_op.window = t.window;
     tile_op.in_rows = graph.tensor(inputs[0]).shape[2];
     tile_op.out_rows = graph.tensor(op.outputs[0]).shape[2];
+    tile_op.reduces = t.kind == analysis::RowTileClass::kReduction;
     loop.ops.push_back(tile_op);
   }
   loop.halo = analysis::ComputeReceptiveField(spatial).halo;
@@ -71,9 +76,9 @@ std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& f
 
 void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t tile_rows,
                     TilePlan& loop) {
-  const int64_t out_rows = loop.ops.back().out_rows;
+  const int64_t grid_rows = GridRows(loop);
   loop.tile_rows = tile_rows;
-  loop.count = (out_rows + tile_rows - 1) / tile_rows;
+  loop.count = (grid_rows + tile_rows - 1) / tile_rows;
   // Largest input and output row counts of each op over all tiles. A streamed loop's
   // intermediate strip holds its reader's whole input window (rows kept from the previous
   // tile plus the new ones), not only the rows produced in one tile.
@@ -112,6 +117,17 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
     }
     out.bytes = max_out[k] * RowBytes(graph, out.tensor);
     loop.buffers.push_back(out);
+    if (loop.ops[k].reduces) {
+      // Per-channel accumulators (float or int32, [N, C]) carried from band to band.
+      const ir::Tensor& out_t = graph.tensor(out.tensor);
+      Buffer acc;
+      acc.kind = BufferKind::kScratch;
+      acc.op = op;
+      acc.first_op = loop.ops.front().op;
+      acc.last_op = loop.ops.back().op;
+      acc.bytes = out_t.num_elements() * 4;
+      loop.buffers.push_back(acc);
+    }
     if (facts.scratch_bytes[static_cast<size_t>(op)] > 0) {
       Buffer s;
       s.kind = BufferKind::kScratch;
@@ -141,8 +157,8 @@ int64_t LargestFittingTileRows(const ir::Graph& graph, const GraphFacts& facts,
     return trial.peak_bytes <= fast_bytes;
   };
   if (!fits(1)) return 0;
-  int64_t lo = 1;                         // fits
-  int64_t hi = loop.ops.back().out_rows;  // candidate
+  int64_t lo = 1;               // fits
+  int64_t hi = GridRows(loop);  // candidate
   while (lo < hi) {
     const int64_t mid = lo + (hi - lo + 1) / 2;
     if (fits(mid)) {
@@ -155,7 +171,7 @@ int64_t LargestFittingTileRows(const ir::Graph& graph, const GraphFacts& facts,
 }
 
 int64_t EstimateTileRows(const TilePlan& loop, int64_t fast_bytes, int64_t untiled_peak) {
-  const int64_t height = loop.ops.back().out_rows;
+  const int64_t height = GridRows(loop);
   if (untiled_peak <= 0) return height;
   // tile_h = floor(budget * H / peak) - halo (tigris-tiling.txt); long double avoids
   // overflowing budget * H for multi-gigabyte budgets.
@@ -171,7 +187,7 @@ int64_t SelectTileRows(const ir::Graph& graph, const GraphFacts& facts, const Ti
     LayoutTileLoop(graph, facts, rows, trial);
     return trial.peak_bytes <= fast_bytes;
   };
-  const int64_t height = loop.ops.back().out_rows;
+  const int64_t height = GridRows(loop);
   int64_t rows = EstimateTileRows(loop, fast_bytes, untiled_peak);
   if (fits(rows)) {
     // The proportional estimate is only a starting point: grow while the exact layout

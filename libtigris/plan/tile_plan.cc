@@ -27,23 +27,36 @@ void ReadWindow(const TileOp& t, const RowRange& wanted, OpTileRows& r) {
   r.pad_bottom = end - r.input.end;
 }
 
-RowRange LastOpRows(const TilePlan& plan, int64_t tile_index) {
-  const int64_t last_rows = plan.ops.back().out_rows;
-  return {tile_index * plan.tile_rows, std::min((tile_index + 1) * plan.tile_rows, last_rows)};
+RowRange GridBand(const TilePlan& plan, int64_t tile_index) {
+  return {tile_index * plan.tile_rows, std::min((tile_index + 1) * plan.tile_rows, GridRows(plan))};
+}
+
+// The last op's rows in tile `tile_index`: its output rows, or for a reduction its band of
+// input rows, with the output rows in the last tile only.
+OpTileRows LastOpTile(const TilePlan& plan, int64_t tile_index) {
+  const TileOp& last = plan.ops.back();
+  OpTileRows r;
+  if (!last.reduces) {
+    ReadWindow(last, GridBand(plan, tile_index), r);
+    return r;
+  }
+  r.op = last.op;
+  r.input = GridBand(plan, tile_index);
+  r.output = tile_index + 1 == plan.count ? RowRange{0, last.out_rows} : RowRange{0, 0};
+  return r;
 }
 
 // One tile of a streamed loop, given the previous tile's rows (nullptr for tile 0).
 std::vector<OpTileRows> StreamedTile(const TilePlan& plan, int64_t tile_index,
                                      const std::vector<OpTileRows>* previous) {
   std::vector<OpTileRows> rows(plan.ops.size());
-  RowRange wanted = LastOpRows(plan, tile_index);
-  for (size_t k = plan.ops.size(); k-- > 0;) {
-    if (k + 1 < plan.ops.size()) {
-      const RowRange& reads = rows[k + 1].input;
-      wanted = reads;
-      if (previous != nullptr) {
-        wanted.begin = std::max((*previous)[k + 1].input.end, reads.begin);
-      }
+  rows.back() = LastOpTile(plan, tile_index);
+  RowRange wanted;
+  for (size_t k = plan.ops.size() - 1; k-- > 0;) {
+    const RowRange& reads = rows[k + 1].input;
+    wanted = reads;
+    if (previous != nullptr) {
+      wanted.begin = std::max((*previous)[k + 1].input.end, reads.begin);
     }
     OpTileRows& r = rows[k];
     if (wanted.size() <= 0 && previous != nullptr) {
@@ -58,7 +71,21 @@ std::vector<OpTileRows> StreamedTile(const TilePlan& plan, int64_t tile_index,
   return rows;
 }
 
+// One tile of a recomputing loop: each op produces exactly the rows the next one reads.
+std::vector<OpTileRows> RecomputingTile(const TilePlan& plan, int64_t tile_index) {
+  std::vector<OpTileRows> rows(plan.ops.size());
+  rows.back() = LastOpTile(plan, tile_index);
+  for (size_t k = plan.ops.size() - 1; k-- > 0;)
+    ReadWindow(plan.ops[k], rows[k + 1].input, rows[k]);
+  return rows;
+}
+
 }  // namespace
+
+int64_t GridRows(const TilePlan& plan) {
+  if (plan.ops.empty()) return 0;
+  return plan.ops.back().reduces ? plan.ops.back().in_rows : plan.ops.back().out_rows;
+}
 
 std::vector<std::vector<OpTileRows>> AllTileRows(const TilePlan& plan) {
   std::vector<std::vector<OpTileRows>> all;
@@ -69,13 +96,7 @@ std::vector<std::vector<OpTileRows>> AllTileRows(const TilePlan& plan) {
       all.push_back(StreamedTile(plan, i, i > 0 ? &all.back() : nullptr));
       continue;
     }
-    std::vector<OpTileRows> rows(plan.ops.size());
-    RowRange wanted = LastOpRows(plan, i);
-    for (size_t k = plan.ops.size(); k-- > 0;) {
-      ReadWindow(plan.ops[k], wanted, rows[k]);
-      wanted = rows[k].input;  // the previous op must produce exactly these rows
-    }
-    all.push_back(std::move(rows));
+    all.push_back(RecomputingTile(plan, i));
   }
   return all;
 }
@@ -87,13 +108,7 @@ std::vector<OpTileRows> TileRows(const TilePlan& plan, int64_t tile_index) {
     for (int64_t i = 1; i <= tile_index; ++i) rows = StreamedTile(plan, i, &rows);
     return rows;
   }
-  std::vector<OpTileRows> rows(plan.ops.size());
-  RowRange wanted = LastOpRows(plan, tile_index);
-  for (size_t k = plan.ops.size(); k-- > 0;) {
-    ReadWindow(plan.ops[k], wanted, rows[k]);
-    wanted = rows[k].input;
-  }
-  return rows;
+  return RecomputingTile(plan, tile_index);
 }
 
 }  // namespace tigris::plan

@@ -33,6 +33,10 @@ struct TileOp {
   analysis::RowWindow window;
   int64_t in_rows = 0;
   int64_t out_rows = 0;
+  // A reduction over every input row (GlobalAveragePool/GlobalMaxPool), only ever the
+  // loop's last op: it takes one band of input rows per tile into accumulators and writes
+  // its output rows with the last band.
+  bool reduces = false;
 };
 
 struct TilePlan {
@@ -50,6 +54,9 @@ struct TilePlan {
   std::vector<Buffer> buffers;
   int64_t peak_bytes = 0;
 };
+
+// The rows the tile grid cuts: the last op's output rows, or its input rows when it reduces.
+int64_t GridRows(const TilePlan& plan);
 
 struct RowRange {
   int64_t begin = 0;  // inclusive

@@ -326,3 +326,88 @@ tgrs_kernel_status tgrs_global_max_pool_f32(const tgrs_dims* input_dims, const f
   w = tgrs_row_window_full(input_dims->h, 1);
   return tgrs_max_pool_f32(&p, &w, input_dims, input, &out, output);
 }
+
+/* Banded global pools (tgrs_kernels.h): the whole-tensor loop above, cut between rows. */
+static tgrs_kernel_status check_band(const tgrs_dims* in, int32_t row_begin, int32_t rows,
+                                     const void* band, const void* acc, const void* output) {
+  if (!tgrs_dims_valid(in) || band == NULL || acc == NULL || output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  if ((int64_t)in->h * in->w > INT32_MAX) return TGRS_KERNEL_BAD_ARGUMENT; /* the count */
+  if (row_begin < 0 || rows < 1 || rows > in->h - row_begin) return TGRS_KERNEL_BAD_WINDOW;
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_global_pool_band_f32(int is_max, const tgrs_dims* input_dims,
+                                             int32_t row_begin, int32_t rows, const float* band,
+                                             float* acc, float* output) {
+  const tgrs_kernel_status st = check_band(input_dims, row_begin, rows, band, acc, output);
+  const int32_t ch = input_dims->c;
+  int32_t n, y, x, c;
+  if (st != TGRS_KERNEL_OK) return st;
+  for (n = 0; n < input_dims->n; ++n) {
+    float* a = acc + (size_t)n * (size_t)ch;
+    const float* px = band + (size_t)n * (size_t)rows * (size_t)input_dims->w * (size_t)ch;
+    if (row_begin == 0) {
+      for (c = 0; c < ch; ++c) a[c] = is_max ? -FLT_MAX : 0.0f;
+    }
+    for (y = 0; y < rows; ++y) {
+      for (x = 0; x < input_dims->w; ++x, px += ch) {
+        if (is_max) {
+          for (c = 0; c < ch; ++c) {
+            if (px[c] > a[c]) a[c] = px[c];
+          }
+        } else {
+          for (c = 0; c < ch; ++c) a[c] += px[c];
+        }
+      }
+    }
+    if (row_begin + rows == input_dims->h) {
+      const float count = (float)(input_dims->h * input_dims->w); /* as avg_count's */
+      float* out = output + (size_t)n * (size_t)ch;
+      for (c = 0; c < ch; ++c) out[c] = is_max ? a[c] : a[c] / count;
+    }
+  }
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_global_pool_band_s8(int is_max, const tgrs_quant_s8* quant,
+                                            const tgrs_requant* rq, const tgrs_dims* input_dims,
+                                            int32_t row_begin, int32_t rows, const int8_t* band,
+                                            int32_t* acc, int8_t* output) {
+  const tgrs_kernel_status st = check_band(input_dims, row_begin, rows, band, acc, output);
+  const int32_t ch = input_dims->c;
+  int32_t n, y, x, c;
+  if (st != TGRS_KERNEL_OK) return st;
+  if (!tgrs_quant_s8_valid(quant) || rq == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
+  for (n = 0; n < input_dims->n; ++n) {
+    int32_t* a = acc + (size_t)n * (size_t)ch;
+    const int8_t* px = band + (size_t)n * (size_t)rows * (size_t)input_dims->w * (size_t)ch;
+    if (row_begin == 0) {
+      for (c = 0; c < ch; ++c) a[c] = is_max ? -128 : 0;
+    }
+    for (y = 0; y < rows; ++y) {
+      for (x = 0; x < input_dims->w; ++x, px += ch) {
+        if (is_max) {
+          for (c = 0; c < ch; ++c) {
+            if (px[c] > a[c]) a[c] = px[c];
+          }
+        } else {
+          for (c = 0; c < ch; ++c) a[c] += (int32_t)px[c] - quant->input_zero_point;
+        }
+      }
+    }
+    if (row_begin + rows == input_dims->h) {
+      const int32_t count = input_dims->h * input_dims->w;
+      int8_t* out = output + (size_t)n * (size_t)ch;
+      for (c = 0; c < ch; ++c) {
+        out[c] =
+            is_max
+                ? tgrs_requantize_s8(a[c] - quant->input_zero_point, rq->multiplier, rq->shift,
+                                     quant->output_zero_point, quant->act_min, quant->act_max)
+                : clamp_s8((int64_t)quant->output_zero_point + average_s8(a[c], rq, count), quant);
+      }
+    }
+  }
+  return TGRS_KERNEL_OK;
+}

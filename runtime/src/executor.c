@@ -121,7 +121,9 @@ static tgrs_status run_stage(tgrs_exec* ex, uint32_t index, const tgrs_plan_stag
 void tgrs_exec_observe(const tgrs_op_call* call) {
   const tgrs_operand* out = &call->out[0];
   tgrs_op_rows r;
-  if (call->ex->observer == NULL || call->num_outputs == 0 || out->data == NULL) return;
+  if (call->ex->observer == NULL || call->num_outputs == 0 || out->data == NULL || out->rows == 0) {
+    return; /* a reduction's band that completes no output row reports nothing */
+  }
   r.op = call->index;
   r.tensor = out->index;
   r.row_begin = out->row_begin;

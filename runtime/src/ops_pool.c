@@ -50,11 +50,46 @@ tgrs_status tgrs_op_pool(tgrs_op_call* call) {
   return TGRS_ERR_UNSUPPORTED_OP;
 }
 
+/* A band of rows in a tile loop (docs/planning.md, "Banded reductions"): the op's scratch,
+ * live for the whole loop, holds the per-channel accumulators; the output row exists only
+ * in the band that ends at H. */
+static tgrs_status global_pool_band(tgrs_op_call* call, int is_max) {
+  const tgrs_row_window* w = &call->window;
+  tgrs_dims in;
+  tgrs_status st;
+  int last;
+  if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK) return st;
+  last = w->in_row_begin + w->in_rows == in.h;
+  /* The output row comes with the last band, and only with it. */
+  if (w->out_row_begin != 0 || w->out_row_end != (last ? 1 : 0) ||
+      call->scratch_bytes < (size_t)in.n * (size_t)in.c * 4u || call->in[0].rows != w->in_rows ||
+      tgrs_operand_count(&call->out[0]) != (last ? (size_t)in.n * (size_t)in.c : 0u)) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (tgrs_call_is_s8(call)) {
+    const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+    const tgrs_requant rq = tgrs_call_requant(call);
+    return tgrs_kernel_result(
+        call, tgrs_global_pool_band_s8(is_max, &q, &rq, &in, w->in_row_begin, w->in_rows,
+                                       (const int8_t*)call->in[0].data, (int32_t*)call->scratch,
+                                       (int8_t*)call->out[0].data));
+  }
+  if (tgrs_call_is_f32(call)) {
+    float* y = (float*)call->out[0].data;
+    st = tgrs_kernel_result(
+        call, tgrs_global_pool_band_f32(is_max, &in, w->in_row_begin, w->in_rows,
+                                        (const float*)call->in[0].data, (float*)call->scratch, y));
+    if (st == TGRS_OK && last) tgrs_apply_act_f32(call, y, (size_t)in.n * (size_t)in.c);
+    return st;
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}
+
 tgrs_status tgrs_op_global_pool(tgrs_op_call* call) {
   const int is_max = call->op.code == TGRS_OP_GLOBAL_MAX_POOL;
   tgrs_dims in;
   tgrs_status st;
-  if (call->tiled) return TGRS_ERR_UNSUPPORTED_OP;
+  if (call->tiled) return global_pool_band(call, is_max);
   if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK) return st;
   if (tgrs_operand_count(&call->out[0]) != (size_t)in.n * (size_t)in.c) {
     return TGRS_ERR_INCONSISTENT_PLAN;

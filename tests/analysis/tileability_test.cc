@@ -27,8 +27,10 @@ TEST(TileabilityTest, ReferenceCategories) {
   EXPECT_EQ(ClassOfLast(g), RowTileClass::kPointwise);
   g.Op(ir::OpType::kConcat, "cat_h", {r, x}, "ch", {1, 4, 16, 8});  // joins rows
   EXPECT_EQ(ClassOfLast(g), RowTileClass::kUntileable);
-  g.Op(ir::OpType::kGlobalAveragePool, "gap", {r}, "p", {1, 4, 1, 1});
-  EXPECT_EQ(ClassOfLast(g), RowTileClass::kUntileable);
+  g.Op(ir::OpType::kGlobalAveragePool, "gap", {r}, "p", {1, 4, 1, 1});  // banded
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kReduction);
+  g.Op(ir::OpType::kGlobalMaxPool, "gmp", {r}, "m", {1, 4, 1, 1});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kReduction);
   g.Op(ir::OpType::kReshape, "flat", {r}, "f", {1, 256});
   EXPECT_EQ(ClassOfLast(g), RowTileClass::kUntileable);
 }
