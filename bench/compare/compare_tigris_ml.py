@@ -8,6 +8,10 @@ then the rows where ours is worse. See README.md here for what each column measu
 Not part of the test suite: it needs the network once (pip) and takes a minute or two.
 
   bench/compare/compare_tigris_ml.py --build build [--int8] [--budgets 512,256,128,64,32]
+  bench/compare/compare_tigris_ml.py --build build [--int8] --smallest
+
+--smallest prints instead, per model, the smallest fast budget each planner accepts (slow
+memory unlimited for both, bisected to 3%) and their ratio (issue 11's table).
 """
 
 import argparse
@@ -95,6 +99,52 @@ def ours(tigris: Path, lib: ctypes.CDLL, model: str, budget: int, repeat: int) -
     }
 
 
+def our_feasible(tigris: Path, model: str, budget: int) -> bool:
+    out = subprocess.run([str(tigris), "analyze", model, "-m", str(budget), "--json"],
+                         capture_output=True, text=True)
+    return out.returncode == 0 and json.loads(out.stdout)["verdict"] != "needs_work"
+
+
+def our_smallest(tigris: Path, model: str, lo: int = 256, hi: int = 64 << 20):
+    """The same bisection as tigris_ml_probe.smallest: to 3% (or 64 bytes)."""
+    if not our_feasible(tigris, model, hi):
+        return None
+    while hi - lo > max(64, lo * 3 // 100):
+        mid = (lo + hi) // 2
+        if our_feasible(tigris, model, mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def print_smallest(tigris: Path, python: Path, models: list[str], json_path) -> None:
+    out = subprocess.run([str(python), str(HERE / "tigris_ml_probe.py"), "--smallest", *models],
+                         check=True, capture_output=True, text=True)
+    theirs_by_model = {}
+    for line in out.stdout.splitlines():
+        row = json.loads(line)
+        theirs_by_model[row["model"]] = row
+    rows = []
+    print(f"{'model':40} {'ours':>10} {'tigris-ml':>10} {'ours/theirs':>12}")
+    print("-" * 75)
+    for model in models:
+        o = our_smallest(tigris, model)
+        t = theirs_by_model.get(model, {})
+        name = Path(model).name.removesuffix(".onnx")
+        theirs_value = t.get("smallest")
+        ratio = f"{o / theirs_value:.2f}" if o and theirs_value else "-"
+        their_text = kib_exact(theirs_value) if "error" not in t else "error"
+        print(f"{name:40} {kib_exact(o):>10} {their_text:>10} {ratio:>12}")
+        rows.append({"model": name, "ours": o, "theirs": theirs_value, "error": t.get("error")})
+    if json_path:
+        Path(json_path).write_text(json.dumps(rows, indent=1))
+
+
+def kib_exact(n) -> str:
+    return "-" if n is None else f"{n / 1024:.1f} KiB"
+
+
 def kib(n) -> str:
     return "-" if n is None else f"{n / 1024:.0f}K" if n < 10 * 1024 * 1024 else \
         f"{n / 1048576:.1f}M"
@@ -118,6 +168,8 @@ def main() -> int:
     ap.add_argument("--tigris-ml-version", default=TIGRIS_ML_VERSION)
     ap.add_argument("--repeat", type=int, default=3, help="times are the best of N runs")
     ap.add_argument("--json", metavar="FILE", help="also write every row as JSON")
+    ap.add_argument("--smallest", action="store_true",
+                    help="the smallest budget each planner accepts, per model")
     args = ap.parse_args()
 
     build = Path(args.build).resolve()
@@ -135,6 +187,9 @@ def main() -> int:
     models = sorted(glob.glob(os.path.join(args.models, "*.onnx")))
     if args.int8:
         models += sorted(glob.glob(str(build / "test-models" / "*.int8.onnx")))
+    if args.smallest:
+        print_smallest(tigris, python, models, args.json)
+        return 0
     budgets = [int(k) * 1024 for k in args.budgets.split(",")]
 
     rows = []

@@ -2,6 +2,9 @@
 TiGrIS and prints one JSON object per line. Driven by compare_tigris_ml.py.
 
 Usage: python tigris_ml_probe.py BUDGET_BYTES REPEAT MODEL.onnx [MODEL.onnx ...]
+       python tigris_ml_probe.py --smallest MODEL.onnx [MODEL.onnx ...]
+         (per model, the smallest fast budget whose plan validate_memory_plan finds
+          feasible, bisected to 3%, slow memory unlimited)
 
 The timed part is what `tigris analyze` needs for its verdict: load, lifetimes, memory
 timeline, temporal and spatial partitioning, chains (tigris.cli._run_pipeline) and the
@@ -51,7 +54,36 @@ def probe(model: str, budget: int, repeat: int) -> dict:
     }
 
 
+def feasible(model: str, budget: int) -> bool:
+    from tigris.analysis.validation import validate_memory_plan
+    from tigris.cli import _run_pipeline
+
+    ag, _ = _run_pipeline(model, (str(budget),), report_bindings=False)
+    return bool(validate_memory_plan(ag).feasible)
+
+
+def smallest(model: str, lo: int = 256, hi: int = 64 << 20) -> int | None:
+    """Bisects the smallest feasible fast budget to 3% (or 64 bytes)."""
+    if not feasible(model, hi):
+        return None
+    while hi - lo > max(64, lo * 3 // 100):
+        mid = (lo + hi) // 2
+        if feasible(model, mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
 def main() -> None:
+    if sys.argv[1] == "--smallest":
+        for model in sys.argv[2:]:
+            try:
+                row = {"model": model, "smallest": smallest(model)}
+            except Exception as exc:  # report and go on
+                row = {"model": model, "error": f"{type(exc).__name__}: {exc}"}
+            print(json.dumps(row), flush=True)
+        return
     budget, repeat = int(sys.argv[1]), int(sys.argv[2])
     for model in sys.argv[3:]:
         try:
