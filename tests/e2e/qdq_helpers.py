@@ -1,8 +1,35 @@
-"""QDQ model surgery shared by the end-to-end tests that need every activation quantized."""
+"""What the end-to-end tests that build their own models share: the model's wrapping, the
+calibration samples onnxruntime's quantize_static reads, QDQ model surgery, and the
+onnxruntime reference."""
 import numpy as np
 import onnx
 import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
+from onnxruntime.quantization import CalibrationDataReader
+
+
+def float_model(nodes, name, x_shape, y_shape, inits):
+    """A checked opset-13 model of `nodes` with one float input x and one output y."""
+    graph = helper.make_graph(nodes, name,
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, x_shape)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, y_shape)],
+                              inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model
+
+
+class RandomInputs(CalibrationDataReader):
+    """`count` standard-normal samples of input x, reproducible from `seed`."""
+
+    def __init__(self, shape, seed, count=8):
+        rng = np.random.RandomState(seed)
+        self._samples = iter([{"x": rng.standard_normal(shape).astype(np.float32)}
+                              for _ in range(count)])
+
+    def get_next(self):
+        return next(self._samples, None)
 
 
 def quantize_every_activation(path, out_path, calibration):

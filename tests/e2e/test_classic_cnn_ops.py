@@ -11,17 +11,18 @@ One small graph holds all three, so each budget exercises them together:
     -> Transpose(0, 2, 1, 3, 4) -> Reshape[1, 16, 12, 10] -> Conv(1x1, group 4) -> y
 
 At a roomy budget and at a small one that forces row tiles on the first Conv (Conv and
-LRN are row-local; the shuffle, 15 KB in and out, is not tiled), the outputs must match onnxruntime (float: 1e-4 of the largest
-magnitude; int8: within 1 LSB on >= 99% of the elements) and be the same bytes."""
+LRN are row-local; the shuffle, 15 KB in and out, is not tiled), the outputs must match
+onnxruntime (float: 1e-4 of the largest magnitude; int8: within 1 LSB on >= 99% of the
+elements) and be the same bytes."""
 import numpy as np
 import onnx
 import pytest
-from onnx import TensorProto, helper, numpy_helper
-from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
-                                      quantize_static)
+from onnx import helper, numpy_helper
+from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
 
 from conftest import WORK_DIR, tigris
-from qdq_helpers import onnxruntime_reference, output_scale, quantize_every_activation
+from qdq_helpers import (RandomInputs, float_model, onnxruntime_reference, output_scale,
+                         quantize_every_activation)
 
 SHAPE = [1, 32, 12, 10]
 BUDGETS = ["1M", "16K"]
@@ -53,24 +54,7 @@ def classic_model():
         helper.make_node("Reshape", ["t", "back"], ["s"]),
         helper.make_node("Conv", ["s", "w2"], ["y"], group=4, kernel_shape=[1, 1]),
     ]
-    graph = helper.make_graph(nodes, "classic_cnn_ops",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, SHAPE)],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 12, 10])],
-                              inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    onnx.checker.check_model(model)
-    return model
-
-
-class _Calibration(CalibrationDataReader):
-    def __init__(self):
-        rng = np.random.RandomState(1234)
-        self._samples = iter([{"x": rng.standard_normal(SHAPE).astype(np.float32)}
-                              for _ in range(8)])
-
-    def get_next(self):
-        return next(self._samples, None)
+    return float_model(nodes, "classic_cnn_ops", SHAPE, [1, 8, 12, 10], inits)
 
 
 @pytest.fixture(scope="module")
@@ -80,10 +64,10 @@ def models():
     int8_path = WORK_DIR / "classic_cnn_ops.int8.onnx"
     all_int8_path = WORK_DIR / "classic_cnn_ops.all_int8.onnx"
     onnx.save(classic_model(), float_path)
-    quantize_static(str(float_path), str(int8_path), _Calibration(), quant_format=QuantFormat.QDQ,
-                    per_channel=True, activation_type=QuantType.QInt8,
-                    weight_type=QuantType.QInt8)
-    quantize_every_activation(int8_path, all_int8_path, _Calibration())
+    quantize_static(str(float_path), str(int8_path), RandomInputs(SHAPE, 1234),
+                    quant_format=QuantFormat.QDQ, per_channel=True,
+                    activation_type=QuantType.QInt8, weight_type=QuantType.QInt8)
+    quantize_every_activation(int8_path, all_int8_path, RandomInputs(SHAPE, 1234))
     return {"float": float_path, "int8": int8_path, "all_int8": all_int8_path}
 
 

@@ -17,12 +17,12 @@ import json
 import numpy as np
 import onnx
 import pytest
-from onnx import TensorProto, helper, numpy_helper
-from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
-                                      quantize_static)
+from onnx import helper, numpy_helper
+from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
 
 from conftest import WORK_DIR, tigris
-from qdq_helpers import onnxruntime_reference, output_scale, quantize_every_activation
+from qdq_helpers import (RandomInputs, float_model, onnxruntime_reference, output_scale,
+                         quantize_every_activation)
 
 SHAPE = [1, 16, 10, 12]
 OUT_SHAPE = [1, 16, 3, 5]
@@ -68,24 +68,7 @@ def shufflenet_v2_unit():
         helper.make_node("Slice", ["sw", "c_starts", "c_ends", "c_axes", "c_steps"], ["sc"]),
         helper.make_node("Slice", ["sc", "h_starts", "h_ends", "h_axes", "h_steps"], ["y"]),
     ]
-    graph = helper.make_graph(nodes, "slice_split",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, SHAPE)],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, OUT_SHAPE)],
-                              inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    onnx.checker.check_model(model)
-    return model
-
-
-class _Calibration(CalibrationDataReader):
-    def __init__(self):
-        rng = np.random.RandomState(4321)
-        self._samples = iter([{"x": rng.standard_normal(SHAPE).astype(np.float32)}
-                              for _ in range(8)])
-
-    def get_next(self):
-        return next(self._samples, None)
+    return float_model(nodes, "slice_split", SHAPE, OUT_SHAPE, inits)
 
 
 @pytest.fixture(scope="module")
@@ -93,10 +76,10 @@ def models():
     WORK_DIR.mkdir(parents=True, exist_ok=True)
     paths = {v: WORK_DIR / f"slice_split.{v}.onnx" for v in ("float", "int8", "all_int8")}
     onnx.save(shufflenet_v2_unit(), paths["float"])
-    quantize_static(str(paths["float"]), str(paths["int8"]), _Calibration(),
+    quantize_static(str(paths["float"]), str(paths["int8"]), RandomInputs(SHAPE, 4321),
                     quant_format=QuantFormat.QDQ, per_channel=True,
                     activation_type=QuantType.QInt8, weight_type=QuantType.QInt8)
-    quantize_every_activation(paths["int8"], paths["all_int8"], _Calibration())
+    quantize_every_activation(paths["int8"], paths["all_int8"], RandomInputs(SHAPE, 4321))
     return paths
 
 
@@ -137,14 +120,7 @@ def crop_model():
         (rng.standard_normal([4, 6, 3, 3]) * 0.2).astype(np.float32), "w"))
     nodes = [helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["crop"]),
              helper.make_node("Conv", ["crop", "w"], ["y"], pads=[1, 1, 1, 1])]
-    graph = helper.make_graph(nodes, "crop",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, CROP_SHAPE)],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT,
-                                                             [1, 4, 32, 11])], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    onnx.checker.check_model(model)
-    return model
+    return float_model(nodes, "crop", CROP_SHAPE, [1, 4, 32, 11], inits)
 
 
 def test_a_crop_runs_in_row_strips():

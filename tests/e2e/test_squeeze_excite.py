@@ -14,12 +14,11 @@ and identical bytes at both budgets. float32 within 1e-4 of the largest magnitud
 import numpy as np
 import onnx
 import pytest
-from onnx import TensorProto, helper, numpy_helper
-from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
-                                      quantize_static)
+from onnx import helper, numpy_helper
+from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
 
 from conftest import WORK_DIR, record, tigris
-from qdq_helpers import onnxruntime_reference, output_scale
+from qdq_helpers import RandomInputs, float_model, onnxruntime_reference, output_scale
 
 C, EXPANDED, SQUEEZED, SIDE = 16, 64, 4, 14
 SHAPE = [1, C, SIDE, SIDE]
@@ -59,24 +58,7 @@ def mbconv_se_block():
              node("Mul", ["da", "gate"], ["excited"]),
              node("Conv", ["excited", "w_proj", "b_proj"], ["p"]),
              node("Add", ["p", "x"], ["y"])]
-    graph = helper.make_graph(nodes, "mbconv_se",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, SHAPE)],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, SHAPE)],
-                              inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    onnx.checker.check_model(model)
-    return model
-
-
-class _Calibration(CalibrationDataReader):
-    def __init__(self):
-        rng = np.random.RandomState(1)
-        self._samples = iter([{"x": rng.standard_normal(SHAPE).astype(np.float32)}
-                              for _ in range(16)])
-
-    def get_next(self):
-        return next(self._samples, None)
+    return float_model(nodes, "mbconv_se", SHAPE, SHAPE, inits)
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +67,8 @@ def models():
     paths = {v: WORK_DIR / f"mbconv_se.{v}.onnx" for v in ("float", "int8", "uint8")}
     onnx.save(mbconv_se_block(), paths["float"])
     for variant, activations in (("int8", QuantType.QInt8), ("uint8", QuantType.QUInt8)):
-        quantize_static(str(paths["float"]), str(paths[variant]), _Calibration(),
+        quantize_static(str(paths["float"]), str(paths[variant]),
+                        RandomInputs(SHAPE, 1, count=16),
                         quant_format=QuantFormat.QDQ, per_channel=True,
                         activation_type=activations, weight_type=QuantType.QInt8)
     return paths
