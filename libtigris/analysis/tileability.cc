@@ -65,6 +65,13 @@ bool SliceKeepsRows(const ir::Graph& graph, const ir::Op& op) {
 
 }  // namespace
 
+bool BroadcastsAlongRows(const ir::Graph& graph, const ir::Op& op, ir::TensorId input) {
+  if (!IsBinary(op.type) || input == ir::kNoTensor || op.outputs.empty()) return false;
+  const ir::Tensor& t = graph.tensor(input);
+  const ir::Shape& out = graph.tensor(op.outputs[0]).shape;
+  return !t.is_constant && t.shape.size() == 4 && out.size() == 4 && t.shape[2] == 1 && out[2] > 1;
+}
+
 RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
   if (op.outputs.size() != 1 || op.outputs[0] == ir::kNoTensor) {
     return Untileable(op, "has more than one output");
@@ -117,7 +124,7 @@ RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
       continue;
     }
     if (tensor.shape.size() != 4) return Untileable(op, "has an input that is not 4-D NCHW");
-    if (tensor.shape[2] != out[2]) {
+    if (tensor.shape[2] != out[2] && !BroadcastsAlongRows(graph, op, in)) {
       if (op.type == OpType::kPad) return Untileable(op, "pads along H");
       if (op.type == OpType::kResize) return Untileable(op, "scales H");
       if (op.type == OpType::kConcat) return Untileable(op, "joins along H");

@@ -9,9 +9,9 @@
 //    one output row appears with the last band (docs/planning.md, "Banded reductions").
 //  - Resize and Pad are tileable only when they leave H unchanged (scaling or padding H
 //    changes the row mapping; a later strategy may add it).
-//  - Add/Sub/Mul/Div need every activation operand with the output's H (an operand
-//    broadcast along H, such as a squeeze-excite scale, is not row-tileable yet);
-//    constant operands must not vary along H.
+//  - Add/Sub/Mul/Div need every activation operand with the output's H or with one row
+//    (a squeeze-excite scale, BroadcastsAlongRows: each tile reads it whole); constant
+//    operands must not vary along H.
 //  - Concat is tileable unless it joins along H (checked from the shapes, so it does not
 //    depend on the axis convention).
 //  - Conv1D and ConvTranspose are not row-tileable yet.
@@ -35,6 +35,10 @@ struct RowTileability {
 };
 
 RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op);
+
+// An activation operand of a tileable binary op that has one row where the output has
+// several (a squeeze-excite scale [N, C, 1, 1]): every tile reads its one row whole.
+bool BroadcastsAlongRows(const ir::Graph& graph, const ir::Op& op, ir::TensorId input);
 
 }  // namespace tigris::analysis
 

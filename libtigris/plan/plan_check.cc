@@ -197,6 +197,12 @@ class Checker {
     };
     auto needed = [&](ir::TensorId t, bool output) {
       if (strips == nullptr) return g_.tensor(t).byte_size();
+      // An operand broadcast along H has one row, which every tile reads whole.
+      if (!output && g_.tensor(t).shape.size() == 4 && g_.tensor(t).shape[2] == 1 &&
+          node.outputs.size() == 1 && g_.tensor(node.outputs[0]).shape.size() == 4 &&
+          g_.tensor(node.outputs[0]).shape[2] > 1) {
+        return RowBytes(g_.tensor(t));
+      }
       const auto it = strips->find(op);
       const int64_t rows =
           it == strips->end() ? 0 : (output ? it->second.second : it->second.first);

@@ -65,7 +65,13 @@ std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& f
     TileOp tile_op;
     tile_op.op = ops[k];
     tile_op.window = t.window;
-    tile_op.in_rows = graph.tensor(inputs[0]).shape[2];
+    // The rows of its data inputs; an operand broadcast along H (one row) is read whole.
+    tile_op.in_rows = 0;
+    for (ir::TensorId in : inputs) {
+      if (!analysis::BroadcastsAlongRows(graph, op, in)) {
+        tile_op.in_rows = std::max(tile_op.in_rows, graph.tensor(in).shape[2]);
+      }
+    }
     tile_op.out_rows = graph.tensor(op.outputs[0]).shape[2];
     tile_op.reduces = t.kind == analysis::RowTileClass::kReduction;
     loop.ops.push_back(tile_op);
@@ -102,7 +108,9 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
       b.kind = BufferKind::kRowStrip;
       b.tensor = in;
       b.first_op = b.last_op = op;
-      b.bytes = max_in[k] * RowBytes(graph, in);
+      const bool whole =
+          analysis::BroadcastsAlongRows(graph, graph.ops[static_cast<size_t>(op)], in);
+      b.bytes = (whole ? 1 : max_in[k]) * RowBytes(graph, in);
       loop.buffers.push_back(b);
     }
     Buffer out;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "analysis/alignment.h"
+#include "analysis/tileability.h"
 #include "plan/arena_allocator.h"
 #include "plan/row_tiling.h"
 
@@ -117,7 +118,8 @@ int64_t SlowTrafficBytes(const ir::Graph& graph, const PlanResult& plan) {
         for (ir::TensorId in : node.inputs) {
           if (in != ir::kNoTensor && Contains(stage.spill_in, in) && !Contains(counted, in)) {
             counted.push_back(in);
-            traffic += rows[k].input.size() * RowBytes(graph, in);
+            const bool whole = analysis::BroadcastsAlongRows(graph, node, in);
+            traffic += (whole ? 1 : rows[k].input.size()) * RowBytes(graph, in);
           }
         }
         if (Contains(stage.spill_out, node.outputs[0])) {

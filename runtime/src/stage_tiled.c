@@ -89,6 +89,15 @@ static tgrs_status store_rows(tgrs_exec* ex, const tgrs_operand* operand) {
   return TGRS_OK;
 }
 
+/* An input of a binary op with one row where its output has several. */
+static int broadcast_row(const tgrs_op_call* call, const tgrs_operand* in) {
+  const tgrs_op_code code = call->op.code;
+  return (code == TGRS_OP_ADD || code == TGRS_OP_SUB || code == TGRS_OP_MUL ||
+          code == TGRS_OP_DIV) &&
+         in->tensor.shape.count == 4 && tgrs_tensor_rows(&in->tensor) == 1 &&
+         tgrs_tensor_rows(&call->out[0].tensor) > 1;
+}
+
 /* Streamed loops: moves the rows op slot k + 1 keeps from tile t - 1 to the top of op k's
  * output strip and points `out` at the rows op k writes in tile t (region r). */
 static tgrs_status stream_output(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32_t t, uint32_t k,
@@ -159,7 +168,13 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
     const int c = tgrs_op_call_constant(&call, in, call.op.inputs.data[i]);
     if (c < 0) return TGRS_ERR_INCONSISTENT_PLAN;
     if (c > 0) continue;
-    st = place_rows(ex, tile, op, in, r->in_begin, r->in_end);
+    if (broadcast_row(&call, in)) {
+      /* One row (a squeeze-excite scale) under an output of several: every tile reads it
+       * whole and the kernel broadcasts it (the planner's BroadcastsAlongRows). */
+      st = place_rows(ex, tile, op, in, 0, 1);
+    } else {
+      st = place_rows(ex, tile, op, in, r->in_begin, r->in_end);
+    }
     if (st != TGRS_OK) return st;
     if (in->index == *prev_out) {
       /* Produced by op k - 1 in this tile: its output rows must be these rows (streamed:

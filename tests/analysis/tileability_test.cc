@@ -45,16 +45,24 @@ TEST(TileabilityTest, DenseOpsAreUntileableWithReason) {
   EXPECT_NE(t.reason.find("Gemm"), std::string::npos);
 }
 
-TEST(TileabilityTest, ActivationBroadcastAlongRowsIsUntileable) {
-  // A squeeze-excite scale [1, C, 1, 1] multiplied into [1, C, 8, 8].
+TEST(TileabilityTest, AnActivationOfOneRowIsBroadcastToEveryTile) {
+  // A squeeze-excite scale [1, C, 1, 1] multiplied into [1, C, 8, 8]: every tile reads the
+  // scale whole.
   GraphBuilder g;
   ir::TensorId x = g.Input("x", {1, 4, 8, 8});
   ir::TensorId s = g.Input("s", {1, 4, 1, 1});
-  g.Op(ir::OpType::kMul, "scale", {x, s}, "y", {1, 4, 8, 8});
-  EXPECT_EQ(ClassOfLast(g), RowTileClass::kUntileable);
+  ir::TensorId y = g.Op(ir::OpType::kMul, "scale", {x, s}, "y", {1, 4, 8, 8});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kPointwise);
+  const ir::Graph& graph = g.graph();
+  EXPECT_TRUE(BroadcastsAlongRows(graph, graph.ops.back(), s));
+  EXPECT_FALSE(BroadcastsAlongRows(graph, graph.ops.back(), x));
   ir::TensorId k = g.Floats("k", {4, 1, 1}, {1, 2, 3, 4});  // per-channel constant
   g.Op(ir::OpType::kMul, "scale_const", {x, k}, "z", {1, 4, 8, 8});
   EXPECT_EQ(ClassOfLast(g), RowTileClass::kPointwise);
+  // A rank-3 activation operand has no H of its own to broadcast.
+  ir::TensorId v = g.Input("v", {4, 1, 1});
+  g.Op(ir::OpType::kAdd, "bias_act", {y, v}, "w", {1, 4, 8, 8});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kUntileable);
 }
 
 TEST(TileabilityTest, PadAlongRowsIsUntileable) {

@@ -11,6 +11,8 @@ SiLU is Sigmoid x Mul, as exporters write it. Quantized by onnxruntime's quantiz
 runs it whole and one that spills and row-tiles, and compared with onnxruntime (graph
 optimizations off, QDQ evaluated as written) on several inputs: within 1 LSB everywhere,
 and identical bytes at both budgets. float32 within 1e-4 of the largest magnitude."""
+import json
+
 import numpy as np
 import onnx
 import pytest
@@ -22,8 +24,11 @@ from qdq_helpers import RandomInputs, float_model, onnxruntime_reference, output
 
 C, EXPANDED, SQUEEZED, SIDE = 16, 64, 4, 14
 SHAPE = [1, C, SIDE, SIDE]
-# The small budget spills and row-tiles (int8 at 32K: five stages, two of them tiled).
-BUDGETS = {"float": ["1M", "128K"], "int8": ["1M", "32K"], "uint8": ["1M", "32K"]}
+# Roomy; spilling and row-tiling (int8 at 32K: five stages, two of them tiled); and near the
+# smallest budget, where the squeeze-excite Mul itself runs in row tiles, the scale read
+# whole by every tile.
+BUDGETS = {"float": ["1M", "128K", "16K"], "int8": ["1M", "32K", "4K"],
+           "uint8": ["1M", "32K", "4K"]}
 INPUTS = 4
 
 
@@ -81,6 +86,13 @@ def test_squeeze_excite_block_matches_onnxruntime(models, variant):
     for budget in BUDGETS[variant]:
         plans[budget] = WORK_DIR / f"mbconv_se.{variant}.{budget}.tgrs"
         tigris("compile", path, "-m", budget, "--xip", "-o", plans[budget])
+    # At the smallest budget the scale's Mul (the op reading the Sigmoid's output) is tiled.
+    info = json.loads(tigris("inspect", "--json", plans[BUDGETS[variant][-1]]).stdout)
+    gate = next(i for i, t in enumerate(info["tensors"]) if t["name"].startswith("gate"))
+    mul = next(i for i, op in enumerate(info["ops"]) if op["code"] == "MUL" and gate in op["inputs"])
+    loops = [c["tile"]["ops"] for c in info["chains"]] + [
+        s["tile"]["ops"] for s in info["stages"] if s.get("tile")]
+    assert any(mul in ops for ops in loops), "the squeeze-excite Mul was meant to be tiled"
     worst_lsb, share = 0, 1.0
     for seed in range(INPUTS):
         x = np.random.RandomState(100 + seed).standard_normal(SHAPE).astype(np.float32)
@@ -92,7 +104,8 @@ def test_squeeze_excite_block_matches_onnxruntime(models, variant):
             y_path = WORK_DIR / f"mbconv_se.{variant}.{budget}.y{seed}.npy"
             tigris("run", plan, "--input", x_path, "--output", y_path, "--dequantize")
             outputs.append(np.load(y_path))
-        assert outputs[0].tobytes() == outputs[1].tobytes(), f"input {seed}: budgets differ"
+        for other in outputs[1:]:
+            assert other.tobytes() == outputs[0].tobytes(), f"input {seed}: budgets differ"
         y = outputs[0]
         if variant == "float":
             np.testing.assert_allclose(y, ref, rtol=0, atol=1e-4 * np.abs(ref).max())

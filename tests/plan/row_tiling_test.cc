@@ -105,5 +105,32 @@ TEST(RowTilingTest, StrideTwoRowsByHand) {
   }
 }
 
+TEST(RowTilingTest, AScaleOfOneRowIsReadWholeByEveryTile) {
+  // x 1x4x16x16 float32 (16 rows of 256 bytes) times a squeeze-excite scale 1x4x1x1 (16
+  // bytes): untiled 4096 + 16 + 4096; at 1024 bytes a tile of h rows holds h rows of x and
+  // of y and the whole scale: 512h + 16, so h = 1 (528 bytes); h = 2 needs 1040.
+  testing::GraphBuilder g;
+  ir::TensorId x = g.Input("x", {1, 4, 16, 16});
+  ir::TensorId s = g.Input("s", {1, 4, 1, 1});
+  g.Output(g.Op(ir::OpType::kMul, "scale", {x, s}, "y", {1, 4, 16, 16}));
+  const ir::Graph graph = g.Take();
+
+  const PlanResult p = PlanModel(graph, {1024, 0, 0});
+
+  ASSERT_EQ(p.stages.size(), 1u);
+  ASSERT_TRUE(p.stages[0].tile.has_value());
+  const TilePlan& t = *p.stages[0].tile;
+  EXPECT_EQ(t.tile_rows, 1);
+  EXPECT_EQ(t.count, 16);
+  EXPECT_EQ(t.ops[0].in_rows, 16);  // the rows of x, not of the scale
+  for (const Buffer& b : t.buffers) {
+    if (b.tensor == s) {
+      EXPECT_EQ(b.bytes, 16);  // one row: the whole scale
+    }
+  }
+  EXPECT_EQ(t.peak_bytes, 256 + 16 + 256);
+  testing::ExpectPlanReplays(graph, p);
+}
+
 }  // namespace
 }  // namespace tigris::plan
