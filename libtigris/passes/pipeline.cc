@@ -21,6 +21,11 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // a no-op at inference; removing both before the QDQ and BatchNorm folds lets those
       // see the real producer of each operand.
       {"identity-dropout-elim", "drop Identity and inference-mode Dropout", IdentityDropoutElim},
+      // A weight computed from constants (onnxruntime writes BatchNormalization's scale as
+      // Reshape(initializer) -> QuantizeLinear) must be a constant before
+      // quantize-constant-fold looks at it; constant-expression-fold runs again below.
+      {"constant-expression-fold", "ops over constants only become constants (early)",
+       ConstantExpressionFold},
       // Float weights quantized in the graph become integer initializers, the form
       // qdq-fold reads; after constant-op-fold and identity-dropout-elim, so the weight is
       // a visible constant, before the two QDQ passes that match on it.

@@ -10,6 +10,10 @@
 //            -> DequantizeLinear(s_w, zp_w, axis 0) -> Conv
 //   after:   w_q[4,3,3,3] i8 (constant)                -> DequantizeLinear(...)   -> Conv
 //
+// A weight computed from constants (onnxruntime writes a BatchNormalization scale as
+// Reshape(initializer) -> QuantizeLinear, DenseNet-121's int8 export) is a constant here
+// too: the pipeline runs constant-expression-fold once before this pass.
+//
 // The fold computes exactly what ONNX QuantizeLinear computes (qdq_params.h,
 // QuantizeConstant): saturate(round_half_even(x / scale) + zero_point) in float32, so the
 // plan's weights are the bytes onnxruntime quantizes at run time. Only float32 inputs

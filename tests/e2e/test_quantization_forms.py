@@ -22,15 +22,23 @@ ACT = {"x": (0.02, 128), "c1": (0.05, 120), "c2": (0.04, 100), "f": (0.04, 100),
 
 def weight(name, values, scale, zero_point, dtype, axis, in_graph):
     """Initializers and nodes producing the float tensor `name` through DequantizeLinear,
-    from integer initializers (the usual form) or from float ones quantized in the graph."""
+    from integer initializers (in_graph "" : the usual form), from float ones quantized in
+    the graph ("quantized"), or from a flat float initializer reshaped in the graph and then
+    quantized ("reshaped", as onnxruntime writes BatchNormalization's per-channel scale)."""
     s = numpy_helper.from_array(np.asarray(scale, np.float32), f"{name}_s")
     z = numpy_helper.from_array(np.asarray(zero_point, dtype), f"{name}_z")
     kw = {"axis": axis} if np.ndim(scale) else {}
     if in_graph:
         real = numpy_helper.from_array(values.astype(np.float32), f"{name}_f")
-        nodes = [helper.make_node("QuantizeLinear", [real.name, s.name, z.name], [f"{name}_q"],
-                                  **kw)]
-        inits = [real, s, z]
+        inits, nodes, source = [real, s, z], [], real.name
+        if in_graph == "reshaped":
+            real.CopyFrom(numpy_helper.from_array(values.astype(np.float32).ravel(), real.name))
+            shape = numpy_helper.from_array(np.array(values.shape, np.int64), f"{name}_shape")
+            inits.append(shape)
+            nodes.append(helper.make_node("Reshape", [real.name, shape.name], [f"{name}_r"]))
+            source = f"{name}_r"
+        nodes.append(helper.make_node("QuantizeLinear", [source, s.name, z.name], [f"{name}_q"],
+                                      **kw))
     else:
         scale_b = np.reshape(scale, [-1] + [1] * (values.ndim - 1)) if kw else scale
         zp_b = np.reshape(zero_point, [-1] + [1] * (values.ndim - 1)) if kw else zero_point
@@ -95,10 +103,11 @@ def model(in_graph, weight_dtype):
     return m
 
 
-@pytest.mark.parametrize("in_graph", [False, True], ids=["initializers", "quantized_in_graph"])
+@pytest.mark.parametrize("in_graph", ["", "quantized", "reshaped"],
+                         ids=["initializers", "quantized_in_graph", "reshaped_in_graph"])
 @pytest.mark.parametrize("weight_dtype", [np.uint8, np.int8], ids=["uint8_w", "int8_w"])
 def test_asymmetric_weights_match_onnxruntime(in_graph, weight_dtype):
-    stem = f"qforms_{'graph' if in_graph else 'init'}_{np.dtype(weight_dtype).name}"
+    stem = f"qforms_{in_graph or 'init'}_{np.dtype(weight_dtype).name}"
     path = WORK_DIR / f"{stem}.onnx"
     onnx.save(model(in_graph, weight_dtype), path)
 
