@@ -190,6 +190,12 @@ void SplitRule(ShapeContext& ctx) {
   int64_t total = 0;
   for (int64_t size : sizes) {
     if (size <= 0) ctx.Fail("split sizes must be positive");
+    // Compared before adding: sizes near 2^63 overflowed the sum (fuzz_onnx,
+    // fuzz/regressions/onnx/split-sizes-sum-overflow.onnx).
+    if (size > in[axis] - total) {
+      ctx.Fail("split sizes add up to more than the " + std::to_string(in[axis]) +
+               " entries of axis " + std::to_string(axis));
+    }
     total += size;
   }
   if (total != in[axis]) {

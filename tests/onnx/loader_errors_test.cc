@@ -338,5 +338,18 @@ TEST(LoaderErrors, ShapesBeyondTwoToThe32ElementsAreRejected) {
                   {"reshape", "more than 2^32 elements"});
 }
 
+// Found by fuzz_onnx (fuzz/regressions/onnx/split-sizes-sum-overflow.onnx): Split sizes
+// near 2^62 overflowed their sum. They are held to the axis extent as they are added.
+TEST(LoaderErrors, SplitSizesBeyondTheAxisAreRejectedWithoutOverflow) {
+  OnnxModelBuilder b("huge_split", 13);
+  b.Input("x", {1, 6});
+  b.Initializer("sizes", Ints{2}, Ints{int64_t{6052837899185946625}, int64_t{7310309148916081010}});
+  b.Node("Split", {"x", "sizes"}, {"a", "c"}, "split").Attr("axis", 1);
+  b.Output("a");
+  b.Output("c");
+  ExpectLoadError([&] { LoadString(b.Bytes()); }, Status::kShapeInference,
+                  {"split", "add up to more than the 6 entries of axis 1"});
+}
+
 }  // namespace
 }  // namespace tigris::testing
