@@ -2,6 +2,8 @@
 // Identity, Dropout, BatchNormalization, LRN, Cast, Q/DQ) or the broadcast of their inputs'
 // shapes (Add, Sub, Mul, Div, Sum; ONNX Broadcasting.md).
 #include <cmath>
+#include <cstdint>
+#include <optional>
 
 #include "onnx/shape_rules.h"
 #include "onnx/tensor_import.h"
@@ -42,18 +44,24 @@ int64_t BroadcastAt(const std::vector<int64_t>& values, const ir::Shape& shape,
   return values[static_cast<size_t>(index)];
 }
 
-// Integer arithmetic on static shape values (Mul/Add/Sub/Div of small int tensors).
+// Integer arithmetic on static shape values (Mul/Add/Sub/Div of small int tensors). A
+// result that overflows int64 is no shape value: nullopt, so a Reshape fed by it fails as
+// "not known statically" (fuzz_onnx, fuzz/regressions/onnx/shape-value-mul-overflow.onnx).
 std::optional<int64_t> Apply(ir::OpType type, int64_t a, int64_t b) {
+  int64_t r = 0;
   switch (type) {
     case ir::OpType::kAdd:
     case ir::OpType::kSum:
-      return a + b;
+      if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
+      return r;
     case ir::OpType::kSub:
-      return a - b;
+      if (__builtin_sub_overflow(a, b, &r)) return std::nullopt;
+      return r;
     case ir::OpType::kMul:
-      return a * b;
+      if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+      return r;
     case ir::OpType::kDiv:
-      if (b == 0) return std::nullopt;
+      if (b == 0 || (a == INT64_MIN && b == -1)) return std::nullopt;
       return a / b;  // integer Div truncates (as C and onnxruntime do)
     default:
       return std::nullopt;

@@ -351,5 +351,20 @@ TEST(LoaderErrors, SplitSizesBeyondTheAxisAreRejectedWithoutOverflow) {
                   {"split", "add up to more than the 6 entries of axis 1"});
 }
 
+// Found by fuzz_onnx (fuzz/regressions/onnx/shape-value-mul-overflow.onnx): static shape
+// arithmetic (Shape -> Mul -> Reshape) overflowed int64. An overflowing value is no shape
+// value, so the Reshape's target is not known statically.
+TEST(LoaderErrors, ShapeArithmeticThatOverflowsIsNotAStaticShape) {
+  OnnxModelBuilder b("huge_shape_math", 13);
+  b.Input("x", {1, 4});
+  b.Initializer("k", Ints{2}, Ints{int64_t{1} << 62, int64_t{1} << 62});
+  b.Node("Shape", {"x"}, {"s"}, "shape");
+  b.Node("Mul", {"s", "k"}, {"t"}, "times");
+  b.Node("Reshape", {"x", "t"}, {"y"}, "reshape");
+  b.Output("y");
+  ExpectLoadError([&] { LoadString(b.Bytes()); }, Status::kShapeInference,
+                  {"reshape", "known statically"});
+}
+
 }  // namespace
 }  // namespace tigris::testing
