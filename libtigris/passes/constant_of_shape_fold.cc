@@ -22,6 +22,8 @@
 namespace tigris::passes {
 namespace {
 
+constexpr int64_t kMaxFoldedConstantBytes = int64_t{1} << 30;  // 1 GiB
+
 void FoldOne(ir::Graph& graph, const ir::Op& op) {
   if (op.inputs.size() != 2 || op.outputs.size() != 1 || op.outputs[0] == ir::kNoTensor ||
       op.inputs[1] == ir::kNoTensor) {
@@ -54,8 +56,18 @@ void FoldOne(ir::Graph& graph, const ir::Op& op) {
                                              "' " + ir::ShapeToString(out.shape));
     }
   }
-  std::vector<uint8_t> data;
   int64_t count = ir::NumElements(out.shape);
+  // A few bytes of ONNX may ask for gigabytes (fuzz_onnx,
+  // fuzz/regressions/onnx/constant-of-shape-10gb.onnx); the largest weight of a real model
+  // here, VGG-19's first fully connected layer, is 411 MB.
+  if (count > kMaxFoldedConstantBytes / static_cast<int64_t>(element_size)) {
+    throw Error(Status::kInvalidModel,
+                "ConstantOfShape node '" + op.name + "' would make a constant of " +
+                    std::to_string(count) + " elements (" + ir::ShapeToString(out.shape) +
+                    "), more than the " + std::to_string(kMaxFoldedConstantBytes >> 20) +
+                    " MiB a folded constant may hold");
+  }
+  std::vector<uint8_t> data;
   data.reserve(static_cast<size_t>(count) * element_size);
   for (int64_t i = 0; i < count; ++i) data.insert(data.end(), value.data.begin(), value.data.end());
   out.dtype = value.dtype;

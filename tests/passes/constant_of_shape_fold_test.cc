@@ -65,5 +65,22 @@ TEST(ConstantOfShapeFold, ShapeOperandDisagreeingWithResolvedShapeIsRejected) {
   }
 }
 
+TEST(ConstantOfShapeFold, AConstantOverOneGibibyteIsRejectedBeforeAllocating) {
+  GraphBuilder b;
+  ir::TensorId value = b.Floats("value", {1}, {1.0f});
+  // 2^28 float32 elements is exactly 1 GiB: allowed; one row more is not.
+  b.Output(b.Op(ir::OpType::kConstantOfShape, "huge", {ir::kNoTensor, value}, "c",
+                {(int64_t{1} << 28) + 1}));
+  ir::Graph g = b.Take();
+  try {
+    ConstantOfShapeFold(g);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::kInvalidModel);
+    EXPECT_NE(std::string(e.what()).find("'huge'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1024 MiB"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace tigris::passes
