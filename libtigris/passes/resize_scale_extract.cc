@@ -199,8 +199,11 @@ void Rewrite(ir::Graph& graph, ir::Op& op) {
   op.attrs.Set("mode", mode);
   op.attrs.Set("coordinate_transformation_mode", coordinates);
   op.attrs.Set("nearest_mode", nearest);
-  if (rank == 4 && scales[0] == 1.0 && scales[1] == 1.0 && IsIntegral(scales[2]) &&
-      IsIntegral(scales[3])) {
+  // Integer factors that fit int32 (a scale of 1e31 over an empty axis is a valid model;
+  // converting it to an integer was undefined, found by fuzz_onnx:
+  // fuzz/regressions/onnx/resize-integral-scale-1e31.onnx).
+  auto factor = [](double s) { return IsIntegral(s) && s >= 1.0 && s <= 2147483647.0; };
+  if (rank == 4 && scales[0] == 1.0 && scales[1] == 1.0 && factor(scales[2]) && factor(scales[3])) {
     op.attrs.Set("scale_h", static_cast<int64_t>(scales[2]));
     op.attrs.Set("scale_w", static_cast<int64_t>(scales[3]));
   }

@@ -75,6 +75,22 @@ TEST(ResizeScaleExtract, FractionalScalesKeepModesAndHaveNoIntegerFactors) {
   EXPECT_EQ(op.attrs.GetString("coordinate_transformation_mode"), "align_corners");
 }
 
+TEST(ResizeScaleExtract, HugeIntegralScalesAreNoIntegerFactors) {
+  // 1e31 is integral but no int32 (nor int64) factor; over an empty H it is a valid model.
+  GraphBuilder b;
+  b.graph().opset = 11;
+  ir::TensorId x = b.Input("x", {1, 3, 0, 8});
+  ir::TensorId roi = b.Floats("roi", {0}, {});
+  ir::TensorId scales = b.Floats("scales", {4}, {1, 1, 1e31f, 2});
+  b.Output(b.Op(OpType::kResize, "resize", {x, roi, scales}, "y", {1, 3, 0, 16}));
+  ir::Graph g = b.Take();
+
+  passes::ResizeScaleExtract(g);
+
+  EXPECT_FALSE(g.ops[0].attrs.Has("scale_h"));
+  EXPECT_FALSE(g.ops[0].attrs.Has("scale_w"));
+}
+
 TEST(ResizeScaleExtract, Opset10ResizeIsAsymmetricWithFloorWhenUpsampling) {
   // Raw Resize-10 form (X, scales), as a graph built without the loader has it. Resize-10
   // has no coordinate attributes; onnxruntime runs it with asymmetric
