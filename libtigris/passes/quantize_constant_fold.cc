@@ -52,8 +52,8 @@ void QuantizeConstantFold(ir::Graph& graph) {
     }
     const ir::Tensor& in = graph.tensor(op.input(0));
     if (in.shape != out.shape) {
-      throw Error(Status::kInvalidModel, "QuantizeLinear node '" + op.name + "' reads '" +
-                                             in.name + "' of shape " + ir::ShapeToString(in.shape) +
+      throw Error(Status::kInvalidModel, "QuantizeLinear node '" + op.name + "' reads '" + in.name +
+                                             "' of shape " + ir::ShapeToString(in.shape) +
                                              " but its output '" + out.name + "' has shape " +
                                              ir::ShapeToString(out.shape));
     }

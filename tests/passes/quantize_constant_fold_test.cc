@@ -31,10 +31,10 @@ QuantizedWeight Build(ir::Shape shape, const std::vector<float>& w, const std::v
   ir::TensorId weight = b.Floats("w", shape, w);
   ir::TensorId s = b.Floats("s", {static_cast<int64_t>(scale.size())}, scale);
   ir::TensorId zp = zero_point(b, scale.size());
-  ir::TensorId q = b.Op(ir::OpType::kQuantizeLinear, "quantize_w", {weight, s, zp}, "w_q", shape,
-                        attrs, qtype);
-  ir::TensorId d = b.Op(ir::OpType::kDequantizeLinear, "dequantize_w", {q, s, zp}, "wd", shape,
-                        attrs);
+  ir::TensorId q =
+      b.Op(ir::OpType::kQuantizeLinear, "quantize_w", {weight, s, zp}, "w_q", shape, attrs, qtype);
+  ir::TensorId d =
+      b.Op(ir::OpType::kDequantizeLinear, "dequantize_w", {q, s, zp}, "wd", shape, attrs);
   b.Output(b.Op(ir::OpType::kAdd, "add", {x, d}, "y", shape));
   QuantizedWeight out{b.Take(), q};
   return out;
@@ -108,8 +108,8 @@ TEST(QuantizeConstantFold, ActivationsAreLeftToQdqFold) {
   ir::TensorId x = b.Input("x", {4});
   ir::TensorId s = b.Floats("s", {}, {0.5f});
   ir::TensorId zp = b.Const<int8_t>("zp", {}, ir::DType::kInt8, {0});
-  ir::TensorId q = b.Op(ir::OpType::kQuantizeLinear, "quantize_x", {x, s, zp}, "x_q", {4}, {},
-                        ir::DType::kInt8);
+  ir::TensorId q =
+      b.Op(ir::OpType::kQuantizeLinear, "quantize_x", {x, s, zp}, "x_q", {4}, {}, ir::DType::kInt8);
   b.Output(b.Op(ir::OpType::kDequantizeLinear, "dequantize_x", {q, s, zp}, "y", {4}));
   ir::Graph g = b.Take();
 
