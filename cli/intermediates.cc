@@ -29,21 +29,6 @@ AlignedBytes Allocate(size_t bytes) {
       ::operator new(bytes ? bytes : 1, std::align_val_t(TGRS_ARENA_ALIGNMENT))));
 }
 
-size_t ElementSize(tgrs_dtype dtype) {
-  switch (dtype) {
-    case TGRS_DTYPE_INT8:
-    case TGRS_DTYPE_UINT8:
-      return 1;
-    case TGRS_DTYPE_INT16:
-      return 2;
-    case TGRS_DTYPE_FLOAT32:
-    case TGRS_DTYPE_INT32:
-      return 4;
-    default:
-      return 8;
-  }
-}
-
 // One op output being assembled from the runtime's row reports, in the runtime layout.
 struct Assembly {
   uint32_t op = 0;
@@ -132,7 +117,7 @@ std::vector<int32_t> OnnxPermutation(const tgrs_plan_tensor& t) {
 NpyArray Transpose(const tgrs_plan_tensor& t, const std::vector<uint8_t>& data,
                    const std::vector<int32_t>& perm) {
   const size_t rank = t.shape.count;
-  const size_t elem = ElementSize(t.dtype);
+  const size_t elem = tgrs_dtype_size(t.dtype);
   std::vector<int64_t> in_shape(t.shape.data, t.shape.data + rank);
   std::vector<int64_t> in_stride(rank, 1);
   for (size_t i = rank; i-- > 1;) in_stride[i - 1] = in_stride[i] * in_shape[i];
