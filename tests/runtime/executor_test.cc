@@ -445,7 +445,7 @@ TEST(ExecutorObserverTest, ReportsEveryRowOfEveryOpOutputAndChangesNothing) {
   EXPECT_TRUE(observed.fast_poison_intact);
 }
 
-TEST(ExecutorObserverTest, AnUntiledPlanReportsEveryOutputWholeOnce) {
+TEST(ExecutorObserverTest, AnUntiledPlanReportsEveryOutputWhole) {
   auto loaded = LoadPlanBytes(CompileModel(SharedOnnxModel("mnist8.onnx"), 64 << 20, true));
   ASSERT_NE(loaded, nullptr);
   Reports reports;
