@@ -56,9 +56,20 @@ json Tile(const tgrs_plan_tile& t) {
     tgrs_plan_buffer b;
     if (tgrs_plan_tile_buffer(&t, k, &b) == TGRS_OK) buffers.push_back(Buffer(b));
   }
-  return {{"dim", "height"},    {"tile_size", t.tile_size},   {"count", t.count},
-          {"halo", t.halo},     {"ops", Ints(t.ops)},         {"regions", regions},
-          {"buffers", buffers}, {"peak_bytes", t.peak_bytes}, {"streamed", t.streamed}};
+  json tile = {{"dim", "height"},    {"tile_size", t.tile_size},   {"count", t.count},
+               {"halo", t.halo},     {"ops", Ints(t.ops)},         {"regions", regions},
+               {"buffers", buffers}, {"peak_bytes", t.peak_bytes}, {"streamed", t.streamed}};
+  if (t.column_count > 0) {  // 2-D tiles (schema 2)
+    json columns = json::array();
+    for (uint32_t i = 0; i < t.column_count; ++i) {
+      const tgrs_tile_region& r = t.columns[i];
+      columns.push_back({{"in", {r.in_begin, r.in_end}},
+                         {"out", {r.out_begin, r.out_end}},
+                         {"pad", {r.pad_before, r.pad_after}}});
+    }
+    tile["columns"] = columns;
+  }
+  return tile;
 }
 
 json Stages(const tgrs_plan& p) {

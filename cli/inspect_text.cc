@@ -79,9 +79,10 @@ void PrintBuffer(const tgrs_plan& plan, const tgrs_plan_buffer& b) {
 }
 
 void PrintTile(const tgrs_plan& plan, const tgrs_plan_tile& tile, bool verbose) {
-  std::printf("    tile: %d rows x %d tiles, halo %d%s, ops %s, peak %u B\n", tile.tile_size,
-              tile.count, tile.halo, tile.streamed ? " (streamed: rows kept, not recomputed)" : "",
-              Ints(tile.ops).c_str(), tile.peak_bytes);
+  std::printf("    tile: %d rows%s x %d tiles, halo %d%s, ops %s, peak %u B\n", tile.tile_size,
+              tile.column_count > 0 ? " (2-D: column regions per tile)" : "", tile.count, tile.halo,
+              tile.streamed ? " (streamed: rows kept, not recomputed)" : "", Ints(tile.ops).c_str(),
+              tile.peak_bytes);
   for (uint32_t k = 0; k < tile.buffer_count; ++k) {
     tgrs_plan_buffer b;
     if (tgrs_plan_tile_buffer(&tile, k, &b) == TGRS_OK) PrintBuffer(plan, b);
@@ -91,8 +92,14 @@ void PrintTile(const tgrs_plan& plan, const tgrs_plan_tile& tile, bool verbose) 
     for (uint32_t k = 0; k < tile.ops.count; ++k) {
       const tgrs_tile_region* r = tgrs_plan_tile_region(&tile, t, k);
       if (!r) continue;
-      std::printf("      tile %u op %d: in [%d, %d) out [%d, %d) pad %d/%d\n", t, tile.ops.data[k],
+      std::printf("      tile %u op %d: in [%d, %d) out [%d, %d) pad %d/%d", t, tile.ops.data[k],
                   r->in_begin, r->in_end, r->out_begin, r->out_end, r->pad_before, r->pad_after);
+      const tgrs_tile_region* c = tgrs_plan_tile_columns(&tile, t, k);
+      if (c) {
+        std::printf("; columns in [%d, %d) out [%d, %d) pad %d/%d", c->in_begin, c->in_end,
+                    c->out_begin, c->out_end, c->pad_before, c->pad_after);
+      }
+      std::printf("\n");
     }
   }
 }

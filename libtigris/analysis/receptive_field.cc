@@ -13,14 +13,15 @@ namespace {
               "op '" + op.name + "' (" + std::string(ir::OpTypeName(op.type)) + "): " + what);
 }
 
-int64_t KernelRows(const ir::Graph& graph, const ir::Op& op) {
+// Kernel extent along spatial axis `axis` (0: H, 1: W).
+int64_t KernelExtent(const ir::Graph& graph, const ir::Op& op, size_t axis) {
   std::vector<int64_t> kernel = op.attrs.GetInts("kernel_shape");
-  if (kernel.size() == 2) return kernel[0];
+  if (kernel.size() == 2) return kernel[axis];
   if (!kernel.empty()) Malformed(op, "kernel_shape must have 2 entries for a 2-D window");
   const bool has_weight = op.type == ir::OpType::kConv || op.type == ir::OpType::kDepthwiseConv;
   const ir::TensorId weight = op.input(1);
   if (has_weight && weight != ir::kNoTensor && graph.tensor(weight).shape.size() == 4) {
-    return graph.tensor(weight).shape[2];  // [Cout, Cin/group, KH, KW]
+    return graph.tensor(weight).shape[2 + axis];  // [Cout, Cin/group, KH, KW]
   }
   Malformed(op, "no kernel_shape attribute and no 4-D weight");
 }
@@ -38,7 +39,10 @@ int64_t AttrAt(const ir::Op& op, const char* name, size_t index, size_t expected
 
 }  // namespace
 
-RowWindow SpatialRowWindow(const ir::Graph& graph, const ir::Op& op) {
+namespace {
+
+// The window along spatial axis `axis` (0: H, 1: W); pads are [top, left, bottom, right].
+RowWindow SpatialWindow(const ir::Graph& graph, const ir::Op& op, size_t axis) {
   if (op.inputs.empty() || op.outputs.empty() || op.input(0) == ir::kNoTensor) {
     Malformed(op, "missing input or output");
   }
@@ -47,24 +51,33 @@ RowWindow SpatialRowWindow(const ir::Graph& graph, const ir::Op& op) {
   if (in.size() != 4 || out.size() != 4) Malformed(op, "input and output must be NCHW");
 
   RowWindow w;
-  w.kernel = KernelRows(graph, op);
-  w.stride = AttrAt(op, "strides", 0, 2, 1);
-  w.dilation = AttrAt(op, "dilations", 0, 2, 1);
-  // ONNX 2-D pads: [top, left, bottom, right] (all begins, then all ends).
-  w.pad_top = AttrAt(op, "pads", 0, 4, 0);
-  w.pad_bottom = AttrAt(op, "pads", 2, 4, 0);
+  w.kernel = KernelExtent(graph, op, axis);
+  w.stride = AttrAt(op, "strides", axis, 2, 1);
+  w.dilation = AttrAt(op, "dilations", axis, 2, 1);
+  w.pad_top = AttrAt(op, "pads", axis, 4, 0);
+  w.pad_bottom = AttrAt(op, "pads", 2 + axis, 4, 0);
   if (w.kernel < 1 || w.stride < 1 || w.dilation < 1 || w.pad_top < 0 || w.pad_bottom < 0) {
     Malformed(op, "kernel, stride and dilation must be >= 1 and pads >= 0");
   }
   const std::string auto_pad = op.attrs.GetString("auto_pad", "NOTSET");
   if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-    const int64_t total = std::max<int64_t>(0, w.InputRows(out[2]) - in[2]);
+    const int64_t total = std::max<int64_t>(0, w.InputRows(out[2 + axis]) - in[2 + axis]);
     w.pad_top = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
     w.pad_bottom = total - w.pad_top;
   } else if (auto_pad == "VALID") {
     w.pad_top = w.pad_bottom = 0;
   }
   return w;
+}
+
+}  // namespace
+
+RowWindow SpatialRowWindow(const ir::Graph& graph, const ir::Op& op) {
+  return SpatialWindow(graph, op, 0);
+}
+
+RowWindow SpatialColumnWindow(const ir::Graph& graph, const ir::Op& op) {
+  return SpatialWindow(graph, op, 1);
 }
 
 ReceptiveField ComputeReceptiveField(const std::vector<RowWindow>& windows_in_order) {

@@ -34,6 +34,9 @@ struct RowWindow {
 // kInvalidModel naming the node when the op is not a 2-D window op or its attributes are
 // malformed.
 RowWindow SpatialRowWindow(const ir::Graph& graph, const ir::Op& op);
+// The same window along W (kernel KW, strides[1], dilations[1], pads left and right, in
+// the pad_top / pad_bottom fields): what a 2-D tile's column bands walk back through.
+RowWindow SpatialColumnWindow(const ir::Graph& graph, const ir::Op& op);
 
 struct ReceptiveField {
   int64_t rows = 1;  // RF

@@ -143,4 +143,49 @@ RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
   return t;
 }
 
+ColumnTileability ClassifyColumnTiling(const ir::Graph& graph, const ir::Op& op) {
+  ColumnTileability t;
+  auto refuse = [&](const std::string& why) {
+    t.reason = std::string(ir::OpTypeName(op.type)) + " " + why;
+    return t;
+  };
+  const RowTileability rows = ClassifyRowTiling(graph, op);
+  if (rows.kind == RowTileClass::kUntileable) return refuse("is not row-tileable either");
+  if (rows.kind == RowTileClass::kReduction) {
+    t.tileable = true;  // box by box into its accumulators, like its bands of rows
+    return t;
+  }
+  const ir::Shape& out = graph.tensor(op.outputs[0]).shape;
+  switch (op.type) {
+    case OpType::kConv:
+    case OpType::kDepthwiseConv:
+    case OpType::kMaxPool:
+    case OpType::kAveragePool:
+      t.window = SpatialColumnWindow(graph, op);
+      t.tileable = true;
+      return t;
+    default:
+      break;
+  }
+  if (!IsElementwise(op.type) && !IsBinary(op.type)) return refuse("keeps whole rows");
+  const size_t data_inputs = IsElementwise(op.type) ? 1 : op.inputs.size();
+  for (size_t i = 0; i < data_inputs; ++i) {
+    const ir::TensorId in = op.input(i);
+    if (in == ir::kNoTensor) continue;
+    const ir::Shape& shape = graph.tensor(in).shape;
+    const int64_t cols = shape.empty() ? 1 : shape.back();
+    if (graph.tensor(in).is_constant) {
+      if (cols != 1) return refuse("has a constant varying along W");
+      continue;
+    }
+    const bool pixel = shape.size() == 4 && shape[2] == 1 && shape[3] == 1;
+    if (shape.size() != 4 || (shape[3] != out[3] && !pixel) ||
+        (shape[2] == 1 && out[2] > 1 && !pixel)) {
+      return refuse("broadcasts an activation along W");
+    }
+  }
+  t.tileable = true;
+  return t;
+}
+
 }  // namespace tigris::analysis

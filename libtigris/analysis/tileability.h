@@ -36,6 +36,19 @@ struct RowTileability {
 
 RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op);
 
+// Column (W) tileability of an op already row-tileable, for 2-D tiles (docs/planning.md,
+// "2-D tiles"): the ops whose runtime kernels run on a column view unchanged. Conv,
+// DepthwiseConv, MaxPool and AveragePool walk their W window; elementwise ops and
+// Add/Sub/Mul/Div map each column to itself, with every activation operand either full
+// width or a single pixel (a squeeze-excite scale) and constants not varying along W.
+// Everything else (Concat, Pad, Resize, Slice, the global pools) keeps whole rows.
+struct ColumnTileability {
+  bool tileable = false;
+  RowWindow window;    // along W; identity for pointwise ops
+  std::string reason;  // why not
+};
+ColumnTileability ClassifyColumnTiling(const ir::Graph& graph, const ir::Op& op);
+
 // An activation operand of a tileable binary op that has one row where the output has
 // several (a squeeze-excite scale [N, C, 1, 1]): every tile reads its one row whole.
 bool BroadcastsAlongRows(const ir::Graph& graph, const ir::Op& op, ir::TensorId input);

@@ -125,7 +125,7 @@ class Writer {
     const auto generator = b_.CreateString(GeneratorString());
     const auto name = b_.CreateString(g_.name);
     const auto plan = tgrs::CreatePlan(
-        b_, kSchemaVersion, generator, name, b_.CreateVector(tensors), b_.CreateVector(ops),
+        b_, schema_version_, generator, name, b_.CreateVector(tensors), b_.CreateVector(ops),
         b_.CreateVector(stages), b_.CreateVector(chains), b_.CreateVector(inputs),
         b_.CreateVector(outputs), b_.CreateVector(slow), U32(out.fast_arena_bytes, "fast arena"),
         U32(out.slow_arena_bytes, "slow arena"), U32(r_.scheduled_peak_bytes, "peak"), o_.xip,
@@ -229,19 +229,27 @@ class Writer {
     std::vector<int32_t> ops;
     for (const plan::TileOp& op : t.ops) ops.push_back(op.op);
     std::vector<tgrs::TileRegion> regions;
+    std::vector<tgrs::TileRegion> columns;  // 2-D tiles only
     for (const std::vector<plan::OpTileRows>& tile : plan::AllTileRows(t)) {
       for (const plan::OpTileRows& rows : tile) {
         regions.emplace_back(I32(rows.input.begin, "row"), I32(rows.input.end, "row"),
                              I32(rows.output.begin, "row"), I32(rows.output.end, "row"),
                              I32(rows.pad_top, "row"), I32(rows.pad_bottom, "row"));
+        if (t.tile_cols <= 0) continue;
+        columns.emplace_back(
+            I32(rows.input_cols.begin, "column"), I32(rows.input_cols.end, "column"),
+            I32(rows.output_cols.begin, "column"), I32(rows.output_cols.end, "column"),
+            I32(rows.pad_left, "column"), I32(rows.pad_right, "column"));
       }
     }
     const auto ops_v = b_.CreateVector(ops);
     const auto regions_v = b_.CreateVectorOfStructs(regions);
     const auto buffers = Buffers(t.buffers, shift);
+    const auto columns_v = columns.empty() ? 0 : b_.CreateVectorOfStructs(columns);
+    if (!columns.empty()) schema_version_ = kSchemaVersion2DTiles;
     return tgrs::CreateTilePlan(b_, tgrs::TileDim::HEIGHT, I32(t.tile_rows, "tile rows"),
                                 I32(t.count, "tile count"), I32(t.halo, "halo"), ops_v, regions_v,
-                                buffers, U32(t.peak_bytes, "tile peak"), t.streamed);
+                                buffers, U32(t.peak_bytes, "tile peak"), t.streamed, columns_v);
   }
 
   fb::Offset<tgrs::Stage> Stage(const plan::Stage& s) {
@@ -265,6 +273,7 @@ class Writer {
   std::vector<OpRecord> records_;
   WeightStore store_;
   fb::FlatBufferBuilder b_{1 << 16};
+  uint32_t schema_version_ = kSchemaVersion;  // raised by the features the plan uses
 };
 
 }  // namespace

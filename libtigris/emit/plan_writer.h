@@ -14,7 +14,11 @@
 
 namespace tigris::emit {
 
+// Plan.schema_version (format/tgrs.fbs, revision history): a plan is stamped with the
+// oldest version that describes it, so a runtime built before 2-D tiles still runs every
+// plan without them and rejects, by version, the plans it would misread.
 inline constexpr uint32_t kSchemaVersion = 1;
+inline constexpr uint32_t kSchemaVersion2DTiles = 2;
 
 struct EmitOptions {
   // Weights read in place from the plan (flash). false: each stage's weights are copied

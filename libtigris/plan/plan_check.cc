@@ -17,10 +17,11 @@ std::string Range(const BufferHome& h) {
   return "[" + std::to_string(h.offset) + ", +" + std::to_string(h.size) + ")";
 }
 
-// Bytes of one row (H) of a rank-4 tensor.
+// Bytes of one row (H) of a rank-4 tensor, and of one pixel (one row, one column).
 int64_t RowBytes(const ir::Tensor& t) {
   return t.num_elements() / t.shape[2] * static_cast<int64_t>(ir::DTypeSize(t.dtype));
 }
+int64_t PixelBytes(const ir::Tensor& t) { return RowBytes(t) / t.shape[3]; }
 
 class Checker {
  public:
@@ -52,19 +53,41 @@ class Checker {
     return "op " + std::to_string(op) + " '" + g_.ops[static_cast<size_t>(op)].name + "'";
   }
 
-  // The largest input and output rows each op of `tile` touches over all its tiles, and
-  // the row bookkeeping of every tile (TileRows is the planner's function; what is checked
-  // here is recomputed from the windows).
+  // One axis of a window op: the input span and its padding are exactly what the window
+  // needs for the output span, counted directly (first tap of the first output to last tap
+  // of the last), and padding lies only outside the tensor.
+  void CheckSpan(const std::string& where, const char* axis, const analysis::RowWindow& w,
+                 int64_t in_extent, const RowRange& input, const RowRange& output,
+                 int64_t pad_before, int64_t pad_after) {
+    const int64_t first_tap = output.begin * w.stride - w.pad_top;
+    const int64_t last_tap = (output.end - 1) * w.stride - w.pad_top + (w.kernel - 1) * w.dilation;
+    Expect(input.begin - pad_before == first_tap && input.end + pad_after == last_tap + 1,
+           where + ": input " + axis + " and padding do not match the window");
+    Expect(pad_before == 0 || input.begin == 0, where + ": leading padding inside the tensor");
+    Expect(pad_after == 0 || input.end == in_extent,
+           where + ": trailing padding inside the tensor");
+  }
+
+  // The largest input and output area (rows x columns) each op of `tile` touches over all
+  // its tiles, and the row and column bookkeeping of every tile (TileRows is the planner's
+  // function; what is checked here is recomputed from the windows).
   std::map<int, std::pair<int64_t, int64_t>> CheckTileRows(const TilePlan& tile) {
     std::map<int, std::pair<int64_t, int64_t>> largest;
     if (!Expect(!tile.ops.empty() && tile.tile_rows >= 1, "a tile loop without ops or rows")) {
       return largest;
     }
+    const bool two_d = tile.tile_cols > 0;
+    if (two_d && !Expect(!tile.streamed, "2-D tiles in a streamed loop")) return largest;
     const int64_t height = GridRows(tile);
-    Expect(tile.count == (height + tile.tile_rows - 1) / tile.tile_rows,
+    const int64_t width = two_d ? GridCols(tile) : 1;  // the grid's columns
+    const int64_t bands = two_d ? (width + tile.tile_cols - 1) / tile.tile_cols : 1;
+    Expect(tile.count == (height + tile.tile_rows - 1) / tile.tile_rows * bands,
            "tile count " + std::to_string(tile.count) + " does not cover " +
-               std::to_string(height) + " rows in tiles of " + std::to_string(tile.tile_rows));
-    std::vector<int> covered(static_cast<size_t>(std::max<int64_t>(height, 0)), 0);
+               std::to_string(height) + " rows in tiles of " + std::to_string(tile.tile_rows) +
+               (two_d ? " and " + std::to_string(width) + " columns in tiles of " +
+                            std::to_string(tile.tile_cols)
+                      : ""));
+    std::vector<int> covered(static_cast<size_t>(std::max<int64_t>(height * width, 0)), 0);
     // Streamed: rows each intermediate op produced so far (each at most once).
     std::vector<std::vector<bool>> produced(tile.ops.size());
     for (size_t k = 0; k < tile.ops.size(); ++k) {
@@ -81,10 +104,15 @@ class Checker {
                                                       std::to_string(rows.size()) + " ops")) {
         return largest;
       }
-      // The grid: the last op's output rows, or the bands a reduction reads.
+      // The grid: the last op's output rows (and columns), or the bands a reduction reads.
       const RowRange& band = tile.ops.back().reduces ? rows.back().input : rows.back().output;
+      const RowRange cols = !two_d                    ? RowRange{0, 1}
+                            : tile.ops.back().reduces ? rows.back().input_cols
+                                                      : rows.back().output_cols;
       for (int64_t r = std::max<int64_t>(band.begin, 0); r < std::min(band.end, height); ++r) {
-        ++covered[static_cast<size_t>(r)];
+        for (int64_t c = std::max<int64_t>(cols.begin, 0); c < std::min(cols.end, width); ++c) {
+          ++covered[static_cast<size_t>(r * width + c)];
+        }
       }
       for (size_t k = 0; k < rows.size(); ++k) {
         const TileOp& op = tile.ops[k];
@@ -97,8 +125,34 @@ class Checker {
         Expect(t.output.begin >= 0 && t.output.end <= op.out_rows,
                where + ": output rows outside [0, " + std::to_string(op.out_rows) + ")");
         Expect(t.pad_top >= 0 && t.pad_bottom >= 0, where + ": negative padding");
+        if (two_d && op.reduces) {
+          // Its box is its band of input columns; its output comes with the final tile.
+          const bool final_tile = i + 1 == tile.count;
+          Expect(t.input_cols.begin >= 0 && t.input_cols.end <= op.in_cols &&
+                     t.input_cols.size() > 0 && t.pad_left == 0 && t.pad_right == 0 &&
+                     t.output_cols.begin == 0 &&
+                     t.output_cols.end == (final_tile ? op.out_cols : 0),
+                 where + ": a reduction's columns are not its band");
+        } else if (two_d) {
+          Expect(t.input_cols.begin >= 0 && t.input_cols.end <= op.in_cols &&
+                     t.input_cols.begin < t.input_cols.end && t.output_cols.begin >= 0 &&
+                     t.output_cols.end <= op.out_cols && t.output_cols.size() > 0 &&
+                     t.pad_left >= 0 && t.pad_right >= 0,
+                 where + ": columns outside the tensors");
+          CheckSpan(where, "columns", op.col_window, op.in_cols, t.input_cols, t.output_cols,
+                    t.pad_left, t.pad_right);
+          if (k + 1 < rows.size()) {
+            Expect(t.output_cols.begin == rows[k + 1].input_cols.begin &&
+                       t.output_cols.end == rows[k + 1].input_cols.end,
+                   where + ": produces other columns than the next op reads");
+          }
+        } else {
+          Expect(t.input_cols.begin == 0 && t.input_cols.end == op.in_cols &&
+                     t.output_cols.begin == 0 && t.output_cols.end == op.out_cols,
+                 where + ": a row tile that does not span the full width");
+        }
         const bool streamed_link = tile.streamed && k + 1 < rows.size();
-        auto& [in_rows, out_rows] = largest[op.op];
+        auto& [in_area, out_area] = largest[op.op];
         if (streamed_link) {
           // What op k+1 reads = rows kept from the previous tile + the rows op k adds now.
           const RowRange& reads = rows[k + 1].input;
@@ -113,7 +167,7 @@ class Checker {
                    where + ": row " + std::to_string(r) + " produced twice in a streamed loop");
             produced[k][static_cast<size_t>(r)] = true;
           }
-          out_rows = std::max(out_rows, reads.size());  // the strip holds the whole window
+          out_area = std::max(out_area, rows[k + 1].input_area());  // the whole window
         }
         if (op.reduces) {
           // Its band is its input, unpadded; its output rows come with the last band only.
@@ -121,8 +175,8 @@ class Checker {
           Expect(k + 1 == rows.size() && t.pad_top == 0 && t.pad_bottom == 0 &&
                      t.output.begin == 0 && t.output.end == (last_tile ? op.out_rows : 0),
                  where + ": a reduction must end the loop and write its output with the last band");
-          in_rows = std::max(in_rows, t.input.size());
-          out_rows = std::max(out_rows, t.output.size());
+          in_area = std::max(in_area, t.input_area());
+          out_area = std::max(out_area, t.output_area());
           continue;
         }
         if (t.output.size() == 0) {
@@ -131,22 +185,13 @@ class Checker {
                  where + ": produces no rows but its input window moves");
           continue;
         }
-        // The rows a window of `kernel` taps at `stride` needs for the produced rows,
-        // counted directly: first tap of the first row to last tap of the last row.
-        const int64_t first_tap = t.output.begin * op.window.stride - op.window.pad_top;
-        const int64_t last_tap = (t.output.end - 1) * op.window.stride - op.window.pad_top +
-                                 (op.window.kernel - 1) * op.window.dilation;
-        Expect(t.input.begin - t.pad_top == first_tap && t.input.end + t.pad_bottom == last_tap + 1,
-               where + ": input rows and padding do not match the window");
-        Expect(t.pad_top == 0 || t.input.begin == 0, where + ": top padding inside the tensor");
-        Expect(t.pad_bottom == 0 || t.input.end == op.in_rows,
-               where + ": bottom padding inside the tensor");
+        CheckSpan(where, "rows", op.window, op.in_rows, t.input, t.output, t.pad_top, t.pad_bottom);
         if (k + 1 < rows.size() && !tile.streamed) {
           Expect(t.output.begin == rows[k + 1].input.begin && t.output.end == rows[k + 1].input.end,
                  where + ": produces other rows than the next op reads");
         }
-        in_rows = std::max(in_rows, t.input.size());
-        out_rows = std::max(out_rows, t.output.size());
+        in_area = std::max(in_area, t.input_area());
+        out_area = std::max(out_area, t.output_area());
       }
     }
     if (tile.ops.back().reduces) {
@@ -174,10 +219,12 @@ class Checker {
                "the streamed strip of '" + g_.tensor(t).name + "' is not live for the whole loop");
       }
     }
-    for (int64_t r = 0; r < height && !full(); ++r) {
+    for (int64_t r = 0; r < height * width && !full(); ++r) {
       Expect(covered[static_cast<size_t>(r)] == 1,
-             "output row " + std::to_string(r) + " of " + OpName(tile.ops.back().op) +
-                 " is produced " + std::to_string(covered[static_cast<size_t>(r)]) + " times");
+             "output row " + std::to_string(r / width) +
+                 (two_d ? ", column " + std::to_string(r % width) : "") + " of " +
+                 OpName(tile.ops.back().op) + " is produced " +
+                 std::to_string(covered[static_cast<size_t>(r)]) + " times");
     }
     return largest;
   }
@@ -204,9 +251,9 @@ class Checker {
         return RowBytes(g_.tensor(t));
       }
       const auto it = strips->find(op);
-      const int64_t rows =
+      const int64_t area =
           it == strips->end() ? 0 : (output ? it->second.second : it->second.first);
-      return rows * RowBytes(g_.tensor(t));
+      return area * PixelBytes(g_.tensor(t));
     };
     for (ir::TensorId in : node.inputs) {
       if (in == ir::kNoTensor || g_.tensor(in).is_constant) continue;

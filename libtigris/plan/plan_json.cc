@@ -5,8 +5,12 @@ namespace {
 
 using nlohmann::json;
 
+// The loop's shape: "dims" names what it cuts ("H", or "H,W" for 2-D tiles); "width" is
+// the tile's columns (null when tiles span the full width).
 json TileJson(const TilePlan& tile) {
-  return {{"height", tile.tile_rows},
+  return {{"dims", tile.tile_cols > 0 ? "H,W" : "H"},
+          {"height", tile.tile_rows},
+          {"width", tile.tile_cols > 0 ? json(tile.tile_cols) : json(nullptr)},
           {"halo", tile.halo},
           {"count", tile.count},
           {"streamed", tile.streamed}};
@@ -42,12 +46,14 @@ json PlanToJson(const ir::Graph& graph, const PlanResult& plan) {
   for (const Stage& stage : plan.stages) stages.push_back(StageJson(graph, plan, stage));
   json chains = json::array();
   for (const Chain& chain : plan.chains) {
-    chains.push_back({{"id", chain.id},
-                      {"stages", chain.stages},
-                      {"tile_height", chain.tile.tile_rows},
-                      {"halo", chain.tile.halo},
-                      {"tiles", chain.tile.count},
-                      {"streamed", chain.tile.streamed}});
+    chains.push_back(
+        {{"id", chain.id},
+         {"stages", chain.stages},
+         {"tile_height", chain.tile.tile_rows},
+         {"tile_width", chain.tile.tile_cols > 0 ? json(chain.tile.tile_cols) : json(nullptr)},
+         {"halo", chain.tile.halo},
+         {"tiles", chain.tile.count},
+         {"streamed", chain.tile.streamed}});
   }
   json timeline = json::array();
   for (const TimelineStep& step : plan.timeline) {

@@ -27,6 +27,12 @@ int64_t RowBytes(const ir::Graph& graph, ir::TensorId tensor) {
   return rows > 0 ? t.num_elements() / rows * static_cast<int64_t>(ir::DTypeSize(t.dtype)) : 0;
 }
 
+int64_t PixelBytes(const ir::Graph& graph, ir::TensorId tensor) {
+  const ir::Tensor& t = graph.tensor(tensor);
+  const int64_t cols = t.shape.size() == 4 ? t.shape[3] : 1;
+  return cols > 0 ? RowBytes(graph, tensor) / cols : 0;
+}
+
 std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& facts,
                                      const std::vector<int>& ops, std::string* reason) {
   TilePlan loop;
@@ -74,29 +80,87 @@ std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& f
     }
     tile_op.out_rows = graph.tensor(op.outputs[0]).shape[2];
     tile_op.reduces = t.kind == analysis::RowTileClass::kReduction;
+    // Columns: the widest full-width data input (a one-pixel operand is read whole).
+    tile_op.out_cols = graph.tensor(op.outputs[0]).shape[3];
+    for (ir::TensorId in : inputs) {
+      const ir::Shape& shape = graph.tensor(in).shape;
+      if (shape.size() == 4) tile_op.in_cols = std::max(tile_op.in_cols, shape[3]);
+    }
+    const analysis::ColumnTileability cols = analysis::ClassifyColumnTiling(graph, op);
+    if (cols.tileable) tile_op.col_window = cols.window;
     loop.ops.push_back(tile_op);
   }
   loop.halo = analysis::ComputeReceptiveField(spatial).halo;
   return loop;
 }
 
-void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t tile_rows,
-                    TilePlan& loop) {
-  const int64_t grid_rows = GridRows(loop);
-  loop.tile_rows = tile_rows;
-  loop.count = (grid_rows + tile_rows - 1) / tile_rows;
-  // Largest input and output row counts of each op over all tiles. A streamed loop's
-  // intermediate strip holds its reader's whole input window (rows kept from the previous
-  // tile plus the new ones), not only the rows produced in one tile.
-  std::vector<int64_t> max_in(loop.ops.size(), 0);
-  std::vector<int64_t> max_out(loop.ops.size(), 0);
-  for (const std::vector<OpTileRows>& rows : AllTileRows(loop)) {
+std::string ColumnTileProblem(const ir::Graph& graph, const TilePlan& loop) {
+  if (loop.streamed) return "a streamed loop keeps whole rows";
+  for (const TileOp& t : loop.ops) {
+    const ir::Op& op = graph.ops[static_cast<size_t>(t.op)];
+    const analysis::ColumnTileability cols = analysis::ClassifyColumnTiling(graph, op);
+    if (!cols.tileable) return OpLabel(op) + " cannot be tiled along W: " + cols.reason;
+  }
+  return "";
+}
+
+namespace {
+
+// Largest input and output area (rows x columns) of each op over all tiles. A streamed
+// loop's intermediate strip holds its reader's whole input window (rows kept from the
+// previous tile plus the new ones), not only the rows produced in one tile. In a 2-D loop
+// an op's rows depend only on the row band and its columns only on the column band, so
+// the largest area is the largest rows times the largest columns: one walk per band
+// instead of one per tile.
+void LargestAreas(const TilePlan& loop, std::vector<int64_t>& max_in,
+                  std::vector<int64_t>& max_out) {
+  max_in.assign(loop.ops.size(), 0);
+  max_out.assign(loop.ops.size(), 0);
+  if (loop.tile_cols <= 0) {
+    for (const std::vector<OpTileRows>& rows : AllTileRows(loop)) {
+      for (size_t k = 0; k < rows.size(); ++k) {
+        max_in[k] = std::max(max_in[k], rows[k].input_area());
+        const bool kept = loop.streamed && k + 1 < rows.size();
+        max_out[k] = std::max(max_out[k], kept ? rows[k + 1].input_area() : rows[k].output_area());
+      }
+    }
+    return;
+  }
+  TilePlan row_only = loop;
+  row_only.tile_cols = 0;
+  row_only.count = RowBands(loop);
+  std::vector<int64_t> in_rows(loop.ops.size(), 0), out_rows(loop.ops.size(), 0);
+  for (const std::vector<OpTileRows>& rows : AllTileRows(row_only)) {
     for (size_t k = 0; k < rows.size(); ++k) {
-      max_in[k] = std::max(max_in[k], rows[k].input.size());
-      const bool kept = loop.streamed && k + 1 < rows.size();
-      max_out[k] = std::max(max_out[k], kept ? rows[k + 1].input.size() : rows[k].output.size());
+      in_rows[k] = std::max(in_rows[k], rows[k].input.size());
+      out_rows[k] = std::max(out_rows[k], rows[k].output.size());
     }
   }
+  std::vector<int64_t> in_cols(loop.ops.size(), 0), out_cols(loop.ops.size(), 0);
+  // The columns of the last row band (a reduction writes its output in its last tile).
+  const int64_t bands = ColumnBands(loop);
+  for (int64_t band = 0; band < bands; ++band) {
+    const std::vector<OpTileRows> rows = TileRows(loop, (RowBands(loop) - 1) * bands + band);
+    for (size_t k = 0; k < rows.size(); ++k) {
+      in_cols[k] = std::max(in_cols[k], rows[k].input_cols.size());
+      out_cols[k] = std::max(out_cols[k], rows[k].output_cols.size());
+    }
+  }
+  for (size_t k = 0; k < loop.ops.size(); ++k) {
+    max_in[k] = in_rows[k] * in_cols[k];
+    max_out[k] = out_rows[k] * out_cols[k];
+  }
+}
+
+}  // namespace
+
+void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t tile_rows,
+                    TilePlan& loop, int64_t tile_cols) {
+  loop.tile_rows = tile_rows;
+  loop.tile_cols = tile_cols;
+  loop.count = RowBands(loop) * ColumnBands(loop);
+  std::vector<int64_t> max_in, max_out;
+  LargestAreas(loop, max_in, max_out);
   loop.buffers.clear();
   for (size_t k = 0; k < loop.ops.size(); ++k) {
     const int op = loop.ops[k].op;
@@ -110,7 +174,7 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
       b.first_op = b.last_op = op;
       const bool whole =
           analysis::BroadcastsAlongRows(graph, graph.ops[static_cast<size_t>(op)], in);
-      b.bytes = (whole ? 1 : max_in[k]) * RowBytes(graph, in);
+      b.bytes = whole ? RowBytes(graph, in) : max_in[k] * PixelBytes(graph, in);
       loop.buffers.push_back(b);
     }
     Buffer out;
@@ -123,7 +187,7 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
       out.first_op = loop.ops.front().op;
       out.last_op = loop.ops.back().op;
     }
-    out.bytes = max_out[k] * RowBytes(graph, out.tensor);
+    out.bytes = max_out[k] * PixelBytes(graph, out.tensor);
     loop.buffers.push_back(out);
     if (loop.ops[k].reduces) {
       // Per-channel accumulators (float or int32, [N, C]) carried from band to band.
@@ -178,6 +242,60 @@ int64_t LargestFittingTileRows(const ir::Graph& graph, const GraphFacts& facts,
   return lo;
 }
 
+TileShape LargestFitting2DTile(const ir::Graph& graph, const GraphFacts& facts,
+                               const TilePlan& loop, int64_t fast_bytes) {
+  TilePlan trial = loop;
+  trial.streamed = false;
+  auto fits = [&](int64_t rows, int64_t cols) {
+    LayoutTileLoop(graph, facts, rows, trial, cols);
+    return trial.peak_bytes <= fast_bytes;
+  };
+  const int64_t width = GridCols(loop);
+  if (width < 1 || !fits(1, 1)) return {};
+  // A float reduction adds its boxes in the whole-tensor order only when each box is one
+  // row (tgrs_global_pool_band_f32): its loop keeps 1-row tiles, so tiled == untiled bits.
+  const TileOp& last = loop.ops.back();
+  const ir::TensorId reduced = graph.ops[static_cast<size_t>(last.op)].outputs[0];
+  const bool one_row = last.reduces && graph.tensor(reduced).dtype == ir::DType::kFloat32;
+  // Widest 1-row tile that fits; then, for every width from there down, the tallest tile;
+  // keep the shape with the fewest tiles (ties: the larger area, which SMAUG prefers: the
+  // one that uses the most SRAM; smaug-tiling-optimizers.txt).
+  int64_t lo = 1, hi = width;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    if (fits(1, mid)) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  TileShape best;
+  int64_t best_tiles = 0;
+  const int64_t height = GridRows(loop);
+  int64_t rows_floor = 1;  // a narrower tile fits at least as many rows
+  for (int64_t cols = lo; cols >= 1; --cols) {
+    const int64_t bands = (width + cols - 1) / cols;
+    if (best_tiles > 0 && bands >= best_tiles) break;  // even one row band cannot beat it
+    int64_t r_lo = rows_floor, r_hi = one_row ? 1 : height;
+    while (r_lo < r_hi) {
+      const int64_t mid = r_lo + (r_hi - r_lo + 1) / 2;
+      if (fits(mid, cols)) {
+        r_lo = mid;
+      } else {
+        r_hi = mid - 1;
+      }
+    }
+    rows_floor = r_lo;
+    const int64_t tiles = ((height + r_lo - 1) / r_lo) * bands;
+    if (best_tiles == 0 || tiles < best_tiles ||
+        (tiles == best_tiles && r_lo * cols > best.rows * best.cols)) {
+      best = {r_lo, cols};
+      best_tiles = tiles;
+    }
+  }
+  return best;
+}
+
 int64_t EstimateTileRows(const TilePlan& loop, int64_t fast_bytes, int64_t untiled_peak) {
   const int64_t height = GridRows(loop);
   if (untiled_peak <= 0) return height;
@@ -211,31 +329,46 @@ int64_t SelectTileRows(const ir::Graph& graph, const GraphFacts& facts, const Ti
 }
 
 int64_t RecomputeMacs(const ir::Graph& graph, const TilePlan& loop) {
-  // Per op: rows produced summed over tiles, minus the distinct rows produced. Not minus
-  // the op's full height: a strided or floor-mode consumer may never read an op's last
-  // rows (a 3x3 stride-3 pool over 14 rows reads 12), so the loop skips them and
-  // "tiled - untiled" would go negative although nothing is recomputed.
-  std::vector<std::vector<RowRange>> produced(loop.ops.size());
-  for (const std::vector<OpTileRows>& rows : AllTileRows(loop)) {
-    for (size_t k = 0; k < rows.size(); ++k) produced[k].push_back(rows[k].output);
-  }
-  int64_t extra = 0;
-  for (size_t k = 0; k < loop.ops.size(); ++k) {
-    const ir::Op& op = graph.ops[static_cast<size_t>(loop.ops[k].op)];
-    const int64_t out_rows = loop.ops[k].out_rows;
-    const int64_t macs_per_row = out_rows > 0 ? analysis::OpMacs(graph, op) / out_rows : 0;
-    std::vector<RowRange>& ranges = produced[k];
+  // Per op: positions produced summed over tiles, minus the distinct positions produced,
+  // along rows and (2-D tiles) columns. Not minus the op's full height: a strided or
+  // floor-mode consumer may never read an op's last rows (a 3x3 stride-3 pool over 14 rows
+  // reads 12), so the loop skips them and "tiled - untiled" would go negative although
+  // nothing is recomputed. A 2-D loop's tiles are a grid, rows by row band and columns by
+  // column band, so its produced area is a product along each axis.
+  auto summed_and_distinct = [](std::vector<RowRange>& ranges) {
     std::sort(ranges.begin(), ranges.end(),
               [](const RowRange& a, const RowRange& b) { return a.begin < b.begin; });
     int64_t summed = 0;
     int64_t distinct = 0;
-    int64_t covered_to = 0;  // the sorted ranges so far cover no row at or after this
+    int64_t covered_to = 0;  // the sorted ranges so far cover no position at or after this
     for (const RowRange& r : ranges) {
       summed += r.size();
       distinct += std::max<int64_t>(0, r.end - std::max(r.begin, covered_to));
       covered_to = std::max(covered_to, r.end);
     }
-    extra += (summed - distinct) * macs_per_row;
+    return std::pair<int64_t, int64_t>(summed, distinct);
+  };
+  TilePlan row_only = loop;
+  row_only.tile_cols = 0;
+  row_only.count = RowBands(loop);
+  std::vector<std::vector<RowRange>> rows_made(loop.ops.size());
+  for (const std::vector<OpTileRows>& rows : AllTileRows(row_only)) {
+    for (size_t k = 0; k < rows.size(); ++k) rows_made[k].push_back(rows[k].output);
+  }
+  std::vector<std::vector<RowRange>> cols_made(loop.ops.size());
+  const int64_t bands = ColumnBands(loop);
+  for (int64_t band = 0; band < bands; ++band) {
+    const std::vector<OpTileRows> rows = TileRows(loop, (RowBands(loop) - 1) * bands + band);
+    for (size_t k = 0; k < rows.size(); ++k) cols_made[k].push_back(rows[k].output_cols);
+  }
+  int64_t extra = 0;
+  for (size_t k = 0; k < loop.ops.size(); ++k) {
+    const ir::Op& op = graph.ops[static_cast<size_t>(loop.ops[k].op)];
+    const int64_t area = loop.ops[k].out_rows * std::max<int64_t>(loop.ops[k].out_cols, 1);
+    const int64_t macs_per_position = area > 0 ? analysis::OpMacs(graph, op) / area : 0;
+    const auto [rows_summed, rows_distinct] = summed_and_distinct(rows_made[k]);
+    const auto [cols_summed, cols_distinct] = summed_and_distinct(cols_made[k]);
+    extra += (rows_summed * cols_summed - rows_distinct * cols_distinct) * macs_per_position;
   }
   return extra;
 }

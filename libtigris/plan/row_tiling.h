@@ -27,8 +27,23 @@ std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& f
 // (freed after the next op reads it; the last op's is written out), and its scratch.
 // Each strip is sized for its largest tile (every tile's rows from TileRows), rounded up
 // to the alignment, and placed first-fit (plan/arena_allocator.h).
+// With tile_cols > 0 the loop is a 2-D (recomputing) loop of tiles tile_rows x tile_cols
+// (ColumnTileProblem must be empty); strips then hold [N, rows, cols, C].
 void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t tile_rows,
-                    TilePlan& loop);
+                    TilePlan& loop, int64_t tile_cols = 0);
+
+// Why the loop cannot cut columns (2-D tiles), naming the op; empty when it can.
+std::string ColumnTileProblem(const ir::Graph& graph, const TilePlan& loop);
+
+struct TileShape {
+  int64_t rows = 0;
+  int64_t cols = 0;
+};
+// The 2-D tile shape for a loop whose 1-row tiles do not fit: the fewest tiles of any
+// (rows, cols) whose recomputing layout fits `fast_bytes` (ties: the larger tile); {0, 0}
+// when even 1 x 1 tiles do not fit. Requires ColumnTileProblem(loop) to be empty.
+TileShape LargestFitting2DTile(const ir::Graph& graph, const GraphFacts& facts,
+                               const TilePlan& loop, int64_t fast_bytes);
 
 // Largest tile_rows in [1, output rows] whose layout fits `fast_bytes`, by binary search
 // over the exact layout; 0 if even 1-row tiles do not fit.
@@ -54,6 +69,9 @@ int64_t RecomputeMacs(const ir::Graph& graph, const TilePlan& loop);
 
 // Payload bytes of one row of an NCHW activation (N * C * W * element size).
 int64_t RowBytes(const ir::Graph& graph, ir::TensorId tensor);
+// Payload bytes of one column of one row (N * C * element size): a 2-D strip holds
+// rows x cols of them.
+int64_t PixelBytes(const ir::Graph& graph, ir::TensorId tensor);
 
 }  // namespace tigris::plan
 

@@ -45,20 +45,26 @@ bool CanStream(const ir::Graph& graph, const TilePlan& loop) {
   return true;
 }
 
-// Largest fitting tile height when the tiles get what the weight prefix leaves; 0 if none.
-// Chooses the loop's form: streamed (each row computed once) whenever it fits at all, else
-// recomputing (when allowed), whose strips can overlap from op to op and so may fit where
-// streamed strips, all live at once, do not (docs/planning.md, "Streamed loops").
-int64_t RowsAfterWeights(const ir::Graph& graph, const GraphFacts& facts, TilePlan& loop,
-                         int64_t fast_bytes, int64_t weights, bool allow_recompute = true) {
-  if (weights >= fast_bytes) return 0;
+// Largest fitting tile when the tiles get what the weight prefix leaves; {0, 0} if none.
+// Chooses the loop's form: streamed rows (each row computed once) whenever they fit at
+// all; else, when recompute is allowed, recomputing rows, whose strips can overlap from op
+// to op and so may fit where streamed strips, all live at once, do not (docs/planning.md,
+// "Streamed loops"); else 2-D tiles, which cut columns too when one row is over budget
+// (docs/planning.md, "2-D tiles").
+TileShape FitAfterWeights(const ir::Graph& graph, const GraphFacts& facts, TilePlan& loop,
+                          int64_t fast_bytes, int64_t weights, bool allow_recompute = true) {
+  if (weights >= fast_bytes) return {};
+  loop.tile_cols = 0;
   if (CanStream(graph, loop)) {
     loop.streamed = true;
     const int64_t rows = LargestFittingTileRows(graph, facts, loop, fast_bytes - weights);
-    if (rows > 0 || !allow_recompute) return rows;
+    if (rows > 0 || !allow_recompute) return {rows, 0};
   }
   loop.streamed = false;
-  return allow_recompute ? LargestFittingTileRows(graph, facts, loop, fast_bytes - weights) : 0;
+  if (!allow_recompute) return {};
+  const int64_t rows = LargestFittingTileRows(graph, facts, loop, fast_bytes - weights);
+  if (rows > 0 || !ColumnTileProblem(graph, loop).empty()) return {rows, 0};
+  return LargestFitting2DTile(graph, facts, loop, fast_bytes - weights);
 }
 
 std::vector<int> OpsOf(const std::vector<Stage>& stages, size_t first, size_t last) {
@@ -90,8 +96,8 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
     std::string reason;
     std::optional<TilePlan> loop = MakeTileLoop(graph, facts, first.ops, &reason);
     int64_t weights = first.weight_bytes;
-    int64_t rows = RowsAfterWeights(graph, facts, *loop, fast_bytes, weights);
-    if (rows == 0) {
+    TileShape shape = FitAfterWeights(graph, facts, *loop, fast_bytes, weights);
+    if (shape.rows == 0) {
       std::string why;
       if (weights >= fast_bytes) {
         why = "its weights alone need " + std::to_string(weights) +
@@ -100,6 +106,14 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
         TilePlan one_row = *loop;
         LayoutTileLoop(graph, facts, 1, one_row);
         why = "even 1-row tiles need " + std::to_string(one_row.peak_bytes) + " bytes";
+        const std::string no_columns = ColumnTileProblem(graph, *loop);
+        if (no_columns.empty()) {
+          TilePlan one_pixel = *loop;
+          LayoutTileLoop(graph, facts, 1, one_pixel, 1);
+          why += " and 1 x 1 tiles " + std::to_string(one_pixel.peak_bytes);
+        } else {
+          why += " (no 2-D tiles: " + no_columns + ")";
+        }
         if (weights > 0) {
           why += ", over the " + std::to_string(fast_bytes - weights) + " left after " +
                  std::to_string(weights) + " bytes of weights (not xip)";
@@ -122,24 +136,26 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
       // A streamed loop grows only while it stays streamed: a longer chain that must
       // recompute its halo costs more MACs than the spill it saves (issue 11: vww at 64 KiB
       // recomputed 34.7% of its MACs in one 8-stage chain).
-      const int64_t longer_rows =
-          RowsAfterWeights(graph, facts, *longer, fast_bytes, longer_weights, !loop->streamed);
-      if (longer_rows == 0) break;
+      const TileShape longer_shape =
+          FitAfterWeights(graph, facts, *longer, fast_bytes, longer_weights, !loop->streamed);
+      if (longer_shape.rows == 0) break;
       loop = std::move(longer);
-      rows = longer_rows;
+      shape = longer_shape;
       weights = longer_weights;
       ++last;
     }
     if (last == i) {
-      rows = SelectTileRows(graph, facts, *loop, fast_bytes - weights, first.peak_bytes);
-      LayoutTileLoop(graph, facts, rows, *loop);
+      if (shape.cols == 0) {
+        shape.rows = SelectTileRows(graph, facts, *loop, fast_bytes - weights, first.peak_bytes);
+      }
+      LayoutTileLoop(graph, facts, shape.rows, *loop, shape.cols);
       first.strategy = StageStrategy::kTiled;
       first.peak_bytes = loop->peak_bytes;
       first.tile = std::move(*loop);
       first.buffers.clear();
       first.fits = true;
     } else {
-      LayoutTileLoop(graph, facts, rows, *loop);
+      LayoutTileLoop(graph, facts, shape.rows, *loop, shape.cols);
       Chain chain;
       chain.id = static_cast<int>(chains.size());
       for (size_t s = i; s <= last; ++s) {

@@ -119,11 +119,11 @@ int64_t SlowTrafficBytes(const ir::Graph& graph, const PlanResult& plan) {
           if (in != ir::kNoTensor && Contains(stage.spill_in, in) && !Contains(counted, in)) {
             counted.push_back(in);
             const bool whole = analysis::BroadcastsAlongRows(graph, node, in);
-            traffic += (whole ? 1 : rows[k].input.size()) * RowBytes(graph, in);
+            traffic += whole ? RowBytes(graph, in) : rows[k].input_area() * PixelBytes(graph, in);
           }
         }
         if (Contains(stage.spill_out, node.outputs[0])) {
-          traffic += rows[k].output.size() * RowBytes(graph, node.outputs[0]);
+          traffic += rows[k].output_area() * PixelBytes(graph, node.outputs[0]);
         }
       }
     }

@@ -14,21 +14,54 @@ std::string_view TileDimName(TileDim dim) {
 
 namespace {
 
+// Along one axis, an op with window `w` over `extent` input positions producing `wanted`:
+// the input positions it reads, clipped to the input, and the padding the clipping cut off.
+void ReadSpan(const analysis::RowWindow& w, int64_t extent, const RowRange& wanted, RowRange& input,
+              int64_t& pad_before, int64_t& pad_after) {
+  const int64_t start = wanted.begin * w.stride - w.pad_top;
+  const int64_t end = start + w.InputRows(wanted.size());
+  input.begin = std::clamp<int64_t>(start, 0, extent);
+  input.end = std::clamp<int64_t>(end, input.begin, extent);
+  pad_before = input.begin - start;
+  pad_after = end - input.end;
+}
+
 // Op `t` producing output rows `wanted`: its input rows, clipped to the input, and the
-// border padding the clipping cut off.
+// border padding the clipping cut off. Columns stay whole (ApplyColumns cuts them).
 void ReadWindow(const TileOp& t, const RowRange& wanted, OpTileRows& r) {
   r.op = t.op;
   r.output = wanted;
-  const int64_t start = wanted.begin * t.window.stride - t.window.pad_top;
-  const int64_t end = start + t.window.InputRows(wanted.size());
-  r.input.begin = std::clamp<int64_t>(start, 0, t.in_rows);
-  r.input.end = std::clamp<int64_t>(end, r.input.begin, t.in_rows);
-  r.pad_top = r.input.begin - start;
-  r.pad_bottom = end - r.input.end;
+  ReadSpan(t.window, t.in_rows, wanted, r.input, r.pad_top, r.pad_bottom);
+  r.output_cols = {0, t.out_cols};
+  r.input_cols = {0, t.in_cols};
+  r.pad_left = r.pad_right = 0;
 }
 
-RowRange GridBand(const TilePlan& plan, int64_t tile_index) {
-  return {tile_index * plan.tile_rows, std::min((tile_index + 1) * plan.tile_rows, GridRows(plan))};
+// Cuts column band `band` into the rows of one tile: the last op produces the band's
+// columns (a reduction reads them, and writes its output in the final tile only), every
+// earlier op the columns its reader reads.
+void ApplyColumns(const TilePlan& plan, int64_t band, bool final_tile,
+                  std::vector<OpTileRows>& rows) {
+  const TileOp& last = plan.ops.back();
+  RowRange wanted{band * plan.tile_cols, std::min((band + 1) * plan.tile_cols, GridCols(plan))};
+  size_t k = plan.ops.size();
+  if (last.reduces) {
+    OpTileRows& r = rows[--k];
+    r.input_cols = wanted;
+    r.output_cols = final_tile ? RowRange{0, last.out_cols} : RowRange{0, 0};
+    r.pad_left = r.pad_right = 0;
+  }
+  while (k-- > 0) {
+    OpTileRows& r = rows[k];
+    r.output_cols = wanted;
+    ReadSpan(plan.ops[k].col_window, plan.ops[k].in_cols, wanted, r.input_cols, r.pad_left,
+             r.pad_right);
+    wanted = r.input_cols;
+  }
+}
+
+RowRange GridBand(const TilePlan& plan, int64_t band) {
+  return {band * plan.tile_rows, std::min((band + 1) * plan.tile_rows, GridRows(plan))};
 }
 
 // The last op's rows in tile `tile_index`: its output rows, or for a reduction its band of
@@ -42,7 +75,9 @@ OpTileRows LastOpTile(const TilePlan& plan, int64_t tile_index) {
   }
   r.op = last.op;
   r.input = GridBand(plan, tile_index);
-  r.output = tile_index + 1 == plan.count ? RowRange{0, last.out_rows} : RowRange{0, 0};
+  r.output = tile_index + 1 == RowBands(plan) ? RowRange{0, last.out_rows} : RowRange{0, 0};
+  r.input_cols = {0, last.in_cols};
+  r.output_cols = {0, last.out_cols};
   return r;
 }
 
@@ -71,12 +106,18 @@ std::vector<OpTileRows> StreamedTile(const TilePlan& plan, int64_t tile_index,
   return rows;
 }
 
-// One tile of a recomputing loop: each op produces exactly the rows the next one reads.
+// One tile of a recomputing loop: each op produces exactly the rows (and, in a 2-D loop,
+// the columns) the next one reads. Tile t is row band t / ColumnBands, column band
+// t % ColumnBands.
 std::vector<OpTileRows> RecomputingTile(const TilePlan& plan, int64_t tile_index) {
+  const int64_t bands = ColumnBands(plan);
   std::vector<OpTileRows> rows(plan.ops.size());
-  rows.back() = LastOpTile(plan, tile_index);
+  const bool final_tile = tile_index + 1 == RowBands(plan) * bands;
+  rows.back() = LastOpTile(plan, tile_index / bands);
+  if (plan.ops.back().reduces && !final_tile) rows.back().output = {0, 0};
   for (size_t k = plan.ops.size() - 1; k-- > 0;)
     ReadWindow(plan.ops[k], rows[k + 1].input, rows[k]);
+  if (plan.tile_cols > 0) ApplyColumns(plan, tile_index % bands, final_tile, rows);
   return rows;
 }
 
@@ -85,6 +126,20 @@ std::vector<OpTileRows> RecomputingTile(const TilePlan& plan, int64_t tile_index
 int64_t GridRows(const TilePlan& plan) {
   if (plan.ops.empty()) return 0;
   return plan.ops.back().reduces ? plan.ops.back().in_rows : plan.ops.back().out_rows;
+}
+
+int64_t RowBands(const TilePlan& plan) {
+  return plan.tile_rows > 0 ? (GridRows(plan) + plan.tile_rows - 1) / plan.tile_rows : 0;
+}
+
+int64_t GridCols(const TilePlan& plan) {
+  if (plan.ops.empty()) return 0;
+  return plan.ops.back().reduces ? plan.ops.back().in_cols : plan.ops.back().out_cols;
+}
+
+int64_t ColumnBands(const TilePlan& plan) {
+  if (plan.tile_cols <= 0 || plan.ops.empty()) return 1;
+  return (GridCols(plan) + plan.tile_cols - 1) / plan.tile_cols;
 }
 
 std::vector<std::vector<OpTileRows>> AllTileRows(const TilePlan& plan) {

@@ -33,6 +33,12 @@ struct TileOp {
   analysis::RowWindow window;
   int64_t in_rows = 0;
   int64_t out_rows = 0;
+  // Along W, for 2-D tiles: the window (kernel_w, stride_w, pad_left as pad_top, ...) and
+  // the columns of its data inputs and output. Set by MakeTileLoop when the op can run on
+  // a column view (ColumnTileProblem); the identity window otherwise.
+  analysis::RowWindow col_window;
+  int64_t in_cols = 0;
+  int64_t out_cols = 0;
   // A reduction over every input row (GlobalAveragePool/GlobalMaxPool), only ever the
   // loop's last op: it takes one band of input rows per tile into accumulators and writes
   // its output rows with the last band.
@@ -43,8 +49,12 @@ struct TilePlan {
   TileDim dim = TileDim::kHeight;
   std::vector<TileOp> ops;
   int64_t tile_rows = 0;  // output rows of the last op per tile (the last tile may be short)
-  int64_t count = 0;      // ceil(last op's out_rows / tile_rows)
-  int64_t halo = 0;       // RF - 1 over the loop's spatial ops (reverse walk)
+  // 2-D tiles: output columns of the last op per tile (the last column band may be
+  // narrower); 0 = every tile spans the full width. Only recomputing loops cut columns.
+  int64_t tile_cols = 0;
+  // Tiles: RowBands * ColumnBands, numbered band by band, left to right within a band.
+  int64_t count = 0;
+  int64_t halo = 0;  // RF - 1 over the loop's spatial ops (reverse walk)
   // Streamed (line-buffered): every intermediate strip keeps, from tile to tile, the rows
   // its reader's window still needs, so each op computes each of its rows once (no halo
   // recompute). Its strips then live for the whole loop iteration. See TileRows.
@@ -57,6 +67,11 @@ struct TilePlan {
 
 // The rows the tile grid cuts: the last op's output rows, or its input rows when it reduces.
 int64_t GridRows(const TilePlan& plan);
+// The columns a 2-D grid cuts, the same way: the last op's output or reduced columns.
+int64_t GridCols(const TilePlan& plan);
+// Row bands (ceil(GridRows / tile_rows)) and column bands (1 without columns).
+int64_t RowBands(const TilePlan& plan);
+int64_t ColumnBands(const TilePlan& plan);
 
 struct RowRange {
   int64_t begin = 0;  // inclusive
@@ -70,10 +85,19 @@ struct OpTileRows {
   RowRange output;         // rows of the output produced (within [0, out_rows))
   int64_t pad_top = 0;     // virtual zero rows above `input` (first tile only)
   int64_t pad_bottom = 0;  // virtual rows below `input` (last tile only)
+  // Columns, the same way along W: the full width [0, in_cols) / [0, out_cols) without
+  // column tiles.
+  RowRange input_cols;
+  RowRange output_cols;
+  int64_t pad_left = 0;
+  int64_t pad_right = 0;
+  int64_t input_area() const { return input.size() * input_cols.size(); }
+  int64_t output_area() const { return output.size() * output_cols.size(); }
 };
 
-// Rows of every op of `plan` for tile `tile_index` (0 <= tile_index < count), in the
-// order of plan.ops. Requires tile_rows >= 1.
+// Rows (and columns) of every op of `plan` for tile `tile_index` (0 <= tile_index < count),
+// in the order of plan.ops. Requires tile_rows >= 1. A 2-D tile's columns are walked back
+// from the last op's column band exactly as its rows are from its row band.
 //
 // Recomputing loop (streamed false): each op produces exactly the rows the next op reads
 // in this tile, halo included, so rows near tile borders are computed by both tiles.

@@ -43,7 +43,7 @@ extern "C" {
 
 /* The newest plan schema this reader understands (format/tgrs.fbs, revision history).
  * Plans with schema_version <= this are accepted; newer ones are rejected. */
-#define TGRS_SCHEMA_VERSION 1u
+#define TGRS_SCHEMA_VERSION 2u
 
 /* Required alignment of the plan buffer's base address, in bytes. */
 #define TGRS_PLAN_ALIGNMENT 16u
@@ -395,9 +395,16 @@ typedef struct tgrs_plan_tile {
    * wrote, after its output strip moved the rows its reader still needs to its top
    * (docs/runtime-executor.md, "Streamed tile loops"). */
   bool streamed;
+  /* 2-D tiles (schema 2): per tile and op slot, laid out like `regions`, the columns
+   * (runtime W) read and written; NULL when every tile spans the full width. */
+  const tgrs_tile_region* columns;
+  uint32_t column_count;
 } tgrs_plan_tile;
 /* Region of op slot `k` (0 <= k < ops.count) in tile `t`; NULL when out of range. */
 const tgrs_tile_region* tgrs_plan_tile_region(const tgrs_plan_tile* tile, uint32_t t, uint32_t k);
+/* Columns of op slot `k` in tile `t` of a 2-D tile loop; NULL when the loop has no columns
+ * (full width) or the slot is out of range. */
+const tgrs_tile_region* tgrs_plan_tile_columns(const tgrs_plan_tile* tile, uint32_t t, uint32_t k);
 tgrs_status tgrs_plan_tile_buffer(const tgrs_plan_tile* tile, uint32_t index,
                                   tgrs_plan_buffer* out);
 

@@ -328,31 +328,42 @@ tgrs_kernel_status tgrs_global_max_pool_f32(const tgrs_dims* input_dims, const f
 }
 
 /* Banded global pools (tgrs_kernels.h): the whole-tensor loop above, cut between rows. */
-static tgrs_kernel_status check_band(const tgrs_dims* in, int32_t row_begin, int32_t rows,
+static tgrs_kernel_status check_band(const tgrs_dims* in, const tgrs_pool_box* box,
                                      const void* band, const void* acc, const void* output) {
-  if (!tgrs_dims_valid(in) || band == NULL || acc == NULL || output == NULL) {
+  if (!tgrs_dims_valid(in) || box == NULL || band == NULL || acc == NULL || output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   if ((int64_t)in->h * in->w > INT32_MAX) return TGRS_KERNEL_BAD_ARGUMENT; /* the count */
-  if (row_begin < 0 || rows < 1 || rows > in->h - row_begin) return TGRS_KERNEL_BAD_WINDOW;
+  if (box->row_begin < 0 || box->rows < 1 || box->rows > in->h - box->row_begin ||
+      box->col_begin < 0 || box->cols < 1 || box->cols > in->w - box->col_begin) {
+    return TGRS_KERNEL_BAD_WINDOW;
+  }
   return TGRS_KERNEL_OK;
 }
 
+/* The first box of a reduction (it initializes) and the last (it writes the output). */
+static int band_first(const tgrs_pool_box* box) {
+  return box->row_begin == 0 && box->col_begin == 0;
+}
+static int band_last(const tgrs_dims* in, const tgrs_pool_box* box) {
+  return box->row_begin + box->rows == in->h && box->col_begin + box->cols == in->w;
+}
+
 tgrs_kernel_status tgrs_global_pool_band_f32(int is_max, const tgrs_dims* input_dims,
-                                             int32_t row_begin, int32_t rows, const float* band,
+                                             const tgrs_pool_box* box, const float* band,
                                              float* acc, float* output) {
-  const tgrs_kernel_status st = check_band(input_dims, row_begin, rows, band, acc, output);
+  const tgrs_kernel_status st = check_band(input_dims, box, band, acc, output);
   const int32_t ch = input_dims->c;
   int32_t n, y, x, c;
   if (st != TGRS_KERNEL_OK) return st;
   for (n = 0; n < input_dims->n; ++n) {
     float* a = acc + (size_t)n * (size_t)ch;
-    const float* px = band + (size_t)n * (size_t)rows * (size_t)input_dims->w * (size_t)ch;
-    if (row_begin == 0) {
+    const float* px = band + (size_t)n * (size_t)box->rows * (size_t)box->cols * (size_t)ch;
+    if (band_first(box)) {
       for (c = 0; c < ch; ++c) a[c] = is_max ? -FLT_MAX : 0.0f;
     }
-    for (y = 0; y < rows; ++y) {
-      for (x = 0; x < input_dims->w; ++x, px += ch) {
+    for (y = 0; y < box->rows; ++y) {
+      for (x = 0; x < box->cols; ++x, px += ch) {
         if (is_max) {
           for (c = 0; c < ch; ++c) {
             if (px[c] > a[c]) a[c] = px[c];
@@ -362,7 +373,7 @@ tgrs_kernel_status tgrs_global_pool_band_f32(int is_max, const tgrs_dims* input_
         }
       }
     }
-    if (row_begin + rows == input_dims->h) {
+    if (band_last(input_dims, box)) {
       const float count = (float)(input_dims->h * input_dims->w); /* as avg_count's */
       float* out = output + (size_t)n * (size_t)ch;
       for (c = 0; c < ch; ++c) out[c] = is_max ? a[c] : a[c] / count;
@@ -373,21 +384,21 @@ tgrs_kernel_status tgrs_global_pool_band_f32(int is_max, const tgrs_dims* input_
 
 tgrs_kernel_status tgrs_global_pool_band_s8(int is_max, const tgrs_quant_s8* quant,
                                             const tgrs_requant* rq, const tgrs_dims* input_dims,
-                                            int32_t row_begin, int32_t rows, const int8_t* band,
+                                            const tgrs_pool_box* box, const int8_t* band,
                                             int32_t* acc, int8_t* output) {
-  const tgrs_kernel_status st = check_band(input_dims, row_begin, rows, band, acc, output);
+  const tgrs_kernel_status st = check_band(input_dims, box, band, acc, output);
   const int32_t ch = input_dims->c;
   int32_t n, y, x, c;
   if (st != TGRS_KERNEL_OK) return st;
   if (!tgrs_quant_s8_valid(quant) || rq == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
   for (n = 0; n < input_dims->n; ++n) {
     int32_t* a = acc + (size_t)n * (size_t)ch;
-    const int8_t* px = band + (size_t)n * (size_t)rows * (size_t)input_dims->w * (size_t)ch;
-    if (row_begin == 0) {
+    const int8_t* px = band + (size_t)n * (size_t)box->rows * (size_t)box->cols * (size_t)ch;
+    if (band_first(box)) {
       for (c = 0; c < ch; ++c) a[c] = is_max ? -128 : 0;
     }
-    for (y = 0; y < rows; ++y) {
-      for (x = 0; x < input_dims->w; ++x, px += ch) {
+    for (y = 0; y < box->rows; ++y) {
+      for (x = 0; x < box->cols; ++x, px += ch) {
         if (is_max) {
           for (c = 0; c < ch; ++c) {
             if (px[c] > a[c]) a[c] = px[c];
@@ -397,7 +408,7 @@ tgrs_kernel_status tgrs_global_pool_band_s8(int is_max, const tgrs_quant_s8* qua
         }
       }
     }
-    if (row_begin + rows == input_dims->h) {
+    if (band_last(input_dims, box)) {
       const int32_t count = input_dims->h * input_dims->w;
       int8_t* out = output + (size_t)n * (size_t)ch;
       for (c = 0; c < ch; ++c) {

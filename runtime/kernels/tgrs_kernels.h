@@ -304,21 +304,27 @@ tgrs_kernel_status tgrs_global_max_pool_s8(const tgrs_quant_s8* quant, const tgr
 tgrs_kernel_status tgrs_global_max_pool_f32(const tgrs_dims* input_dims, const float* input,
                                             float* output);
 
-/* The same global pools one band of rows at a time (a tile loop, docs/planning.md "Banded
- * reductions"): `band` holds rows [row_begin, row_begin + rows) of input [N, H, W, C]
- * (input_dims is the whole tensor) as [N, rows, W, C]. The band at row 0 initializes the
- * per-channel accumulators `acc` ([N, C]: float sums or maxima for f32; int32 sums of
- * x - zero point or maxima for s8), every band adds its rows, and the band ending at H
- * writes output [N, 1, 1, C]; `output` is not touched before. Per channel the additions
- * come in the whole-tensor kernel's order (row by row, column by column) and the last step
- * is its own, so the result is the same bits whatever the bands. Bands must come in order
- * and cover H: TGRS_KERNEL_BAD_WINDOW for a band outside [0, H). */
+/* The same global pools one box at a time (a tile loop, docs/planning.md "Banded
+ * reductions"): `band` holds rows [box->row_begin, + box->rows) and columns
+ * [box->col_begin, + box->cols) of input [N, H, W, C] (input_dims is the whole tensor) as
+ * [N, rows, cols, C]. The box at row 0, column 0 initializes the per-channel accumulators
+ * `acc` ([N, C]: float sums or maxima for f32; int32 sums of x - zero point or maxima for
+ * s8), every box adds its pixels, and the box ending at (H, W) writes output [N, 1, 1, C];
+ * `output` is not touched before. Boxes must come row band by row band, left to right, and
+ * cover the tensor. Per channel the additions come in the whole-tensor kernel's order (row
+ * by row, column by column) when every box is one row or spans the full width; int32
+ * sums and maxima are exact in any order. The last step is the whole-tensor kernel's own.
+ * TGRS_KERNEL_BAD_WINDOW for a box outside the tensor. */
+typedef struct tgrs_pool_box {
+  int32_t row_begin, rows;
+  int32_t col_begin, cols;
+} tgrs_pool_box;
 tgrs_kernel_status tgrs_global_pool_band_f32(int is_max, const tgrs_dims* input_dims,
-                                             int32_t row_begin, int32_t rows, const float* band,
+                                             const tgrs_pool_box* box, const float* band,
                                              float* acc, float* output);
 tgrs_kernel_status tgrs_global_pool_band_s8(int is_max, const tgrs_quant_s8* quant,
                                             const tgrs_requant* rq, const tgrs_dims* input_dims,
-                                            int32_t row_begin, int32_t rows, const int8_t* band,
+                                            const tgrs_pool_box* box, const int8_t* band,
                                             int32_t* acc, int8_t* output);
 
 /* ======================================================================================

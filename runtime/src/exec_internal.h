@@ -45,18 +45,31 @@ const void* tgrs_exec_weight(tgrs_exec* ex, const tgrs_plan_tensor* tensor);
 size_t tgrs_row_bytes(const tgrs_plan_tensor* t);
 /* Rows of the tensor: H for rank 4, else 1. */
 int32_t tgrs_tensor_rows(const tgrs_plan_tensor* t);
-/* Copies runtime rows [row_begin, row_end) of graph input `t` from the caller's ONNX-layout
- * buffer into `dst` (layout [N, rows, W, C]): runtime = transpose(onnx, host_permutation).
+/* Columns of a rank-4 runtime tensor (W); 1 for other ranks. */
+int32_t tgrs_tensor_cols(const tgrs_plan_tensor* t);
+
+/* A box of a rank-4 runtime tensor: rows [row_begin, row_end) x columns [col_begin,
+ * col_end), every batch and channel; a strip holding it is laid out [N, rows, cols, C].
+ * Other ranks are always whole (one row, one column). */
+typedef struct tgrs_box {
+  int32_t row_begin, row_end;
+  int32_t col_begin, col_end;
+} tgrs_box;
+/* The whole tensor as a box. */
+tgrs_box tgrs_whole_box(const tgrs_plan_tensor* t);
+
+/* Copies box `b` of graph input `t` from the caller's ONNX-layout buffer into `dst` (layout
+ * [N, rows, cols, C]): runtime = transpose(onnx, host_permutation).
  * TGRS_ERR_INCONSISTENT_PLAN when onnx_shape / host_permutation disagree with the shape. */
 tgrs_status tgrs_host_to_runtime(const tgrs_plan_tensor* t, const uint8_t* host, uint8_t* dst,
-                                 int32_t row_begin, int32_t row_end);
+                                 const tgrs_box* b);
 /* The reverse for graph outputs: onnx = transpose(runtime, host_permutation). */
 tgrs_status tgrs_runtime_to_host(const tgrs_plan_tensor* t, const uint8_t* src, uint8_t* host,
-                                 int32_t row_begin, int32_t row_end);
-/* Copies rows [row_begin, row_end) between a whole runtime-layout tensor `whole` (slow home)
- * and a strip [N, rows, W, C]. to_strip selects the direction. */
-void tgrs_copy_rows(const tgrs_plan_tensor* t, uint8_t* whole, uint8_t* strip, int32_t row_begin,
-                    int32_t row_end, int to_strip);
+                                 const tgrs_box* b);
+/* Copies box `b` between a whole runtime-layout tensor `whole` (slow home) and a strip
+ * [N, rows, cols, C]. to_strip selects the direction. */
+void tgrs_copy_box(const tgrs_plan_tensor* t, uint8_t* whole, uint8_t* strip, const tgrs_box* b,
+                   int to_strip);
 
 /* --- lookups (executor.c) ------------------------------------------------------------ */
 /* Index into the plan's inputs / outputs of tensor `tensor`, or -1. */
@@ -76,7 +89,14 @@ typedef struct tgrs_operand {
   void* data;        /* arena, weight or NULL */
   int32_t row_begin; /* first row held (rank-4 H); 0 for whole tensors */
   int32_t rows;      /* rows held; the full height for whole tensors */
+  /* Columns held (rank-4 W): [col_begin, col_begin + cols). A 2-D tile's strip holds a
+   * narrower [N, rows, cols, C] view; the kernels see it as a tensor of width cols. */
+  int32_t col_begin;
+  int32_t cols;
 } tgrs_operand;
+
+/* The box of an operand: the rows and columns its buffer holds. */
+tgrs_box tgrs_operand_box(const tgrs_operand* o);
 
 /* Outputs of one op: every op code with a kernel has exactly one (SPLIT, the only
  * multi-output code, has none). An operand embeds its tgrs_plan_tensor (136 bytes on x86-64,
@@ -94,6 +114,11 @@ typedef struct tgrs_op_call {
   tgrs_operand out[TGRS_EXEC_MAX_OUTPUTS];
   tgrs_row_window window; /* the tile's rows, or the full window */
   int tiled;              /* 1 inside a tile loop */
+  /* 2-D tiles: the first input column held (in[0]) and the first output column computed;
+   * spatial ops shift their left padding by in_col_begin - out_col_begin * stride_w so a
+   * kernel run on the column view reads exactly the taps it reads on the whole tensor. */
+  int columns;
+  int32_t in_col_begin, out_col_begin;
   void* scratch;
   size_t scratch_bytes;
 } tgrs_op_call;

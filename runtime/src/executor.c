@@ -129,9 +129,18 @@ void tgrs_exec_observe(const tgrs_op_call* call) {
   r.row_begin = out->row_begin;
   r.rows = out->rows;
   r.data = out->data;
-  r.bytes = out->tensor.shape.count == 4 ? (size_t)out->tensor.shape.data[0] * (size_t)out->rows *
-                                               tgrs_row_bytes(&out->tensor)
-                                         : (size_t)tgrs_plan_tensor_bytes(&out->tensor);
+  if (out->tensor.shape.count == 4) {
+    const int32_t width = tgrs_tensor_cols(&out->tensor);
+    r.col_begin = out->col_begin;
+    r.cols = out->cols;
+    r.bytes = width > 0 ? (size_t)out->tensor.shape.data[0] * (size_t)out->rows *
+                              (tgrs_row_bytes(&out->tensor) / (size_t)width) * (size_t)out->cols
+                        : 0;
+  } else {
+    r.col_begin = 0;
+    r.cols = 1;
+    r.bytes = (size_t)tgrs_plan_tensor_bytes(&out->tensor);
+  }
   call->ex->observer(call->ex->observer_user, &r);
 }
 

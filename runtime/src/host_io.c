@@ -4,8 +4,9 @@
  * The caller's buffers hold ONNX layout; the arenas the runtime layout (rank 4 NHWC,
  * rank 3 NWC). host_permutation maps one to the other (docs/plan-format.md, "Graph inputs
  * and outputs"): inputs runtime = transpose(onnx, P), outputs onnx = transpose(runtime, P).
- * Only rank-4 tensors are row-tiled; their rows are the runtime H axis (index 1), and a
- * strip of rows [a, b) is laid out [N, b - a, W, C] (the kernels' tile layout).
+ * Only rank-4 tensors are tiled; their rows are the runtime H axis (index 1), their columns
+ * W (index 2), and a strip of rows [a, b) and columns [c, d) is laid out [N, b - a, d - c, C]
+ * (the kernels' tile layout).
  */
 #include <string.h>
 
@@ -23,20 +24,49 @@ int32_t tgrs_tensor_rows(const tgrs_plan_tensor* t) {
   return t->shape.count == 4 ? t->shape.data[1] : 1;
 }
 
-void tgrs_copy_rows(const tgrs_plan_tensor* t, uint8_t* whole, uint8_t* strip, int32_t row_begin,
-                    int32_t row_end, int to_strip) {
+int32_t tgrs_tensor_cols(const tgrs_plan_tensor* t) {
+  return t->shape.count == 4 ? t->shape.data[2] : 1;
+}
+
+tgrs_box tgrs_whole_box(const tgrs_plan_tensor* t) {
+  tgrs_box b;
+  b.row_begin = 0;
+  b.row_end = tgrs_tensor_rows(t);
+  b.col_begin = 0;
+  b.col_end = tgrs_tensor_cols(t);
+  return b;
+}
+
+tgrs_box tgrs_operand_box(const tgrs_operand* o) {
+  tgrs_box b;
+  b.row_begin = o->row_begin;
+  b.row_end = o->row_begin + o->rows;
+  b.col_begin = o->col_begin;
+  b.col_end = o->col_begin + o->cols;
+  return b;
+}
+
+void tgrs_copy_box(const tgrs_plan_tensor* t, uint8_t* whole, uint8_t* strip, const tgrs_box* b,
+                   int to_strip) {
   const size_t row = tgrs_row_bytes(t);
-  const size_t rows = (size_t)(row_end - row_begin);
+  const int32_t width = tgrs_tensor_cols(t);
+  const size_t pixel = width > 0 ? row / (size_t)width : 0;
+  const size_t span = (size_t)(b->col_end - b->col_begin) * pixel; /* one row of the box */
   const int32_t height = tgrs_tensor_rows(t);
   const int32_t n_count = t->shape.count == 4 ? t->shape.data[0] : 1;
-  int32_t n;
+  int32_t n, y;
   for (n = 0; n < n_count; ++n) {
-    uint8_t* w = whole + ((size_t)n * (size_t)height + (size_t)row_begin) * row;
-    uint8_t* s = strip + (size_t)n * rows * row;
-    if (to_strip) {
-      memcpy(s, w, rows * row);
-    } else {
-      memcpy(w, s, rows * row);
+    for (y = b->row_begin; y < b->row_end; ++y) {
+      uint8_t* w =
+          whole + ((size_t)n * (size_t)height + (size_t)y) * row + (size_t)b->col_begin * pixel;
+      uint8_t* s =
+          strip +
+          ((size_t)n * (size_t)(b->row_end - b->row_begin) + (size_t)(y - b->row_begin)) * span;
+      if (to_strip) {
+        memcpy(s, w, span);
+      } else {
+        memcpy(w, s, span);
+      }
     }
   }
 }
@@ -87,9 +117,10 @@ static tgrs_status make_host_map(const tgrs_plan_tensor* t, int is_input, host_m
 }
 
 static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* host, uint8_t* arena,
-                             int32_t row_begin, int32_t row_end) {
+                             const tgrs_box* box) {
   const size_t elem = tgrs_dtype_size(t->dtype);
   host_map m;
+  tgrs_box b = *box;
   int32_t n, h, w, c;
   uint8_t* a = arena;
   tgrs_status st;
@@ -103,23 +134,20 @@ static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* h
   }
   st = make_host_map(t, is_input, &m);
   if (st != TGRS_OK) return st;
-  if (t->shape.count != 4) {
-    row_begin = 0;
-    row_end = 1;
-  }
+  if (t->shape.count != 4) b = tgrs_whole_box(t); /* lower ranks are never tiled */
   if (m.identity) {
-    tgrs_copy_rows(t, host, arena, row_begin, row_end, is_input);
+    tgrs_copy_box(t, host, arena, &b, is_input);
     return TGRS_OK;
   }
-  /* Runtime axis 1 is H for rank 4; lower ranks take all of it (right-aligned dims). */
-  if (t->shape.count == 4) {
-    m.dims[1] = row_end;
-  } else {
-    row_begin = 0;
+  /* Runtime axes 1 and 2 are H and W for rank 4; lower ranks take all of them. */
+  if (t->shape.count != 4) {
+    b.row_begin = b.col_begin = 0;
+    b.row_end = m.dims[1];
+    b.col_end = m.dims[2];
   }
   for (n = 0; n < m.dims[0]; ++n) {
-    for (h = row_begin; h < m.dims[1]; ++h) {
-      for (w = 0; w < m.dims[2]; ++w) {
+    for (h = b.row_begin; h < b.row_end; ++h) {
+      for (w = b.col_begin; w < b.col_end; ++w) {
         const size_t base = (size_t)n * m.host_stride[0] + (size_t)h * m.host_stride[1] +
                             (size_t)w * m.host_stride[2];
         for (c = 0; c < m.dims[3]; ++c, a += elem) {
@@ -137,12 +165,12 @@ static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* h
 }
 
 tgrs_status tgrs_host_to_runtime(const tgrs_plan_tensor* t, const uint8_t* host, uint8_t* dst,
-                                 int32_t row_begin, int32_t row_end) {
+                                 const tgrs_box* b) {
   /* host_copy only reads through `host` when is_input is set. */
-  return host_copy(t, 1, (uint8_t*)(uintptr_t)host, dst, row_begin, row_end);
+  return host_copy(t, 1, (uint8_t*)(uintptr_t)host, dst, b);
 }
 
 tgrs_status tgrs_runtime_to_host(const tgrs_plan_tensor* t, const uint8_t* src, uint8_t* host,
-                                 int32_t row_begin, int32_t row_end) {
-  return host_copy(t, 0, host, (uint8_t*)(uintptr_t)src, row_begin, row_end);
+                                 const tgrs_box* b) {
+  return host_copy(t, 0, host, (uint8_t*)(uintptr_t)src, b);
 }

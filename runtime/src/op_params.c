@@ -13,6 +13,7 @@ tgrs_status tgrs_operand_dims(const tgrs_operand* o, int held, tgrs_dims* out) {
   if (rank > 4) return TGRS_ERR_UNSUPPORTED_OP;
   for (i = 0; i < rank; ++i) d[4 - rank + i] = o->tensor.shape.data[i];
   if (held && rank == 4) d[1] = o->rows;
+  if (rank == 4) d[2] = o->cols; /* a 2-D tile's column view, held and full alike */
   out->n = d[0];
   out->h = d[1];
   out->w = d[2];
@@ -24,6 +25,13 @@ size_t tgrs_operand_count(const tgrs_operand* o) {
   tgrs_dims d;
   if (tgrs_operand_dims(o, 1, &d) != TGRS_OK) return 0;
   return (size_t)d.n * (size_t)d.h * (size_t)d.w * (size_t)d.c;
+}
+
+int32_t tgrs_call_pad_left(const tgrs_op_call* call, int32_t pad_left, int32_t stride_w) {
+  int64_t shifted;
+  if (!call->columns) return pad_left;
+  shifted = (int64_t)pad_left + call->in_col_begin - (int64_t)call->out_col_begin * stride_w;
+  return shifted >= 0 && shifted <= INT32_MAX ? (int32_t)shifted : -1;
 }
 
 int32_t tgrs_tensor_zero_point(const tgrs_plan_tensor* t) {

@@ -60,7 +60,9 @@ static tgrs_status conv_operands_read(const tgrs_op_call* call, uint32_t spatial
     o->out.h = 1;
   }
   o->params = conv_params(&call->attrs, spatial);
-  return TGRS_OK;
+  /* A 2-D tile: the kernel runs on the column view (taps right of it are padding). */
+  o->params.pad_left = tgrs_call_pad_left(call, o->params.pad_left, o->params.stride_w);
+  return o->params.pad_left >= 0 ? TGRS_OK : TGRS_ERR_INCONSISTENT_PLAN;
 }
 
 /* The kernels infer groups from the filter (C_IN / filter C); the attribute must agree. */

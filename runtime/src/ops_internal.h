@@ -9,7 +9,9 @@
 #include "exec_internal.h"
 
 /* Rank <= 4 shapes right-aligned into [N, H, W, C]; `held` uses the rows the buffer holds
- * (a tile's strip), `full` the whole tensor (spatial kernels take full dims + a window). */
+ * (a tile's strip), `full` the whole tensor (spatial kernels take full dims + a window).
+ * W is always the columns the operand holds: a 2-D tile's kernels see its column view as
+ * the whole width (with the left padding shifted, tgrs_call_pad_left). */
 tgrs_status tgrs_operand_dims(const tgrs_operand* o, int held, tgrs_dims* out);
 /* Elements the operand's buffer holds. */
 size_t tgrs_operand_count(const tgrs_operand* o);
@@ -36,6 +38,13 @@ static inline int tgrs_dtype_left_out(tgrs_dtype dtype) {
   return (!TGRS_WITH_FLOAT32 && dtype == TGRS_DTYPE_FLOAT32) ||
          (!TGRS_WITH_INT8 && dtype == TGRS_DTYPE_INT8);
 }
+
+/* The left padding a spatial op's kernel applies: `pad_left` for the whole width; on a
+ * 2-D tile's column view, pad_left + in_col_begin - out_col_begin * stride_w, so that
+ * output column j of the view reads the input columns whole-tensor column
+ * out_col_begin + j reads. -1 when the plan's columns make that negative (the view lacks
+ * a column the window needs). */
+int32_t tgrs_call_pad_left(const tgrs_op_call* call, int32_t pad_left, int32_t stride_w);
 
 tgrs_quant_s8 tgrs_call_quant_s8(const tgrs_op_call* call);
 /* The first output_multiplier/shift, or the identity {2^30, 1} when absent. */

@@ -30,6 +30,15 @@ tgrs_status tgrs_op_pool(tgrs_op_call* call) {
   p.pad_bottom = attr_at(a->pads, 2, 0);
   p.pad_right = attr_at(a->pads, 3, 0);
   p.count_include_pad = a->count_include_pad ? 1 : 0;
+  if (call->columns) {
+    /* A 2-D tile's column view: the left padding shifts with it, and only a view that
+     * ends at the tensor's last column has the right padding after it. */
+    p.pad_left = tgrs_call_pad_left(call, p.pad_left, p.stride_w);
+    if (p.pad_left < 0) return TGRS_ERR_INCONSISTENT_PLAN;
+    if ((int64_t)call->in[0].col_begin + in.w != tgrs_tensor_cols(&call->in[0].tensor)) {
+      p.pad_right = 0;
+    }
+  }
   if (tgrs_call_is_s8(call)) {
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
     const tgrs_requant rq = tgrs_call_requant(call);
@@ -50,19 +59,26 @@ tgrs_status tgrs_op_pool(tgrs_op_call* call) {
   return TGRS_ERR_UNSUPPORTED_OP;
 }
 
-/* A band of rows in a tile loop (docs/planning.md, "Banded reductions"): the op's scratch,
- * live for the whole loop, holds the per-channel accumulators; the output row exists only
- * in the band that ends at H. */
+/* A band of rows (a box of a 2-D loop) in a tile loop (docs/planning.md, "Banded
+ * reductions"): the op's scratch, live for the whole loop, holds the per-channel
+ * accumulators; the output row exists only in the box that ends at (H, W). */
 static tgrs_status global_pool_band(tgrs_op_call* call, int is_max) {
   const tgrs_row_window* w = &call->window;
+  const tgrs_operand* x = &call->in[0];
   tgrs_dims in;
+  tgrs_pool_box box;
   tgrs_status st;
   int last;
-  if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK) return st;
-  last = w->in_row_begin + w->in_rows == in.h;
-  /* The output row comes with the last band, and only with it. */
+  if ((st = tgrs_operand_dims(x, 0, &in)) != TGRS_OK) return st;
+  in.w = tgrs_tensor_cols(&x->tensor); /* the whole tensor; the box says what is held */
+  box.row_begin = w->in_row_begin;
+  box.rows = w->in_rows;
+  box.col_begin = x->col_begin;
+  box.cols = x->cols;
+  last = box.row_begin + box.rows == in.h && box.col_begin + box.cols == in.w;
+  /* The output row comes with the last box, and only with it. */
   if (w->out_row_begin != 0 || w->out_row_end != (last ? 1 : 0) ||
-      call->scratch_bytes < (size_t)in.n * (size_t)in.c * 4u || call->in[0].rows != w->in_rows ||
+      call->scratch_bytes < (size_t)in.n * (size_t)in.c * 4u || x->rows != w->in_rows ||
       tgrs_operand_count(&call->out[0]) != (last ? (size_t)in.n * (size_t)in.c : 0u)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
@@ -70,15 +86,14 @@ static tgrs_status global_pool_band(tgrs_op_call* call, int is_max) {
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
     const tgrs_requant rq = tgrs_call_requant(call);
     return tgrs_kernel_result(
-        call, tgrs_global_pool_band_s8(is_max, &q, &rq, &in, w->in_row_begin, w->in_rows,
-                                       (const int8_t*)call->in[0].data, (int32_t*)call->scratch,
-                                       (int8_t*)call->out[0].data));
+        call, tgrs_global_pool_band_s8(is_max, &q, &rq, &in, &box, (const int8_t*)x->data,
+                                       (int32_t*)call->scratch, (int8_t*)call->out[0].data));
   }
   if (tgrs_call_is_f32(call)) {
     float* y = (float*)call->out[0].data;
-    st = tgrs_kernel_result(
-        call, tgrs_global_pool_band_f32(is_max, &in, w->in_row_begin, w->in_rows,
-                                        (const float*)call->in[0].data, (float*)call->scratch, y));
+    st =
+        tgrs_kernel_result(call, tgrs_global_pool_band_f32(is_max, &in, &box, (const float*)x->data,
+                                                           (float*)call->scratch, y));
     if (st == TGRS_OK && last) tgrs_apply_act_f32(call, y, (size_t)in.n * (size_t)in.c);
     return st;
   }

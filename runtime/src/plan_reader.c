@@ -381,6 +381,7 @@ static void read_buffer(const uint8_t* t, tgrs_plan_buffer* out) {
 
 static void read_tile(const uint8_t* t, tgrs_plan_tile* out) {
   const uint8_t* regions = fb_get_ref(t, FB_TILE_REGIONS);
+  const uint8_t* columns;
   out->dim = (tgrs_tile_dim)fb_get_u8(t, FB_TILE_DIM, 0);
   out->tile_size = fb_get_i32(t, FB_TILE_TILE_SIZE, 0);
   out->count = fb_get_i32(t, FB_TILE_COUNT, 0);
@@ -394,13 +395,27 @@ static void read_tile(const uint8_t* t, tgrs_plan_tile* out) {
   out->buffers_ = fb_get_ref(t, FB_TILE_BUFFERS);
   out->buffer_count = fb_vec_len(out->buffers_);
   out->streamed = fb_get_u8(t, FB_TILE_STREAMED, 0) != 0;
+  columns = fb_get_ref(t, FB_TILE_COLUMNS);
+  out->column_count = fb_vec_len(columns);
+  out->columns =
+      out->column_count ? (const tgrs_tile_region*)(const void*)fb_vec_data(columns) : NULL;
 }
 
-const tgrs_tile_region* tgrs_plan_tile_region(const tgrs_plan_tile* tile, uint32_t t, uint32_t k) {
+/* Element k of tile t of a tile-major region vector of `count` entries. */
+static const tgrs_tile_region* tile_entry(const tgrs_plan_tile* tile, const tgrs_tile_region* v,
+                                          uint32_t count, uint32_t t, uint32_t k) {
   uint64_t i;
   if (!tile || k >= tile->ops.count) return NULL;
   i = (uint64_t)t * tile->ops.count + k;
-  return i < tile->region_count ? &tile->regions[i] : NULL;
+  return i < count ? &v[i] : NULL;
+}
+
+const tgrs_tile_region* tgrs_plan_tile_region(const tgrs_plan_tile* tile, uint32_t t, uint32_t k) {
+  return tile ? tile_entry(tile, tile->regions, tile->region_count, t, k) : NULL;
+}
+
+const tgrs_tile_region* tgrs_plan_tile_columns(const tgrs_plan_tile* tile, uint32_t t, uint32_t k) {
+  return tile ? tile_entry(tile, tile->columns, tile->column_count, t, k) : NULL;
 }
 
 tgrs_status tgrs_plan_tile_buffer(const tgrs_plan_tile* tile, uint32_t index,

@@ -56,6 +56,7 @@ typedef struct vctx {
   /* Facts collected from the root before elements are checked. */
   vvec tensors, ops, stages, chains, weights, blocks;
   uint32_t weight_data_len;
+  uint32_t version; /* Plan.schema_version */
   uint32_t fast_arena, slow_arena;
   uint32_t next_stage_op; /* stages must continue at this op (they partition the ops) */
   uint8_t compression;
@@ -352,12 +353,16 @@ uint32_t tgrs_tensor_table_bytes_(const uint8_t* tensor) {
   return bytes;
 }
 
-/* Rows along the tiled dimension (HEIGHT: shape[1] in NHWC / NWC), -1 if unknown. */
-static int64_t tensor_rows(const vctx* c, int32_t tensor) {
+/* Extent along a tiled axis: rows (HEIGHT: shape[1] in NHWC / NWC) or, for `columns`,
+ * W (shape[2] of a rank-4 NHWC tensor); -1 if unknown. */
+static int64_t tensor_extent(const vctx* c, int32_t tensor, int columns) {
   const uint8_t* shape;
+  uint32_t rank;
   if (tensor < 0) return -1;
   shape = fb_get_ref(vec_table_trusted(c, &c->tensors, (uint32_t)tensor), FB_TENSOR_SHAPE);
-  return fb_vec_len(shape) >= 2u ? fb_i32(shape + 8) : -1;
+  rank = fb_vec_len(shape);
+  if (columns) return rank == 4u ? fb_i32(shape + 12) : -1;
+  return rank >= 2u ? fb_i32(shape + 8) : -1;
 }
 
 static tgrs_status verify_quant(vctx* c, const vtab* q, const vvec* shape, uint8_t dtype) {
@@ -692,42 +697,67 @@ static tgrs_status verify_buffers(vctx* c, const vtab* t, unsigned id, const cha
   return TGRS_OK;
 }
 
-static tgrs_status verify_region(vctx* c, const uint8_t* r, int32_t op) {
+/* One TileRegion of op `op`: rows, or with `columns` set columns (TilePlan.columns). The
+ * messages name no axis: the path does ("regions" are rows, "columns" columns), and one
+ * set of strings keeps the verifier's Cortex-M code small. */
+static tgrs_status verify_region(vctx* c, const uint8_t* r, int32_t op, int columns) {
   int32_t in_begin = fb_i32(r), in_end = fb_i32(r + 4), out_begin = fb_i32(r + 8);
   int32_t out_end = fb_i32(r + 12), pad_before = fb_i32(r + 16), pad_after = fb_i32(r + 20);
   const uint8_t* op_table = vec_table_trusted(c, &c->ops, (uint32_t)op);
   const uint8_t* inputs = fb_get_ref(op_table, FB_OP_INPUTS);
   const uint8_t* outputs = fb_get_ref(op_table, FB_OP_OUTPUTS);
-  int64_t in_rows = fb_vec_len(inputs) ? tensor_rows(c, fb_i32(inputs + 4)) : -1;
-  int64_t out_rows = fb_vec_len(outputs) ? tensor_rows(c, fb_i32(outputs + 4)) : -1;
+  int64_t in_extent = fb_vec_len(inputs) ? tensor_extent(c, fb_i32(inputs + 4), columns) : -1;
+  int64_t out_extent = fb_vec_len(outputs) ? tensor_extent(c, fb_i32(outputs + 4), columns) : -1;
   if (in_begin < 0 || in_end < in_begin) {
-    return fail(c, TGRS_ERR_BAD_VALUE, "input rows [{v}, {l}) are not a range", in_begin, in_end);
+    return fail(c, TGRS_ERR_BAD_VALUE, "input [{v}, {l}) is not a range", in_begin, in_end);
   }
   if (out_begin < 0 || out_end < out_begin) {
-    return fail(c, TGRS_ERR_BAD_VALUE, "output rows [{v}, {l}) are not a range", out_begin,
-                out_end);
+    return fail(c, TGRS_ERR_BAD_VALUE, "output [{v}, {l}) is not a range", out_begin, out_end);
   }
   if (pad_before < 0 || pad_after < 0) {
-    return fail(c, TGRS_ERR_BAD_VALUE, "negative padding rows {v}",
+    return fail(c, TGRS_ERR_BAD_VALUE, "negative padding {v}",
                 pad_before < 0 ? pad_before : pad_after, 0);
   }
-  /* Regions are full-tensor row indices (TileRegion); the kernels index with them. */
-  if (in_rows >= 0 && in_end > in_rows) {
-    return fail(c, TGRS_ERR_BAD_INDEX, "input row end {v} past the input's {l} rows", in_end,
-                in_rows);
+  /* Regions are full-tensor indices (TileRegion); the kernels index with them. */
+  if (in_extent >= 0 && in_end > in_extent) {
+    return fail(c, TGRS_ERR_BAD_INDEX, "input end {v} past the input's extent {l}", in_end,
+                in_extent);
   }
-  if (out_rows >= 0 && out_end > out_rows) {
-    return fail(c, TGRS_ERR_BAD_INDEX, "output row end {v} past the output's {l} rows", out_end,
-                out_rows);
+  if (out_extent >= 0 && out_end > out_extent) {
+    return fail(c, TGRS_ERR_BAD_INDEX, "output end {v} past the output's extent {l}", out_end,
+                out_extent);
   }
+  return TGRS_OK;
+}
+
+/* Vector-of-TileRegion field `id` ("regions" or "columns"): count * len(ops) entries. */
+static tgrs_status verify_regions(vctx* c, const vtab* t, unsigned id, const char* name,
+                                  int32_t count, const vvec* ops, int columns, uint32_t* len) {
+  vvec regions;
+  uint32_t i;
+  TRY(get_vector(c, t, id, name, FB_TILE_REGION_BYTES, &regions));
+  *len = regions.len;
+  if (columns && regions.len == 0) return TGRS_OK; /* full-width tiles */
+  push(c, name, -1);
+  if ((uint64_t)regions.len != (uint64_t)(uint32_t)count * ops->len) {
+    return fail(c, TGRS_ERR_BAD_SIZE, "{v} regions, count * len(ops) = {l}", regions.len,
+                (int64_t)count * ops->len);
+  }
+  TRY(spend(c, regions.len));
+  for (i = 0; i < regions.len; ++i) {
+    set_index(c, i);
+    TRY(verify_region(c, c->base + regions.pos + 4u + FB_TILE_REGION_BYTES * i,
+                      vec_i32(c, ops, i % ops->len), columns));
+  }
+  pop(c);
   return TGRS_OK;
 }
 
 static tgrs_status verify_tile(vctx* c, const vtab* t) {
   uint8_t dim, streamed;
   int32_t tile_size, count, halo;
-  uint32_t peak, i;
-  vvec ops, regions;
+  uint32_t peak, regions, columns;
+  vvec ops;
   TRY(get_u8(c, t, FB_TILE_DIM, "dim", 0, &dim));
   TRY(check_enum(c, "dim", dim, TGRS_TILE_DIM_HEIGHT + 1));
   TRY(get_i32(c, t, FB_TILE_TILE_SIZE, "tile_size", 0, &tile_size));
@@ -741,24 +771,21 @@ static tgrs_status verify_tile(vctx* c, const vtab* t) {
   }
   TRY(check_index_vector(c, t, FB_TILE_OPS, "ops", c->ops.len, 0,
                          "op index {v} out of range (ops: {l})", &ops));
-  TRY(get_vector(c, t, FB_TILE_REGIONS, "regions", FB_TILE_REGION_BYTES, &regions));
-  push(c, "regions", -1);
-  if ((uint64_t)regions.len != (uint64_t)(uint32_t)count * ops.len) {
-    return fail(c, TGRS_ERR_BAD_SIZE, "{v} regions, count * len(ops) = {l}", regions.len,
-                (int64_t)count * ops.len);
-  }
-  TRY(spend(c, regions.len));
-  for (i = 0; i < regions.len; ++i) {
-    set_index(c, i);
-    TRY(verify_region(c, c->base + regions.pos + 4u + FB_TILE_REGION_BYTES * i,
-                      vec_i32(c, &ops, i % ops.len)));
-  }
-  pop(c);
+  TRY(verify_regions(c, t, FB_TILE_REGIONS, "regions", count, &ops, 0, &regions));
   TRY(verify_buffers(c, t, FB_TILE_BUFFERS, "buffers", NULL));
   TRY(get_u8(c, t, FB_TILE_STREAMED, "streamed", 0, &streamed));
   if (streamed > 1) {
     push(c, "streamed", -1);
     return fail(c, TGRS_ERR_BAD_VALUE, "{v} is not a bool (0 or {l})", streamed, 1);
+  }
+  TRY(verify_regions(c, t, FB_TILE_COLUMNS, "columns", count, &ops, 1, &columns));
+  if (columns != 0 && (streamed || c->version < 2u)) {
+    /* A streamed loop keeps whole rows from tile to tile; 2-D tiles are schema 2. */
+    push(c, "columns", -1);
+    return fail(c, TGRS_ERR_BAD_VALUE,
+                "{v} column regions in a streamed loop or a schema {l} plan (2-D tiles are "
+                "schema 2, recomputing loops only)",
+                columns, c->version);
   }
   return get_u32(c, t, FB_TILE_PEAK_BYTES, "peak_bytes", 0, &peak);
 }
@@ -931,6 +958,7 @@ static tgrs_status verify_root(vctx* c, const vtab* root) {
   vtab t;
   TRY(get_u32(c, root, FB_PLAN_SCHEMA_VERSION, "schema_version", 0, &version));
   TRY(require(c, version != 0, "schema_version"));
+  c->version = version;
   if (version > TGRS_SCHEMA_VERSION) {
     push(c, "schema_version", -1);
     return fail(c, TGRS_ERR_UNSUPPORTED_VERSION, "plan schema {v} is newer than this reader's {l}",

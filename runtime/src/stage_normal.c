@@ -34,22 +34,23 @@ static tgrs_status load_buffer(tgrs_exec* ex, const tgrs_plan_buffer* b) {
   tgrs_plan_tensor t;
   uint8_t* dst;
   const int32_t input = tgrs_exec_graph_input(ex, b->tensor);
+  tgrs_box whole;
   if (tgrs_plan_get_tensor(ex->plan, (uint32_t)b->tensor, &t) != TGRS_OK ||
       b->bytes != tgrs_plan_tensor_bytes(&t)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
+  whole = tgrs_whole_box(&t);
   dst = tgrs_exec_fast(ex, b->home.offset, b->bytes);
   if (dst == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
   if (input >= 0) {
-    return tgrs_host_to_runtime(&t, (const uint8_t*)ex->inputs[input].data, dst, 0,
-                                tgrs_tensor_rows(&t));
+    return tgrs_host_to_runtime(&t, (const uint8_t*)ex->inputs[input].data, dst, &whole);
   } else {
     tgrs_home home;
     uint8_t* src;
     if (!tgrs_exec_slow_home(ex, b->tensor, &home)) return TGRS_ERR_INCONSISTENT_PLAN;
     src = tgrs_exec_slow(ex, home.offset, b->bytes);
     if (src == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
-    tgrs_copy_rows(&t, src, dst, 0, tgrs_tensor_rows(&t), 1);
+    tgrs_copy_box(&t, src, dst, &whole, 1);
   }
   return TGRS_OK;
 }
@@ -111,6 +112,7 @@ static tgrs_status write_out(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32
   const int32_t last = stage->ops.data[stage->ops.count - 1];
   tgrs_plan_buffer b;
   tgrs_plan_tensor t;
+  tgrs_box whole;
   uint8_t* src;
   if (tgrs_plan_get_tensor(ex->plan, (uint32_t)tensor, &t) != TGRS_OK ||
       !find_buffer(ex, stage, si, TGRS_BUFFER_TENSOR, tensor, last, &b) ||
@@ -119,18 +121,19 @@ static tgrs_status write_out(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32
   }
   src = tgrs_exec_fast(ex, b.home.offset, b.bytes);
   if (src == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  whole = tgrs_whole_box(&t);
   if (to_slow) {
     tgrs_home home;
     uint8_t* dst;
     if (!tgrs_exec_slow_home(ex, tensor, &home)) return TGRS_ERR_INCONSISTENT_PLAN;
     dst = tgrs_exec_slow(ex, home.offset, b.bytes);
     if (dst == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
-    tgrs_copy_rows(&t, dst, src, 0, tgrs_tensor_rows(&t), 0);
+    tgrs_copy_box(&t, dst, src, &whole, 0);
     return TGRS_OK;
   }
   {
     const int32_t o = tgrs_exec_graph_output(ex, tensor);
-    return tgrs_runtime_to_host(&t, src, (uint8_t*)ex->outputs[o].data, 0, tgrs_tensor_rows(&t));
+    return tgrs_runtime_to_host(&t, src, (uint8_t*)ex->outputs[o].data, &whole);
   }
 }
 

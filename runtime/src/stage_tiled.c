@@ -6,6 +6,9 @@
  * Per tile, per op k of the loop, the plan's TileRegion gives the input rows with halo
  * [in_begin, in_end), the output rows [out_begin, out_end) and the border padding; they
  * map one to one onto the kernels' tgrs_row_window, so the executor computes no geometry.
+ * A 2-D loop (TilePlan.columns) adds a column region per tile and op: strips then hold
+ * [N, rows, cols, C] boxes, and the kernels run on that column view as if it were the
+ * whole width, with the left padding shifted (tgrs_call_pad_left).
  * One buffer layout (TilePlan.buffers) serves every tile:
  *  - a data input not produced by op k - 1 comes from outside the loop: its rows are loaded
  *    into its strip at op k (from the slow arena, or from the caller for graph inputs);
@@ -38,56 +41,82 @@ static int find_strip(const tgrs_plan_tile* tile, tgrs_buffer_kind kind, int32_t
   return 0;
 }
 
-/* Points `operand` at rows [begin, end) of its tensor in its strip. */
-static tgrs_status place_rows(tgrs_exec* ex, const tgrs_plan_tile* tile, int32_t op,
-                              tgrs_operand* operand, int32_t begin, int32_t end) {
-  tgrs_plan_buffer b;
+/* Points `operand` at box `b` of its tensor in its strip ([N, rows, cols, C]). */
+static tgrs_status place_box(tgrs_exec* ex, const tgrs_plan_tile* tile, int32_t op,
+                             tgrs_operand* operand, const tgrs_box* b) {
+  tgrs_plan_buffer buf;
   size_t payload;
   const int32_t n = operand->tensor.shape.count == 4 ? operand->tensor.shape.data[0] : 0;
-  if (n <= 0) return TGRS_ERR_UNSUPPORTED_OP; /* only NHWC tensors are row-tiled */
-  if (begin < 0 || end < begin || end > tgrs_tensor_rows(&operand->tensor) ||
-      !find_strip(tile, TGRS_BUFFER_ROW_STRIP, operand->index, op, &b)) {
+  const int32_t width = tgrs_tensor_cols(&operand->tensor);
+  if (n <= 0 || width <= 0) return TGRS_ERR_UNSUPPORTED_OP; /* only NHWC tensors are tiled */
+  if (b->row_begin < 0 || b->row_end < b->row_begin ||
+      b->row_end > tgrs_tensor_rows(&operand->tensor) || b->col_begin < 0 ||
+      b->col_end < b->col_begin || b->col_end > width ||
+      !find_strip(tile, TGRS_BUFFER_ROW_STRIP, operand->index, op, &buf)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
-  payload = (size_t)n * (size_t)(end - begin) * tgrs_row_bytes(&operand->tensor);
-  if (payload > b.bytes) return TGRS_ERR_INCONSISTENT_PLAN;
-  operand->data = tgrs_exec_fast(ex, b.home.offset, payload);
-  operand->row_begin = begin;
-  operand->rows = end - begin;
+  payload = (size_t)n * (size_t)(b->row_end - b->row_begin) *
+            (tgrs_row_bytes(&operand->tensor) / (size_t)width) *
+            (size_t)(b->col_end - b->col_begin);
+  if (payload > buf.bytes) return TGRS_ERR_INCONSISTENT_PLAN;
+  operand->data = tgrs_exec_fast(ex, buf.home.offset, payload);
+  operand->row_begin = b->row_begin;
+  operand->rows = b->row_end - b->row_begin;
+  operand->col_begin = b->col_begin;
+  operand->cols = b->col_end - b->col_begin;
   return operand->data != NULL ? TGRS_OK : TGRS_ERR_INCONSISTENT_PLAN;
 }
 
-static tgrs_status load_rows(tgrs_exec* ex, const tgrs_operand* operand) {
+static tgrs_status load_box(tgrs_exec* ex, const tgrs_operand* operand) {
   const int32_t input = tgrs_exec_graph_input(ex, operand->index);
-  const int32_t end = operand->row_begin + operand->rows;
+  const tgrs_box b = tgrs_operand_box(operand);
   tgrs_home home;
   uint8_t* src;
   if (input >= 0) {
     return tgrs_host_to_runtime(&operand->tensor, (const uint8_t*)ex->inputs[input].data,
-                                (uint8_t*)operand->data, operand->row_begin, end);
+                                (uint8_t*)operand->data, &b);
   }
   if (!tgrs_exec_slow_home(ex, operand->index, &home)) return TGRS_ERR_INCONSISTENT_PLAN;
   src = tgrs_exec_slow(ex, home.offset, tgrs_plan_tensor_bytes(&operand->tensor));
   if (src == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
-  tgrs_copy_rows(&operand->tensor, src, (uint8_t*)operand->data, operand->row_begin, end, 1);
+  tgrs_copy_box(&operand->tensor, src, (uint8_t*)operand->data, &b, 1);
   return TGRS_OK;
 }
 
-static tgrs_status store_rows(tgrs_exec* ex, const tgrs_operand* operand) {
+static tgrs_status store_box(tgrs_exec* ex, const tgrs_operand* operand) {
   const int32_t output = tgrs_exec_graph_output(ex, operand->index);
-  const int32_t end = operand->row_begin + operand->rows;
+  const tgrs_box b = tgrs_operand_box(operand);
   tgrs_home home;
   if (tgrs_exec_slow_home(ex, operand->index, &home)) {
     uint8_t* dst = tgrs_exec_slow(ex, home.offset, tgrs_plan_tensor_bytes(&operand->tensor));
     if (dst == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
-    tgrs_copy_rows(&operand->tensor, dst, (uint8_t*)operand->data, operand->row_begin, end, 0);
+    tgrs_copy_box(&operand->tensor, dst, (uint8_t*)operand->data, &b, 0);
   }
   if (output >= 0) {
     return tgrs_runtime_to_host(&operand->tensor, (const uint8_t*)operand->data,
-                                (uint8_t*)ex->outputs[output].data, operand->row_begin, end);
+                                (uint8_t*)ex->outputs[output].data, &b);
   }
   return TGRS_OK;
 }
+
+/* Ops whose kernels run on a 2-D tile's column view unchanged: windowed ops through their
+ * shifted left padding (tgrs_call_pad_left), the rest pixel by pixel, global pools as
+ * banded reductions. A bit per op code (all below 32), not a switch: Cortex-M code size. */
+#define TGRS_BIT(code) (1u << (code))
+static int runs_on_columns(tgrs_op_code code) {
+  const uint32_t ops =
+      TGRS_BIT(TGRS_OP_CONV) | TGRS_BIT(TGRS_OP_DEPTHWISE_CONV) | TGRS_BIT(TGRS_OP_MAX_POOL) |
+      TGRS_BIT(TGRS_OP_AVERAGE_POOL) | TGRS_BIT(TGRS_OP_GLOBAL_AVERAGE_POOL) |
+      TGRS_BIT(TGRS_OP_GLOBAL_MAX_POOL) | TGRS_BIT(TGRS_OP_ADD) | TGRS_BIT(TGRS_OP_SUB) |
+      TGRS_BIT(TGRS_OP_MUL) | TGRS_BIT(TGRS_OP_DIV) | TGRS_BIT(TGRS_OP_RELU) |
+      TGRS_BIT(TGRS_OP_RELU6) | TGRS_BIT(TGRS_OP_LEAKY_RELU) | TGRS_BIT(TGRS_OP_SELU) |
+      TGRS_BIT(TGRS_OP_SIGMOID) | TGRS_BIT(TGRS_OP_HARD_SIGMOID) | TGRS_BIT(TGRS_OP_HARD_SWISH) |
+      TGRS_BIT(TGRS_OP_TANH) | TGRS_BIT(TGRS_OP_CLIP) | TGRS_BIT(TGRS_OP_BATCH_NORMALIZATION);
+  /* QUANTIZE (32), DEQUANTIZE (33) and LRN (35) are past the mask's 32 bits. */
+  return ((unsigned)code < 32u && ((ops >> (unsigned)code) & 1u)) || code == TGRS_OP_QUANTIZE ||
+         code == TGRS_OP_DEQUANTIZE || code == TGRS_OP_LRN;
+}
+#undef TGRS_BIT
 
 /* An input of a binary op with one row where its output has several. */
 static int broadcast_row(const tgrs_op_call* call, const tgrs_operand* in) {
@@ -136,21 +165,37 @@ static tgrs_status stream_output(tgrs_exec* ex, const tgrs_plan_tile* tile, uint
   return TGRS_OK;
 }
 
+/* The box an operand of op slot k reads or writes in tile t: rows from the region, columns
+ * from the column region (the full width without one). */
+static tgrs_box tile_box(const tgrs_operand* o, int32_t row_begin, int32_t row_end,
+                         const tgrs_tile_region* cols, int output) {
+  tgrs_box b;
+  b.row_begin = row_begin;
+  b.row_end = row_end;
+  b.col_begin = cols == NULL ? 0 : (output ? cols->out_begin : cols->in_begin);
+  b.col_end = cols == NULL ? tgrs_tensor_cols(&o->tensor) : (output ? cols->out_end : cols->in_end);
+  return b;
+}
+
 /* Op slot k of tile t. prev_out: the tensor op k - 1 produced (-1 for k = 0). */
 static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32_t t, uint32_t k,
-                               int32_t* prev_out, const tgrs_tile_region** prev) {
+                               int32_t* prev_out, const tgrs_tile_region** prev,
+                               const tgrs_tile_region** prev_cols) {
   const int32_t op = tile->ops.data[k];
   const tgrs_tile_region* r = tgrs_plan_tile_region(tile, t, k);
+  const tgrs_tile_region* cols = tgrs_plan_tile_columns(tile, t, k);
   /* The last op's rows leave the loop; every other op of a streamed loop streams. */
   const int streamed = tile->streamed && k + 1 < tile->ops.count;
   tgrs_op_call call;
   tgrs_plan_buffer scratch;
+  tgrs_box box;
   uint32_t i;
   tgrs_status st;
-  if (r == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  if (r == NULL || (tile->column_count != 0 && cols == NULL)) return TGRS_ERR_INCONSISTENT_PLAN;
   st = tgrs_op_call_begin(ex, (uint32_t)op, &call);
   if (st != TGRS_OK) return st;
   if (call.num_outputs != 1) return TGRS_ERR_UNSUPPORTED_OP;
+  if (cols != NULL && !runs_on_columns(call.op.code)) return TGRS_ERR_UNSUPPORTED_OP;
   if (tgrs_op_call_constant(&call, &call.out[0], call.op.outputs.data[0]) != 0) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
@@ -170,24 +215,32 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
     if (c > 0) continue;
     if (broadcast_row(&call, in)) {
       /* One row (a squeeze-excite scale) under an output of several: every tile reads it
-       * whole and the kernel broadcasts it (the planner's BroadcastsAlongRows). */
-      st = place_rows(ex, tile, op, in, 0, 1);
+       * whole and the kernel broadcasts it (the planner's BroadcastsAlongRows); under a
+       * column view it must be one column too. */
+      box = tile_box(in, 0, 1, NULL, 0);
+      if (cols != NULL && box.col_end != 1) return TGRS_ERR_INCONSISTENT_PLAN;
     } else {
-      st = place_rows(ex, tile, op, in, r->in_begin, r->in_end);
+      box = tile_box(in, r->in_begin, r->in_end, cols, 0);
     }
+    st = place_box(ex, tile, op, in, &box);
     if (st != TGRS_OK) return st;
     if (in->index == *prev_out) {
-      /* Produced by op k - 1 in this tile: its output rows must be these rows (streamed:
+      /* Produced by op k - 1 in this tile: its output box must be this box (streamed:
        * stream_output checked that they complete the rows its strip kept). */
       if (!tile->streamed && ((*prev)->out_begin != r->in_begin || (*prev)->out_end != r->in_end)) {
         return TGRS_ERR_INCONSISTENT_PLAN;
       }
-    } else if ((st = load_rows(ex, in)) != TGRS_OK) {
+      if (cols != NULL &&
+          ((*prev_cols)->out_begin != cols->in_begin || (*prev_cols)->out_end != cols->in_end)) {
+        return TGRS_ERR_INCONSISTENT_PLAN;
+      }
+    } else if ((st = load_box(ex, in)) != TGRS_OK) {
       return st;
     }
   }
   if (!streamed) {
-    st = place_rows(ex, tile, op, &call.out[0], r->out_begin, r->out_end);
+    box = tile_box(&call.out[0], r->out_begin, r->out_end, cols, 1);
+    st = place_box(ex, tile, op, &call.out[0], &box);
     if (st != TGRS_OK) return st;
   }
   if (find_strip(tile, TGRS_BUFFER_SCRATCH, -1, op, &scratch)) {
@@ -200,30 +253,38 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
   call.window.in_rows = r->in_end - r->in_begin;
   call.window.out_row_begin = r->out_begin;
   call.window.out_row_end = r->out_end;
+  if (cols != NULL) {
+    call.columns = 1;
+    call.in_col_begin = cols->in_begin;
+    call.out_col_begin = cols->out_begin;
+  }
   st = tgrs_exec_op(&call);
   ex->stats->ops_run++;
   if (st != TGRS_OK) return st;
   tgrs_exec_observe(&call);
   if (k + 1 == tile->ops.count) {
-    st = store_rows(ex, &call.out[0]);
+    st = store_box(ex, &call.out[0]);
     if (st != TGRS_OK) return st;
   }
   *prev_out = call.out[0].index;
   *prev = r;
+  *prev_cols = cols;
   return TGRS_OK;
 }
 
 tgrs_status tgrs_run_tile_loop(tgrs_exec* ex, const tgrs_plan_tile* tile) {
   uint32_t t, k;
   if (tile->dim != TGRS_TILE_DIM_HEIGHT || tile->count <= 0 || tile->ops.count == 0 ||
-      tile->region_count != (uint32_t)tile->count * tile->ops.count) {
+      tile->region_count != (uint32_t)tile->count * tile->ops.count ||
+      (tile->column_count != 0 && (tile->column_count != tile->region_count || tile->streamed))) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   for (t = 0; t < (uint32_t)tile->count; ++t) {
     int32_t prev_out = -1;
     const tgrs_tile_region* prev = NULL;
+    const tgrs_tile_region* prev_cols = NULL;
     for (k = 0; k < tile->ops.count; ++k) {
-      const tgrs_status st = run_tile_op(ex, tile, t, k, &prev_out, &prev);
+      const tgrs_status st = run_tile_op(ex, tile, t, k, &prev_out, &prev, &prev_cols);
       if (st != TGRS_OK) return tgrs_exec_fail(ex, st, tile->ops.data[k]);
     }
     ex->stats->tiles_run++;

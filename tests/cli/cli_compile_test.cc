@@ -74,11 +74,12 @@ TEST(CliCompileTest, UsageErrorsExitTwo) {
 
 TEST(CliCompileTest, StageThatDoesNotFitExitsOne) {
   auto r = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("mobilenet_v2_035_144.onnx") +
-                      " -m 40K --xip -o " + OutPath("cli_compile_mnv2.tgrs"));
-  // At 40K even 1-row tiles of its second stride-2 depthwise layer do not fit (47.25 KiB).
+                      " -m 12K --xip -o " + OutPath("cli_compile_mnv2.tgrs"));
+  // At 12K even 1 x 1 tiles of its 336-channel depthwise layers do not fit (13440 bytes).
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("TIGRIS_ERR_DOES_NOT_FIT"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("1-row tiles"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1 x 1 tiles 13440"), std::string::npos) << r.err;
 }
 
 }  // namespace

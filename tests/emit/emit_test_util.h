@@ -53,6 +53,17 @@ inline int64_t SmallestWorkingBudget(const ir::Graph& g, const emit::EmitOptions
   return -1;
 }
 
+// Whether any tile loop of the plan cuts columns (2-D tiles, schema 2).
+inline bool UsesColumns(const plan::PlanResult& r) {
+  for (const plan::Stage& s : r.stages) {
+    if (s.tile && s.tile->tile_cols > 0) return true;
+  }
+  for (const plan::Chain& c : r.chains) {
+    if (c.tile.tile_cols > 0) return true;
+  }
+  return false;
+}
+
 // transpose(data, perm) for rank <= 4 by explicit nested loops over the output index.
 inline std::vector<uint8_t> ReferenceTranspose(const std::vector<uint8_t>& data,
                                                std::vector<int64_t> shape,

@@ -125,6 +125,12 @@ void ExpectTileEqual(const plan::TilePlan& want, const tgrs::TilePlan* got, int6
   EXPECT_EQ(ToVec<int>(got->ops()), ops) << where;
   ASSERT_NE(got->regions(), nullptr);
   ASSERT_EQ(got->regions()->size(), static_cast<size_t>(want.count) * ops.size()) << where;
+  if (want.tile_cols > 0) {
+    ASSERT_NE(got->columns(), nullptr) << where;
+    ASSERT_EQ(got->columns()->size(), got->regions()->size()) << where;
+  } else {
+    EXPECT_EQ(got->columns(), nullptr) << where << ": full-width tiles have no column regions";
+  }
   for (int64_t t = 0; t < want.count; ++t) {
     const std::vector<plan::OpTileRows> rows = plan::TileRows(want, t);
     for (size_t k = 0; k < rows.size(); ++k) {
@@ -136,6 +142,16 @@ void ExpectTileEqual(const plan::TilePlan& want, const tgrs::TilePlan* got, int6
       EXPECT_EQ(r->out_end(), rows[k].output.end) << where << " tile " << t;
       EXPECT_EQ(r->pad_before(), rows[k].pad_top) << where << " tile " << t;
       EXPECT_EQ(r->pad_after(), rows[k].pad_bottom) << where << " tile " << t;
+      if (want.tile_cols <= 0) continue;
+      // 2-D tiles: the column regions, laid out like the row regions.
+      const tgrs::TileRegion* c =
+          got->columns()->Get(static_cast<flatbuffers::uoffset_t>(t * ops.size() + k));
+      EXPECT_EQ(c->in_begin(), rows[k].input_cols.begin) << where << " tile " << t;
+      EXPECT_EQ(c->in_end(), rows[k].input_cols.end) << where << " tile " << t;
+      EXPECT_EQ(c->out_begin(), rows[k].output_cols.begin) << where << " tile " << t;
+      EXPECT_EQ(c->out_end(), rows[k].output_cols.end) << where << " tile " << t;
+      EXPECT_EQ(c->pad_before(), rows[k].pad_left) << where << " tile " << t;
+      EXPECT_EQ(c->pad_after(), rows[k].pad_right) << where << " tile " << t;
     }
   }
   ExpectBuffersEqual(want.buffers, got->buffers(), shift, where + " tile");
@@ -175,7 +191,8 @@ void CheckRoundTrip(const ir::Graph& g, const emit::CompiledPlan& c, bool xip) {
   flatbuffers::Verifier verifier(bytes.data(), bytes.size());
   ASSERT_TRUE(tgrs::VerifyPlanBuffer(verifier));
   const Plan* p = tgrs::GetPlan(bytes.data());
-  EXPECT_EQ(p->schema_version(), 1u);
+  // Stamped with the oldest version that describes the plan: 2 only with 2-D tiles.
+  EXPECT_EQ(p->schema_version(), UsesColumns(r) ? 2u : 1u);
   EXPECT_EQ(p->generator()->str(), "tigris 0.2.0");
   EXPECT_EQ(p->model_name()->str(), g.name);
   EXPECT_EQ(p->xip(), xip);

@@ -56,17 +56,41 @@ TEST(PlannerTest, VerdictNeedsWorkNamesTheOp) {
   testing::ExpectPlanReplays(g.graph(), p);
 }
 
-TEST(PlannerTest, VerdictNeedsWorkWhenOneRowTilesDoNotFit) {
-  // A 3x3 conv over 1x64x8x8 float: one output row is 64*8*4 = 2048 B, three input rows
-  // 6144 B; 1-row tiles need 8192 > 4096.
+TEST(PlannerTest, TwoDTilesWhenOneRowIsOverBudget) {
+  // A 3x3 pad-1 conv over 1x64x8x8 float: a pixel of 64 channels is 256 B, so one output
+  // row is 2048 B and 1-row tiles need 3 * 2048 + 2048 = 8192 > 4096. 2-D tiles (input
+  // box and output box live together, docs/planning.md "2-D tiles"):
+  //   1 row x 2 columns: bands [0,2) [2,4) [4,6) [6,8) read at most 4 columns:
+  //     3 * 4 * 256 + 2 * 256 = 3584 fits; 2 rows x 2 columns: 4 * 4 * 256 + 4 * 256 = 5120
+  //     does not; 1 x 3 needs 3 * 5 * 256 + 3 * 256 = 4608, so 2 columns is the widest.
+  //   1 column: 2 rows fit (4 * 3 * 256 + 2 * 256 = 3584), 3 rows do not (4608).
+  // Both give 32 tiles of area 2; the widest is tried first and kept.
   GraphBuilder g;
   ir::TensorId x = g.Input("x", {1, 64, 8, 8});
   g.Output(AddConv(g, "wide", x, {64, 3, 1, 1, 1}));
   const PlanResult p = PlanModel(g.graph(), {4096, 0, 0});
+  ASSERT_EQ(p.verdict, Verdict::kTiled);
+  ASSERT_TRUE(p.stages[0].tile.has_value());
+  const TilePlan& t = *p.stages[0].tile;
+  EXPECT_EQ(t.tile_rows, 1);
+  EXPECT_EQ(t.tile_cols, 2);
+  EXPECT_EQ(t.count, 32);
+  EXPECT_EQ(t.peak_bytes, 3584);
+  EXPECT_FALSE(t.streamed);
+  testing::ExpectPlanReplays(g.graph(), p);
+}
+
+TEST(PlannerTest, VerdictNeedsWorkWhenOnePixelTilesDoNotFit) {
+  // The conv above at 2048 B: 1-row tiles need 8192 and 1 x 1 tiles 3 * 3 * 256 + 256 = 2560.
+  GraphBuilder g;
+  ir::TensorId x = g.Input("x", {1, 64, 8, 8});
+  g.Output(AddConv(g, "wide", x, {64, 3, 1, 1, 1}));
+  const PlanResult p = PlanModel(g.graph(), {2048, 0, 0});
   EXPECT_EQ(p.verdict, Verdict::kNeedsWork);
   std::string all;
   for (const std::string& r : p.stages[0].reasons) all += r;
-  EXPECT_NE(all.find("8192"), std::string::npos) << all;
+  EXPECT_NE(all.find("1-row tiles need 8192"), std::string::npos) << all;
+  EXPECT_NE(all.find("1 x 1 tiles 2560"), std::string::npos) << all;
 }
 
 TEST(PlannerTest, JsonHasTheIssueFields) {

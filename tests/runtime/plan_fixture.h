@@ -88,6 +88,8 @@ struct TileParts {
   std::vector<fb::TileRegion> regions;
   std::vector<BufferParts> buffers;
   uint32_t peak_bytes = 0;
+  bool streamed = false;
+  std::vector<fb::TileRegion> columns;  // 2-D tiles (schema 2)
 };
 
 struct StageParts {
@@ -166,8 +168,9 @@ inline flatbuffers::Offset<fb::TilePlan> WriteTile(flatbuffers::FlatBufferBuilde
   auto buffers = WriteBuffers(b, t->buffers);
   auto ops = t->ops.empty() ? 0 : b.CreateVector(t->ops);
   auto regions = t->regions.empty() ? 0 : b.CreateVectorOfStructs(t->regions);
+  auto columns = t->columns.empty() ? 0 : b.CreateVectorOfStructs(t->columns);
   return fb::CreateTilePlan(b, t->dim, t->tile_size, t->count, t->halo, ops, regions, buffers,
-                            t->peak_bytes);
+                            t->peak_bytes, t->streamed, columns);
 }
 
 }  // namespace detail

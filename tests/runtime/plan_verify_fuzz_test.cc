@@ -263,9 +263,10 @@ TEST(PlanVerifyDefects, SchemaVersion) {
   parts.schema_version = TGRS_SCHEMA_VERSION + 1;
   std::string text;
   EXPECT_EQ(InitParts(parts, &text), TGRS_ERR_UNSUPPORTED_VERSION);
-  EXPECT_NE(text.find("schema_version: plan schema 2 is newer than this reader's 1"),
-            std::string::npos)
-      << text;
+  const std::string expected =
+      "schema_version: plan schema " + std::to_string(TGRS_SCHEMA_VERSION + 1) +
+      " is newer than this reader's " + std::to_string(TGRS_SCHEMA_VERSION);
+  EXPECT_NE(text.find(expected), std::string::npos) << text;
   parts.schema_version = 0;  // the default: absent on the wire
   EXPECT_EQ(InitParts(parts), TGRS_ERR_MISSING_FIELD);
 }
@@ -351,7 +352,7 @@ TEST(PlanVerifyDefects, Indices) {
   p = FullPlan();
   p.stages[0].tile->regions[3] = Region(5, 9, 6, 8, 0, 0);  // row 8 of an 8-row input
   EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_INDEX);
-  EXPECT_NE(text.find("stages[0].tile.regions[3]: input row end 9 past the input's 8 rows"),
+  EXPECT_NE(text.find("stages[0].tile.regions[3]: input end 9 past the input's extent 8"),
             std::string::npos)
       << text;
 
@@ -604,6 +605,62 @@ TEST(PlanVerifyDefects, Values) {
   p = FullPlan();
   p.stages[0].tile->regions[1] = Region(4, 2, 2, 4, 0, 0);  // begin after end
   EXPECT_EQ(InitParts(p), TGRS_ERR_BAD_VALUE);
+}
+
+// 2-D tiles (TilePlan.columns, schema 2): every column region is bounded like a row
+// region, along W, and the loop's form must allow columns at all.
+TEST(PlanVerifyDefects, TileColumns) {
+  // Stage 0's conv over an 8-wide input: column regions spanning the full width (one column
+  // band per row band) are valid 2-D regions.
+  const std::vector<fb::TileRegion> full(4, Region(0, 8, 0, 8, 0, 0));
+  std::string text;
+  PlanParts p = FullPlan();
+  p.schema_version = 2;
+  p.stages[0].tile->columns = full;
+  EXPECT_EQ(InitParts(p, &text), TGRS_OK) << text;
+
+  p.schema_version = 1;  // columns are a schema 2 feature
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_VALUE);
+  EXPECT_NE(
+      text.find("stages[0].tile.columns: 4 column regions in a streamed loop or a schema 1 plan"),
+      std::string::npos)
+      << text;
+
+  p = FullPlan();
+  p.schema_version = 2;
+  p.stages[0].tile->columns = full;
+  p.stages[0].tile->columns.pop_back();  // count * len(ops) = 4
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_SIZE);
+  EXPECT_NE(text.find("stages[0].tile.columns: 3 regions, count * len(ops) = 4"), std::string::npos)
+      << text;
+
+  p.stages[0].tile->columns = full;
+  p.stages[0].tile->columns[2] = Region(4, 9, 4, 8, 0, 0);  // column 8 of an 8-wide input
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_INDEX);
+  EXPECT_NE(text.find("stages[0].tile.columns[2]: input end 9 past the input's extent 8"),
+            std::string::npos)
+      << text;
+
+  p.stages[0].tile->columns[2] = Region(4, 8, 3, 9, 0, 0);
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_INDEX);
+  EXPECT_NE(text.find("columns[2]: output end 9 past the output's extent 8"), std::string::npos)
+      << text;
+
+  p.stages[0].tile->columns[2] = Region(6, 4, 3, 5, 0, 0);
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_VALUE);
+  EXPECT_NE(text.find("columns[2]: input [6, 4) is not a range"), std::string::npos) << text;
+
+  p.stages[0].tile->columns[2] = Region(4, 8, 4, 8, -1, 0);
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_VALUE);
+  EXPECT_NE(text.find("columns[2]: negative padding -1"), std::string::npos) << text;
+
+  p.stages[0].tile->columns = full;
+  p.stages[0].tile->streamed = true;  // a streamed loop keeps whole rows
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_VALUE);
+  EXPECT_NE(
+      text.find("stages[0].tile.columns: 4 column regions in a streamed loop or a schema 2 plan"),
+      std::string::npos)
+      << text;
 }
 
 // The ranges the int8 kernels' arithmetic relies on (kernel_util.h, requantize.h): a zero
