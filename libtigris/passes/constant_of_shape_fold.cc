@@ -13,6 +13,8 @@
 //
 // A computed shape operand (a Shape -> Gather chain) is left without readers; shape-op-fold
 // erases such dead chains.
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -67,9 +69,15 @@ void FoldOne(ir::Graph& graph, const ir::Op& op) {
                     "), more than the " + std::to_string(kMaxFoldedConstantBytes >> 20) +
                     " MiB a folded constant may hold");
   }
-  std::vector<uint8_t> data;
-  data.reserve(static_cast<size_t>(count) * element_size);
-  for (int64_t i = 0; i < count; ++i) data.insert(data.end(), value.data.begin(), value.data.end());
+  // Filled by doubling copies: element by element, a 272-byte model asking for 900 MB took
+  // over 10 s under the fuzzers' sanitizers (fuzz_onnx, fuzz/regressions/onnx).
+  std::vector<uint8_t> data(static_cast<size_t>(count) * element_size);
+  if (!data.empty()) {
+    std::memcpy(data.data(), value.data.data(), element_size);
+    for (size_t filled = element_size; filled < data.size(); filled *= 2) {
+      std::memcpy(data.data() + filled, data.data(), std::min(filled, data.size() - filled));
+    }
+  }
   out.dtype = value.dtype;
   out.is_constant = true;
   out.data = std::move(data);
