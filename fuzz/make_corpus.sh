@@ -36,6 +36,9 @@ compile conv1d_4k_xip "$models/conv1d_small.onnx" -m 4K --xip
 compile conv2d_16k_copy "$models/conv2d_small_maxpool.onnx" -m 16K
 compile mnist8_int8_4k_xip "$int8/mnist8.int8.onnx" -m 4K --xip
 compile conv1d_int8_2k_xip "$int8/conv1d_small.int8.onnx" -m 2K --xip
+# 2-D tiles (schema 2, TilePlan.columns): one row of a layer is over these budgets.
+compile mnist8_2k_2d_xip "$models/mnist8.onnx" -m 2K --xip
+compile mnist8_int8_512_2d_xip "$int8/mnist8.int8.onnx" -m 512 --xip
 
 # .npy: the dtypes and header forms the reader accepts.
 "$python" - "$out/npy" <<'PY'
