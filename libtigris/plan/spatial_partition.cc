@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "analysis/macs.h"
 #include "analysis/weight_prefix.h"
 #include "plan/chains.h"
 #include "plan/row_tiling.h"
@@ -65,6 +66,21 @@ TileShape FitAfterWeights(const ir::Graph& graph, const GraphFacts& facts, TileP
   const int64_t rows = LargestFittingTileRows(graph, facts, loop, fast_bytes - weights);
   if (rows > 0 || !ColumnTileProblem(graph, loop).empty()) return {rows, 0};
   return LargestFitting2DTile(graph, facts, loop, fast_bytes - weights);
+}
+
+// A 2-D chain recomputes its halo along both axes, and more with every op it grows by
+// (MobileNetV2-1.0 at 64 KiB: +118% MACs when 2-D chains grew while they fit). It grows
+// only while its recompute stays within this share of its MACs; past it, the spill of
+// one intermediate costs less than recomputing it tile by tile (docs/planning.md).
+constexpr int64_t kTwoDRecomputePercent = 5;
+
+bool WithinTwoDRecompute(const ir::Graph& graph, const GraphFacts& facts, TilePlan loop,
+                         const TileShape& shape) {
+  LayoutTileLoop(graph, facts, shape.rows, loop, shape.cols);
+  int64_t macs = 0;
+  for (const TileOp& t : loop.ops)
+    macs += analysis::OpMacs(graph, graph.ops[static_cast<size_t>(t.op)]);
+  return RecomputeMacs(graph, loop) * 100 <= macs * kTwoDRecomputePercent;
 }
 
 std::vector<int> OpsOf(const std::vector<Stage>& stages, size_t first, size_t last) {
@@ -139,6 +155,9 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
       const TileShape longer_shape =
           FitAfterWeights(graph, facts, *longer, fast_bytes, longer_weights, !loop->streamed);
       if (longer_shape.rows == 0) break;
+      if (longer_shape.cols > 0 && !WithinTwoDRecompute(graph, facts, *longer, longer_shape)) {
+        break;
+      }
       loop = std::move(longer);
       shape = longer_shape;
       weights = longer_weights;

@@ -4,9 +4,14 @@
 #include <gtest/gtest.h>
 
 #include "analysis/conv_graphs.h"
+#include "analysis/macs.h"
+#include "onnx/onnx_loader.h"
+#include "passes/pass.h"
+#include "passes/passes.h"
 #include "plan/plan_simulator.h"
 #include "plan/planner.h"
 #include "plan/row_tiling.h"
+#include "support/test_env.h"
 
 namespace tigris::plan {
 namespace {
@@ -119,6 +124,43 @@ TEST(TwoDTilesTest, AFloatReductionKeepsOneRowBoxes) {
     EXPECT_EQ(r.output_area(), i + 1 == all.size() ? 1 : 0) << "tile " << i;
   }
   testing::ExpectPlanReplays(graph, p);
+}
+
+TEST(TwoDTilesTest, ChainsGrowOnlyWhileTheirRecomputeIsSmall) {
+  // MobileNetV2-1.0 at 64 KiB: its wide early layers need 2-D tiles. Grown while they fit,
+  // its 2-D chains recomputed 118% of the model's MACs; a 2-D chain now grows only while it
+  // recomputes at most 5% of its own MACs. Recompute is counted independently here, from
+  // every tile's output boxes (not RecomputeMacs): made pixels minus distinct pixels.
+  ir::Graph g =
+      onnx_import::LoadOnnxFile(testing::ModelsDir() + "/onnx/mobilenet_v2_100_224.onnx", {});
+  passes::Normalize(g);
+  const PlanResult p = PlanModel(g, {64 * 1024, 0, 0});
+  ASSERT_EQ(p.verdict, Verdict::kTiled);
+  int two_d_chains = 0;
+  for (const Chain& chain : p.chains) {
+    const TilePlan& t = chain.tile;
+    if (t.tile_cols <= 0) continue;
+    ++two_d_chains;
+    int64_t macs = 0, extra = 0;
+    const std::vector<std::vector<OpTileRows>> all = AllTileRows(t);
+    for (size_t k = 0; k < t.ops.size(); ++k) {
+      const TileOp& op = t.ops[k];
+      std::vector<int> made(static_cast<size_t>(op.out_rows * op.out_cols), 0);
+      for (const std::vector<OpTileRows>& tile : all) {
+        for (int64_t y = tile[k].output.begin; y < tile[k].output.end; ++y) {
+          for (int64_t x = tile[k].output_cols.begin; x < tile[k].output_cols.end; ++x) {
+            ++made[static_cast<size_t>(y * op.out_cols + x)];
+          }
+        }
+      }
+      const int64_t op_macs = analysis::OpMacs(g, g.ops[static_cast<size_t>(op.op)]);
+      macs += op_macs;
+      for (int m : made) extra += m > 1 ? (m - 1) * op_macs / (op.out_rows * op.out_cols) : 0;
+    }
+    EXPECT_LE(extra * 100, macs * 5) << "chain " << chain.id;
+  }
+  EXPECT_GT(two_d_chains, 0);
+  testing::ExpectPlanReplays(g, p);
 }
 
 }  // namespace
