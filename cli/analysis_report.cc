@@ -145,8 +145,10 @@ void PrintStageTable(std::FILE* out, const json& j) {
     if (s["tile"].is_object()) {
       // 2-D tiles show their shape as rows x columns.
       const json& width = s["tile"]["width"];
+      const json& channels = s["tile"]["channels"];
       tile = std::to_string(s["tile"]["height"].get<int64_t>()) +
-             (width.is_number() ? "x" + std::to_string(width.get<int64_t>()) : "") + "/" +
+             (width.is_number() ? "x" + std::to_string(width.get<int64_t>()) : "") +
+             (channels.is_number() ? "c" + std::to_string(channels.get<int64_t>()) : "") + "/" +
              std::to_string(s["tile"]["halo"].get<int64_t>()) + "/" +
              std::to_string(s["tile"]["count"].get<int64_t>());
     }
@@ -159,8 +161,8 @@ void PrintStageTable(std::FILE* out, const json& j) {
                  tile.c_str(), chain.c_str(), StageOps(s).c_str());
   }
   std::fprintf(out,
-               "! = does not fit the budget. tile: output rows per tile (x columns, 2-D tiles) / "
-               "halo rows / tiles.\n");
+               "! = does not fit the budget. tile: output rows per tile (x columns: 2-D tiles; "
+               "c channels: channel groups) / halo rows / tiles.\n");
 }
 
 }  // namespace

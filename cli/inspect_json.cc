@@ -69,6 +69,14 @@ json Tile(const tgrs_plan_tile& t) {
     }
     tile["columns"] = columns;
   }
+  if (t.channel_count > 0) {  // channel groups (schema 2)
+    json channels = json::array();
+    for (uint32_t i = 0; i < t.channel_count; ++i) {
+      const tgrs_tile_region& r = t.channels[i];
+      channels.push_back({{"in", {r.in_begin, r.in_end}}, {"out", {r.out_begin, r.out_end}}});
+    }
+    tile["channels"] = channels;
+  }
   return tile;
 }
 

@@ -80,9 +80,11 @@ void PrintBuffer(const tgrs_plan& plan, const tgrs_plan_buffer& b) {
 
 void PrintTile(const tgrs_plan& plan, const tgrs_plan_tile& tile, bool verbose) {
   std::printf("    tile: %d rows%s x %d tiles, halo %d%s, ops %s, peak %u B\n", tile.tile_size,
-              tile.column_count > 0 ? " (2-D: column regions per tile)" : "", tile.count, tile.halo,
-              tile.streamed ? " (streamed: rows kept, not recomputed)" : "", Ints(tile.ops).c_str(),
-              tile.peak_bytes);
+              tile.column_count > 0    ? " (2-D: column regions per tile)"
+              : tile.channel_count > 0 ? " (channel groups: channel regions per tile)"
+                                       : "",
+              tile.count, tile.halo, tile.streamed ? " (streamed: rows kept, not recomputed)" : "",
+              Ints(tile.ops).c_str(), tile.peak_bytes);
   for (uint32_t k = 0; k < tile.buffer_count; ++k) {
     tgrs_plan_buffer b;
     if (tgrs_plan_tile_buffer(&tile, k, &b) == TGRS_OK) PrintBuffer(plan, b);
@@ -99,6 +101,8 @@ void PrintTile(const tgrs_plan& plan, const tgrs_plan_tile& tile, bool verbose) 
         std::printf("; columns in [%d, %d) out [%d, %d) pad %d/%d", c->in_begin, c->in_end,
                     c->out_begin, c->out_end, c->pad_before, c->pad_after);
       }
+      const tgrs_tile_region* g = tgrs_plan_tile_channels(&tile, t, k);
+      if (g) std::printf("; channels [%d, %d)", g->out_begin, g->out_end);
       std::printf("\n");
     }
   }

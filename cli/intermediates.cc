@@ -34,7 +34,7 @@ struct Assembly {
   uint32_t op = 0;
   tgrs_plan_tensor tensor{};
   std::vector<uint8_t> bytes;
-  std::vector<bool> written;  // per pixel (H x W of a rank-4 tensor), or one entry
+  std::vector<bool> written;  // per element of one batch (H x W x C, rank 4), or one entry
 };
 
 // The observer's state. The observer is called from C: it records defects instead of
@@ -58,7 +58,8 @@ struct Collector {
       }
       a.bytes.assign(tgrs_plan_tensor_bytes(&a.tensor), 0);
       a.written.assign(a.tensor.shape.count == 4 ? static_cast<size_t>(a.tensor.shape.data[1]) *
-                                                       static_cast<size_t>(a.tensor.shape.data[2])
+                                                       static_cast<size_t>(a.tensor.shape.data[2]) *
+                                                       static_cast<size_t>(a.tensor.shape.data[3])
                                                  : 1,
                        false);
       it = tensors.emplace(r.tensor, std::move(a)).first;
@@ -76,34 +77,46 @@ struct Collector {
       a.written[0] = true;
       return;
     }
-    // Box [N, rows, cols, C] -> rows [row_begin, + rows) x cols [col_begin, + cols) of
-    // [N, H, W, C] (cols = W except in a 2-D tile loop).
+    // Box [N, rows, cols, chans] -> rows [row_begin, + rows) x cols [col_begin, + cols) x
+    // channels [chan_begin, + chans) of [N, H, W, C] (cols = W except in a 2-D tile loop,
+    // chans = C except with channel groups).
     const size_t n = static_cast<size_t>(t.shape.data[0]);
     const int32_t h = t.shape.data[1];
     const int32_t w = t.shape.data[2];
+    const int32_t c = t.shape.data[3];
     const size_t row = a.bytes.size() / (n * static_cast<size_t>(h));
     const size_t pixel = w > 0 ? row / static_cast<size_t>(w) : 0;
-    const size_t span = static_cast<size_t>(r.cols) * pixel;
+    const size_t elem = c > 0 ? pixel / static_cast<size_t>(c) : 0;
+    const size_t chunk = static_cast<size_t>(r.chans) * elem;  // one pixel of the box
     if (r.row_begin < 0 || r.rows < 0 || r.row_begin + r.rows > h || r.col_begin < 0 ||
-        r.cols < 0 || r.col_begin + r.cols > w ||
-        r.bytes != n * static_cast<size_t>(r.rows) * span) {
+        r.cols < 0 || r.col_begin + r.cols > w || r.chan_begin < 0 || r.chans < 0 ||
+        r.chan_begin + r.chans > c ||
+        r.bytes != n * static_cast<size_t>(r.rows) * static_cast<size_t>(r.cols) * chunk) {
       defect = std::string("tensor '") + t.name + "': rows [" + std::to_string(r.row_begin) + ", " +
                std::to_string(r.row_begin + r.rows) + ") of " + std::to_string(h) + ", columns [" +
                std::to_string(r.col_begin) + ", " + std::to_string(r.col_begin + r.cols) + ") of " +
-               std::to_string(w) + " in " + std::to_string(r.bytes) + " bytes";
+               std::to_string(w) + ", channels [" + std::to_string(r.chan_begin) + ", " +
+               std::to_string(r.chan_begin + r.chans) + ") of " + std::to_string(c) + " in " +
+               std::to_string(r.bytes) + " bytes";
       return;
     }
     const uint8_t* src = static_cast<const uint8_t*>(r.data);
     for (size_t b = 0; b < n; ++b) {
       for (int32_t y = 0; y < r.rows; ++y) {
-        std::memcpy(a.bytes.data() + (b * static_cast<size_t>(h) + r.row_begin + y) * row +
-                        static_cast<size_t>(r.col_begin) * pixel,
-                    src + (b * static_cast<size_t>(r.rows) + y) * span, span);
+        for (int32_t x = 0; x < r.cols; ++x, src += chunk) {
+          std::memcpy(a.bytes.data() + (b * static_cast<size_t>(h) + r.row_begin + y) * row +
+                          static_cast<size_t>(r.col_begin + x) * pixel +
+                          static_cast<size_t>(r.chan_begin) * elem,
+                      src, chunk);
+        }
       }
     }
     for (int32_t y = r.row_begin; y < r.row_begin + r.rows; ++y) {
       for (int32_t x = r.col_begin; x < r.col_begin + r.cols; ++x) {
-        a.written[static_cast<size_t>(y) * static_cast<size_t>(w) + x] = true;
+        for (int32_t ch = r.chan_begin; ch < r.chan_begin + r.chans; ++ch) {
+          a.written[(static_cast<size_t>(y) * static_cast<size_t>(w) + x) * static_cast<size_t>(c) +
+                    ch] = true;
+        }
       }
     }
   }
@@ -260,8 +273,10 @@ size_t DumpIntermediates(const tgrs_plan& plan, const std::vector<NpyArray>& inp
     WriteNpy(dir + "/" + file, array);
     // Rows no tile computes: a chain computes only the rows its next op reads (a strided
     // pool's floor drops the last ones), so those rows of the .npy hold 0.
-    std::vector<int32_t> missing;  // rows with a pixel no tile computed
-    const size_t width = t.shape.count == 4 ? static_cast<size_t>(t.shape.data[2]) : 1;
+    std::vector<int32_t> missing;  // rows with an element no tile computed
+    const size_t width = t.shape.count == 4 ? static_cast<size_t>(t.shape.data[2]) *
+                                                  static_cast<size_t>(t.shape.data[3])
+                                            : 1;
     for (size_t y = 0; width > 0 && y < a.written.size() / width; ++y) {
       for (size_t x = 0; x < width; ++x) {
         if (!a.written[y * width + x]) {

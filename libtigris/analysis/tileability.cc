@@ -188,4 +188,54 @@ ColumnTileability ClassifyColumnTiling(const ir::Graph& graph, const ir::Op& op)
   return t;
 }
 
+ChannelTileability ClassifyChannelTiling(const ir::Graph& graph, const ir::Op& op) {
+  ChannelTileability t;
+  auto refuse = [&](const std::string& why) {
+    t.reason = std::string(ir::OpTypeName(op.type)) + " " + why;
+    return t;
+  };
+  const RowTileability rows = ClassifyRowTiling(graph, op);
+  if (rows.kind == RowTileClass::kUntileable) return refuse("is not row-tileable either");
+  const ir::Shape& out = graph.tensor(op.outputs[0]).shape;
+  switch (op.type) {
+    case OpType::kGlobalAveragePool:
+    case OpType::kGlobalMaxPool:
+    case OpType::kMaxPool:
+    case OpType::kAveragePool:
+    case OpType::kRelu:
+    case OpType::kRelu6:
+    case OpType::kLeakyRelu:
+    case OpType::kSelu:
+    case OpType::kSigmoid:
+    case OpType::kHardSigmoid:
+    case OpType::kHardSwish:
+    case OpType::kTanh:
+    case OpType::kClip:
+    case OpType::kAdd:
+    case OpType::kSub:
+    case OpType::kMul:
+    case OpType::kDiv:
+      break;
+    default:
+      return refuse("mixes or indexes channels");
+  }
+  const size_t data_inputs = IsBinary(op.type) ? op.inputs.size() : 1;
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    const ir::TensorId in = op.input(i);
+    if (in == ir::kNoTensor) continue;
+    const ir::Tensor& tensor = graph.tensor(in);
+    if (tensor.is_constant) {
+      if (tensor.num_elements() != 1) return refuse("has a constant with several values");
+      continue;
+    }
+    if (i >= data_inputs) return refuse("has a non-constant parameter operand");
+    if (tensor.shape.size() != 4 || tensor.shape[1] != out[1]) {
+      return refuse("changes or broadcasts channels");
+    }
+    if (IsBinary(op.type) && tensor.shape != out) return refuse("broadcasts an activation");
+  }
+  t.tileable = true;
+  return t;
+}
+
 }  // namespace tigris::analysis

@@ -49,6 +49,20 @@ struct ColumnTileability {
 };
 ColumnTileability ClassifyColumnTiling(const ir::Graph& graph, const ir::Op& op);
 
+// Channel tileability, for channel groups: ops whose output channel c depends only on
+// input channel c and that carry no per-channel parameters, so a kernel run on a group of
+// channels is the kernel on the whole tensor restricted to them: GlobalAveragePool and
+// GlobalMaxPool (banded reductions with one accumulator per channel), MaxPool and
+// AveragePool, the unary activations (Relu ... Clip with constant bounds), and
+// Add/Sub/Mul/Div of full-shape activations and scalar constants. Convolutions mix or
+// index channels (depthwise filters and biases are per channel: a later step), as do
+// BatchNormalization, LRN and quantization with per-channel parameters.
+struct ChannelTileability {
+  bool tileable = false;
+  std::string reason;  // why not
+};
+ChannelTileability ClassifyChannelTiling(const ir::Graph& graph, const ir::Op& op);
+
 // An activation operand of a tileable binary op that has one row where the output has
 // several (a squeeze-excite scale [N, C, 1, 1]): every tile reads its one row whole.
 bool BroadcastsAlongRows(const ir::Graph& graph, const ir::Op& op, ir::TensorId input);

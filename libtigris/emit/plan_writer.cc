@@ -229,12 +229,18 @@ class Writer {
     std::vector<int32_t> ops;
     for (const plan::TileOp& op : t.ops) ops.push_back(op.op);
     std::vector<tgrs::TileRegion> regions;
-    std::vector<tgrs::TileRegion> columns;  // 2-D tiles only
+    std::vector<tgrs::TileRegion> columns;   // 2-D tiles only
+    std::vector<tgrs::TileRegion> channels;  // channel groups only
     for (const std::vector<plan::OpTileRows>& tile : plan::AllTileRows(t)) {
       for (const plan::OpTileRows& rows : tile) {
         regions.emplace_back(I32(rows.input.begin, "row"), I32(rows.input.end, "row"),
                              I32(rows.output.begin, "row"), I32(rows.output.end, "row"),
                              I32(rows.pad_top, "row"), I32(rows.pad_bottom, "row"));
+        if (t.tile_channels > 0) {  // channel-wise ops: each reads the channels it writes
+          channels.emplace_back(
+              I32(rows.channels.begin, "channel"), I32(rows.channels.end, "channel"),
+              I32(rows.channels.begin, "channel"), I32(rows.channels.end, "channel"), 0, 0);
+        }
         if (t.tile_cols <= 0) continue;
         columns.emplace_back(
             I32(rows.input_cols.begin, "column"), I32(rows.input_cols.end, "column"),
@@ -246,10 +252,12 @@ class Writer {
     const auto regions_v = b_.CreateVectorOfStructs(regions);
     const auto buffers = Buffers(t.buffers, shift);
     const auto columns_v = columns.empty() ? 0 : b_.CreateVectorOfStructs(columns);
-    if (!columns.empty()) schema_version_ = kSchemaVersion2DTiles;
+    const auto channels_v = channels.empty() ? 0 : b_.CreateVectorOfStructs(channels);
+    if (!columns.empty() || !channels.empty()) schema_version_ = kSchemaVersion2DTiles;
     return tgrs::CreateTilePlan(b_, tgrs::TileDim::HEIGHT, I32(t.tile_rows, "tile rows"),
                                 I32(t.count, "tile count"), I32(t.halo, "halo"), ops_v, regions_v,
-                                buffers, U32(t.peak_bytes, "tile peak"), t.streamed, columns_v);
+                                buffers, U32(t.peak_bytes, "tile peak"), t.streamed, columns_v,
+                                channels_v);
   }
 
   fb::Offset<tgrs::Stage> Stage(const plan::Stage& s) {

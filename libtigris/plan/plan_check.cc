@@ -23,6 +23,15 @@ int64_t RowBytes(const ir::Tensor& t) {
 }
 int64_t PixelBytes(const ir::Tensor& t) { return RowBytes(t) / t.shape[3]; }
 
+// The largest strip each op of a loop needs: input and output area (rows x columns) and,
+// in a channel loop, the channels of its group (0: all of the tensor's channels).
+struct StripNeed {
+  int64_t in = 0;
+  int64_t out = 0;
+  int64_t channels = 0;
+};
+using StripNeeds = std::map<int, StripNeed>;
+
 class Checker {
  public:
   Checker(const ir::Graph& graph, const PlanResult& plan, size_t max_defects)
@@ -71,23 +80,33 @@ class Checker {
   // The largest input and output area (rows x columns) each op of `tile` touches over all
   // its tiles, and the row and column bookkeeping of every tile (TileRows is the planner's
   // function; what is checked here is recomputed from the windows).
-  std::map<int, std::pair<int64_t, int64_t>> CheckTileRows(const TilePlan& tile) {
-    std::map<int, std::pair<int64_t, int64_t>> largest;
+  StripNeeds CheckTileRows(const TilePlan& tile) {
+    StripNeeds largest;
     if (!Expect(!tile.ops.empty() && tile.tile_rows >= 1, "a tile loop without ops or rows")) {
       return largest;
     }
     const bool two_d = tile.tile_cols > 0;
-    if (two_d && !Expect(!tile.streamed, "2-D tiles in a streamed loop")) return largest;
+    const bool channel_loop = tile.tile_channels > 0;
+    if (!Expect(!tile.streamed || (!two_d && !channel_loop),
+                "2-D tiles or channel groups in a streamed loop")) {
+      return largest;
+    }
     const int64_t height = GridRows(tile);
-    const int64_t width = two_d ? GridCols(tile) : 1;  // the grid's columns
+    const int64_t width = two_d ? GridCols(tile) : 1;                   // the grid's columns
+    const int64_t depth = channel_loop ? tile.ops.back().channels : 1;  // and channels
     const int64_t bands = two_d ? (width + tile.tile_cols - 1) / tile.tile_cols : 1;
-    Expect(tile.count == (height + tile.tile_rows - 1) / tile.tile_rows * bands,
+    const int64_t groups = channel_loop ? (depth + tile.tile_channels - 1) / tile.tile_channels : 1;
+    const int64_t spatial_tiles = (height + tile.tile_rows - 1) / tile.tile_rows * bands;
+    Expect(tile.count == spatial_tiles * groups,
            "tile count " + std::to_string(tile.count) + " does not cover " +
                std::to_string(height) + " rows in tiles of " + std::to_string(tile.tile_rows) +
                (two_d ? " and " + std::to_string(width) + " columns in tiles of " +
                             std::to_string(tile.tile_cols)
-                      : ""));
-    std::vector<int> covered(static_cast<size_t>(std::max<int64_t>(height * width, 0)), 0);
+                      : "") +
+               (channel_loop ? " and " + std::to_string(depth) + " channels in groups of " +
+                                   std::to_string(tile.tile_channels)
+                             : ""));
+    std::vector<int> covered(static_cast<size_t>(std::max<int64_t>(height * width * depth, 0)), 0);
     // Streamed: rows each intermediate op produced so far (each at most once).
     std::vector<std::vector<bool>> produced(tile.ops.size());
     for (size_t k = 0; k < tile.ops.size(); ++k) {
@@ -109,9 +128,12 @@ class Checker {
       const RowRange cols = !two_d                    ? RowRange{0, 1}
                             : tile.ops.back().reduces ? rows.back().input_cols
                                                       : rows.back().output_cols;
+      const RowRange chans = channel_loop ? rows.back().channels : RowRange{0, 1};
       for (int64_t r = std::max<int64_t>(band.begin, 0); r < std::min(band.end, height); ++r) {
         for (int64_t c = std::max<int64_t>(cols.begin, 0); c < std::min(cols.end, width); ++c) {
-          ++covered[static_cast<size_t>(r * width + c)];
+          for (int64_t d = std::max<int64_t>(chans.begin, 0); d < std::min(chans.end, depth); ++d) {
+            ++covered[static_cast<size_t>((r * width + c) * depth + d)];
+          }
         }
       }
       for (size_t k = 0; k < rows.size(); ++k) {
@@ -125,9 +147,19 @@ class Checker {
         Expect(t.output.begin >= 0 && t.output.end <= op.out_rows,
                where + ": output rows outside [0, " + std::to_string(op.out_rows) + ")");
         Expect(t.pad_top >= 0 && t.pad_bottom >= 0, where + ": negative padding");
+        if (channel_loop) {
+          // Channel-wise ops: every op of the tile reads and writes the tile's group.
+          Expect(t.channels.begin >= 0 && t.channels.end <= op.channels && t.channels.size() > 0 &&
+                     t.channels.begin == rows.back().channels.begin &&
+                     t.channels.end == rows.back().channels.end,
+                 where + ": channels outside the tile's group");
+        } else {
+          Expect(t.channels.begin == 0 && t.channels.end == op.channels,
+                 where + ": a tile without channel groups that does not hold every channel");
+        }
         if (two_d && op.reduces) {
           // Its box is its band of input columns; its output comes with the final tile.
-          const bool final_tile = i + 1 == tile.count;
+          const bool final_tile = (i + 1) % spatial_tiles == 0;  // of its channel group
           Expect(t.input_cols.begin >= 0 && t.input_cols.end <= op.in_cols &&
                      t.input_cols.size() > 0 && t.pad_left == 0 && t.pad_right == 0 &&
                      t.output_cols.begin == 0 &&
@@ -152,7 +184,10 @@ class Checker {
                  where + ": a row tile that does not span the full width");
         }
         const bool streamed_link = tile.streamed && k + 1 < rows.size();
-        auto& [in_area, out_area] = largest[op.op];
+        StripNeed& need = largest[op.op];
+        int64_t& in_area = need.in;
+        int64_t& out_area = need.out;
+        if (channel_loop) need.channels = std::max(need.channels, t.channels.size());
         if (streamed_link) {
           // What op k+1 reads = rows kept from the previous tile + the rows op k adds now.
           const RowRange& reads = rows[k + 1].input;
@@ -171,7 +206,7 @@ class Checker {
         }
         if (op.reduces) {
           // Its band is its input, unpadded; its output rows come with the last band only.
-          const bool last_tile = i + 1 == tile.count;
+          const bool last_tile = (i + 1) % spatial_tiles == 0;  // of its channel group
           Expect(k + 1 == rows.size() && t.pad_top == 0 && t.pad_bottom == 0 &&
                      t.output.begin == 0 && t.output.end == (last_tile ? op.out_rows : 0),
                  where + ": a reduction must end the loop and write its output with the last band");
@@ -196,7 +231,10 @@ class Checker {
     }
     if (tile.ops.back().reduces) {
       const int op = tile.ops.back().op;
-      const int64_t need = g_.tensor(g_.ops[static_cast<size_t>(op)].outputs[0]).num_elements() * 4;
+      const ir::Tensor& reduced = g_.tensor(g_.ops[static_cast<size_t>(op)].outputs[0]);
+      // One channel group's accumulators in a channel loop.
+      const int64_t need = reduced.num_elements() * 4 / (channel_loop ? reduced.shape[1] : 1) *
+                           (channel_loop ? std::min(tile.tile_channels, reduced.shape[1]) : 1);
       bool found = false;
       for (const Buffer& b : tile.buffers) {
         found = found || (b.kind == BufferKind::kScratch && b.op == op && b.bytes >= need &&
@@ -219,10 +257,11 @@ class Checker {
                "the streamed strip of '" + g_.tensor(t).name + "' is not live for the whole loop");
       }
     }
-    for (int64_t r = 0; r < height * width && !full(); ++r) {
+    for (int64_t r = 0; r < height * width * depth && !full(); ++r) {
       Expect(covered[static_cast<size_t>(r)] == 1,
-             "output row " + std::to_string(r / width) +
-                 (two_d ? ", column " + std::to_string(r % width) : "") + " of " +
+             "output row " + std::to_string(r / depth / width) +
+                 (two_d ? ", column " + std::to_string(r / depth % width) : "") +
+                 (channel_loop ? ", channel " + std::to_string(r % depth) : "") + " of " +
                  OpName(tile.ops.back().op) + " is produced " +
                  std::to_string(covered[static_cast<size_t>(r)]) + " times");
     }
@@ -231,7 +270,7 @@ class Checker {
 
   // Checks that `buffers` hold what op `op` needs and returns the homes live at it.
   std::vector<BufferHome> LiveAt(const std::vector<Buffer>& buffers, int op,
-                                 const std::map<int, std::pair<int64_t, int64_t>>* strips) {
+                                 const StripNeeds* strips) {
     const ir::Op& node = g_.ops[static_cast<size_t>(op)];
     auto resident = [&](ir::TensorId t, int64_t min_bytes) {
       for (const Buffer& b : buffers) {
@@ -251,9 +290,10 @@ class Checker {
         return RowBytes(g_.tensor(t));
       }
       const auto it = strips->find(op);
-      const int64_t area =
-          it == strips->end() ? 0 : (output ? it->second.second : it->second.first);
-      return area * PixelBytes(g_.tensor(t));
+      if (it == strips->end()) return int64_t{0};
+      const int64_t bytes = (output ? it->second.out : it->second.in) * PixelBytes(g_.tensor(t));
+      const int64_t channels = g_.tensor(t).shape[1];
+      return it->second.channels > 0 ? bytes / channels * it->second.channels : bytes;
     };
     for (ir::TensorId in : node.inputs) {
       if (in == ir::kNoTensor || g_.tensor(in).is_constant) continue;
@@ -309,7 +349,7 @@ class Checker {
     int64_t max_peak = 0;
     int next_op = 0;
     size_t step = 0;
-    std::map<int, std::map<int, std::pair<int64_t, int64_t>>> chain_strips;
+    std::map<int, StripNeeds> chain_strips;
     for (const Stage& stage : p_.stages) {
       const std::string name = "stage " + std::to_string(stage.id);
       if (!Expect(!stage.ops.empty(), name + " has no ops")) continue;
@@ -325,8 +365,8 @@ class Checker {
              name + ": strategy and tile plan disagree");
       Expect((stage.strategy == StageStrategy::kChain) == (stage.chain >= 0),
              name + ": strategy and chain disagree");
-      std::map<int, std::pair<int64_t, int64_t>> own_strips;
-      const std::map<int, std::pair<int64_t, int64_t>>* strips = nullptr;
+      StripNeeds own_strips;
+      const StripNeeds* strips = nullptr;
       if (tile != nullptr) {
         if (stage.chain >= 0) {
           auto it = chain_strips.find(stage.chain);  // a chain's loop is checked once

@@ -8,9 +8,12 @@ using nlohmann::json;
 // The loop's shape: "dims" names what it cuts ("H", or "H,W" for 2-D tiles); "width" is
 // the tile's columns (null when tiles span the full width).
 json TileJson(const TilePlan& tile) {
-  return {{"dims", tile.tile_cols > 0 ? "H,W" : "H"},
+  std::string dims = tile.tile_cols > 0 ? "H,W" : "H";
+  if (tile.tile_channels > 0) dims += ",C";
+  return {{"dims", dims},
           {"height", tile.tile_rows},
           {"width", tile.tile_cols > 0 ? json(tile.tile_cols) : json(nullptr)},
+          {"channels", tile.tile_channels > 0 ? json(tile.tile_channels) : json(nullptr)},
           {"halo", tile.halo},
           {"count", tile.count},
           {"streamed", tile.streamed}};
@@ -51,6 +54,8 @@ json PlanToJson(const ir::Graph& graph, const PlanResult& plan) {
          {"stages", chain.stages},
          {"tile_height", chain.tile.tile_rows},
          {"tile_width", chain.tile.tile_cols > 0 ? json(chain.tile.tile_cols) : json(nullptr)},
+         {"tile_channels",
+          chain.tile.tile_channels > 0 ? json(chain.tile.tile_channels) : json(nullptr)},
          {"halo", chain.tile.halo},
          {"tiles", chain.tile.count},
          {"streamed", chain.tile.streamed}});

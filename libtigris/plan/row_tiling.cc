@@ -88,6 +88,7 @@ std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& f
     }
     const analysis::ColumnTileability cols = analysis::ClassifyColumnTiling(graph, op);
     if (cols.tileable) tile_op.col_window = cols.window;
+    tile_op.channels = graph.tensor(op.outputs[0]).shape[1];
     loop.ops.push_back(tile_op);
   }
   loop.halo = analysis::ComputeReceptiveField(spatial).halo;
@@ -104,6 +105,23 @@ std::string ColumnTileProblem(const ir::Graph& graph, const TilePlan& loop) {
   return "";
 }
 
+std::string ChannelTileProblem(const ir::Graph& graph, const TilePlan& loop) {
+  if (loop.streamed) return "a streamed loop keeps every channel";
+  for (const TileOp& t : loop.ops) {
+    const ir::Op& op = graph.ops[static_cast<size_t>(t.op)];
+    const analysis::ChannelTileability c = analysis::ClassifyChannelTiling(graph, op);
+    if (!c.tileable) return OpLabel(op) + " cannot be tiled along C: " + c.reason;
+  }
+  return "";
+}
+
+int64_t StripBytes(const ir::Graph& graph, ir::TensorId tensor, int64_t area, int64_t channels) {
+  const int64_t bytes = area * PixelBytes(graph, tensor);
+  const ir::Tensor& t = graph.tensor(tensor);
+  if (channels <= 0 || t.shape.size() != 4 || t.shape[1] <= 0) return bytes;
+  return bytes / t.shape[1] * std::min(channels, t.shape[1]);
+}
+
 namespace {
 
 // Largest input and output area (rows x columns) of each op over all tiles. A streamed
@@ -117,7 +135,9 @@ void LargestAreas(const TilePlan& loop, std::vector<int64_t>& max_in,
   max_in.assign(loop.ops.size(), 0);
   max_out.assign(loop.ops.size(), 0);
   if (loop.tile_cols <= 0) {
-    for (const std::vector<OpTileRows>& rows : AllTileRows(loop)) {
+    TilePlan one_group = loop;  // every channel group has the same rows
+    one_group.count = RowBands(loop);
+    for (const std::vector<OpTileRows>& rows : AllTileRows(one_group)) {
       for (size_t k = 0; k < rows.size(); ++k) {
         max_in[k] = std::max(max_in[k], rows[k].input_area());
         const bool kept = loop.streamed && k + 1 < rows.size();
@@ -127,7 +147,7 @@ void LargestAreas(const TilePlan& loop, std::vector<int64_t>& max_in,
     return;
   }
   TilePlan row_only = loop;
-  row_only.tile_cols = 0;
+  row_only.tile_cols = row_only.tile_channels = 0;
   row_only.count = RowBands(loop);
   std::vector<int64_t> in_rows(loop.ops.size(), 0), out_rows(loop.ops.size(), 0);
   for (const std::vector<OpTileRows>& rows : AllTileRows(row_only)) {
@@ -155,10 +175,11 @@ void LargestAreas(const TilePlan& loop, std::vector<int64_t>& max_in,
 }  // namespace
 
 void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t tile_rows,
-                    TilePlan& loop, int64_t tile_cols) {
+                    TilePlan& loop, int64_t tile_cols, int64_t tile_channels) {
   loop.tile_rows = tile_rows;
   loop.tile_cols = tile_cols;
-  loop.count = RowBands(loop) * ColumnBands(loop);
+  loop.tile_channels = tile_channels;
+  loop.count = RowBands(loop) * ColumnBands(loop) * ChannelBands(loop);
   std::vector<int64_t> max_in, max_out;
   LargestAreas(loop, max_in, max_out);
   loop.buffers.clear();
@@ -174,7 +195,7 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
       b.first_op = b.last_op = op;
       const bool whole =
           analysis::BroadcastsAlongRows(graph, graph.ops[static_cast<size_t>(op)], in);
-      b.bytes = whole ? RowBytes(graph, in) : max_in[k] * PixelBytes(graph, in);
+      b.bytes = whole ? RowBytes(graph, in) : StripBytes(graph, in, max_in[k], tile_channels);
       loop.buffers.push_back(b);
     }
     Buffer out;
@@ -187,7 +208,7 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
       out.first_op = loop.ops.front().op;
       out.last_op = loop.ops.back().op;
     }
-    out.bytes = max_out[k] * PixelBytes(graph, out.tensor);
+    out.bytes = StripBytes(graph, out.tensor, max_out[k], tile_channels);
     loop.buffers.push_back(out);
     if (loop.ops[k].reduces) {
       // Per-channel accumulators (float or int32, [N, C]) carried from band to band.
@@ -197,7 +218,9 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
       acc.op = op;
       acc.first_op = loop.ops.front().op;
       acc.last_op = loop.ops.back().op;
-      acc.bytes = out_t.num_elements() * 4;
+      // One channel group's accumulators with channel tiles (groups run one after another).
+      acc.bytes = StripBytes(graph, out.tensor, 1, tile_channels) /
+                  static_cast<int64_t>(ir::DTypeSize(out_t.dtype)) * 4;
       loop.buffers.push_back(acc);
     }
     if (facts.scratch_bytes[static_cast<size_t>(op)] > 0) {
@@ -296,6 +319,42 @@ TileShape LargestFitting2DTile(const ir::Graph& graph, const GraphFacts& facts,
   return best;
 }
 
+TileShape LargestFittingChannelTile(const ir::Graph& graph, const GraphFacts& facts,
+                                    const TilePlan& loop, int64_t fast_bytes) {
+  TilePlan trial = loop;
+  trial.streamed = false;
+  auto fits = [&](int64_t rows, int64_t channels) {
+    LayoutTileLoop(graph, facts, rows, trial, 0, channels);
+    return trial.peak_bytes <= fast_bytes;
+  };
+  const int64_t channels = loop.ops.empty() ? 0 : loop.ops.back().channels;
+  if (channels < 1 || !fits(1, 1)) return {};
+  // The most channels per group at 1-row tiles, then the tallest tiles at that group size
+  // (a group's rows run in order, so a float reduction keeps its summation order).
+  int64_t lo = 1, hi = channels;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    if (fits(1, mid)) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  int64_t r_lo = 1, r_hi = GridRows(loop);
+  while (r_lo < r_hi) {
+    const int64_t mid = r_lo + (r_hi - r_lo + 1) / 2;
+    if (fits(mid, lo)) {
+      r_lo = mid;
+    } else {
+      r_hi = mid - 1;
+    }
+  }
+  TileShape shape;
+  shape.rows = r_lo;
+  shape.channels = lo;
+  return shape;
+}
+
 int64_t EstimateTileRows(const TilePlan& loop, int64_t fast_bytes, int64_t untiled_peak) {
   const int64_t height = GridRows(loop);
   if (untiled_peak <= 0) return height;
@@ -349,7 +408,7 @@ int64_t RecomputeMacs(const ir::Graph& graph, const TilePlan& loop) {
     return std::pair<int64_t, int64_t>(summed, distinct);
   };
   TilePlan row_only = loop;
-  row_only.tile_cols = 0;
+  row_only.tile_cols = row_only.tile_channels = 0;  // channel groups recompute nothing
   row_only.count = RowBands(loop);
   std::vector<std::vector<RowRange>> rows_made(loop.ops.size());
   for (const std::vector<OpTileRows>& rows : AllTileRows(row_only)) {

@@ -29,15 +29,21 @@ std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& f
 // to the alignment, and placed first-fit (plan/arena_allocator.h).
 // With tile_cols > 0 the loop is a 2-D (recomputing) loop of tiles tile_rows x tile_cols
 // (ColumnTileProblem must be empty); strips then hold [N, rows, cols, C].
+// With tile_channels > 0 it is a channel loop (ChannelTileProblem must be empty): strips
+// hold that many channels, groups run one after another.
 void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t tile_rows,
-                    TilePlan& loop, int64_t tile_cols = 0);
+                    TilePlan& loop, int64_t tile_cols = 0, int64_t tile_channels = 0);
 
 // Why the loop cannot cut columns (2-D tiles), naming the op; empty when it can.
 std::string ColumnTileProblem(const ir::Graph& graph, const TilePlan& loop);
 
+// Why the loop cannot cut channels (channel groups), naming the op; empty when it can.
+std::string ChannelTileProblem(const ir::Graph& graph, const TilePlan& loop);
+
 struct TileShape {
   int64_t rows = 0;
-  int64_t cols = 0;
+  int64_t cols = 0;      // 0: full width
+  int64_t channels = 0;  // 0: all channels
 };
 // The 2-D tile shape for a loop whose 1-row tiles do not fit: the fewest tiles of any
 // (rows, cols) whose recomputing layout fits `fast_bytes` (ties: the larger tile); {0, 0}
@@ -66,6 +72,16 @@ int64_t SelectTileRows(const ir::Graph& graph, const GraphFacts& facts, const Ti
 // negative: rows no tile needs (below a strided consumer's last window) are skipped, not
 // counted as savings.
 int64_t RecomputeMacs(const ir::Graph& graph, const TilePlan& loop);
+
+// Channel groups for a loop whose 1 x 1 tiles do not fit either: the most channels per
+// group with 1-row full-width tiles, then the tallest tiles; {0, 0, 0} when one channel of
+// one row does not fit. Requires ChannelTileProblem(loop) to be empty.
+TileShape LargestFittingChannelTile(const ir::Graph& graph, const GraphFacts& facts,
+                                    const TilePlan& loop, int64_t fast_bytes);
+
+// Payload bytes of a strip of `area` pixels of `tensor`, holding `channels` of its
+// channels (all when 0).
+int64_t StripBytes(const ir::Graph& graph, ir::TensorId tensor, int64_t area, int64_t channels);
 
 // Payload bytes of one row of an NCHW activation (N * C * W * element size).
 int64_t RowBytes(const ir::Graph& graph, ir::TensorId tensor);

@@ -59,13 +59,20 @@ TileShape FitAfterWeights(const ir::Graph& graph, const GraphFacts& facts, TileP
   if (CanStream(graph, loop)) {
     loop.streamed = true;
     const int64_t rows = LargestFittingTileRows(graph, facts, loop, fast_bytes - weights);
-    if (rows > 0 || !allow_recompute) return {rows, 0};
+    if (rows > 0 || !allow_recompute) return {rows, 0, 0};
   }
   loop.streamed = false;
   if (!allow_recompute) return {};
   const int64_t rows = LargestFittingTileRows(graph, facts, loop, fast_bytes - weights);
-  if (rows > 0 || !ColumnTileProblem(graph, loop).empty()) return {rows, 0};
-  return LargestFitting2DTile(graph, facts, loop, fast_bytes - weights);
+  if (rows > 0) return {rows, 0, 0};
+  if (ColumnTileProblem(graph, loop).empty()) {
+    const TileShape shape = LargestFitting2DTile(graph, facts, loop, fast_bytes - weights);
+    if (shape.rows > 0) return shape;
+  }
+  // Channel groups (docs/planning.md, "Channel groups"): a loop of channel-wise ops whose
+  // every pixel is over budget, typically a global pool over a thousand channels.
+  if (!ChannelTileProblem(graph, loop).empty()) return {};
+  return LargestFittingChannelTile(graph, facts, loop, fast_bytes - weights);
 }
 
 // A 2-D chain recomputes its halo along both axes, and more with every op it grows by
@@ -164,17 +171,17 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
       ++last;
     }
     if (last == i) {
-      if (shape.cols == 0) {
+      if (shape.cols == 0 && shape.channels == 0) {
         shape.rows = SelectTileRows(graph, facts, *loop, fast_bytes - weights, first.peak_bytes);
       }
-      LayoutTileLoop(graph, facts, shape.rows, *loop, shape.cols);
+      LayoutTileLoop(graph, facts, shape.rows, *loop, shape.cols, shape.channels);
       first.strategy = StageStrategy::kTiled;
       first.peak_bytes = loop->peak_bytes;
       first.tile = std::move(*loop);
       first.buffers.clear();
       first.fits = true;
     } else {
-      LayoutTileLoop(graph, facts, shape.rows, *loop, shape.cols);
+      LayoutTileLoop(graph, facts, shape.rows, *loop, shape.cols, shape.channels);
       Chain chain;
       chain.id = static_cast<int>(chains.size());
       for (size_t s = i; s <= last; ++s) {

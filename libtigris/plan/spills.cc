@@ -108,7 +108,11 @@ int64_t SlowTrafficBytes(const ir::Graph& graph, const PlanResult& plan) {
       traffic += stage.spill_in_bytes + stage.spill_out_bytes;
       continue;
     }
-    // Row strips of this stage's ops that are reloaded or spilled, tile by tile.
+    // Row strips of this stage's ops that are reloaded or spilled, tile by tile: boxes of
+    // rows, columns and, in a channel loop, the tile's channel group.
+    auto group = [&](const OpTileRows& r) {
+      return loop->tile_channels > 0 ? r.channels.size() : int64_t{0};
+    };
     for (const std::vector<OpTileRows>& rows : AllTileRows(*loop)) {
       for (size_t k = 0; k < rows.size(); ++k) {
         const int op = loop->ops[k].op;
@@ -119,11 +123,12 @@ int64_t SlowTrafficBytes(const ir::Graph& graph, const PlanResult& plan) {
           if (in != ir::kNoTensor && Contains(stage.spill_in, in) && !Contains(counted, in)) {
             counted.push_back(in);
             const bool whole = analysis::BroadcastsAlongRows(graph, node, in);
-            traffic += whole ? RowBytes(graph, in) : rows[k].input_area() * PixelBytes(graph, in);
+            traffic += whole ? RowBytes(graph, in)
+                             : StripBytes(graph, in, rows[k].input_area(), group(rows[k]));
           }
         }
         if (Contains(stage.spill_out, node.outputs[0])) {
-          traffic += rows[k].output_area() * PixelBytes(graph, node.outputs[0]);
+          traffic += StripBytes(graph, node.outputs[0], rows[k].output_area(), group(rows[k]));
         }
       }
     }

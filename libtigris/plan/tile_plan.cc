@@ -35,6 +35,7 @@ void ReadWindow(const TileOp& t, const RowRange& wanted, OpTileRows& r) {
   r.output_cols = {0, t.out_cols};
   r.input_cols = {0, t.in_cols};
   r.pad_left = r.pad_right = 0;
+  r.channels = {0, t.channels};
 }
 
 // Cuts column band `band` into the rows of one tile: the last op produces the band's
@@ -78,6 +79,7 @@ OpTileRows LastOpTile(const TilePlan& plan, int64_t tile_index) {
   r.output = tile_index + 1 == RowBands(plan) ? RowRange{0, last.out_rows} : RowRange{0, 0};
   r.input_cols = {0, last.in_cols};
   r.output_cols = {0, last.out_cols};
+  r.channels = {0, last.channels};
   return r;
 }
 
@@ -111,13 +113,22 @@ std::vector<OpTileRows> StreamedTile(const TilePlan& plan, int64_t tile_index,
 // t % ColumnBands.
 std::vector<OpTileRows> RecomputingTile(const TilePlan& plan, int64_t tile_index) {
   const int64_t bands = ColumnBands(plan);
+  const int64_t spatial_tiles = RowBands(plan) * bands;  // per channel group
+  const int64_t group = tile_index / spatial_tiles;
+  tile_index %= spatial_tiles;
+  // A reduction writes each channel group's output with the group's last spatial tile.
+  const bool final_tile = tile_index + 1 == spatial_tiles;
   std::vector<OpTileRows> rows(plan.ops.size());
-  const bool final_tile = tile_index + 1 == RowBands(plan) * bands;
   rows.back() = LastOpTile(plan, tile_index / bands);
   if (plan.ops.back().reduces && !final_tile) rows.back().output = {0, 0};
   for (size_t k = plan.ops.size() - 1; k-- > 0;)
     ReadWindow(plan.ops[k], rows[k + 1].input, rows[k]);
   if (plan.tile_cols > 0) ApplyColumns(plan, tile_index % bands, final_tile, rows);
+  if (plan.tile_channels > 0) {
+    const RowRange channels{group * plan.tile_channels,
+                            std::min((group + 1) * plan.tile_channels, plan.ops.back().channels)};
+    for (OpTileRows& r : rows) r.channels = channels;
+  }
   return rows;
 }
 
@@ -135,6 +146,11 @@ int64_t RowBands(const TilePlan& plan) {
 int64_t GridCols(const TilePlan& plan) {
   if (plan.ops.empty()) return 0;
   return plan.ops.back().reduces ? plan.ops.back().in_cols : plan.ops.back().out_cols;
+}
+
+int64_t ChannelBands(const TilePlan& plan) {
+  if (plan.tile_channels <= 0 || plan.ops.empty()) return 1;
+  return (plan.ops.back().channels + plan.tile_channels - 1) / plan.tile_channels;
 }
 
 int64_t ColumnBands(const TilePlan& plan) {

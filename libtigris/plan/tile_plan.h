@@ -39,6 +39,8 @@ struct TileOp {
   analysis::RowWindow col_window;
   int64_t in_cols = 0;
   int64_t out_cols = 0;
+  // Channels of its output (C); a channel loop's ops all keep their input's channels.
+  int64_t channels = 0;
   // A reduction over every input row (GlobalAveragePool/GlobalMaxPool), only ever the
   // loop's last op: it takes one band of input rows per tile into accumulators and writes
   // its output rows with the last band.
@@ -52,7 +54,12 @@ struct TilePlan {
   // 2-D tiles: output columns of the last op per tile (the last column band may be
   // narrower); 0 = every tile spans the full width. Only recomputing loops cut columns.
   int64_t tile_cols = 0;
-  // Tiles: RowBands * ColumnBands, numbered band by band, left to right within a band.
+  // Channel tiles: channels per tile (the last group may be smaller); 0 = all channels.
+  // Only loops of channel-wise ops (ChannelTileProblem) cut channels; they keep whole
+  // columns.
+  int64_t tile_channels = 0;
+  // Tiles: ChannelBands * RowBands * ColumnBands, numbered channel group by channel group,
+  // then row band by row band, left to right within a band.
   int64_t count = 0;
   int64_t halo = 0;  // RF - 1 over the loop's spatial ops (reverse walk)
   // Streamed (line-buffered): every intermediate strip keeps, from tile to tile, the rows
@@ -69,9 +76,11 @@ struct TilePlan {
 int64_t GridRows(const TilePlan& plan);
 // The columns a 2-D grid cuts, the same way: the last op's output or reduced columns.
 int64_t GridCols(const TilePlan& plan);
-// Row bands (ceil(GridRows / tile_rows)) and column bands (1 without columns).
+// Row bands (ceil(GridRows / tile_rows)), column bands (1 without columns) and channel
+// groups (1 without channel tiles).
 int64_t RowBands(const TilePlan& plan);
 int64_t ColumnBands(const TilePlan& plan);
+int64_t ChannelBands(const TilePlan& plan);
 
 struct RowRange {
   int64_t begin = 0;  // inclusive
@@ -91,6 +100,9 @@ struct OpTileRows {
   RowRange output_cols;
   int64_t pad_left = 0;
   int64_t pad_right = 0;
+  // Channels read and written (the same range: channel loops are channel-wise); all of
+  // the output's channels without channel tiles.
+  RowRange channels;
   int64_t input_area() const { return input.size() * input_cols.size(); }
   int64_t output_area() const { return output.size() * output_cols.size(); }
 };

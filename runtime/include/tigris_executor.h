@@ -137,14 +137,15 @@ tgrs_status tgrs_run(const tgrs_plan* plan, const tgrs_arenas* arenas,
  * intermediates over a UART to compare a plan layer by layer with a reference)
  * ====================================================================================== */
 
-/* What one kernel call just wrote: rows [row_begin, row_begin + rows) and columns
- * [col_begin, col_begin + cols) of op `op`'s output tensor `tensor`, in the runtime layout.
- * For a rank-4 tensor [N, H, W, C] that is a box [N, rows, cols, C] of N * rows * cols * C
- * elements (cols = W except in a 2-D tile loop); other ranks are never tiled and are
- * reported whole (row_begin 0, rows 1, col_begin 0, cols 1). An op of a NORMAL stage
- * reports its whole output once; an op inside a tile loop reports each tile's box, and a
- * chain's halo rows and columns, which neighbouring tiles recompute, more than once with
- * the same bytes. `data` points into the fast arena and is valid only during the call. */
+/* What one kernel call just wrote: rows [row_begin, row_begin + rows), columns
+ * [col_begin, col_begin + cols) and channels [chan_begin, chan_begin + chans) of op `op`'s
+ * output tensor `tensor`, in the runtime layout. For a rank-4 tensor [N, H, W, C] that is
+ * a box [N, rows, cols, chans] of N * rows * cols * chans elements (cols = W except in a
+ * 2-D tile loop, chans = C except with channel groups); other ranks are never tiled and
+ * are reported whole (row_begin 0, rows 1, col_begin 0, cols 1, chan_begin 0, chans 1). An op of a
+ * NORMAL stage reports its whole output once; an op inside a tile loop reports each tile's box, and
+ * a chain's halo rows and columns, which neighbouring tiles recompute, more than once with the same
+ * bytes. `data` points into the fast arena and is valid only during the call. */
 typedef struct tgrs_op_rows {
   uint32_t op;    /* op index (tgrs_plan_get_op) */
   int32_t tensor; /* its output tensor (tgrs_plan_get_tensor) */
@@ -152,8 +153,10 @@ typedef struct tgrs_op_rows {
   int32_t rows;
   const void* data;
   size_t bytes;
-  int32_t col_begin; /* appended with 2-D tiles (schema 2) */
+  int32_t col_begin; /* appended with 2-D tiles and channel groups (schema 2) */
   int32_t cols;
+  int32_t chan_begin;
+  int32_t chans;
 } tgrs_op_rows;
 
 typedef void (*tgrs_run_observer)(void* user, const tgrs_op_rows* rows);

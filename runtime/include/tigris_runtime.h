@@ -399,12 +399,18 @@ typedef struct tgrs_plan_tile {
    * (runtime W) read and written; NULL when every tile spans the full width. */
   const tgrs_tile_region* columns;
   uint32_t column_count;
+  /* Channel groups (schema 2): per tile and op slot, the channels (runtime C) read (in_*)
+   * and written (out_*); NULL when every tile holds every channel. */
+  const tgrs_tile_region* channels;
+  uint32_t channel_count;
 } tgrs_plan_tile;
 /* Region of op slot `k` (0 <= k < ops.count) in tile `t`; NULL when out of range. */
 const tgrs_tile_region* tgrs_plan_tile_region(const tgrs_plan_tile* tile, uint32_t t, uint32_t k);
 /* Columns of op slot `k` in tile `t` of a 2-D tile loop; NULL when the loop has no columns
  * (full width) or the slot is out of range. */
 const tgrs_tile_region* tgrs_plan_tile_columns(const tgrs_plan_tile* tile, uint32_t t, uint32_t k);
+/* Channels of op slot `k` in tile `t` of a loop with channel groups; NULL without them. */
+const tgrs_tile_region* tgrs_plan_tile_channels(const tgrs_plan_tile* tile, uint32_t t, uint32_t k);
 tgrs_status tgrs_plan_tile_buffer(const tgrs_plan_tile* tile, uint32_t index,
                                   tgrs_plan_buffer* out);
 

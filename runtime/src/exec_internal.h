@@ -45,15 +45,17 @@ const void* tgrs_exec_weight(tgrs_exec* ex, const tgrs_plan_tensor* tensor);
 size_t tgrs_row_bytes(const tgrs_plan_tensor* t);
 /* Rows of the tensor: H for rank 4, else 1. */
 int32_t tgrs_tensor_rows(const tgrs_plan_tensor* t);
-/* Columns of a rank-4 runtime tensor (W); 1 for other ranks. */
+/* Columns (W) and channels (C) of a rank-4 runtime tensor; 1 for other ranks. */
 int32_t tgrs_tensor_cols(const tgrs_plan_tensor* t);
+int32_t tgrs_tensor_chans(const tgrs_plan_tensor* t);
 
 /* A box of a rank-4 runtime tensor: rows [row_begin, row_end) x columns [col_begin,
- * col_end), every batch and channel; a strip holding it is laid out [N, rows, cols, C].
- * Other ranks are always whole (one row, one column). */
+ * col_end) x channels [chan_begin, chan_end), every batch; a strip holding it is laid out
+ * [N, rows, cols, chans]. Other ranks are always whole (one row, column and channel). */
 typedef struct tgrs_box {
   int32_t row_begin, row_end;
   int32_t col_begin, col_end;
+  int32_t chan_begin, chan_end;
 } tgrs_box;
 /* The whole tensor as a box. */
 tgrs_box tgrs_whole_box(const tgrs_plan_tensor* t);
@@ -93,6 +95,10 @@ typedef struct tgrs_operand {
    * narrower [N, rows, cols, C] view; the kernels see it as a tensor of width cols. */
   int32_t col_begin;
   int32_t cols;
+  /* Channels held (rank-4 C): [chan_begin, chan_begin + chans); a channel group's strip
+   * holds [N, rows, cols, chans] and the kernels see chans channels. */
+  int32_t chan_begin;
+  int32_t chans;
 } tgrs_operand;
 
 /* The box of an operand: the rows and columns its buffer holds. */

@@ -131,14 +131,19 @@ void tgrs_exec_observe(const tgrs_op_call* call) {
   r.data = out->data;
   if (out->tensor.shape.count == 4) {
     const int32_t width = tgrs_tensor_cols(&out->tensor);
+    const int32_t depth = tgrs_tensor_chans(&out->tensor);
     r.col_begin = out->col_begin;
     r.cols = out->cols;
-    r.bytes = width > 0 ? (size_t)out->tensor.shape.data[0] * (size_t)out->rows *
-                              (tgrs_row_bytes(&out->tensor) / (size_t)width) * (size_t)out->cols
-                        : 0;
+    r.chan_begin = out->chan_begin;
+    r.chans = out->chans;
+    r.bytes = width > 0 && depth > 0
+                  ? (size_t)out->tensor.shape.data[0] * (size_t)out->rows *
+                        (tgrs_row_bytes(&out->tensor) / (size_t)width / (size_t)depth) *
+                        (size_t)out->cols * (size_t)out->chans
+                  : 0;
   } else {
-    r.col_begin = 0;
-    r.cols = 1;
+    r.col_begin = r.chan_begin = 0;
+    r.cols = r.chans = 1;
     r.bytes = (size_t)tgrs_plan_tensor_bytes(&out->tensor);
   }
   call->ex->observer(call->ex->observer_user, &r);

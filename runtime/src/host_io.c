@@ -28,12 +28,18 @@ int32_t tgrs_tensor_cols(const tgrs_plan_tensor* t) {
   return t->shape.count == 4 ? t->shape.data[2] : 1;
 }
 
+int32_t tgrs_tensor_chans(const tgrs_plan_tensor* t) {
+  return t->shape.count == 4 ? t->shape.data[3] : 1;
+}
+
 tgrs_box tgrs_whole_box(const tgrs_plan_tensor* t) {
   tgrs_box b;
   b.row_begin = 0;
   b.row_end = tgrs_tensor_rows(t);
   b.col_begin = 0;
   b.col_end = tgrs_tensor_cols(t);
+  b.chan_begin = 0;
+  b.chan_end = tgrs_tensor_chans(t);
   return b;
 }
 
@@ -43,6 +49,8 @@ tgrs_box tgrs_operand_box(const tgrs_operand* o) {
   b.row_end = o->row_begin + o->rows;
   b.col_begin = o->col_begin;
   b.col_end = o->col_begin + o->cols;
+  b.chan_begin = o->chan_begin;
+  b.chan_end = o->chan_begin + o->chans;
   return b;
 }
 
@@ -51,21 +59,27 @@ void tgrs_copy_box(const tgrs_plan_tensor* t, uint8_t* whole, uint8_t* strip, co
   const size_t row = tgrs_row_bytes(t);
   const int32_t width = tgrs_tensor_cols(t);
   const size_t pixel = width > 0 ? row / (size_t)width : 0;
-  const size_t span = (size_t)(b->col_end - b->col_begin) * pixel; /* one row of the box */
+  const int32_t depth = tgrs_tensor_chans(t);
+  const size_t elem = depth > 0 ? pixel / (size_t)depth : 0;
+  /* A channel group copies its channels of each pixel; whole pixels copy a box row at once. */
+  const size_t chunk = (size_t)(b->chan_end - b->chan_begin) * elem;
+  const int whole_pixels = chunk == pixel;
+  const int32_t chunks = whole_pixels ? 1 : b->col_end - b->col_begin;
+  const size_t span = whole_pixels ? (size_t)(b->col_end - b->col_begin) * pixel : chunk;
   const int32_t height = tgrs_tensor_rows(t);
   const int32_t n_count = t->shape.count == 4 ? t->shape.data[0] : 1;
-  int32_t n, y;
+  uint8_t* s = strip;
+  int32_t n, y, x;
   for (n = 0; n < n_count; ++n) {
     for (y = b->row_begin; y < b->row_end; ++y) {
-      uint8_t* w =
-          whole + ((size_t)n * (size_t)height + (size_t)y) * row + (size_t)b->col_begin * pixel;
-      uint8_t* s =
-          strip +
-          ((size_t)n * (size_t)(b->row_end - b->row_begin) + (size_t)(y - b->row_begin)) * span;
-      if (to_strip) {
-        memcpy(s, w, span);
-      } else {
-        memcpy(w, s, span);
+      uint8_t* w = whole + ((size_t)n * (size_t)height + (size_t)y) * row +
+                   (size_t)b->col_begin * pixel + (size_t)b->chan_begin * elem;
+      for (x = 0; x < chunks; ++x, w += pixel, s += span) {
+        if (to_strip) {
+          memcpy(s, w, span);
+        } else {
+          memcpy(w, s, span);
+        }
       }
     }
   }
@@ -141,16 +155,17 @@ static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* h
   }
   /* Runtime axes 1 and 2 are H and W for rank 4; lower ranks take all of them. */
   if (t->shape.count != 4) {
-    b.row_begin = b.col_begin = 0;
+    b.row_begin = b.col_begin = b.chan_begin = 0;
     b.row_end = m.dims[1];
     b.col_end = m.dims[2];
+    b.chan_end = m.dims[3];
   }
   for (n = 0; n < m.dims[0]; ++n) {
     for (h = b.row_begin; h < b.row_end; ++h) {
       for (w = b.col_begin; w < b.col_end; ++w) {
         const size_t base = (size_t)n * m.host_stride[0] + (size_t)h * m.host_stride[1] +
                             (size_t)w * m.host_stride[2];
-        for (c = 0; c < m.dims[3]; ++c, a += elem) {
+        for (c = b.chan_begin; c < b.chan_end; ++c, a += elem) {
           uint8_t* hp = host + (base + (size_t)c * m.host_stride[3]) * elem;
           if (is_input) {
             memcpy(a, hp, elem);

@@ -32,6 +32,7 @@ int tgrs_op_call_constant(tgrs_op_call* call, tgrs_operand* operand, int32_t ten
   }
   operand->rows = tgrs_tensor_rows(&operand->tensor);
   operand->cols = tgrs_tensor_cols(&operand->tensor);
+  operand->chans = tgrs_tensor_chans(&operand->tensor);
   if (operand->tensor.weight < 0) return 0;
   operand->data = (void*)(uintptr_t)tgrs_exec_weight(call->ex, &operand->tensor);
   return operand->data != NULL ? 1 : -1;

@@ -13,7 +13,10 @@ tgrs_status tgrs_operand_dims(const tgrs_operand* o, int held, tgrs_dims* out) {
   if (rank > 4) return TGRS_ERR_UNSUPPORTED_OP;
   for (i = 0; i < rank; ++i) d[4 - rank + i] = o->tensor.shape.data[i];
   if (held && rank == 4) d[1] = o->rows;
-  if (rank == 4) d[2] = o->cols; /* a 2-D tile's column view, held and full alike */
+  if (rank == 4) {
+    d[2] = o->cols;  /* a 2-D tile's column view, held and full alike */
+    d[3] = o->chans; /* a channel group */
+  }
   out->n = d[0];
   out->h = d[1];
   out->w = d[2];

@@ -399,6 +399,10 @@ static void read_tile(const uint8_t* t, tgrs_plan_tile* out) {
   out->column_count = fb_vec_len(columns);
   out->columns =
       out->column_count ? (const tgrs_tile_region*)(const void*)fb_vec_data(columns) : NULL;
+  columns = fb_get_ref(t, FB_TILE_CHANNELS);
+  out->channel_count = fb_vec_len(columns);
+  out->channels =
+      out->channel_count ? (const tgrs_tile_region*)(const void*)fb_vec_data(columns) : NULL;
 }
 
 /* Element k of tile t of a tile-major region vector of `count` entries. */
@@ -416,6 +420,11 @@ const tgrs_tile_region* tgrs_plan_tile_region(const tgrs_plan_tile* tile, uint32
 
 const tgrs_tile_region* tgrs_plan_tile_columns(const tgrs_plan_tile* tile, uint32_t t, uint32_t k) {
   return tile ? tile_entry(tile, tile->columns, tile->column_count, t, k) : NULL;
+}
+
+const tgrs_tile_region* tgrs_plan_tile_channels(const tgrs_plan_tile* tile, uint32_t t,
+                                                uint32_t k) {
+  return tile ? tile_entry(tile, tile->channels, tile->channel_count, t, k) : NULL;
 }
 
 tgrs_status tgrs_plan_tile_buffer(const tgrs_plan_tile* tile, uint32_t index,

@@ -353,15 +353,15 @@ uint32_t tgrs_tensor_table_bytes_(const uint8_t* tensor) {
   return bytes;
 }
 
-/* Extent along a tiled axis: rows (HEIGHT: shape[1] in NHWC / NWC) or, for `columns`,
- * W (shape[2] of a rank-4 NHWC tensor); -1 if unknown. */
-static int64_t tensor_extent(const vctx* c, int32_t tensor, int columns) {
+/* Extent along a tiled axis: rows (axis 0, HEIGHT: shape[1] in NHWC / NWC), columns
+ * (axis 1, W) or channels (axis 2, C) of a rank-4 NHWC tensor; -1 if unknown. */
+static int64_t tensor_extent(const vctx* c, int32_t tensor, int axis) {
   const uint8_t* shape;
   uint32_t rank;
   if (tensor < 0) return -1;
   shape = fb_get_ref(vec_table_trusted(c, &c->tensors, (uint32_t)tensor), FB_TENSOR_SHAPE);
   rank = fb_vec_len(shape);
-  if (columns) return rank == 4u ? fb_i32(shape + 12) : -1;
+  if (axis > 0) return rank == 4u ? fb_i32(shape + 8u + 4u * (uint32_t)axis) : -1;
   return rank >= 2u ? fb_i32(shape + 8) : -1;
 }
 
@@ -697,17 +697,17 @@ static tgrs_status verify_buffers(vctx* c, const vtab* t, unsigned id, const cha
   return TGRS_OK;
 }
 
-/* One TileRegion of op `op`: rows, or with `columns` set columns (TilePlan.columns). The
- * messages name no axis: the path does ("regions" are rows, "columns" columns), and one
- * set of strings keeps the verifier's Cortex-M code small. */
-static tgrs_status verify_region(vctx* c, const uint8_t* r, int32_t op, int columns) {
+/* One TileRegion of op `op` along `axis`: rows (TilePlan.regions), columns or channels.
+ * The messages name no axis: the path does ("regions", "columns", "channels"), and one set
+ * of strings keeps the verifier's Cortex-M code small. */
+static tgrs_status verify_region(vctx* c, const uint8_t* r, int32_t op, int axis) {
   int32_t in_begin = fb_i32(r), in_end = fb_i32(r + 4), out_begin = fb_i32(r + 8);
   int32_t out_end = fb_i32(r + 12), pad_before = fb_i32(r + 16), pad_after = fb_i32(r + 20);
   const uint8_t* op_table = vec_table_trusted(c, &c->ops, (uint32_t)op);
   const uint8_t* inputs = fb_get_ref(op_table, FB_OP_INPUTS);
   const uint8_t* outputs = fb_get_ref(op_table, FB_OP_OUTPUTS);
-  int64_t in_extent = fb_vec_len(inputs) ? tensor_extent(c, fb_i32(inputs + 4), columns) : -1;
-  int64_t out_extent = fb_vec_len(outputs) ? tensor_extent(c, fb_i32(outputs + 4), columns) : -1;
+  int64_t in_extent = fb_vec_len(inputs) ? tensor_extent(c, fb_i32(inputs + 4), axis) : -1;
+  int64_t out_extent = fb_vec_len(outputs) ? tensor_extent(c, fb_i32(outputs + 4), axis) : -1;
   if (in_begin < 0 || in_end < in_begin) {
     return fail(c, TGRS_ERR_BAD_VALUE, "input [{v}, {l}) is not a range", in_begin, in_end);
   }
@@ -730,14 +730,23 @@ static tgrs_status verify_region(vctx* c, const uint8_t* r, int32_t op, int colu
   return TGRS_OK;
 }
 
-/* Vector-of-TileRegion field `id` ("regions" or "columns"): count * len(ops) entries. */
+/* Vector-of-TileRegion field `id` along `axis` ("regions", "columns", "channels"):
+ * count * len(ops) entries; the optional ones (columns, channels) need schema 2 and a
+ * recomputing loop. */
 static tgrs_status verify_regions(vctx* c, const vtab* t, unsigned id, const char* name,
-                                  int32_t count, const vvec* ops, int columns, uint32_t* len) {
+                                  int32_t count, const vvec* ops, int axis, uint8_t streamed) {
   vvec regions;
   uint32_t i;
   TRY(get_vector(c, t, id, name, FB_TILE_REGION_BYTES, &regions));
-  *len = regions.len;
-  if (columns && regions.len == 0) return TGRS_OK; /* full-width tiles */
+  if (axis > 0 && regions.len == 0) return TGRS_OK; /* full width, every channel */
+  if (axis > 0 && (streamed || c->version < 2u)) {
+    /* A streamed loop keeps whole rows from tile to tile. */
+    push(c, name, -1);
+    return fail(c, TGRS_ERR_BAD_VALUE,
+                "{v} regions in a streamed loop or a schema {l} plan (2-D tiles and channel "
+                "groups are schema 2, recomputing loops only)",
+                regions.len, c->version);
+  }
   push(c, name, -1);
   if ((uint64_t)regions.len != (uint64_t)(uint32_t)count * ops->len) {
     return fail(c, TGRS_ERR_BAD_SIZE, "{v} regions, count * len(ops) = {l}", regions.len,
@@ -747,7 +756,7 @@ static tgrs_status verify_regions(vctx* c, const vtab* t, unsigned id, const cha
   for (i = 0; i < regions.len; ++i) {
     set_index(c, i);
     TRY(verify_region(c, c->base + regions.pos + 4u + FB_TILE_REGION_BYTES * i,
-                      vec_i32(c, ops, i % ops->len), columns));
+                      vec_i32(c, ops, i % ops->len), axis));
   }
   pop(c);
   return TGRS_OK;
@@ -756,7 +765,7 @@ static tgrs_status verify_regions(vctx* c, const vtab* t, unsigned id, const cha
 static tgrs_status verify_tile(vctx* c, const vtab* t) {
   uint8_t dim, streamed;
   int32_t tile_size, count, halo;
-  uint32_t peak, regions, columns;
+  uint32_t peak;
   vvec ops;
   TRY(get_u8(c, t, FB_TILE_DIM, "dim", 0, &dim));
   TRY(check_enum(c, "dim", dim, TGRS_TILE_DIM_HEIGHT + 1));
@@ -771,22 +780,15 @@ static tgrs_status verify_tile(vctx* c, const vtab* t) {
   }
   TRY(check_index_vector(c, t, FB_TILE_OPS, "ops", c->ops.len, 0,
                          "op index {v} out of range (ops: {l})", &ops));
-  TRY(verify_regions(c, t, FB_TILE_REGIONS, "regions", count, &ops, 0, &regions));
-  TRY(verify_buffers(c, t, FB_TILE_BUFFERS, "buffers", NULL));
   TRY(get_u8(c, t, FB_TILE_STREAMED, "streamed", 0, &streamed));
+  TRY(verify_regions(c, t, FB_TILE_REGIONS, "regions", count, &ops, 0, streamed));
+  TRY(verify_buffers(c, t, FB_TILE_BUFFERS, "buffers", NULL));
   if (streamed > 1) {
     push(c, "streamed", -1);
     return fail(c, TGRS_ERR_BAD_VALUE, "{v} is not a bool (0 or {l})", streamed, 1);
   }
-  TRY(verify_regions(c, t, FB_TILE_COLUMNS, "columns", count, &ops, 1, &columns));
-  if (columns != 0 && (streamed || c->version < 2u)) {
-    /* A streamed loop keeps whole rows from tile to tile; 2-D tiles are schema 2. */
-    push(c, "columns", -1);
-    return fail(c, TGRS_ERR_BAD_VALUE,
-                "{v} column regions in a streamed loop or a schema {l} plan (2-D tiles are "
-                "schema 2, recomputing loops only)",
-                columns, c->version);
-  }
+  TRY(verify_regions(c, t, FB_TILE_COLUMNS, "columns", count, &ops, 1, streamed));
+  TRY(verify_regions(c, t, FB_TILE_CHANNELS, "channels", count, &ops, 2, streamed));
   return get_u32(c, t, FB_TILE_PEAK_BYTES, "peak_bytes", 0, &peak);
 }
 

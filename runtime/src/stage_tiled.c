@@ -41,29 +41,35 @@ static int find_strip(const tgrs_plan_tile* tile, tgrs_buffer_kind kind, int32_t
   return 0;
 }
 
-/* Points `operand` at box `b` of its tensor in its strip ([N, rows, cols, C]). */
+/* Points `operand` at box `b` of its tensor in its strip ([N, rows, cols, chans]). */
 static tgrs_status place_box(tgrs_exec* ex, const tgrs_plan_tile* tile, int32_t op,
                              tgrs_operand* operand, const tgrs_box* b) {
   tgrs_plan_buffer buf;
   size_t payload;
   const int32_t n = operand->tensor.shape.count == 4 ? operand->tensor.shape.data[0] : 0;
   const int32_t width = tgrs_tensor_cols(&operand->tensor);
-  if (n <= 0 || width <= 0) return TGRS_ERR_UNSUPPORTED_OP; /* only NHWC tensors are tiled */
+  const int32_t depth = tgrs_tensor_chans(&operand->tensor);
+  if (n <= 0 || width <= 0 || depth <= 0) {
+    return TGRS_ERR_UNSUPPORTED_OP; /* only NHWC tensors are tiled */
+  }
   if (b->row_begin < 0 || b->row_end < b->row_begin ||
       b->row_end > tgrs_tensor_rows(&operand->tensor) || b->col_begin < 0 ||
-      b->col_end < b->col_begin || b->col_end > width ||
+      b->col_end < b->col_begin || b->col_end > width || b->chan_begin < 0 ||
+      b->chan_end < b->chan_begin || b->chan_end > depth ||
       !find_strip(tile, TGRS_BUFFER_ROW_STRIP, operand->index, op, &buf)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   payload = (size_t)n * (size_t)(b->row_end - b->row_begin) *
-            (tgrs_row_bytes(&operand->tensor) / (size_t)width) *
-            (size_t)(b->col_end - b->col_begin);
+            (tgrs_row_bytes(&operand->tensor) / (size_t)width / (size_t)depth) *
+            (size_t)(b->col_end - b->col_begin) * (size_t)(b->chan_end - b->chan_begin);
   if (payload > buf.bytes) return TGRS_ERR_INCONSISTENT_PLAN;
   operand->data = tgrs_exec_fast(ex, buf.home.offset, payload);
   operand->row_begin = b->row_begin;
   operand->rows = b->row_end - b->row_begin;
   operand->col_begin = b->col_begin;
   operand->cols = b->col_end - b->col_begin;
+  operand->chan_begin = b->chan_begin;
+  operand->chans = b->chan_end - b->chan_begin;
   return operand->data != NULL ? TGRS_OK : TGRS_ERR_INCONSISTENT_PLAN;
 }
 
@@ -118,6 +124,20 @@ static int runs_on_columns(tgrs_op_code code) {
 }
 #undef TGRS_BIT
 
+/* Ops whose kernels, run on a group of channels, compute exactly those channels of the
+ * whole-tensor result: channel-wise and free of per-channel parameters (the planner's
+ * analysis::ClassifyChannelTiling). Op codes 4..20, one bit each. */
+static int runs_on_channels(tgrs_op_code code) {
+  const uint32_t ops = (1u << TGRS_OP_MAX_POOL) | (1u << TGRS_OP_AVERAGE_POOL) |
+                       (1u << TGRS_OP_GLOBAL_AVERAGE_POOL) | (1u << TGRS_OP_GLOBAL_MAX_POOL) |
+                       (1u << TGRS_OP_ADD) | (1u << TGRS_OP_SUB) | (1u << TGRS_OP_MUL) |
+                       (1u << TGRS_OP_DIV) | (1u << TGRS_OP_RELU) | (1u << TGRS_OP_RELU6) |
+                       (1u << TGRS_OP_LEAKY_RELU) | (1u << TGRS_OP_SELU) | (1u << TGRS_OP_SIGMOID) |
+                       (1u << TGRS_OP_HARD_SIGMOID) | (1u << TGRS_OP_HARD_SWISH) |
+                       (1u << TGRS_OP_TANH) | (1u << TGRS_OP_CLIP);
+  return (unsigned)code < 32u && ((ops >> (unsigned)code) & 1u);
+}
+
 /* An input of a binary op with one row where its output has several. */
 static int broadcast_row(const tgrs_op_call* call, const tgrs_operand* in) {
   const tgrs_op_code code = call->op.code;
@@ -166,24 +186,29 @@ static tgrs_status stream_output(tgrs_exec* ex, const tgrs_plan_tile* tile, uint
 }
 
 /* The box an operand of op slot k reads or writes in tile t: rows from the region, columns
- * from the column region (the full width without one). */
+ * from the column region (the full width without one), channels from the channel region
+ * (every channel without one; channel-wise ops read the channels they write). */
 static tgrs_box tile_box(const tgrs_operand* o, int32_t row_begin, int32_t row_end,
-                         const tgrs_tile_region* cols, int output) {
+                         const tgrs_tile_region* cols, const tgrs_tile_region* chans, int output) {
   tgrs_box b;
   b.row_begin = row_begin;
   b.row_end = row_end;
   b.col_begin = cols == NULL ? 0 : (output ? cols->out_begin : cols->in_begin);
   b.col_end = cols == NULL ? tgrs_tensor_cols(&o->tensor) : (output ? cols->out_end : cols->in_end);
+  b.chan_begin = chans == NULL ? 0 : chans->out_begin;
+  b.chan_end = chans == NULL ? tgrs_tensor_chans(&o->tensor) : chans->out_end;
   return b;
 }
 
 /* Op slot k of tile t. prev_out: the tensor op k - 1 produced (-1 for k = 0). */
 static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32_t t, uint32_t k,
                                int32_t* prev_out, const tgrs_tile_region** prev,
-                               const tgrs_tile_region** prev_cols) {
+                               const tgrs_tile_region** prev_cols,
+                               const tgrs_tile_region** prev_chans) {
   const int32_t op = tile->ops.data[k];
   const tgrs_tile_region* r = tgrs_plan_tile_region(tile, t, k);
   const tgrs_tile_region* cols = tgrs_plan_tile_columns(tile, t, k);
+  const tgrs_tile_region* chans = tgrs_plan_tile_channels(tile, t, k);
   /* The last op's rows leave the loop; every other op of a streamed loop streams. */
   const int streamed = tile->streamed && k + 1 < tile->ops.count;
   tgrs_op_call call;
@@ -191,11 +216,21 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
   tgrs_box box;
   uint32_t i;
   tgrs_status st;
-  if (r == NULL || (tile->column_count != 0 && cols == NULL)) return TGRS_ERR_INCONSISTENT_PLAN;
+  if (r == NULL || (tile->column_count != 0 && cols == NULL) ||
+      (tile->channel_count != 0 &&
+       (chans == NULL || chans->in_begin != chans->out_begin || chans->in_end != chans->out_end ||
+        (k > 0 && *prev_chans != NULL &&
+         ((*prev_chans)->out_begin != chans->in_begin ||
+          (*prev_chans)->out_end != chans->in_end))))) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
   st = tgrs_op_call_begin(ex, (uint32_t)op, &call);
   if (st != TGRS_OK) return st;
   if (call.num_outputs != 1) return TGRS_ERR_UNSUPPORTED_OP;
-  if (cols != NULL && !runs_on_columns(call.op.code)) return TGRS_ERR_UNSUPPORTED_OP;
+  if ((cols != NULL && !runs_on_columns(call.op.code)) ||
+      (chans != NULL && !runs_on_channels(call.op.code))) {
+    return TGRS_ERR_UNSUPPORTED_OP;
+  }
   if (tgrs_op_call_constant(&call, &call.out[0], call.op.outputs.data[0]) != 0) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
@@ -217,10 +252,10 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
       /* One row (a squeeze-excite scale) under an output of several: every tile reads it
        * whole and the kernel broadcasts it (the planner's BroadcastsAlongRows); under a
        * column view it must be one column too. */
-      box = tile_box(in, 0, 1, NULL, 0);
-      if (cols != NULL && box.col_end != 1) return TGRS_ERR_INCONSISTENT_PLAN;
+      box = tile_box(in, 0, 1, NULL, NULL, 0);
+      if ((cols != NULL && box.col_end != 1) || chans != NULL) return TGRS_ERR_INCONSISTENT_PLAN;
     } else {
-      box = tile_box(in, r->in_begin, r->in_end, cols, 0);
+      box = tile_box(in, r->in_begin, r->in_end, cols, chans, 0);
     }
     st = place_box(ex, tile, op, in, &box);
     if (st != TGRS_OK) return st;
@@ -239,7 +274,7 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
     }
   }
   if (!streamed) {
-    box = tile_box(&call.out[0], r->out_begin, r->out_end, cols, 1);
+    box = tile_box(&call.out[0], r->out_begin, r->out_end, cols, chans, 1);
     st = place_box(ex, tile, op, &call.out[0], &box);
     if (st != TGRS_OK) return st;
   }
@@ -269,6 +304,7 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
   *prev_out = call.out[0].index;
   *prev = r;
   *prev_cols = cols;
+  *prev_chans = chans;
   return TGRS_OK;
 }
 
@@ -276,15 +312,17 @@ tgrs_status tgrs_run_tile_loop(tgrs_exec* ex, const tgrs_plan_tile* tile) {
   uint32_t t, k;
   if (tile->dim != TGRS_TILE_DIM_HEIGHT || tile->count <= 0 || tile->ops.count == 0 ||
       tile->region_count != (uint32_t)tile->count * tile->ops.count ||
-      (tile->column_count != 0 && (tile->column_count != tile->region_count || tile->streamed))) {
+      (tile->column_count != 0 && (tile->column_count != tile->region_count || tile->streamed)) ||
+      (tile->channel_count != 0 && (tile->channel_count != tile->region_count || tile->streamed))) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   for (t = 0; t < (uint32_t)tile->count; ++t) {
     int32_t prev_out = -1;
     const tgrs_tile_region* prev = NULL;
     const tgrs_tile_region* prev_cols = NULL;
+    const tgrs_tile_region* prev_chans = NULL;
     for (k = 0; k < tile->ops.count; ++k) {
-      const tgrs_status st = run_tile_op(ex, tile, t, k, &prev_out, &prev, &prev_cols);
+      const tgrs_status st = run_tile_op(ex, tile, t, k, &prev_out, &prev, &prev_cols, &prev_chans);
       if (st != TGRS_OK) return tgrs_exec_fail(ex, st, tile->ops.data[k]);
     }
     ex->stats->tiles_run++;

@@ -53,13 +53,15 @@ inline int64_t SmallestWorkingBudget(const ir::Graph& g, const emit::EmitOptions
   return -1;
 }
 
-// Whether any tile loop of the plan cuts columns (2-D tiles, schema 2).
-inline bool UsesColumns(const plan::PlanResult& r) {
+// Whether any tile loop of the plan cuts columns or channels (2-D tiles, channel groups:
+// schema 2).
+inline bool UsesSchema2(const plan::PlanResult& r) {
+  auto cuts = [](const plan::TilePlan& t) { return t.tile_cols > 0 || t.tile_channels > 0; };
   for (const plan::Stage& s : r.stages) {
-    if (s.tile && s.tile->tile_cols > 0) return true;
+    if (s.tile && cuts(*s.tile)) return true;
   }
   for (const plan::Chain& c : r.chains) {
-    if (c.tile.tile_cols > 0) return true;
+    if (cuts(c.tile)) return true;
   }
   return false;
 }

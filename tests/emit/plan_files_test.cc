@@ -49,7 +49,7 @@ TEST(PlanFilesTest, DeterministicAndDecodedByFlatc) {
     const nlohmann::json j = nlohmann::json::parse(ReadFile((dir / (stem + ".json")).string()));
     EXPECT_EQ(j.at("model_name"), g.name);
     EXPECT_EQ(j.at("ops").size(), g.ops.size());
-    EXPECT_EQ(j.at("schema_version"), UsesColumns(a.result) ? 2 : 1);
+    EXPECT_EQ(j.at("schema_version"), UsesSchema2(a.result) ? 2 : 1);
   }
   fs::remove_all(dir);
 }

@@ -131,6 +131,12 @@ void ExpectTileEqual(const plan::TilePlan& want, const tgrs::TilePlan* got, int6
   } else {
     EXPECT_EQ(got->columns(), nullptr) << where << ": full-width tiles have no column regions";
   }
+  if (want.tile_channels > 0) {
+    ASSERT_NE(got->channels(), nullptr) << where;
+    ASSERT_EQ(got->channels()->size(), got->regions()->size()) << where;
+  } else {
+    EXPECT_EQ(got->channels(), nullptr) << where << ": tiles of every channel have no groups";
+  }
   for (int64_t t = 0; t < want.count; ++t) {
     const std::vector<plan::OpTileRows> rows = plan::TileRows(want, t);
     for (size_t k = 0; k < rows.size(); ++k) {
@@ -142,6 +148,14 @@ void ExpectTileEqual(const plan::TilePlan& want, const tgrs::TilePlan* got, int6
       EXPECT_EQ(r->out_end(), rows[k].output.end) << where << " tile " << t;
       EXPECT_EQ(r->pad_before(), rows[k].pad_top) << where << " tile " << t;
       EXPECT_EQ(r->pad_after(), rows[k].pad_bottom) << where << " tile " << t;
+      if (want.tile_channels > 0) {  // channel groups: what each op reads is what it writes
+        const tgrs::TileRegion* g =
+            got->channels()->Get(static_cast<flatbuffers::uoffset_t>(t * ops.size() + k));
+        EXPECT_EQ(g->in_begin(), rows[k].channels.begin) << where << " tile " << t;
+        EXPECT_EQ(g->in_end(), rows[k].channels.end) << where << " tile " << t;
+        EXPECT_EQ(g->out_begin(), rows[k].channels.begin) << where << " tile " << t;
+        EXPECT_EQ(g->out_end(), rows[k].channels.end) << where << " tile " << t;
+      }
       if (want.tile_cols <= 0) continue;
       // 2-D tiles: the column regions, laid out like the row regions.
       const tgrs::TileRegion* c =
@@ -191,8 +205,9 @@ void CheckRoundTrip(const ir::Graph& g, const emit::CompiledPlan& c, bool xip) {
   flatbuffers::Verifier verifier(bytes.data(), bytes.size());
   ASSERT_TRUE(tgrs::VerifyPlanBuffer(verifier));
   const Plan* p = tgrs::GetPlan(bytes.data());
-  // Stamped with the oldest version that describes the plan: 2 only with 2-D tiles.
-  EXPECT_EQ(p->schema_version(), UsesColumns(r) ? 2u : 1u);
+  // Stamped with the oldest version that describes the plan: 2 only with 2-D tiles or
+  // channel groups.
+  EXPECT_EQ(p->schema_version(), UsesSchema2(r) ? 2u : 1u);
   EXPECT_EQ(p->generator()->str(), "tigris 0.2.0");
   EXPECT_EQ(p->model_name()->str(), g.name);
   EXPECT_EQ(p->xip(), xip);

@@ -89,7 +89,8 @@ struct TileParts {
   std::vector<BufferParts> buffers;
   uint32_t peak_bytes = 0;
   bool streamed = false;
-  std::vector<fb::TileRegion> columns;  // 2-D tiles (schema 2)
+  std::vector<fb::TileRegion> columns;   // 2-D tiles (schema 2)
+  std::vector<fb::TileRegion> channels;  // channel groups (schema 2)
 };
 
 struct StageParts {
@@ -169,8 +170,9 @@ inline flatbuffers::Offset<fb::TilePlan> WriteTile(flatbuffers::FlatBufferBuilde
   auto ops = t->ops.empty() ? 0 : b.CreateVector(t->ops);
   auto regions = t->regions.empty() ? 0 : b.CreateVectorOfStructs(t->regions);
   auto columns = t->columns.empty() ? 0 : b.CreateVectorOfStructs(t->columns);
+  auto channels = t->channels.empty() ? 0 : b.CreateVectorOfStructs(t->channels);
   return fb::CreateTilePlan(b, t->dim, t->tile_size, t->count, t->halo, ops, regions, buffers,
-                            t->peak_bytes, t->streamed, columns);
+                            t->peak_bytes, t->streamed, columns, channels);
 }
 
 }  // namespace detail

@@ -607,9 +607,10 @@ TEST(PlanVerifyDefects, Values) {
   EXPECT_EQ(InitParts(p), TGRS_ERR_BAD_VALUE);
 }
 
-// 2-D tiles (TilePlan.columns, schema 2): every column region is bounded like a row
-// region, along W, and the loop's form must allow columns at all.
-TEST(PlanVerifyDefects, TileColumns) {
+// 2-D tiles and channel groups (TilePlan.columns, .channels, schema 2): every column and
+// channel region is bounded like a row region, along W or C, and the loop's form must
+// allow them at all.
+TEST(PlanVerifyDefects, TileColumnsAndChannels) {
   // Stage 0's conv over an 8-wide input: column regions spanning the full width (one column
   // band per row band) are valid 2-D regions.
   const std::vector<fb::TileRegion> full(4, Region(0, 8, 0, 8, 0, 0));
@@ -621,9 +622,8 @@ TEST(PlanVerifyDefects, TileColumns) {
 
   p.schema_version = 1;  // columns are a schema 2 feature
   EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_VALUE);
-  EXPECT_NE(
-      text.find("stages[0].tile.columns: 4 column regions in a streamed loop or a schema 1 plan"),
-      std::string::npos)
+  EXPECT_NE(text.find("stages[0].tile.columns: 4 regions in a streamed loop or a schema 1 plan"),
+            std::string::npos)
       << text;
 
   p = FullPlan();
@@ -654,12 +654,35 @@ TEST(PlanVerifyDefects, TileColumns) {
   EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_VALUE);
   EXPECT_NE(text.find("columns[2]: negative padding -1"), std::string::npos) << text;
 
+  // Channel groups, the same way along C: stage 0's conv reads 3 channels and writes 4.
+  p = FullPlan();
+  p.schema_version = 2;
+  p.stages[0].tile->channels = std::vector<fb::TileRegion>(4, Region(0, 3, 0, 3, 0, 0));
+  EXPECT_EQ(InitParts(p, &text), TGRS_OK) << text;  // the runtime refuses a conv later
+  p.stages[0].tile->channels[1] = Region(0, 4, 0, 4, 0, 0);
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_INDEX);
+  EXPECT_NE(text.find("stages[0].tile.channels[1]: input end 4 past the input's extent 3"),
+            std::string::npos)
+      << text;
+  p.stages[0].tile->channels.pop_back();
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_SIZE);
+  EXPECT_NE(text.find("stages[0].tile.channels: 3 regions, count * len(ops) = 4"),
+            std::string::npos)
+      << text;
+  p.stages[0].tile->channels = std::vector<fb::TileRegion>(4, Region(0, 3, 0, 3, 0, 0));
+  p.schema_version = 1;
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_VALUE);
+  EXPECT_NE(text.find("stages[0].tile.channels: 4 regions in a streamed loop or a schema 1 plan"),
+            std::string::npos)
+      << text;
+
+  p = FullPlan();
+  p.schema_version = 2;
   p.stages[0].tile->columns = full;
   p.stages[0].tile->streamed = true;  // a streamed loop keeps whole rows
   EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_VALUE);
-  EXPECT_NE(
-      text.find("stages[0].tile.columns: 4 column regions in a streamed loop or a schema 2 plan"),
-      std::string::npos)
+  EXPECT_NE(text.find("stages[0].tile.columns: 4 regions in a streamed loop or a schema 2 plan"),
+            std::string::npos)
       << text;
 }
 
