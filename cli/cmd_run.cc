@@ -4,7 +4,9 @@
 // (tigris_runtime.h) is used to learn the plan's input and output shapes, and
 // --dump-intermediates runs the plan once more with the runtime's observer
 // (intermediates.h).
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -29,6 +31,7 @@ namespace {
 const char kRunHelp[] =
     "usage: tigris run PLAN.tgrs --input X.npy [--input ...] --output Y.npy [--output ...]\n"
     "                  [-m FAST] [-m SLOW] [--dequantize] [--dump-intermediates DIR]\n"
+    "                  [--repeat N]\n"
     "\n"
     "Runs the plan on this machine with the TiGrIS C99 runtime (the code the microcontroller\n"
     "runs) and prints the latency and the high-water mark of each arena.\n"
@@ -48,6 +51,8 @@ const char kRunHelp[] =
     "                          the ONNX layout (NCHW), with DIR/index.json naming each\n"
     "                          tensor, op, dtype, shape and quantization, to compare a plan\n"
     "                          layer by layer with onnxruntime (runs the plan twice)\n"
+    "  --repeat N              run N times (default 1) and print the median latency and\n"
+    "                          the fastest run (bench/compare/latency_tigris_ml.py)\n"
     "  -h, --help              show this help\n";
 
 struct AlignedFree {
@@ -87,8 +92,11 @@ uint64_t ParseSize(const std::string& text) {
 }  // namespace
 
 int RunRun(int argc, char** argv) {
-  Args args({{"--dequantize"}, {"-h", "--help"}},
-            {{"-i", "--input"}, {"-o", "--output"}, {"-m", "--memory"}, {"--dump-intermediates"}});
+  Args args({{"--dequantize"}, {"-h", "--help"}}, {{"-i", "--input"},
+                                                   {"-o", "--output"},
+                                                   {"-m", "--memory"},
+                                                   {"--dump-intermediates"},
+                                                   {"--repeat"}});
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
     std::fputs(kRunHelp, stdout);
@@ -102,6 +110,16 @@ int RunRun(int argc, char** argv) {
   if (memory.size() == 2) options.slow_bytes = ParseSize(memory[1]);
   const std::vector<std::string>& dump = args.Values("--dump-intermediates");
   if (dump.size() > 1) throw UsageError("--dump-intermediates takes one directory");
+  int repeat = 1;
+  if (!args.Values("--repeat").empty()) {
+    const std::string& text = args.Values("--repeat").back();
+    char* end = nullptr;
+    const long n = std::strtol(text.c_str(), &end, 10);
+    if (end == text.c_str() || *end != '\0' || n < 1 || n > 100000) {
+      throw UsageError("--repeat takes a run count from 1 to 100000, not '" + text + "'");
+    }
+    repeat = static_cast<int>(n);
+  }
 
   // The plan, 16-aligned, verified by the runtime's reader to learn its inputs and outputs.
   const std::string path = args.positional()[0];
@@ -167,19 +185,29 @@ int RunRun(int argc, char** argv) {
   }
 
   tigris_run_stats stats;
-  stats.version = TIGRIS_RUN_STATS_VERSION;
-  const tigris_status status =
-      tigris_run_plan(bytes.data(), bytes.size(), &options, inputs.data(), inputs.size(),
-                      outputs.data(), outputs.size(), &stats);
-  if (status != TIGRIS_OK) {
-    PrintLibraryError(status, tigris_last_error());
-    return 1;
+  std::vector<double> seconds;  // of every run, for --repeat
+  for (int r = 0; r < repeat; ++r) {
+    stats.version = TIGRIS_RUN_STATS_VERSION;
+    const tigris_status status =
+        tigris_run_plan(bytes.data(), bytes.size(), &options, inputs.data(), inputs.size(),
+                        outputs.data(), outputs.size(), &stats);
+    if (status != TIGRIS_OK) {
+      PrintLibraryError(status, tigris_last_error());
+      return 1;
+    }
+    seconds.push_back(stats.run_seconds);
   }
+  std::sort(seconds.begin(), seconds.end());
   for (uint32_t i = 0; i < plan_outputs.count; ++i) WriteNpy(args.Values("-o")[i], out_arrays[i]);
 
   std::printf("plan     %s  %zu bytes, model '%s'\n", path.c_str(), bytes.size(),
               tgrs_plan_model_name(&plan));
-  std::printf("latency  %.3f ms\n", stats.run_seconds * 1e3);
+  if (repeat == 1) {
+    std::printf("latency  %.3f ms\n", stats.run_seconds * 1e3);
+  } else {
+    std::printf("latency  %.3f ms median of %d runs, fastest %.3f ms\n",
+                seconds[seconds.size() / 2] * 1e3, repeat, seconds.front() * 1e3);
+  }
   std::printf(
       "fast     high-water %llu of %llu bytes arena (plan: fast_arena_bytes %u, "
       "scheduled peak %u, %s)\n",

@@ -127,7 +127,47 @@ tgrs_kernel_status tgrs_conv2d_f32(const tgrs_conv_params* conv, const tgrs_row_
         float* out_px = out_batch + (size_t)(oy - window->out_row_begin) * out_w * c_out;
         for (ox = 0; ox < out_w; ++ox, out_px += c_out) {
           const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
-          for (co = 0; co < c_out; ++co) {
+          co = 0;
+          /* Four output channels of one group at a time: four independent sums, each in
+           * exactly the order of the one-channel loop below (so the same bits), which the
+           * CPU overlaps instead of waiting on one accumulator (the host latency of
+           * bench/compare/latency_tigris_ml.py). */
+          for (; co + 4 <= c_out && co / out_per_group == (co + 3) / out_per_group; co += 4) {
+            const float* w0 = filter + (size_t)co * filter_elems;
+            const size_t group_offset = (size_t)(co / out_per_group) * (size_t)c_group;
+            float acc0 = 0.0f, acc1 = 0.0f, acc2 = 0.0f, acc3 = 0.0f;
+            int32_t j;
+            for (ky = 0; ky < kh; ++ky) {
+              const int32_t iy = iy0 + ky * conv->dilation_h;
+              const float* in_row;
+              if (iy < 0 || iy >= in_h) continue;
+              in_row = in_batch + (size_t)(iy - window->in_row_begin) * in_row_elems;
+              for (kx = 0; kx < kw; ++kx) {
+                const int32_t ix = ix0 + kx * conv->dilation_w;
+                const float* x;
+                const float* w;
+                if (ix < 0 || ix >= in_w) continue;
+                x = in_row + (size_t)ix * c_in + group_offset;
+                w = w0 + ((size_t)ky * kw + kx) * c_group;
+                for (ci = 0; ci < c_group; ++ci) {
+                  acc0 += x[ci] * w[ci];
+                  acc1 += x[ci] * w[filter_elems + ci];
+                  acc2 += x[ci] * w[2 * filter_elems + ci];
+                  acc3 += x[ci] * w[3 * filter_elems + ci];
+                }
+              }
+            }
+            for (j = 0; j < 4; ++j) {
+              float acc = j == 0 ? acc0 : j == 1 ? acc1 : j == 2 ? acc2 : acc3;
+              if (bias != NULL) acc += bias[co + j];
+              if (act != NULL) {
+                if (acc < act->min) acc = act->min;
+                if (acc > act->max) acc = act->max;
+              }
+              out_px[co + j] = acc;
+            }
+          }
+          for (; co < c_out; ++co) {
             const float* w_co = filter + (size_t)co * filter_elems;
             const size_t group_offset = (size_t)(co / out_per_group) * (size_t)c_group;
             float acc = 0.0f;
