@@ -30,7 +30,7 @@ template <typename T>
 void BM_Conv(benchmark::State& state, ConvShape s) {
   const int pad = s.k / 2;
   const int oh = (s.h + 2 * pad - s.k) / s.stride + 1, ow = (s.w + 2 * pad - s.k) / s.stride + 1;
-  const tgrs_conv_params cp{s.stride, s.stride, 1, 1, pad, pad};
+  const tgrs_conv_params cp{s.stride, s.stride, 1, 1, pad, pad, 0};
   const tgrs_dims in_d{1, s.h, s.w, s.c_in}, w_d{s.c_out, s.k, s.k, s.c_in},
       out_d{1, oh, ow, s.c_out};
   const tgrs_row_window win = tgrs_row_window_full(s.h, oh);
@@ -60,7 +60,7 @@ template <typename T>
 void BM_Depthwise(benchmark::State& state, ConvShape s) {
   const int pad = s.k / 2;
   const int oh = (s.h + 2 * pad - s.k) / s.stride + 1, ow = (s.w + 2 * pad - s.k) / s.stride + 1;
-  const tgrs_conv_params cp{s.stride, s.stride, 1, 1, pad, pad};
+  const tgrs_conv_params cp{s.stride, s.stride, 1, 1, pad, pad, 0};
   const tgrs_dims in_d{1, s.h, s.w, s.c_in}, w_d{1, s.k, s.k, s.c_in}, out_d{1, oh, ow, s.c_in};
   const tgrs_row_window win = tgrs_row_window_full(s.h, oh);
   const auto x = Filled<T>(size_t(s.h) * s.w * s.c_in);

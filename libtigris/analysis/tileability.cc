@@ -197,6 +197,22 @@ ChannelTileability ClassifyChannelTiling(const ir::Graph& graph, const ir::Op& o
   const RowTileability rows = ClassifyRowTiling(graph, op);
   if (rows.kind == RowTileClass::kUntileable) return refuse("is not row-tileable either");
   const ir::Shape& out = graph.tensor(op.outputs[0]).shape;
+  if (op.type == OpType::kDepthwiseConv) {
+    // Channel c from channel c (multiplier 1); its per-channel filter, bias and
+    // requantization are offset to the group by the runtime (ops_conv.c).
+    const ir::TensorId x = op.input(0);
+    if (x == ir::kNoTensor || graph.tensor(x).shape.size() != 4 ||
+        graph.tensor(x).shape[1] != out[1]) {
+      return refuse("has a channel multiplier");
+    }
+    for (size_t i = 1; i < op.inputs.size(); ++i) {
+      if (op.input(i) != ir::kNoTensor && !graph.IsConstant(op.input(i))) {
+        return refuse("has a non-constant filter or bias");
+      }
+    }
+    t.tileable = true;
+    return t;
+  }
   switch (op.type) {
     case OpType::kGlobalAveragePool:
     case OpType::kGlobalMaxPool:

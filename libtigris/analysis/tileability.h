@@ -53,10 +53,11 @@ ColumnTileability ClassifyColumnTiling(const ir::Graph& graph, const ir::Op& op)
 // input channel c and that carry no per-channel parameters, so a kernel run on a group of
 // channels is the kernel on the whole tensor restricted to them: GlobalAveragePool and
 // GlobalMaxPool (banded reductions with one accumulator per channel), MaxPool and
-// AveragePool, the unary activations (Relu ... Clip with constant bounds), and
-// Add/Sub/Mul/Div of full-shape activations and scalar constants. Convolutions mix or
-// index channels (depthwise filters and biases are per channel: a later step), as do
-// BatchNormalization, LRN and quantization with per-channel parameters.
+// AveragePool, the unary activations (Relu ... Clip with constant bounds),
+// Add/Sub/Mul/Div of full-shape activations and scalar constants, and DepthwiseConv with
+// multiplier 1 (the runtime offsets its per-channel filter, bias and requantization to the
+// group). Other convolutions mix channels; BatchNormalization, LRN and per-channel
+// quantization index per-channel parameters the runtime does not offset.
 struct ChannelTileability {
   bool tileable = false;
   std::string reason;  // why not

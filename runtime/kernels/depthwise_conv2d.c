@@ -19,6 +19,7 @@ static tgrs_kernel_status check_depthwise(const tgrs_conv_params* conv,
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   if (filter->n != 1 || filter->c != out->c || out->c % in->c != 0 || in->n != out->n ||
+      conv->filter_channels < 0 || (conv->filter_channels > 0 && conv->filter_channels < out->c) ||
       !tgrs_axis_fits(out->w, filter->w, conv->stride_w, conv->dilation_w, conv->pad_left)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
@@ -52,6 +53,7 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
     const int32_t mult = c_out / c_in;
     const int32_t out_rows = window->out_row_end - window->out_row_begin;
     const int32_t in_zp = quant->input_zero_point;
+    const int32_t w_stride = conv->filter_channels > 0 ? conv->filter_channels : c_out;
     const size_t in_row_elems = (size_t)in_w * (size_t)c_in;
     for (n = 0; n < output_dims->n; ++n) {
       const int8_t* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
@@ -75,7 +77,7 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
                 const int8_t* w;
                 if (ix < 0 || ix >= in_w) continue;
                 x = in_row + (size_t)ix * c_in;
-                w = filter + ((size_t)ky * kw + kx) * c_out + c0;
+                w = filter + ((size_t)ky * kw + kx) * w_stride + c0;
                 if (symmetric && mult == 1) { /* the common case: the loop as it was */
                   for (j = 0; j < block; ++j) {
                     acc[j] =
@@ -127,6 +129,7 @@ tgrs_kernel_status tgrs_depthwise_conv2d_f32(const tgrs_conv_params* conv,
     const int32_t mult = c_out / c_in;
     const int32_t out_rows = window->out_row_end - window->out_row_begin;
     const size_t in_row_elems = (size_t)in_w * (size_t)c_in;
+    const int32_t w_stride = conv->filter_channels > 0 ? conv->filter_channels : c_out;
     for (n = 0; n < output_dims->n; ++n) {
       const float* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
       float* out_batch = output + (size_t)n * (size_t)out_rows * out_w * c_out;
@@ -149,7 +152,7 @@ tgrs_kernel_status tgrs_depthwise_conv2d_f32(const tgrs_conv_params* conv,
                 const float* w;
                 if (ix < 0 || ix >= in_w) continue;
                 x = in_row + (size_t)ix * c_in;
-                w = filter + ((size_t)ky * kw + kx) * c_out + c0;
+                w = filter + ((size_t)ky * kw + kx) * w_stride + c0;
                 if (mult == 1) {
                   for (j = 0; j < block; ++j) acc[j] += x[c0 + j] * w[j];
                 } else {

@@ -101,6 +101,10 @@ typedef struct tgrs_conv_params {
   int32_t stride_h, stride_w;     /* >= 1 */
   int32_t dilation_h, dilation_w; /* >= 1 */
   int32_t pad_top, pad_left;      /* >= 0 */
+  /* Depthwise only: the channels of the whole filter, the stride between its taps, when
+   * the call computes a group of them (a channel group of a tile loop: filter, bias and
+   * requantization then point at the group's first channel). 0: output_dims->c. */
+  int32_t filter_channels;
 } tgrs_conv_params;
 
 /* Zero points and output clamp of an int8 op. */

@@ -13,6 +13,7 @@ static int32_t attr_at(tgrs_i32s v, uint32_t i, int32_t fallback) {
 /* (stride, dilation, pad begin) of spatial dim `d` of a `rank`-D window, into h or w. */
 static tgrs_conv_params conv_params(const tgrs_plan_op_attrs* a, uint32_t spatial) {
   tgrs_conv_params p;
+  p.filter_channels = 0;
   if (spatial == 2) {
     p.stride_h = attr_at(a->strides, 0, 1);
     p.stride_w = attr_at(a->strides, 1, 1);
@@ -75,24 +76,62 @@ static const void* bias_of(const tgrs_op_call* call) {
   return call->num_inputs > 2 ? call->in[2].data : NULL;
 }
 
+/* A depthwise convolution on a channel group of a tile loop (docs/runtime-executor.md,
+ * "Channel groups"): input channel c makes output channel c (multiplier 1); the filter
+ * keeps its whole-tensor tap stride (tgrs_conv_params.filter_channels) and starts, like the
+ * bias and the per-channel requantization, at the group's first channel. Returns that
+ * channel (0 without a group) or -1 when the operands are not one channel-wise group. */
+static int32_t depthwise_group(const tgrs_op_call* call, conv_operands* o) {
+  const tgrs_operand* x = &call->in[0];
+  const tgrs_operand* y = &call->out[0];
+  const int32_t channels = tgrs_tensor_chans(&y->tensor);
+  if (y->chan_begin == 0 && y->chans == channels) return 0;
+  if (tgrs_tensor_chans(&x->tensor) != channels || x->chan_begin != y->chan_begin ||
+      x->chans != y->chans || o->filter.c != channels) {
+    return -1;
+  }
+  o->params.filter_channels = channels;
+  o->filter.c = y->chans;
+  return y->chan_begin;
+}
+
+/* Points the requantization and filter zero points at channel `first` of a group. */
+static void pcq_from(tgrs_per_channel_quant* pcq, int32_t first, int32_t group) {
+  if (pcq->count > 1u) {
+    pcq->multiplier += first;
+    pcq->shift += first;
+    pcq->count = (uint32_t)group;
+  }
+  if (pcq->filter_zero_point_count > 1u) {
+    pcq->filter_zero_point += first;
+    pcq->filter_zero_point_count = (uint32_t)group;
+  }
+}
+
 tgrs_status tgrs_op_conv(tgrs_op_call* call) {
   conv_operands o;
   const int depthwise = call->op.code == TGRS_OP_DEPTHWISE_CONV;
+  int32_t first = 0; /* a depthwise channel group's first channel */
   tgrs_status st = conv_operands_read(call, 2, &o);
   if (st != TGRS_OK) return st;
   if (!depthwise && !groups_agree(call, &o)) return TGRS_ERR_INCONSISTENT_PLAN;
+  if (depthwise && (first = depthwise_group(call, &o)) < 0) return TGRS_ERR_INCONSISTENT_PLAN;
   if (tgrs_call_is_s8(call)) {
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
-    st = tgrs_call_pcq(call, o.out.c, &pcq);
-    if (st == TGRS_OK) st = tgrs_call_filter_zp(call, o.out.c, &pcq);
+    /* per-channel parameters are the whole tensor's, offset to a group below */
+    const int32_t channels = o.params.filter_channels > 0 ? o.params.filter_channels : o.out.c;
+    const int32_t* bias = (const int32_t*)bias_of(call);
+    st = tgrs_call_pcq(call, channels, &pcq);
+    if (st == TGRS_OK) st = tgrs_call_filter_zp(call, channels, &pcq);
     if (st != TGRS_OK) return st;
     if (depthwise) {
+      pcq_from(&pcq, first, o.out.c);
       return tgrs_kernel_result(
           call, tgrs_depthwise_conv2d_s8(
                     &o.params, &call->window, &q, &pcq, &o.in, (const int8_t*)call->in[0].data,
-                    &o.filter, (const int8_t*)call->in[1].data, (const int32_t*)bias_of(call),
-                    &o.out, (int8_t*)call->out[0].data));
+                    &o.filter, (const int8_t*)call->in[1].data + first,
+                    bias != NULL ? bias + first : NULL, &o.out, (int8_t*)call->out[0].data));
     }
     return tgrs_kernel_result(
         call,
@@ -104,11 +143,12 @@ tgrs_status tgrs_op_conv(tgrs_op_call* call) {
     tgrs_act_f32 storage;
     const tgrs_act_f32* act = tgrs_call_act_f32(call, &storage);
     if (depthwise) {
+      const float* bias = (const float*)bias_of(call);
       return tgrs_kernel_result(
           call, tgrs_depthwise_conv2d_f32(
                     &o.params, &call->window, act, &o.in, (const float*)call->in[0].data, &o.filter,
-                    (const float*)call->in[1].data, (const float*)bias_of(call), &o.out,
-                    (float*)call->out[0].data));
+                    (const float*)call->in[1].data + first, bias != NULL ? bias + first : NULL,
+                    &o.out, (float*)call->out[0].data));
     }
     return tgrs_kernel_result(
         call, tgrs_conv2d_f32(&o.params, &call->window, act, &o.in, (const float*)call->in[0].data,

@@ -125,10 +125,12 @@ static int runs_on_columns(tgrs_op_code code) {
 #undef TGRS_BIT
 
 /* Ops whose kernels, run on a group of channels, compute exactly those channels of the
- * whole-tensor result: channel-wise and free of per-channel parameters (the planner's
- * analysis::ClassifyChannelTiling). Op codes 4..20, one bit each. */
+ * whole-tensor result: channel-wise, and free of per-channel parameters except a depthwise
+ * convolution's, which ops_conv.c offsets to the group (the planner's
+ * analysis::ClassifyChannelTiling). Op codes 1..20, one bit each. */
 static int runs_on_channels(tgrs_op_code code) {
-  const uint32_t ops = (1u << TGRS_OP_MAX_POOL) | (1u << TGRS_OP_AVERAGE_POOL) |
+  const uint32_t ops = (1u << TGRS_OP_DEPTHWISE_CONV) | (1u << TGRS_OP_MAX_POOL) |
+                       (1u << TGRS_OP_AVERAGE_POOL) |
                        (1u << TGRS_OP_GLOBAL_AVERAGE_POOL) | (1u << TGRS_OP_GLOBAL_MAX_POOL) |
                        (1u << TGRS_OP_ADD) | (1u << TGRS_OP_SUB) | (1u << TGRS_OP_MUL) |
                        (1u << TGRS_OP_DIV) | (1u << TGRS_OP_RELU) | (1u << TGRS_OP_RELU6) |

@@ -52,6 +52,28 @@ TEST(ChannelGroupsTest, AGlobalPoolOverAThousandBytesPerPixel) {
   testing::ExpectPlanReplays(graph, p);
 }
 
+TEST(ChannelGroupsTest, ADepthwiseConvolutionByChannelGroups) {
+  // 3x3 pad-1 depthwise over 1x64x4x4 float (a pixel is 256 bytes): one output pixel reads
+  // 3 x 3 input pixels, 2304 + 256 = 2560 bytes, over 1024. Groups of g channels in 1-row
+  // full-width tiles read 3 rows x 4 columns and write 1 row: 48g + 16g; g = 16 gives
+  // exactly 1024, g = 17 gives 816 + 272. Two rows of 16 channels need 1024 + 512. 4 groups
+  // x 4 row bands = 16 tiles; each op's per-channel filter and bias follow the group.
+  GraphBuilder g;
+  ir::TensorId x = g.Input("x", {1, 64, 4, 4});
+  g.Output(AddConv(g, "dw", x, {64, 3, 1, 1, 1, true}));
+  const ir::Graph graph = g.Take();
+  const PlanResult p = PlanModel(graph, {1024, 0, 0});
+  ASSERT_EQ(p.verdict, Verdict::kTiled);
+  const TilePlan& t = *p.stages[0].tile;
+  EXPECT_EQ(t.tile_rows, 1);
+  EXPECT_EQ(t.tile_cols, 0);
+  EXPECT_EQ(t.tile_channels, 16);
+  EXPECT_EQ(t.count, 16);
+  EXPECT_EQ(t.peak_bytes, 1024);
+  EXPECT_EQ(p.recompute_macs, 0);  // channel groups share no halo
+  testing::ExpectPlanReplays(graph, p);
+}
+
 TEST(ChannelGroupsTest, OnlyChannelWiseOpsWithoutPerChannelParameters) {
   GraphBuilder g;
   ir::TensorId x = g.Input("x", {1, 8, 4, 4});
@@ -70,7 +92,7 @@ TEST(ChannelGroupsTest, OnlyChannelWiseOpsWithoutPerChannelParameters) {
   EXPECT_TRUE(classify("relu").tileable);
   EXPECT_FALSE(classify("conv").tileable);
   EXPECT_NE(classify("conv").reason.find("mixes or indexes channels"), std::string::npos);
-  EXPECT_FALSE(classify("dw").tileable);  // per-channel filters and biases: not yet
+  EXPECT_TRUE(classify("dw").tileable);  // multiplier 1: its parameters are offset per group
 }
 
 }  // namespace

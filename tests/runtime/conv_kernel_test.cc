@@ -65,7 +65,7 @@ std::vector<double> Reals(Scales s, int c_out) {
 }
 
 tgrs_conv_params ConvParams(const ConvGeom& g) {
-  return {g.stride_h, g.stride_w, g.dil_h, g.dil_w, g.pad_top, g.pad_left};
+  return {g.stride_h, g.stride_w, g.dil_h, g.dil_w, g.pad_top, g.pad_left, 0};
 }
 
 struct S8Problem {
@@ -361,7 +361,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, ConvF32Test, ::testing::ValuesIn(ConvCases()),
 
 TEST(ConvWindow, RejectsAStripMissingARowItNeeds) {
   // 3x3 stride 1 pad 1 over H = 6: output rows [2, 4) read input rows [1, 5).
-  const tgrs_conv_params cp{1, 1, 1, 1, 1, 1};
+  const tgrs_conv_params cp{1, 1, 1, 1, 1, 1, 0};
   const tgrs_dims in_d{1, 6, 4, 2}, w_d{1, 3, 3, 2}, out_d{1, 6, 4, 1};
   std::vector<float> in(6 * 4 * 2, 1.0f), w(18, 1.0f), out(6 * 4);
   const tgrs_row_window short_strip{1, 3, 2, 4};  // rows [1, 4): row 4 missing
@@ -381,7 +381,7 @@ TEST(ConvWindow, RejectsAStripMissingARowItNeeds) {
 }
 
 TEST(ConvArguments, RejectsMismatchedChannels) {
-  const tgrs_conv_params cp{1, 1, 1, 1, 0, 0};
+  const tgrs_conv_params cp{1, 1, 1, 1, 0, 0, 0};
   const tgrs_dims in_d{1, 2, 2, 3}, w_d{1, 1, 1, 2}, out_d{1, 2, 2, 1};
   std::vector<float> in(12), w(2), out(4);
   const tgrs_row_window win = tgrs_row_window_full(2, 2);

@@ -73,7 +73,7 @@ tgrs_per_channel_quant Pcq(const Problem& p) {
 
 tgrs_kernel_status RunConv(const Problem& p, const tgrs_per_channel_quant& pcq,
                            std::vector<int8_t>* out) {
-  const tgrs_conv_params cp{1, 1, 1, 1, 1, 1};
+  const tgrs_conv_params cp{1, 1, 1, 1, 1, 1, 0};
   const tgrs_dims in_d{1, p.in.h, p.in.w, p.in.c}, out_d{1, p.out.h, p.out.w, p.out.c};
   const tgrs_dims w_d{p.wshape.n, 3, 3, p.wshape.c};
   const std::vector<int8_t> x = NchwToNhwc(p.in, p.x), w = NchwToNhwc(p.wshape, p.w);
@@ -85,7 +85,7 @@ tgrs_kernel_status RunConv(const Problem& p, const tgrs_per_channel_quant& pcq,
 
 tgrs_kernel_status RunDepthwise(const Problem& p, const tgrs_per_channel_quant& pcq,
                                 std::vector<int8_t>* out) {
-  const tgrs_conv_params cp{1, 1, 1, 1, 1, 1};
+  const tgrs_conv_params cp{1, 1, 1, 1, 1, 1, 0};
   const tgrs_dims in_d{1, p.in.h, p.in.w, p.in.c}, out_d{1, p.out.h, p.out.w, p.out.c};
   const tgrs_dims w_d{1, 3, 3, p.wshape.n};
   std::vector<int8_t> w(p.w.size());  // [C_out, 1, KH, KW] -> [KH, KW, C_out]
@@ -170,7 +170,7 @@ TEST(FilterZeroPoint, BadZeroPointsAreRejected) {
 }
 
 TEST(FilterZeroPoint, TransposedConvolutionTakesSymmetricWeightsOnly) {
-  const tgrs_conv_params cp{1, 1, 1, 1, 0, 0};
+  const tgrs_conv_params cp{1, 1, 1, 1, 0, 0, 0};
   const tgrs_dims in_d{1, 2, 2, 1}, w_d{1, 1, 1, 1}, out_d{1, 2, 2, 1};
   const std::vector<int8_t> x(4, 1), w(1, 1);
   std::vector<int8_t> y(4);

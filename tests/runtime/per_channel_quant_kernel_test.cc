@@ -54,7 +54,7 @@ struct ConvProblem {
   ConvProblem() { g.pad_top = g.pad_left = g.pad_bottom = g.pad_right = 1; }
 
   tgrs_kernel_status Run(const tgrs_per_channel_quant& pcq, std::vector<int8_t>* y) const {
-    const tgrs_conv_params cp{1, 1, 1, 1, 1, 1};
+    const tgrs_conv_params cp{1, 1, 1, 1, 1, 1, 0};
     const tgrs_row_window win = tgrs_row_window_full(kH, kH);
     const tgrs_dims in_d{1, kH, kW, kCin}, w_d{kCout, kK, kK, kCin}, out_d{1, kH, kW, kCout};
     const std::vector<int8_t> xn = NchwToNhwc(in, x), wn = NchwToNhwc(ws, w);  // OIHW -> OHWI
@@ -104,7 +104,7 @@ TEST(PerChannelQuantBroadcast, DepthwiseOnePairAcrossChannelBlocks) {
     for (int y = 0; y < kK; ++y)
       for (int xx = 0; xx < kK; ++xx) wn[(y * kK + xx) * kC + c] = w[ws.at(c, 0, y, xx)];
   const std::vector<int8_t> xn = NchwToNhwc(in, x);
-  const tgrs_conv_params cp{1, 1, 1, 1, 1, 1};
+  const tgrs_conv_params cp{1, 1, 1, 1, 1, 1, 0};
   const tgrs_row_window win = tgrs_row_window_full(kH, kH);
   const tgrs_dims in_d{1, kH, kW, kC}, w_d{1, kK, kK, kC}, out_d{1, kH, kW, kC};
   auto run = [&](const tgrs_per_channel_quant& pcq, std::vector<int8_t>* y) {
@@ -203,7 +203,7 @@ std::vector<Kernel> FourChannelKernels() {
   static const std::vector<int8_t> x(64, 1), w(64, 1);
   static std::vector<int8_t> y(256);
   static const std::vector<int32_t> offset(4, 0);
-  static const tgrs_conv_params cp{1, 1, 1, 1, 0, 0};
+  static const tgrs_conv_params cp{1, 1, 1, 1, 0, 0, 0};
   return {
       {"conv2d",
        [](const tgrs_per_channel_quant& pcq) {
