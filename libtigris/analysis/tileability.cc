@@ -15,7 +15,8 @@ RowTileability Untileable(const ir::Op& op, const std::string& why) {
   return t;
 }
 
-bool IsElementwise(OpType type) {
+// Activations: one value in, one value out, no per-channel parameter.
+bool IsActivation(OpType type) {
   switch (type) {
     case OpType::kRelu:
     case OpType::kRelu6:
@@ -26,6 +27,15 @@ bool IsElementwise(OpType type) {
     case OpType::kHardSwish:
     case OpType::kTanh:
     case OpType::kClip:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsElementwise(OpType type) {
+  if (IsActivation(type)) return true;
+  switch (type) {
     case OpType::kBatchNormalization:
     case OpType::kQuantize:
     case OpType::kDequantize:
@@ -213,28 +223,11 @@ ChannelTileability ClassifyChannelTiling(const ir::Graph& graph, const ir::Op& o
     t.tileable = true;
     return t;
   }
-  switch (op.type) {
-    case OpType::kGlobalAveragePool:
-    case OpType::kGlobalMaxPool:
-    case OpType::kMaxPool:
-    case OpType::kAveragePool:
-    case OpType::kRelu:
-    case OpType::kRelu6:
-    case OpType::kLeakyRelu:
-    case OpType::kSelu:
-    case OpType::kSigmoid:
-    case OpType::kHardSigmoid:
-    case OpType::kHardSwish:
-    case OpType::kTanh:
-    case OpType::kClip:
-    case OpType::kAdd:
-    case OpType::kSub:
-    case OpType::kMul:
-    case OpType::kDiv:
-      break;
-    default:
-      return refuse("mixes or indexes channels");
-  }
+  const bool channel_wise = IsActivation(op.type) || IsBinary(op.type) ||
+                            op.type == OpType::kGlobalAveragePool ||
+                            op.type == OpType::kGlobalMaxPool || op.type == OpType::kMaxPool ||
+                            op.type == OpType::kAveragePool;
+  if (!channel_wise) return refuse("mixes or indexes channels");
   const size_t data_inputs = IsBinary(op.type) ? op.inputs.size() : 1;
   for (size_t i = 0; i < op.inputs.size(); ++i) {
     const ir::TensorId in = op.input(i);

@@ -14,6 +14,21 @@ std::string OpLabel(const ir::Op& op) {
   return "op '" + op.name + "' (" + std::string(ir::OpTypeName(op.type)) + ")";
 }
 
+// The largest x in [lo, hi] with fits(x), by binary search, given fits(lo) (the layouts
+// behind `fits` grow with x).
+template <typename Fits>
+int64_t LargestFitting(int64_t lo, int64_t hi, Fits fits) {
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    if (fits(mid)) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
 // Data inputs of an op in a tile loop: the activations whose rows it reads.
 std::vector<ir::TensorId> DataInputs(const GraphFacts& facts, int op) {
   return facts.activation_inputs[static_cast<size_t>(op)];
@@ -252,17 +267,7 @@ int64_t LargestFittingTileRows(const ir::Graph& graph, const GraphFacts& facts,
     return trial.peak_bytes <= fast_bytes;
   };
   if (!fits(1)) return 0;
-  int64_t lo = 1;               // fits
-  int64_t hi = GridRows(loop);  // candidate
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo + 1) / 2;
-    if (fits(mid)) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return lo;
+  return LargestFitting(1, GridRows(loop), fits);
 }
 
 TileShape LargestFitting2DTile(const ir::Graph& graph, const GraphFacts& facts,
@@ -283,36 +288,21 @@ TileShape LargestFitting2DTile(const ir::Graph& graph, const GraphFacts& facts,
   // Widest 1-row tile that fits; then, for every width from there down, the tallest tile;
   // keep the shape with the fewest tiles (ties: the larger area, which SMAUG prefers: the
   // one that uses the most SRAM; smaug-tiling-optimizers.txt).
-  int64_t lo = 1, hi = width;
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo + 1) / 2;
-    if (fits(1, mid)) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
+  const int64_t widest = LargestFitting(1, width, [&](int64_t cols) { return fits(1, cols); });
   TileShape best;
   int64_t best_tiles = 0;
   const int64_t height = GridRows(loop);
   int64_t rows_floor = 1;  // a narrower tile fits at least as many rows
-  for (int64_t cols = lo; cols >= 1; --cols) {
+  for (int64_t cols = widest; cols >= 1; --cols) {
     const int64_t bands = (width + cols - 1) / cols;
     if (best_tiles > 0 && bands >= best_tiles) break;  // even one row band cannot beat it
-    int64_t r_lo = rows_floor, r_hi = one_row ? 1 : height;
-    while (r_lo < r_hi) {
-      const int64_t mid = r_lo + (r_hi - r_lo + 1) / 2;
-      if (fits(mid, cols)) {
-        r_lo = mid;
-      } else {
-        r_hi = mid - 1;
-      }
-    }
-    rows_floor = r_lo;
-    const int64_t tiles = ((height + r_lo - 1) / r_lo) * bands;
+    const int64_t rows =
+        LargestFitting(rows_floor, one_row ? 1 : height, [&](int64_t r) { return fits(r, cols); });
+    rows_floor = rows;
+    const int64_t tiles = ((height + rows - 1) / rows) * bands;
     if (best_tiles == 0 || tiles < best_tiles ||
-        (tiles == best_tiles && r_lo * cols > best.rows * best.cols)) {
-      best = {r_lo, cols};
+        (tiles == best_tiles && rows * cols > best.rows * best.cols)) {
+      best = {rows, cols};
       best_tiles = tiles;
     }
   }
@@ -331,27 +321,10 @@ TileShape LargestFittingChannelTile(const ir::Graph& graph, const GraphFacts& fa
   if (channels < 1 || !fits(1, 1)) return {};
   // The most channels per group at 1-row tiles, then the tallest tiles at that group size
   // (a group's rows run in order, so a float reduction keeps its summation order).
-  int64_t lo = 1, hi = channels;
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo + 1) / 2;
-    if (fits(1, mid)) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  int64_t r_lo = 1, r_hi = GridRows(loop);
-  while (r_lo < r_hi) {
-    const int64_t mid = r_lo + (r_hi - r_lo + 1) / 2;
-    if (fits(mid, lo)) {
-      r_lo = mid;
-    } else {
-      r_hi = mid - 1;
-    }
-  }
   TileShape shape;
-  shape.rows = r_lo;
-  shape.channels = lo;
+  shape.channels = LargestFitting(1, channels, [&](int64_t c) { return fits(1, c); });
+  shape.rows =
+      LargestFitting(1, GridRows(loop), [&](int64_t r) { return fits(r, shape.channels); });
   return shape;
 }
 
