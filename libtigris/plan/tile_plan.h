@@ -22,7 +22,8 @@
 
 namespace tigris::plan {
 
-// The tiled dimension. Only rows now; channel and 2-D tiles append here.
+// The dimension `regions` cut: rows. Columns (tile_cols) and channels (tile_channels)
+// are cut alongside it, not instead of it.
 enum class TileDim : uint8_t { kHeight = 0 };
 std::string_view TileDimName(TileDim dim);  // "H"
 
