@@ -52,6 +52,7 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
     const int32_t c_group = filter_dims->c; /* input channels per group */
     const int32_t out_per_group = c_out / (c_in / c_group);
     const size_t filter_elems = (size_t)kh * (size_t)kw * (size_t)c_group;
+    const int symmetric = pcq->filter_zero_point_count == 0u;
     for (n = 0; n < output_dims->n; ++n) {
       const int8_t* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
       int8_t* out_batch = output + (size_t)n * (size_t)out_rows * out_w * c_out;
@@ -60,7 +61,45 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
         int8_t* out_px = out_batch + (size_t)(oy - window->out_row_begin) * out_w * c_out;
         for (ox = 0; ox < out_w; ++ox, out_px += c_out) {
           const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
-          for (co = 0; co < c_out; ++co) {
+          co = 0;
+          /* Symmetric filters, four output channels of one group at a time: four
+           * independent sums the CPU overlaps (int32 wrap-around sums are the same in any
+           * order, so the bytes are those of the one-channel loop below). */
+          for (; symmetric && co + 4 <= c_out && co / out_per_group == (co + 3) / out_per_group;
+               co += 4) {
+            const int8_t* w0 = filter + (size_t)co * filter_elems;
+            const size_t group_offset = (size_t)(co / out_per_group) * (size_t)c_group;
+            int32_t acc[4];
+            int32_t j;
+            for (j = 0; j < 4; ++j) acc[j] = bias != NULL ? bias[co + j] : 0;
+            for (ky = 0; ky < kh; ++ky) {
+              const int32_t iy = iy0 + ky * conv->dilation_h;
+              const int8_t* in_row;
+              if (iy < 0 || iy >= in_h) continue;
+              in_row = in_batch + (size_t)(iy - window->in_row_begin) * in_row_elems;
+              for (kx = 0; kx < kw; ++kx) {
+                const int32_t ix = ix0 + kx * conv->dilation_w;
+                const int8_t* x;
+                const int8_t* w;
+                if (ix < 0 || ix >= in_w) continue;
+                x = in_row + (size_t)ix * c_in + group_offset;
+                w = w0 + ((size_t)ky * kw + kx) * c_group;
+                for (ci = 0; ci < c_group; ++ci) {
+                  const int32_t xv = (int32_t)x[ci] - in_zp;
+                  acc[0] = tgrs_wrapping_add(acc[0], xv * (int32_t)w[ci]);
+                  acc[1] = tgrs_wrapping_add(acc[1], xv * (int32_t)w[filter_elems + ci]);
+                  acc[2] = tgrs_wrapping_add(acc[2], xv * (int32_t)w[2 * filter_elems + ci]);
+                  acc[3] = tgrs_wrapping_add(acc[3], xv * (int32_t)w[3 * filter_elems + ci]);
+                }
+              }
+            }
+            for (j = 0; j < 4; ++j) {
+              out_px[co + j] = tgrs_requantize_s8(
+                  acc[j], pcq->multiplier[(co + j) * q_step], pcq->shift[(co + j) * q_step],
+                  quant->output_zero_point, quant->act_min, quant->act_max);
+            }
+          }
+          for (; co < c_out; ++co) {
             const int8_t* w_co = filter + (size_t)co * filter_elems;
             const size_t group_offset = (size_t)(co / out_per_group) * (size_t)c_group;
             const int32_t w_zp = filter_zp[co * zp_step];
