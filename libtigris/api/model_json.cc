@@ -17,8 +17,20 @@ Json TensorRef(const ir::Graph& g, ir::TensorId id) {
   return g.tensor(id).name;
 }
 
-Json IoEntry(const ir::Tensor& t) {
-  Json j = {{"name", t.name}, {"shape", t.shape}, {"dtype", ir::DTypeName(t.dtype)}};
+// A graph input with a host permutation (input-transpose-trim) reports the shape the
+// caller passes, the ONNX model's: the normalized input is transpose(it, permutation).
+ir::Shape CallerShape(const ir::Tensor& t, bool is_input) {
+  if (!is_input || t.host_permutation.size() != t.shape.size()) return t.shape;
+  ir::Shape shape(t.shape.size());
+  for (size_t i = 0; i < t.shape.size(); ++i) {
+    shape[static_cast<size_t>(t.host_permutation[i])] = t.shape[i];
+  }
+  return shape;
+}
+
+Json IoEntry(const ir::Tensor& t, bool is_input) {
+  Json j = {
+      {"name", t.name}, {"shape", CallerShape(t, is_input)}, {"dtype", ir::DTypeName(t.dtype)}};
   if (t.quant) {
     j["scale"] = t.quant->scales.front();
     j["zero_point"] = t.quant->zero_points.front();
@@ -60,8 +72,8 @@ nlohmann::ordered_json ModelToJson(const ir::Graph& g, bool with_graph) {
   model["opset"] = g.opset;
   model["weight_bytes"] = weight_bytes;
   Json inputs = Json::array(), outputs = Json::array();
-  for (ir::TensorId id : g.inputs) inputs.push_back(IoEntry(g.tensor(id)));
-  for (ir::TensorId id : g.outputs) outputs.push_back(IoEntry(g.tensor(id)));
+  for (ir::TensorId id : g.inputs) inputs.push_back(IoEntry(g.tensor(id), true));
+  for (ir::TensorId id : g.outputs) outputs.push_back(IoEntry(g.tensor(id), false));
   model["inputs"] = inputs;
   model["outputs"] = outputs;
 

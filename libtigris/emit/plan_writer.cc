@@ -171,9 +171,13 @@ class Writer {
       if (!IsIdentity(total)) host_perm = I32s(total, "host permutation");
       onnx_shape = I32s(PermuteShape(t.shape, hp), "tensor '" + t.name + "' shape");
     } else if (is_input) {
-      const Perm L = RuntimeLayout(t.shape.size());
-      if (!IsIdentity(L)) host_perm = I32s(L, "host permutation");
-      onnx_shape = I32s(t.shape, "tensor '" + t.name + "' shape");
+      // runtime = transpose(IR, L) and IR = transpose(onnx, hp): runtime =
+      // transpose(onnx, Compose(hp, L)); the caller's shape is IR's permuted back.
+      const Perm hp =
+          t.host_permutation.empty() ? IdentityPerm(t.shape.size()) : t.host_permutation;
+      const Perm total = Compose(hp, RuntimeLayout(t.shape.size()));
+      if (!IsIdentity(total)) host_perm = I32s(total, "host permutation");
+      onnx_shape = I32s(PermuteShape(t.shape, InversePerm(hp)), "tensor '" + t.name + "' shape");
     }
     std::string name = t.name;
     if (i >= g_.tensors.size()) {

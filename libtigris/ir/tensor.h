@@ -29,9 +29,10 @@ struct Tensor {
   bool is_constant = false;
   std::vector<uint8_t> data;
 
-  // Graph outputs only: the permutation the host applies to the runtime's output to get
-  // the ONNX model's output (set when "output transpose trim" removes a trailing
-  // Transpose). Empty means the output is already in ONNX layout.
+  // Graph outputs: the permutation the host applies to the runtime's output to get the
+  // ONNX model's output (set when "output transpose trim" removes a trailing Transpose).
+  // Graph inputs: this tensor = transpose(the ONNX model's input, host_permutation) (set
+  // when "input transpose trim" removes a leading Transpose). Empty: ONNX layout.
   std::vector<int64_t> host_permutation;
 
   int64_t num_elements() const { return NumElements(shape); }

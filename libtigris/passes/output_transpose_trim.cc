@@ -20,33 +20,11 @@
 #include <vector>
 
 #include "passes/passes.h"
+#include "passes/rewrite_util.h"
 #include "util/error.h"
 
 namespace tigris::passes {
 namespace {
-
-// The Transpose's perm, validated against the input rank; ONNX default reverses the axes.
-std::vector<int64_t> Permutation(const ir::Graph& graph, const ir::Op& op, size_t rank) {
-  std::vector<int64_t> perm = op.attrs.GetInts("perm");
-  if (perm.empty()) {
-    for (size_t i = rank; i-- > 0;) perm.push_back(static_cast<int64_t>(i));
-  }
-  std::vector<bool> seen(rank, false);
-  bool valid = perm.size() == rank;
-  for (int64_t p : perm) {
-    if (!valid || p < 0 || p >= static_cast<int64_t>(rank) || seen[static_cast<size_t>(p)]) {
-      valid = false;
-      break;
-    }
-    seen[static_cast<size_t>(p)] = true;
-  }
-  if (!valid) {
-    throw Error(Status::kInvalidModel, "Transpose node '" + op.name + "' of model '" + graph.name +
-                                           "': perm is not a permutation of " +
-                                           std::to_string(rank) + " axes");
-  }
-  return perm;
-}
 
 // Trims one trailing Transpose if any qualifies; returns whether it did.
 bool TrimOne(ir::Graph& graph) {
@@ -62,7 +40,7 @@ bool TrimOne(ir::Graph& graph) {
     if (consumers[static_cast<size_t>(in)].size() != 1) continue;
     if (producers[static_cast<size_t>(in)] < 0) continue;  // graph input or constant
 
-    std::vector<int64_t> perm = Permutation(graph, op, graph.tensor(in).shape.size());
+    std::vector<int64_t> perm = TransposePermutation(graph, op, graph.tensor(in).shape.size());
     ir::Tensor& out_tensor = graph.tensor(out);
     ir::Tensor& in_tensor = graph.tensor(in);
     if (!out_tensor.host_permutation.empty()) {

@@ -20,6 +20,7 @@ void ShapeOpFold(ir::Graph& graph);           // 9. shape_op_fold.cc
 void ResizeScaleExtract(ir::Graph& graph);    // 10. resize_scale_extract.cc
 void ConcatAxisNormalize(ir::Graph& graph);   // 11. concat_axis_normalize.cc
 void OutputTransposeTrim(ir::Graph& graph);   // 12. output_transpose_trim.cc
+void InputTransposeTrim(ir::Graph& graph);    // added: input_transpose_trim.cc
 void ActivationFuse(ir::Graph& graph);        // 13. activation_fuse.cc
 
 // Passes real models need beyond the thirteen (their place is argued in pipeline.cc).

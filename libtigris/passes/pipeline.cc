@@ -108,6 +108,8 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // Reference pass 12.
       {"output-transpose-trim", "trailing Transposes before outputs move to the host",
        OutputTransposeTrim},
+      {"input-transpose-trim", "leading Transposes of graph inputs move to the host",
+       InputTransposeTrim},
       // Reference pass 13. Last, so all relabeling and rewiring is done.
       {"activation-fuse", "Relu/Relu6 after Conv/DepthwiseConv/Gemm/Conv1D fuse into it",
        ActivationFuse},

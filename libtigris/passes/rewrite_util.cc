@@ -129,4 +129,26 @@ ir::Shape BroadcastShapes(const ir::Shape& a, const ir::Shape& b, const std::str
   return out;
 }
 
+std::vector<int64_t> TransposePermutation(const ir::Graph& graph, const ir::Op& op, size_t rank) {
+  std::vector<int64_t> perm = op.attrs.GetInts("perm");
+  if (perm.empty()) {
+    for (size_t i = rank; i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+  }
+  std::vector<bool> seen(rank, false);
+  bool valid = perm.size() == rank;
+  for (int64_t p : perm) {
+    if (!valid || p < 0 || p >= static_cast<int64_t>(rank) || seen[static_cast<size_t>(p)]) {
+      valid = false;
+      break;
+    }
+    seen[static_cast<size_t>(p)] = true;
+  }
+  if (!valid) {
+    throw Error(Status::kInvalidModel, "Transpose node '" + op.name + "' of model '" + graph.name +
+                                           "': perm is not a permutation of " +
+                                           std::to_string(rank) + " axes");
+  }
+  return perm;
+}
+
 }  // namespace tigris::passes

@@ -36,6 +36,10 @@ void AbsorbSuccessor(ir::Graph& graph, int producer, int absorbed, std::vector<b
 // has no producer op (a graph input or constant) does the graph output become `in`.
 void BypassOp(ir::Graph& graph, int op_index, std::vector<bool>& dead);
 
+// A Transpose's perm (ONNX's default reverses the axes), validated as a permutation of
+// `rank` axes; kInvalidModel naming the node otherwise. Shared by the transpose trims.
+std::vector<int64_t> TransposePermutation(const ir::Graph& graph, const ir::Op& op, size_t rank);
+
 // Hands out node names for ops a pass creates, unique among the graph's node names at
 // construction and every name handed out since (the loader keeps node names unique).
 class OpNamer {
