@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "analysis/kernel_scratch.h"
@@ -106,7 +109,12 @@ class Checker {
                (channel_loop ? " and " + std::to_string(depth) + " channels in groups of " +
                                    std::to_string(tile.tile_channels)
                              : ""));
-    std::vector<int> covered(static_cast<size_t>(std::max<int64_t>(height * width * depth, 0)), 0);
+    // Coverage without a cell per element (a channel loop over a large tensor has billions:
+    // fuzz_onnx, fuzz/regressions/onnx): along each axis the tiles' ranges must partition
+    // the axis, and every combination of one range per axis must come from one tile.
+    using Range = std::pair<int64_t, int64_t>;
+    std::set<Range> row_ranges, col_ranges, chan_ranges;
+    std::set<std::tuple<Range, Range, Range>> combinations;
     // Streamed: rows each intermediate op produced so far (each at most once).
     std::vector<std::vector<bool>> produced(tile.ops.size());
     for (size_t k = 0; k < tile.ops.size(); ++k) {
@@ -129,12 +137,19 @@ class Checker {
                             : tile.ops.back().reduces ? rows.back().input_cols
                                                       : rows.back().output_cols;
       const RowRange chans = channel_loop ? rows.back().channels : RowRange{0, 1};
-      for (int64_t r = std::max<int64_t>(band.begin, 0); r < std::min(band.end, height); ++r) {
-        for (int64_t c = std::max<int64_t>(cols.begin, 0); c < std::min(cols.end, width); ++c) {
-          for (int64_t d = std::max<int64_t>(chans.begin, 0); d < std::min(chans.end, depth); ++d) {
-            ++covered[static_cast<size_t>((r * width + c) * depth + d)];
-          }
-        }
+      const Range grid_rows{band.begin, band.end}, grid_cols{cols.begin, cols.end},
+          grid_chans{chans.begin, chans.end};
+      row_ranges.insert(grid_rows);
+      col_ranges.insert(grid_cols);
+      chan_ranges.insert(grid_chans);
+      if (!combinations.insert({grid_rows, grid_cols, grid_chans}).second) {
+        Expect(false, "tile " + std::to_string(i) + " produces rows [" +
+                          std::to_string(grid_rows.first) + ", " +
+                          std::to_string(grid_rows.second) + ") of " + OpName(tile.ops.back().op) +
+                          " (columns [" + std::to_string(grid_cols.first) + ", " +
+                          std::to_string(grid_cols.second) + "), channels [" +
+                          std::to_string(grid_chans.first) + ", " +
+                          std::to_string(grid_chans.second) + ")) again");
       }
       for (size_t k = 0; k < rows.size(); ++k) {
         const TileOp& op = tile.ops[k];
@@ -257,14 +272,30 @@ class Checker {
                "the streamed strip of '" + g_.tensor(t).name + "' is not live for the whole loop");
       }
     }
-    for (int64_t r = 0; r < height * width * depth && !full(); ++r) {
-      Expect(covered[static_cast<size_t>(r)] == 1,
-             "output row " + std::to_string(r / depth / width) +
-                 (two_d ? ", column " + std::to_string(r / depth % width) : "") +
-                 (channel_loop ? ", channel " + std::to_string(r % depth) : "") + " of " +
-                 OpName(tile.ops.back().op) + " is produced " +
-                 std::to_string(covered[static_cast<size_t>(r)]) + " times");
-    }
+    auto partitions = [&](const std::set<Range>& ranges, int64_t extent, const char* axis) {
+      int64_t next = 0;  // sorted by begin: each range must start where the last ended
+      for (const Range& range : ranges) {
+        if (!Expect(range.first == next && range.second > range.first,
+                    std::string("the tiles' ") + axis + " of " + OpName(tile.ops.back().op) +
+                        " do not partition [0, " + std::to_string(extent) + "): [" +
+                        std::to_string(range.first) + ", " + std::to_string(range.second) +
+                        ") after " + std::to_string(next))) {
+          return;
+        }
+        next = range.second;
+      }
+      Expect(next == extent, std::string("the tiles' ") + axis + " of " +
+                                 OpName(tile.ops.back().op) + " end at " + std::to_string(next) +
+                                 " of " + std::to_string(extent));
+    };
+    partitions(row_ranges, height, "rows");
+    partitions(col_ranges, width, "columns");
+    partitions(chan_ranges, depth, "channels");
+    Expect(combinations.size() == row_ranges.size() * col_ranges.size() * chan_ranges.size(),
+           OpName(tile.ops.back().op) + ": " + std::to_string(combinations.size()) +
+               " tiles do not cover every combination of " + std::to_string(row_ranges.size()) +
+               " row, " + std::to_string(col_ranges.size()) + " column and " +
+               std::to_string(chan_ranges.size()) + " channel ranges");
     return largest;
   }
 
