@@ -105,40 +105,37 @@ static tgrs_status store_box(tgrs_exec* ex, const tgrs_operand* operand) {
   return TGRS_OK;
 }
 
-/* Ops whose kernels run on a 2-D tile's column view unchanged: windowed ops through their
- * shifted left padding (tgrs_call_pad_left), the rest pixel by pixel, global pools as
- * banded reductions. A bit per op code (all below 32), not a switch: Cortex-M code size. */
-#define TGRS_BIT(code) (1u << (code))
-static int runs_on_columns(tgrs_op_code code) {
-  const uint32_t ops =
-      TGRS_BIT(TGRS_OP_CONV) | TGRS_BIT(TGRS_OP_DEPTHWISE_CONV) | TGRS_BIT(TGRS_OP_MAX_POOL) |
-      TGRS_BIT(TGRS_OP_AVERAGE_POOL) | TGRS_BIT(TGRS_OP_GLOBAL_AVERAGE_POOL) |
-      TGRS_BIT(TGRS_OP_GLOBAL_MAX_POOL) | TGRS_BIT(TGRS_OP_ADD) | TGRS_BIT(TGRS_OP_SUB) |
-      TGRS_BIT(TGRS_OP_MUL) | TGRS_BIT(TGRS_OP_DIV) | TGRS_BIT(TGRS_OP_RELU) |
-      TGRS_BIT(TGRS_OP_RELU6) | TGRS_BIT(TGRS_OP_LEAKY_RELU) | TGRS_BIT(TGRS_OP_SELU) |
-      TGRS_BIT(TGRS_OP_SIGMOID) | TGRS_BIT(TGRS_OP_HARD_SIGMOID) | TGRS_BIT(TGRS_OP_HARD_SWISH) |
-      TGRS_BIT(TGRS_OP_TANH) | TGRS_BIT(TGRS_OP_CLIP) | TGRS_BIT(TGRS_OP_BATCH_NORMALIZATION);
-  /* QUANTIZE (32), DEQUANTIZE (33) and LRN (35) are past the mask's 32 bits. */
-  return ((unsigned)code < 32u && ((ops >> (unsigned)code) & 1u)) || code == TGRS_OP_QUANTIZE ||
-         code == TGRS_OP_DEQUANTIZE || code == TGRS_OP_LRN;
-}
-#undef TGRS_BIT
-
+/* Op sets as one bit per op code (codes below 32), not switches: Cortex-M code size. */
+#define TGRS_OP_BIT(code) (1u << (code))
 /* Ops whose kernels, run on a group of channels, compute exactly those channels of the
  * whole-tensor result: channel-wise, and free of per-channel parameters except a depthwise
  * convolution's, which ops_conv.c offsets to the group (the planner's
- * analysis::ClassifyChannelTiling). Op codes 1..20, one bit each. */
-static int runs_on_channels(tgrs_op_code code) {
-  const uint32_t ops = (1u << TGRS_OP_DEPTHWISE_CONV) | (1u << TGRS_OP_MAX_POOL) |
-                       (1u << TGRS_OP_AVERAGE_POOL) |
-                       (1u << TGRS_OP_GLOBAL_AVERAGE_POOL) | (1u << TGRS_OP_GLOBAL_MAX_POOL) |
-                       (1u << TGRS_OP_ADD) | (1u << TGRS_OP_SUB) | (1u << TGRS_OP_MUL) |
-                       (1u << TGRS_OP_DIV) | (1u << TGRS_OP_RELU) | (1u << TGRS_OP_RELU6) |
-                       (1u << TGRS_OP_LEAKY_RELU) | (1u << TGRS_OP_SELU) | (1u << TGRS_OP_SIGMOID) |
-                       (1u << TGRS_OP_HARD_SIGMOID) | (1u << TGRS_OP_HARD_SWISH) |
-                       (1u << TGRS_OP_TANH) | (1u << TGRS_OP_CLIP);
+ * analysis::ClassifyChannelTiling). */
+#define TGRS_CHANNEL_OPS                                                                        \
+  (TGRS_OP_BIT(TGRS_OP_DEPTHWISE_CONV) | TGRS_OP_BIT(TGRS_OP_MAX_POOL) |                        \
+   TGRS_OP_BIT(TGRS_OP_AVERAGE_POOL) | TGRS_OP_BIT(TGRS_OP_GLOBAL_AVERAGE_POOL) |               \
+   TGRS_OP_BIT(TGRS_OP_GLOBAL_MAX_POOL) | TGRS_OP_BIT(TGRS_OP_ADD) | TGRS_OP_BIT(TGRS_OP_SUB) | \
+   TGRS_OP_BIT(TGRS_OP_MUL) | TGRS_OP_BIT(TGRS_OP_DIV) | TGRS_OP_BIT(TGRS_OP_RELU) |            \
+   TGRS_OP_BIT(TGRS_OP_RELU6) | TGRS_OP_BIT(TGRS_OP_LEAKY_RELU) | TGRS_OP_BIT(TGRS_OP_SELU) |   \
+   TGRS_OP_BIT(TGRS_OP_SIGMOID) | TGRS_OP_BIT(TGRS_OP_HARD_SIGMOID) |                           \
+   TGRS_OP_BIT(TGRS_OP_HARD_SWISH) | TGRS_OP_BIT(TGRS_OP_TANH) | TGRS_OP_BIT(TGRS_OP_CLIP))
+/* Ops whose kernels run on a 2-D tile's column view unchanged: every channel op (windowed
+ * ones through their shifted left padding, tgrs_call_pad_left; global pools as banded
+ * reductions), convolutions and batch normalization. */
+#define TGRS_COLUMN_OPS \
+  (TGRS_CHANNEL_OPS | TGRS_OP_BIT(TGRS_OP_CONV) | TGRS_OP_BIT(TGRS_OP_BATCH_NORMALIZATION))
+
+static int op_in(tgrs_op_code code, uint32_t ops) {
   return (unsigned)code < 32u && ((ops >> (unsigned)code) & 1u);
 }
+
+static int runs_on_columns(tgrs_op_code code) {
+  /* QUANTIZE (32), DEQUANTIZE (33) and LRN (35) are past the mask's 32 bits. */
+  return op_in(code, TGRS_COLUMN_OPS) || code == TGRS_OP_QUANTIZE || code == TGRS_OP_DEQUANTIZE ||
+         code == TGRS_OP_LRN;
+}
+
+static int runs_on_channels(tgrs_op_code code) { return op_in(code, TGRS_CHANNEL_OPS); }
 
 /* An input of a binary op with one row where its output has several. */
 static int broadcast_row(const tgrs_op_call* call, const tgrs_operand* in) {
