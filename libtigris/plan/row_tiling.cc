@@ -1,6 +1,7 @@
 #include "plan/row_tiling.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "analysis/alignment.h"
 #include "analysis/macs.h"
@@ -195,9 +196,13 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
   loop.tile_cols = tile_cols;
   loop.tile_channels = tile_channels;
   loop.count = RowBands(loop) * ColumnBands(loop) * ChannelBands(loop);
+  loop.buffers.clear();
+  if (loop.count > kMaxTilesPerLoop) {
+    loop.peak_bytes = std::numeric_limits<int64_t>::max();
+    return;
+  }
   std::vector<int64_t> max_in, max_out;
   LargestAreas(loop, max_in, max_out);
-  loop.buffers.clear();
   for (size_t k = 0; k < loop.ops.size(); ++k) {
     const int op = loop.ops[k].op;
     const ir::TensorId produced_before =
@@ -259,6 +264,12 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
   loop.peak_bytes = arena.peak_bytes();
 }
 
+int64_t FewestTileRows(const TilePlan& loop, int64_t other_bands) {
+  if (other_bands < 1 || other_bands > kMaxTilesPerLoop) return 0;
+  const int64_t row_bands = kMaxTilesPerLoop / other_bands;
+  return std::max<int64_t>(1, (GridRows(loop) + row_bands - 1) / row_bands);
+}
+
 int64_t LargestFittingTileRows(const ir::Graph& graph, const GraphFacts& facts,
                                const TilePlan& loop, int64_t fast_bytes) {
   TilePlan trial = loop;
@@ -266,8 +277,9 @@ int64_t LargestFittingTileRows(const ir::Graph& graph, const GraphFacts& facts,
     LayoutTileLoop(graph, facts, rows, trial);
     return trial.peak_bytes <= fast_bytes;
   };
-  if (!fits(1)) return 0;
-  return LargestFitting(1, GridRows(loop), fits);
+  const int64_t fewest = FewestTileRows(loop, 1);
+  if (fewest == 0 || !fits(fewest)) return 0;
+  return LargestFitting(fewest, GridRows(loop), fits);
 }
 
 TileShape LargestFitting2DTile(const ir::Graph& graph, const GraphFacts& facts,
@@ -279,23 +291,35 @@ TileShape LargestFitting2DTile(const ir::Graph& graph, const GraphFacts& facts,
     return trial.peak_bytes <= fast_bytes;
   };
   const int64_t width = GridCols(loop);
-  if (width < 1 || !fits(1, 1)) return {};
+  auto fewest_rows = [&](int64_t cols) { return FewestTileRows(loop, (width + cols - 1) / cols); };
+  if (width < 1 || fewest_rows(1) == 0 || !fits(fewest_rows(1), 1)) return {};
   // A float reduction adds its boxes in the whole-tensor order only when each box is one
   // row (tgrs_global_pool_band_f32): its loop keeps 1-row tiles, so tiled == untiled bits.
   const TileOp& last = loop.ops.back();
   const ir::TensorId reduced = graph.ops[static_cast<size_t>(last.op)].outputs[0];
   const bool one_row = last.reduces && graph.tensor(reduced).dtype == ir::DType::kFloat32;
-  // Widest 1-row tile that fits; then, for every width from there down, the tallest tile;
-  // keep the shape with the fewest tiles (ties: the larger area, which SMAUG prefers: the
-  // one that uses the most SRAM; smaug-tiling-optimizers.txt).
-  const int64_t widest = LargestFitting(1, width, [&](int64_t cols) { return fits(1, cols); });
+  // Widest tile of the fewest rows that fits; then, for every column band count from there
+  // up, the tallest tile of the narrowest width with that many bands (a narrower tile fits
+  // at least as many rows, so no width with the same band count needs fewer tiles); keep
+  // the shape with the fewest tiles (ties: the larger area, which SMAUG prefers: the one
+  // that uses the most SRAM; smaug-tiling-optimizers.txt). Walking band counts rather
+  // than widths visits at most 2 * sqrt(width) widths.
+  const int64_t widest = LargestFitting(1, width, [&](int64_t cols) {
+    const int64_t fewest = fewest_rows(cols);
+    return fewest > 0 && fits(fewest, cols);
+  });
   TileShape best;
   int64_t best_tiles = 0;
   const int64_t height = GridRows(loop);
   int64_t rows_floor = 1;  // a narrower tile fits at least as many rows
-  for (int64_t cols = widest; cols >= 1; --cols) {
+  for (int64_t cols = widest; cols >= 1;) {
+    cols = (width + (width + cols - 1) / cols - 1) / ((width + cols - 1) / cols);  // narrowest
     const int64_t bands = (width + cols - 1) / cols;
     if (best_tiles > 0 && bands >= best_tiles) break;  // even one row band cannot beat it
+    const int64_t fewest = fewest_rows(cols);
+    if (fewest == 0) break;  // more column bands than the tile limit
+    rows_floor = std::max(rows_floor, fewest);
+    if ((one_row && rows_floor > 1) || !fits(rows_floor, cols)) break;
     const int64_t rows =
         LargestFitting(rows_floor, one_row ? 1 : height, [&](int64_t r) { return fits(r, cols); });
     rows_floor = rows;
@@ -305,6 +329,8 @@ TileShape LargestFitting2DTile(const ir::Graph& graph, const GraphFacts& facts,
       best = {rows, cols};
       best_tiles = tiles;
     }
+    if (cols == 1) break;
+    cols -= 1;  // the next band count: the widest tile with one band more is at most this
   }
   return best;
 }
@@ -318,13 +344,19 @@ TileShape LargestFittingChannelTile(const ir::Graph& graph, const GraphFacts& fa
     return trial.peak_bytes <= fast_bytes;
   };
   const int64_t channels = loop.ops.empty() ? 0 : loop.ops.back().channels;
-  if (channels < 1 || !fits(1, 1)) return {};
-  // The most channels per group at 1-row tiles, then the tallest tiles at that group size
-  // (a group's rows run in order, so a float reduction keeps its summation order).
+  auto fewest_rows = [&](int64_t c) { return FewestTileRows(loop, (channels + c - 1) / c); };
+  auto fits_fewest = [&](int64_t c) {
+    const int64_t fewest = fewest_rows(c);
+    return fewest > 0 && fits(fewest, c);
+  };
+  if (channels < 1 || !fits_fewest(1)) return {};
+  // The most channels per group at the fewest rows (1-row tiles in every real model), then
+  // the tallest tiles at that group size (a group's rows run in order, so a float
+  // reduction keeps its summation order).
   TileShape shape;
-  shape.channels = LargestFitting(1, channels, [&](int64_t c) { return fits(1, c); });
-  shape.rows =
-      LargestFitting(1, GridRows(loop), [&](int64_t r) { return fits(r, shape.channels); });
+  shape.channels = LargestFitting(1, channels, fits_fewest);
+  shape.rows = LargestFitting(fewest_rows(shape.channels), GridRows(loop),
+                              [&](int64_t r) { return fits(r, shape.channels); });
   return shape;
 }
 
@@ -345,19 +377,14 @@ int64_t SelectTileRows(const ir::Graph& graph, const GraphFacts& facts, const Ti
     LayoutTileLoop(graph, facts, rows, trial);
     return trial.peak_bytes <= fast_bytes;
   };
-  const int64_t height = GridRows(loop);
-  int64_t rows = EstimateTileRows(loop, fast_bytes, untiled_peak);
-  if (fits(rows)) {
-    // The proportional estimate is only a starting point: grow while the exact layout
-    // still fits.
-    while (rows < height && fits(rows + 1)) ++rows;
-    return rows;
-  }
-  // The reference "adjusts tile_h downward if needed".
-  while (--rows >= 1) {
-    if (fits(rows)) return rows;
-  }
-  return 0;
+  const int64_t fewest = FewestTileRows(loop, 1);
+  if (fewest == 0) return 0;
+  const int64_t rows = std::max(fewest, EstimateTileRows(loop, fast_bytes, untiled_peak));
+  // The proportional estimate is only a starting point: grow while the exact layout still
+  // fits, or, as the reference "adjusts tile_h downward if needed", shrink until it does.
+  if (fits(rows)) return LargestFitting(rows, GridRows(loop), fits);
+  if (rows == fewest || !fits(fewest)) return 0;
+  return LargestFitting(fewest, rows - 1, fits);
 }
 
 int64_t RecomputeMacs(const ir::Graph& graph, const TilePlan& loop) {

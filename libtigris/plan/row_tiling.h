@@ -31,6 +31,8 @@ std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& f
 // (ColumnTileProblem must be empty); strips then hold [N, rows, cols, C].
 // With tile_channels > 0 it is a channel loop (ChannelTileProblem must be empty): strips
 // hold that many channels, groups run one after another.
+// A grid of more than kMaxTilesPerLoop tiles is not laid out: its buffers are cleared and
+// its peak is INT64_MAX, so it fits no budget.
 void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t tile_rows,
                     TilePlan& loop, int64_t tile_cols = 0, int64_t tile_channels = 0);
 
@@ -51,8 +53,13 @@ struct TileShape {
 TileShape LargestFitting2DTile(const ir::Graph& graph, const GraphFacts& facts,
                                const TilePlan& loop, int64_t fast_bytes);
 
-// Largest tile_rows in [1, output rows] whose layout fits `fast_bytes`, by binary search
-// over the exact layout; 0 if even 1-row tiles do not fit.
+// The fewest tile rows whose grid, with `other_bands` column bands times channel groups,
+// stays within kMaxTilesPerLoop tiles; 0 when no row count does (other_bands alone is
+// over the limit). 1 for every real model.
+int64_t FewestTileRows(const TilePlan& loop, int64_t other_bands);
+
+// Largest tile_rows in [FewestTileRows, output rows] whose layout fits `fast_bytes`, by
+// binary search over the exact layout; 0 if even the fewest rows do not fit.
 int64_t LargestFittingTileRows(const ir::Graph& graph, const GraphFacts& facts,
                                const TilePlan& loop, int64_t fast_bytes);
 
@@ -60,10 +67,11 @@ int64_t LargestFittingTileRows(const ir::Graph& graph, const GraphFacts& facts,
 // to [1, H]; H is the loop's output rows and `untiled_peak` the stage's normal peak.
 int64_t EstimateTileRows(const TilePlan& loop, int64_t fast_bytes, int64_t untiled_peak);
 
-// Tile height of a single tiled stage: starts at EstimateTileRows, then moves one row at a
-// time using the exact layout (not the reference's proportional tiled_peak): shrinks
-// until it fits, or, if the estimate already fits, grows while the next row still fits.
-// 0 if 1-row tiles do not fit.
+// Tile height of a single tiled stage: starts at EstimateTileRows, then searches with the
+// exact layout (not the reference's proportional tiled_peak): the largest height above it
+// that fits if the estimate fits, else the largest below it that fits (the reference
+// "adjusts tile_h downward"), by binary search in both cases. 0 if the fewest rows
+// (FewestTileRows) do not fit.
 int64_t SelectTileRows(const ir::Graph& graph, const GraphFacts& facts, const TilePlan& loop,
                        int64_t fast_bytes, int64_t untiled_peak);
 

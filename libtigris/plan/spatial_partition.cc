@@ -75,6 +75,17 @@ TileShape FitAfterWeights(const ir::Graph& graph, const GraphFacts& facts, TileP
   return LargestFittingChannelTile(graph, facts, loop, fast_bytes - weights);
 }
 
+// What the shortest row tiles need: "even 1-row tiles need N bytes", or, for a loop so
+// tall that 1-row tiles would pass kMaxTilesPerLoop, what the fewest rows within it need.
+std::string FewestRowsNeed(const ir::Graph& graph, const GraphFacts& facts, TilePlan loop) {
+  const int64_t fewest = FewestTileRows(loop, 1);
+  LayoutTileLoop(graph, facts, fewest, loop);
+  if (fewest == 1) return "even 1-row tiles need " + std::to_string(loop.peak_bytes) + " bytes";
+  return "1-row tiles would make " + std::to_string(GridRows(loop)) + " tiles, over the limit of " +
+         std::to_string(kMaxTilesPerLoop) + " per loop, and " + std::to_string(fewest) +
+         "-row tiles need " + std::to_string(loop.peak_bytes) + " bytes";
+}
+
 // A 2-D chain recomputes its halo along both axes, and more with every op it grows by
 // (MobileNetV2-1.0 at 64 KiB: +118% MACs when 2-D chains grew while they fit). It grows
 // only while its recompute stays within this share of its MACs; past it, the spill of
@@ -126,14 +137,14 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
         why = "its weights alone need " + std::to_string(weights) +
               " bytes of fast memory (not xip); use xip or a larger budget";
       } else {
-        TilePlan one_row = *loop;
-        LayoutTileLoop(graph, facts, 1, one_row);
-        why = "even 1-row tiles need " + std::to_string(one_row.peak_bytes) + " bytes";
+        why = FewestRowsNeed(graph, facts, *loop);
         const std::string no_columns = ColumnTileProblem(graph, *loop);
         if (no_columns.empty()) {
           TilePlan one_pixel = *loop;
           LayoutTileLoop(graph, facts, 1, one_pixel, 1);
-          why += " and 1 x 1 tiles " + std::to_string(one_pixel.peak_bytes);
+          why += one_pixel.count > kMaxTilesPerLoop
+                     ? " and 1 x 1 tiles would make " + std::to_string(one_pixel.count) + " tiles"
+                     : " and 1 x 1 tiles " + std::to_string(one_pixel.peak_bytes);
         } else {
           why += " (no 2-D tiles: " + no_columns + ")";
         }

@@ -73,6 +73,14 @@ struct TilePlan {
   int64_t peak_bytes = 0;
 };
 
+// The most tiles one loop may have. A plan stores every tile's rows (and columns, and
+// channels) per op, and the planner, the plan check and the runtime's verifier walk them,
+// so the limit bounds the plan's size and the work to make and verify it. Real models
+// stay far below it: MobileNetV2-1.0/224 at its smallest budget has 1,568 tiles in its
+// largest loop, and 224 x 224 in 1 x 1 tiles would be 50,176. A shape that needs more
+// (a fuzzed model a million rows tall) does not fit, with a reason that says so.
+constexpr int64_t kMaxTilesPerLoop = int64_t{1} << 16;
+
 // The rows the tile grid cuts: the last op's output rows, or its input rows when it reduces.
 int64_t GridRows(const TilePlan& plan);
 // The columns a 2-D grid cuts, the same way: the last op's output or reduced columns.

@@ -102,8 +102,8 @@ TEST(TwoDTilesTest, AFloatReductionKeepsOneRowBoxes) {
   // GlobalAveragePool over x 1x4x16x16 float: a row is 16 pixels of 16 B = 256 B, so a
   // 1-row band needs 256 + 16 (output) + 16 (accumulators) = 288 > 200. Boxes of 1 row
   // (float sums keep the whole-tensor order only then) and c columns need 16c + 32:
-  // c = 10 is the widest within 200 (192): 2 column bands x 16 rows = 32 tiles, and no
-  // narrower box has fewer.
+  // c = 10 is the widest within 200, so 2 column bands x 16 rows = 32 tiles at best, and
+  // the narrowest width with 2 bands is 8 (160 bytes): bands of equal width.
   GraphBuilder g;
   ir::TensorId x = g.Input("x", {1, 4, 16, 16});
   g.Output(g.Op(ir::OpType::kGlobalAveragePool, "gap", {x}, "y", {1, 4, 1, 1}));
@@ -112,18 +112,46 @@ TEST(TwoDTilesTest, AFloatReductionKeepsOneRowBoxes) {
   ASSERT_EQ(p.verdict, Verdict::kTiled);
   const TilePlan& t = *p.stages[0].tile;
   EXPECT_EQ(t.tile_rows, 1);
-  EXPECT_EQ(t.tile_cols, 10);
+  EXPECT_EQ(t.tile_cols, 8);
   EXPECT_EQ(t.count, 32);
-  EXPECT_EQ(t.peak_bytes, 192);
+  EXPECT_EQ(t.peak_bytes, 160);
   const std::vector<std::vector<OpTileRows>> all = AllTileRows(t);
   for (size_t i = 0; i < all.size(); ++i) {
     const OpTileRows& r = all[i][0];
     EXPECT_EQ(r.input.begin, static_cast<int64_t>(i / 2));
-    EXPECT_EQ(r.input_cols.begin, i % 2 == 0 ? 0 : 10);
-    EXPECT_EQ(r.input_cols.end, i % 2 == 0 ? 10 : 16);
+    EXPECT_EQ(r.input_cols.begin, i % 2 == 0 ? 0 : 8);
+    EXPECT_EQ(r.input_cols.end, i % 2 == 0 ? 8 : 16);
     EXPECT_EQ(r.output_area(), i + 1 == all.size() ? 1 : 0) << "tile " << i;
   }
   testing::ExpectPlanReplays(graph, p);
+}
+
+TEST(TileLimitTest, ATallLoopStartsFromTheFewestRowsWithinTheLimit) {
+  // Relu over x 1x1x200000x4 float: a row is 4 pixels of 4 B = 16 B, and an r-row tile
+  // holds an input and an output strip of 16r bytes each, 32r in all. 1-row tiles would be
+  // 200,000 tiles, over kMaxTilesPerLoop (65,536): the fewest rows within it are
+  // ceil(200000 / 65536) = 4, which need 128 bytes. At 128 the loop runs 4-row tiles,
+  // 50,000 of them; at 96 3-row tiles would fit the bytes but not the limit, and narrower
+  // tiles need more rows still (1 column: 4 bands, ceil(200000 / 16384) = 13 rows, 2 x 64
+  // bytes), so nothing fits and the reason names the limit.
+  GraphBuilder g;
+  ir::TensorId x = g.Input("x", {1, 1, 200000, 4});
+  g.Output(g.Op(ir::OpType::kRelu, "relu", {x}, "y", {1, 1, 200000, 4}));
+  const ir::Graph graph = g.Take();
+  const PlanResult fits = PlanModel(graph, {128, 0, 0});
+  ASSERT_EQ(fits.verdict, Verdict::kTiled);
+  const TilePlan& t = *fits.stages[0].tile;
+  EXPECT_EQ(t.tile_rows, 4);
+  EXPECT_EQ(t.tile_cols, 0);
+  EXPECT_EQ(t.count, 50000);
+  EXPECT_EQ(t.peak_bytes, 128);
+  const PlanResult over = PlanModel(graph, {96, 0, 0});
+  ASSERT_EQ(over.verdict, Verdict::kNeedsWork);
+  ASSERT_EQ(over.stages[0].reasons.size(), 2u);
+  EXPECT_NE(over.stages[0].reasons[1].find("1-row tiles would make 200000 tiles, over the "
+                                           "limit of 65536 per loop, and 4-row tiles need 128"),
+            std::string::npos)
+      << over.stages[0].reasons[1];
 }
 
 TEST(TwoDTilesTest, ChainsGrowOnlyWhileTheirRecomputeIsSmall) {
