@@ -31,6 +31,13 @@ int64_t MacsPerOutputElement(const ir::Graph& graph, const ir::Op& op) {
       return w[1] * w[2];
     }
     case ir::OpType::kGemm:
+      if (op.inputs.size() > 1 && op.input(1) != ir::kNoTensor &&
+          graph.tensor(op.input(1)).shape.size() == 2) {
+        // K from B [N, K] (gemm-normalize): A may be a pooled [N, K, 1, 1] map whose
+        // Flatten gemm-flatten-fold removed.
+        return graph.tensor(op.input(1)).shape[1];
+      }
+      [[fallthrough]];
     case ir::OpType::kMatMul: {
       const ir::TensorId a = op.input(0);
       if (a == ir::kNoTensor || graph.tensor(a).shape.empty()) {

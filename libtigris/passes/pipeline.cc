@@ -100,6 +100,12 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // data relabeling is then a Reshape): a float Reshape/Transpose of the input ahead of
       // the first Quantize runs on int8 instead, and the host quantizes the input.
       {"quantize-hoist", "Quantize moves before the Reshape/Transpose it reads", QuantizeHoist},
+      // After reshape-canonicalize (every Flatten is then a Reshape), requantize-split (a
+      // Reshape left in an int8 graph keeps its quantization) and quantize-hoist (which
+      // moves a Quantize ahead of a Reshape of the input): a classifier's Flatten of a
+      // [N, C, 1, 1] map is a copy the Gemm does not need.
+      {"gemm-flatten-fold", "Gemm reads a pooled [N, C, 1, 1] map without its Flatten",
+       GemmFlattenFold},
       // Reference pass 10.
       {"resize-scale-extract", "constant Resize scales become attributes", ResizeScaleExtract},
       // Reference pass 11.

@@ -13,9 +13,11 @@ static tgrs_status fully_connected(tgrs_op_call* call, const tgrs_operand* bias)
   if (x->tensor.shape.count == 0 || w->tensor.shape.count != 2 || w->data == NULL) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
-  k = x->tensor.shape.data[x->tensor.shape.count - 1];
+  /* K from the weights: x is [batch, K], or a pooled [batch, 1, 1, K] map whose Flatten
+   * normalization folded into the Gemm (gemm-flatten-fold; the same bytes). */
+  k = w->tensor.shape.data[1];
   n_out = w->tensor.shape.data[0];
-  if (k <= 0 || w->tensor.shape.data[1] != k || count % (size_t)k != 0) {
+  if (k <= 0 || x->tensor.shape.data[x->tensor.shape.count - 1] != k || count % (size_t)k != 0) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   batch = (int32_t)(count / (size_t)k);
