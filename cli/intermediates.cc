@@ -269,7 +269,13 @@ size_t DumpIntermediates(const tgrs_plan& plan, const std::vector<NpyArray>& inp
     tgrs_plan_op op;
     tgrs_plan_get_op(&plan, a.op, &op);
     const std::string file = FileStem(k, t.name) + ".npy";
-    const NpyArray array = Transpose(t, a.bytes, OnnxPermutation(t));
+    NpyArray array = Transpose(t, a.bytes, OnnxPermutation(t));
+    if (t.onnx_shape.count != 0 && t.onnx_shape.count != t.shape.count) {
+      // A graph output the caller receives in another shape with the same bytes (a
+      // classifier's [N, M, 1, 1] map as [N, M]; docs/plan-format.md): dumped as the caller
+      // receives it, like the output file of the run.
+      array.shape.assign(t.onnx_shape.data, t.onnx_shape.data + t.onnx_shape.count);
+    }
     WriteNpy(dir + "/" + file, array);
     // Rows no tile computes: a chain computes only the rows its next op reads (a strided
     // pool's floor drops the last ones), so those rows of the .npy hold 0.

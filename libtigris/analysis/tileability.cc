@@ -223,6 +223,25 @@ ChannelTileability ClassifyChannelTiling(const ir::Graph& graph, const ir::Op& o
     t.tileable = true;
     return t;
   }
+  if (op.type == OpType::kConv) {
+    // Output-channel groups: each reads every input channel; the runtime offsets the
+    // filter (OHWI), bias and requantization to the group (ops_conv.c). Groups of the
+    // convolution's own would have to line up with the tiles': not done.
+    const ir::TensorId x = op.input(0);
+    const ir::TensorId w = op.inputs.size() > 1 ? op.input(1) : ir::kNoTensor;
+    if (x == ir::kNoTensor || w == ir::kNoTensor || graph.tensor(x).shape.size() != 4 ||
+        graph.tensor(w).shape.size() != 4 || graph.tensor(w).shape[1] != graph.tensor(x).shape[1]) {
+      return refuse("is a grouped convolution");
+    }
+    for (size_t i = 1; i < op.inputs.size(); ++i) {
+      if (op.input(i) != ir::kNoTensor && !graph.IsConstant(op.input(i))) {
+        return refuse("has a non-constant filter or bias");
+      }
+    }
+    t.tileable = true;
+    t.reads_all_channels = true;
+    return t;
+  }
   const bool channel_wise = IsActivation(op.type) || IsBinary(op.type) ||
                             op.type == OpType::kGlobalAveragePool ||
                             op.type == OpType::kGlobalMaxPool || op.type == OpType::kMaxPool ||

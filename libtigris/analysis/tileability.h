@@ -60,6 +60,9 @@ ColumnTileability ClassifyColumnTiling(const ir::Graph& graph, const ir::Op& op)
 // quantization index per-channel parameters the runtime does not offset.
 struct ChannelTileability {
   bool tileable = false;
+  // A group of its output channels reads every input channel (a convolution: output-
+  // channel groups); otherwise it reads the channels it writes.
+  bool reads_all_channels = false;
   std::string reason;  // why not
 };
 ChannelTileability ClassifyChannelTiling(const ir::Graph& graph, const ir::Op& op);

@@ -165,7 +165,10 @@ class Writer {
                           std::find(g_.inputs.begin(), g_.inputs.end(), id) != g_.inputs.end();
     const bool is_output = i < g_.tensors.size() && g_.IsGraphOutput(id);
     std::vector<int32_t> host_perm, onnx_shape;
-    if (is_output) {
+    if (is_output && !t.host_shape.empty()) {
+      // The same bytes in the runtime layout and the caller's (ir::Tensor::host_shape).
+      onnx_shape = I32s(t.host_shape, "tensor '" + t.name + "' shape");
+    } else if (is_output) {
       Perm hp = t.host_permutation.empty() ? IdentityPerm(t.shape.size()) : t.host_permutation;
       const Perm total = Compose(InversePerm(RuntimeLayout(t.shape.size())), hp);
       if (!IsIdentity(total)) host_perm = I32s(total, "host permutation");
@@ -240,9 +243,9 @@ class Writer {
         regions.emplace_back(I32(rows.input.begin, "row"), I32(rows.input.end, "row"),
                              I32(rows.output.begin, "row"), I32(rows.output.end, "row"),
                              I32(rows.pad_top, "row"), I32(rows.pad_bottom, "row"));
-        if (t.tile_channels > 0) {  // channel-wise ops: each reads the channels it writes
+        if (t.tile_channels > 0) {  // the channels each op reads, then those it writes
           channels.emplace_back(
-              I32(rows.channels.begin, "channel"), I32(rows.channels.end, "channel"),
+              I32(rows.input_channels.begin, "channel"), I32(rows.input_channels.end, "channel"),
               I32(rows.channels.begin, "channel"), I32(rows.channels.end, "channel"), 0, 0);
         }
         if (t.tile_cols <= 0) continue;

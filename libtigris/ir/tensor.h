@@ -34,6 +34,11 @@ struct Tensor {
   // Graph inputs: this tensor = transpose(the ONNX model's input, host_permutation) (set
   // when "input transpose trim" removes a leading Transpose). Empty: ONNX layout.
   std::vector<int64_t> host_permutation;
+  // Graph outputs: the shape the caller receives when it differs from `shape` by more than
+  // a permutation: gemm-to-pointwise made a classifier's [N, M] output a [N, M, 1, 1] map,
+  // whose runtime bytes are the [N, M] bytes. Empty: `shape` (permuted as above). Never set
+  // together with host_permutation.
+  std::vector<int64_t> host_shape;
 
   int64_t num_elements() const { return NumElements(shape); }
   // Bytes of the tensor's elements (what an activation occupies in an arena).

@@ -32,6 +32,7 @@ struct StripNeed {
   int64_t in = 0;
   int64_t out = 0;
   int64_t channels = 0;
+  int64_t in_channels = 0;
 };
 using StripNeeds = std::map<int, StripNeed>;
 
@@ -163,13 +164,21 @@ class Checker {
                where + ": output rows outside [0, " + std::to_string(op.out_rows) + ")");
         Expect(t.pad_top >= 0 && t.pad_bottom >= 0, where + ": negative padding");
         if (channel_loop) {
-          // Channel-wise ops: every op of the tile reads and writes the tile's group.
+          // Every op of the tile writes the tile's group and reads it too, or, starting the
+          // loop, every channel of its input (output-channel groups of a convolution).
           Expect(t.channels.begin >= 0 && t.channels.end <= op.channels && t.channels.size() > 0 &&
                      t.channels.begin == rows.back().channels.begin &&
                      t.channels.end == rows.back().channels.end,
                  where + ": channels outside the tile's group");
+          const bool reads_all = op.reads_all_channels && k == 0;
+          Expect(reads_all ? t.input_channels.begin == 0 && t.input_channels.end == op.in_channels
+                           : t.input_channels.begin == t.channels.begin &&
+                                 t.input_channels.end == t.channels.end,
+                 where + (reads_all ? ": a group that does not read every input channel"
+                                    : ": reads other channels than it writes"));
         } else {
-          Expect(t.channels.begin == 0 && t.channels.end == op.channels,
+          Expect(t.channels.begin == 0 && t.channels.end == op.channels &&
+                     t.input_channels.begin == 0 && t.input_channels.end == op.in_channels,
                  where + ": a tile without channel groups that does not hold every channel");
         }
         if (two_d && op.reduces) {
@@ -202,7 +211,10 @@ class Checker {
         StripNeed& need = largest[op.op];
         int64_t& in_area = need.in;
         int64_t& out_area = need.out;
-        if (channel_loop) need.channels = std::max(need.channels, t.channels.size());
+        if (channel_loop) {
+          need.channels = std::max(need.channels, t.channels.size());
+          need.in_channels = std::max(need.in_channels, t.input_channels.size());
+        }
         if (streamed_link) {
           // What op k+1 reads = rows kept from the previous tile + the rows op k adds now.
           const RowRange& reads = rows[k + 1].input;
@@ -324,7 +336,8 @@ class Checker {
       if (it == strips->end()) return int64_t{0};
       const int64_t bytes = (output ? it->second.out : it->second.in) * PixelBytes(g_.tensor(t));
       const int64_t channels = g_.tensor(t).shape[1];
-      return it->second.channels > 0 ? bytes / channels * it->second.channels : bytes;
+      const int64_t held = output ? it->second.channels : it->second.in_channels;
+      return held > 0 ? bytes / channels * held : bytes;
     };
     for (ir::TensorId in : node.inputs) {
       if (in == ir::kNoTensor || g_.tensor(in).is_constant) continue;

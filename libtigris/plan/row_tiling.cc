@@ -105,6 +105,8 @@ std::optional<TilePlan> MakeTileLoop(const ir::Graph& graph, const GraphFacts& f
     const analysis::ColumnTileability cols = analysis::ClassifyColumnTiling(graph, op);
     if (cols.tileable) tile_op.col_window = cols.window;
     tile_op.channels = graph.tensor(op.outputs[0]).shape[1];
+    tile_op.in_channels = graph.tensor(inputs.front()).shape[1];
+    tile_op.reads_all_channels = analysis::ClassifyChannelTiling(graph, op).reads_all_channels;
     loop.ops.push_back(tile_op);
   }
   loop.halo = analysis::ComputeReceptiveField(spatial).halo;
@@ -123,10 +125,14 @@ std::string ColumnTileProblem(const ir::Graph& graph, const TilePlan& loop) {
 
 std::string ChannelTileProblem(const ir::Graph& graph, const TilePlan& loop) {
   if (loop.streamed) return "a streamed loop keeps every channel";
-  for (const TileOp& t : loop.ops) {
-    const ir::Op& op = graph.ops[static_cast<size_t>(t.op)];
+  for (size_t k = 0; k < loop.ops.size(); ++k) {
+    const ir::Op& op = graph.ops[static_cast<size_t>(loop.ops[k].op)];
     const analysis::ChannelTileability c = analysis::ClassifyChannelTiling(graph, op);
     if (!c.tileable) return OpLabel(op) + " cannot be tiled along C: " + c.reason;
+    if (c.reads_all_channels && k > 0) {
+      return OpLabel(op) + " reads every channel of its input, which the op before it makes " +
+             "one group at a time";
+    }
   }
   return "";
 }
@@ -215,7 +221,8 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
       b.first_op = b.last_op = op;
       const bool whole =
           analysis::BroadcastsAlongRows(graph, graph.ops[static_cast<size_t>(op)], in);
-      b.bytes = whole ? RowBytes(graph, in) : StripBytes(graph, in, max_in[k], tile_channels);
+      const int64_t in_channels = loop.ops[k].reads_all_channels ? 0 : tile_channels;
+      b.bytes = whole ? RowBytes(graph, in) : StripBytes(graph, in, max_in[k], in_channels);
       loop.buffers.push_back(b);
     }
     Buffer out;

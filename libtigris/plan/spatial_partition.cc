@@ -148,6 +148,14 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
         } else {
           why += " (no 2-D tiles: " + no_columns + ")";
         }
+        if (ChannelTileProblem(graph, *loop).empty()) {
+          TilePlan one_channel = *loop;
+          LayoutTileLoop(graph, facts, FewestTileRows(one_channel, one_channel.ops.back().channels),
+                         one_channel, 0, 1);
+          if (one_channel.count <= kMaxTilesPerLoop) {
+            why += " and 1-channel groups " + std::to_string(one_channel.peak_bytes);
+          }
+        }
         if (weights > 0) {
           why += ", over the " + std::to_string(fast_bytes - weights) + " left after " +
                  std::to_string(weights) + " bytes of weights (not xip)";

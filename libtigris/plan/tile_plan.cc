@@ -36,6 +36,7 @@ void ReadWindow(const TileOp& t, const RowRange& wanted, OpTileRows& r) {
   r.input_cols = {0, t.in_cols};
   r.pad_left = r.pad_right = 0;
   r.channels = {0, t.channels};
+  r.input_channels = {0, t.in_channels};
 }
 
 // Cuts column band `band` into the rows of one tile: the last op produces the band's
@@ -80,6 +81,7 @@ OpTileRows LastOpTile(const TilePlan& plan, int64_t tile_index) {
   r.input_cols = {0, last.in_cols};
   r.output_cols = {0, last.out_cols};
   r.channels = {0, last.channels};
+  r.input_channels = {0, last.in_channels};
   return r;
 }
 
@@ -127,7 +129,11 @@ std::vector<OpTileRows> RecomputingTile(const TilePlan& plan, int64_t tile_index
   if (plan.tile_channels > 0) {
     const RowRange channels{group * plan.tile_channels,
                             std::min((group + 1) * plan.tile_channels, plan.ops.back().channels)};
-    for (OpTileRows& r : rows) r.channels = channels;
+    for (size_t k = 0; k < rows.size(); ++k) {
+      rows[k].channels = channels;
+      rows[k].input_channels =
+          plan.ops[k].reads_all_channels ? RowRange{0, plan.ops[k].in_channels} : channels;
+    }
   }
   return rows;
 }

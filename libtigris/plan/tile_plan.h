@@ -40,8 +40,12 @@ struct TileOp {
   analysis::RowWindow col_window;
   int64_t in_cols = 0;
   int64_t out_cols = 0;
-  // Channels of its output (C); a channel loop's ops all keep their input's channels.
+  // Channels of its output (C) and of its data input. A channel loop's ops keep their
+  // input's channels, except one that makes each group of output channels from all of its
+  // input channels (a convolution), which can only start the loop.
   int64_t channels = 0;
+  int64_t in_channels = 0;
+  bool reads_all_channels = false;
   // A reduction over every input row (GlobalAveragePool/GlobalMaxPool), only ever the
   // loop's last op: it takes one band of input rows per tile into accumulators and writes
   // its output rows with the last band.
@@ -109,9 +113,10 @@ struct OpTileRows {
   RowRange output_cols;
   int64_t pad_left = 0;
   int64_t pad_right = 0;
-  // Channels read and written (the same range: channel loops are channel-wise); all of
-  // the output's channels without channel tiles.
+  // Channels written (all of the output's without channel tiles) and read: the same range,
+  // or all of the input's for an op that reads every channel (TileOp::reads_all_channels).
   RowRange channels;
+  RowRange input_channels;
   int64_t input_area() const { return input.size() * input_cols.size(); }
   int64_t output_area() const { return output.size() * output_cols.size(); }
 };

@@ -98,9 +98,15 @@ static tgrs_status make_host_map(const tgrs_plan_tensor* t, int is_input, host_m
   size_t onnx_stride[4];
   uint32_t i, seen = 0;
   if (rank == 0 || rank > 4) return rank == 0 ? TGRS_OK : TGRS_ERR_UNSUPPORTED_OP;
-  if (t->onnx_shape.count != rank) return TGRS_ERR_INCONSISTENT_PLAN;
   if (t->host_permutation.count != 0 && t->host_permutation.count != rank) {
     return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (t->onnx_shape.count != rank) {
+    /* A caller shape of another rank and no permutation: the same bytes (a trailing Reshape
+     * moved to the host, docs/plan-format.md; the verifier matched the element counts). */
+    if (t->host_permutation.count != 0) return TGRS_ERR_INCONSISTENT_PLAN;
+    m->identity = 1;
+    return TGRS_OK;
   }
   onnx_stride[rank - 1] = 1;
   for (i = rank - 1; i > 0; --i) {

@@ -95,6 +95,22 @@ static int32_t depthwise_group(const tgrs_op_call* call, conv_operands* o) {
   return y->chan_begin;
 }
 
+/* A convolution on a group of output channels of a channel loop (docs/runtime-executor.md,
+ * "Channel groups"): it reads every input channel, and its filter (OHWI: one output
+ * channel after another), bias and per-channel requantization start at the group's first
+ * channel. Returns that channel (0 without a group) or -1 when the input is not whole or
+ * the convolution has groups of its own. */
+static int32_t output_channel_group(const tgrs_op_call* call, conv_operands* o) {
+  const tgrs_operand* x = &call->in[0];
+  const tgrs_operand* y = &call->out[0];
+  if (y->chan_begin == 0 && y->chans == tgrs_tensor_chans(&y->tensor)) return 0;
+  if (x->chan_begin != 0 || x->chans != tgrs_tensor_chans(&x->tensor) || o->filter.c != o->in.c) {
+    return -1;
+  }
+  o->filter.n = y->chans;
+  return y->chan_begin;
+}
+
 /* Points the requantization and filter zero points at channel `first` of a group. */
 static void pcq_from(tgrs_per_channel_quant* pcq, int32_t first, int32_t group) {
   if (pcq->count > 1u) {
@@ -111,22 +127,26 @@ static void pcq_from(tgrs_per_channel_quant* pcq, int32_t first, int32_t group) 
 tgrs_status tgrs_op_conv(tgrs_op_call* call) {
   conv_operands o;
   const int depthwise = call->op.code == TGRS_OP_DEPTHWISE_CONV;
-  int32_t first = 0; /* a depthwise channel group's first channel */
+  int32_t first = 0; /* a channel group's first channel */
+  size_t filter_elems;
   tgrs_status st = conv_operands_read(call, 2, &o);
   if (st != TGRS_OK) return st;
   if (!depthwise && !groups_agree(call, &o)) return TGRS_ERR_INCONSISTENT_PLAN;
-  if (depthwise && (first = depthwise_group(call, &o)) < 0) return TGRS_ERR_INCONSISTENT_PLAN;
+  first = depthwise ? depthwise_group(call, &o) : output_channel_group(call, &o);
+  if (first < 0) return TGRS_ERR_INCONSISTENT_PLAN;
+  /* a convolution's output-channel group starts this many filter elements in */
+  filter_elems = depthwise ? 0 : (size_t)o.filter.h * (size_t)o.filter.w * (size_t)o.filter.c;
   if (tgrs_call_is_s8(call)) {
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
     /* per-channel parameters are the whole tensor's, offset to a group below */
-    const int32_t channels = o.params.filter_channels > 0 ? o.params.filter_channels : o.out.c;
+    const int32_t channels = tgrs_tensor_chans(&call->out[0].tensor);
     const int32_t* bias = (const int32_t*)bias_of(call);
     st = tgrs_call_pcq(call, channels, &pcq);
     if (st == TGRS_OK) st = tgrs_call_filter_zp(call, channels, &pcq);
     if (st != TGRS_OK) return st;
+    pcq_from(&pcq, first, o.out.c);
     if (depthwise) {
-      pcq_from(&pcq, first, o.out.c);
       return tgrs_kernel_result(
           call, tgrs_depthwise_conv2d_s8(
                     &o.params, &call->window, &q, &pcq, &o.in, (const int8_t*)call->in[0].data,
@@ -136,14 +156,14 @@ tgrs_status tgrs_op_conv(tgrs_op_call* call) {
     return tgrs_kernel_result(
         call,
         tgrs_conv2d_s8(&o.params, &call->window, &q, &pcq, &o.in, (const int8_t*)call->in[0].data,
-                       &o.filter, (const int8_t*)call->in[1].data, (const int32_t*)bias_of(call),
-                       &o.out, (int8_t*)call->out[0].data));
+                       &o.filter, (const int8_t*)call->in[1].data + first * filter_elems,
+                       bias != NULL ? bias + first : NULL, &o.out, (int8_t*)call->out[0].data));
   }
   if (tgrs_call_is_f32(call)) {
     tgrs_act_f32 storage;
     const tgrs_act_f32* act = tgrs_call_act_f32(call, &storage);
+    const float* bias = (const float*)bias_of(call);
     if (depthwise) {
-      const float* bias = (const float*)bias_of(call);
       return tgrs_kernel_result(
           call, tgrs_depthwise_conv2d_f32(
                     &o.params, &call->window, act, &o.in, (const float*)call->in[0].data, &o.filter,
@@ -151,9 +171,10 @@ tgrs_status tgrs_op_conv(tgrs_op_call* call) {
                     &o.out, (float*)call->out[0].data));
     }
     return tgrs_kernel_result(
-        call, tgrs_conv2d_f32(&o.params, &call->window, act, &o.in, (const float*)call->in[0].data,
-                              &o.filter, (const float*)call->in[1].data,
-                              (const float*)bias_of(call), &o.out, (float*)call->out[0].data));
+        call,
+        tgrs_conv2d_f32(&o.params, &call->window, act, &o.in, (const float*)call->in[0].data,
+                        &o.filter, (const float*)call->in[1].data + first * filter_elems,
+                        bias != NULL ? bias + first : NULL, &o.out, (float*)call->out[0].data));
   }
   return TGRS_ERR_UNSUPPORTED_OP;
 }

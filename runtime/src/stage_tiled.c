@@ -119,11 +119,15 @@ static tgrs_status store_box(tgrs_exec* ex, const tgrs_operand* operand) {
    TGRS_OP_BIT(TGRS_OP_RELU6) | TGRS_OP_BIT(TGRS_OP_LEAKY_RELU) | TGRS_OP_BIT(TGRS_OP_SELU) |   \
    TGRS_OP_BIT(TGRS_OP_SIGMOID) | TGRS_OP_BIT(TGRS_OP_HARD_SIGMOID) |                           \
    TGRS_OP_BIT(TGRS_OP_HARD_SWISH) | TGRS_OP_BIT(TGRS_OP_TANH) | TGRS_OP_BIT(TGRS_OP_CLIP))
+/* Ops that compute a group of output channels from every input channel: a convolution of
+ * one group, its filter, bias and requantization offset to the group by ops_conv.c. Their
+ * channel region reads all of the input's channels and writes the group. */
+#define TGRS_OUTPUT_CHANNEL_OPS TGRS_OP_BIT(TGRS_OP_CONV)
 /* Ops whose kernels run on a 2-D tile's column view unchanged: every channel op (windowed
  * ones through their shifted left padding, tgrs_call_pad_left; global pools as banded
  * reductions), convolutions and batch normalization. */
 #define TGRS_COLUMN_OPS \
-  (TGRS_CHANNEL_OPS | TGRS_OP_BIT(TGRS_OP_CONV) | TGRS_OP_BIT(TGRS_OP_BATCH_NORMALIZATION))
+  (TGRS_CHANNEL_OPS | TGRS_OUTPUT_CHANNEL_OPS | TGRS_OP_BIT(TGRS_OP_BATCH_NORMALIZATION))
 
 static int op_in(tgrs_op_code code, uint32_t ops) {
   return (unsigned)code < 32u && ((ops >> (unsigned)code) & 1u);
@@ -135,7 +139,9 @@ static int runs_on_columns(tgrs_op_code code) {
          code == TGRS_OP_LRN;
 }
 
-static int runs_on_channels(tgrs_op_code code) { return op_in(code, TGRS_CHANNEL_OPS); }
+static int runs_on_channels(tgrs_op_code code) {
+  return op_in(code, TGRS_CHANNEL_OPS | TGRS_OUTPUT_CHANNEL_OPS);
+}
 
 /* An input of a binary op with one row where its output has several. */
 static int broadcast_row(const tgrs_op_call* call, const tgrs_operand* in) {
@@ -186,7 +192,7 @@ static tgrs_status stream_output(tgrs_exec* ex, const tgrs_plan_tile* tile, uint
 
 /* The box an operand of op slot k reads or writes in tile t: rows from the region, columns
  * from the column region (the full width without one), channels from the channel region
- * (every channel without one; channel-wise ops read the channels they write). */
+ * (every channel without one). */
 static tgrs_box tile_box(const tgrs_operand* o, int32_t row_begin, int32_t row_end,
                          const tgrs_tile_region* cols, const tgrs_tile_region* chans, int output) {
   tgrs_box b;
@@ -194,8 +200,9 @@ static tgrs_box tile_box(const tgrs_operand* o, int32_t row_begin, int32_t row_e
   b.row_end = row_end;
   b.col_begin = cols == NULL ? 0 : (output ? cols->out_begin : cols->in_begin);
   b.col_end = cols == NULL ? tgrs_tensor_cols(&o->tensor) : (output ? cols->out_end : cols->in_end);
-  b.chan_begin = chans == NULL ? 0 : chans->out_begin;
-  b.chan_end = chans == NULL ? tgrs_tensor_chans(&o->tensor) : chans->out_end;
+  b.chan_begin = chans == NULL ? 0 : (output ? chans->out_begin : chans->in_begin);
+  b.chan_end =
+      chans == NULL ? tgrs_tensor_chans(&o->tensor) : (output ? chans->out_end : chans->in_end);
   return b;
 }
 
@@ -217,10 +224,9 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
   tgrs_status st;
   if (r == NULL || (tile->column_count != 0 && cols == NULL) ||
       (tile->channel_count != 0 &&
-       (chans == NULL || chans->in_begin != chans->out_begin || chans->in_end != chans->out_end ||
-        (k > 0 && *prev_chans != NULL &&
-         ((*prev_chans)->out_begin != chans->in_begin ||
-          (*prev_chans)->out_end != chans->in_end))))) {
+       (chans == NULL || (k > 0 && *prev_chans != NULL &&
+                          ((*prev_chans)->out_begin != chans->in_begin ||
+                           (*prev_chans)->out_end != chans->in_end))))) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   st = tgrs_op_call_begin(ex, (uint32_t)op, &call);
@@ -229,6 +235,12 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
   if ((cols != NULL && !runs_on_columns(call.op.code)) ||
       (chans != NULL && !runs_on_channels(call.op.code))) {
     return TGRS_ERR_UNSUPPORTED_OP;
+  }
+  /* A channel-wise op reads the channels it writes (a convolution checks its own input:
+   * every channel, ops_conv.c). */
+  if (chans != NULL && !op_in(call.op.code, TGRS_OUTPUT_CHANNEL_OPS) &&
+      (chans->in_begin != chans->out_begin || chans->in_end != chans->out_end)) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
   }
   if (tgrs_op_call_constant(&call, &call.out[0], call.op.outputs.data[0]) != 0) {
     return TGRS_ERR_INCONSISTENT_PLAN;

@@ -7,6 +7,7 @@
 #include "analysis/tileability.h"
 #include "plan/plan_simulator.h"
 #include "plan/planner.h"
+#include "plan/row_tiling.h"
 
 namespace tigris::plan {
 namespace {
@@ -74,7 +75,57 @@ TEST(ChannelGroupsTest, ADepthwiseConvolutionByChannelGroups) {
   testing::ExpectPlanReplays(graph, p);
 }
 
-TEST(ChannelGroupsTest, OnlyChannelWiseOpsWithoutPerChannelParameters) {
+TEST(ChannelGroupsTest, AConvolutionByOutputChannelGroupsReadsEveryInputChannel) {
+  // A 1x1 convolution 1x64x1x1 -> 1x100x1x1 float (a classifier): input 256 bytes, output
+  // 400, 656 together, over 400. Rows and 2-D tiles cannot cut a single pixel. A group of g
+  // output channels reads all 256 input bytes and writes 4g, rounded up to 16: g = 36 gives
+  // 256 + 144 = 400, g = 37 gives 256 + 160. 100 channels in groups of 36 are 3 tiles
+  // (36, 36, 28); each reads channels [0, 64) and writes its own.
+  GraphBuilder g;
+  ir::TensorId x = g.Input("x", {1, 64, 1, 1});
+  g.Output(AddConv(g, "fc", x, {100, 1, 1, 0, 1}));
+  const ir::Graph graph = g.Take();
+  const PlanResult p = PlanModel(graph, {400, 0, 0});
+  ASSERT_EQ(p.verdict, Verdict::kTiled);
+  const TilePlan& t = *p.stages[0].tile;
+  EXPECT_EQ(t.tile_rows, 1);
+  EXPECT_EQ(t.tile_cols, 0);
+  EXPECT_EQ(t.tile_channels, 36);
+  EXPECT_EQ(t.count, 3);
+  EXPECT_EQ(t.peak_bytes, 400);
+  const std::vector<std::vector<OpTileRows>> all = AllTileRows(t);
+  ASSERT_EQ(all.size(), 3u);
+  for (size_t i = 0; i < all.size(); ++i) {
+    const OpTileRows& r = all[i][0];
+    SCOPED_TRACE("tile " + std::to_string(i));
+    EXPECT_EQ(r.input_channels.begin, 0);
+    EXPECT_EQ(r.input_channels.end, 64);
+    EXPECT_EQ(r.channels.begin, 36 * static_cast<int64_t>(i));
+    EXPECT_EQ(r.channels.end, std::min<int64_t>(36 * static_cast<int64_t>(i) + 36, 100));
+  }
+  testing::ExpectPlanReplays(graph, p);
+}
+
+TEST(ChannelGroupsTest, AConvolutionAfterAChannelGroupOpCannotShareItsLoop) {
+  // Relu then a 1x1 convolution: the convolution would need every channel the Relu makes
+  // one group at a time.
+  GraphBuilder g;
+  ir::TensorId x = g.Input("x", {1, 8, 1, 1});
+  ir::TensorId r = g.Op(ir::OpType::kRelu, "relu", {x}, "r", {1, 8, 1, 1});
+  AddConv(g, "fc", r, {4, 1, 1, 0, 1});
+  const ir::Graph graph = g.Take();
+  const GraphFacts facts = ComputeGraphFacts(graph);
+  std::string reason;
+  const std::optional<TilePlan> loop = MakeTileLoop(graph, facts, {0, 1}, &reason);
+  ASSERT_TRUE(loop.has_value()) << reason;
+  EXPECT_NE(ChannelTileProblem(graph, *loop).find("reads every channel of its input"),
+            std::string::npos);
+  std::optional<TilePlan> alone = MakeTileLoop(graph, facts, {1}, &reason);
+  ASSERT_TRUE(alone.has_value()) << reason;
+  EXPECT_EQ(ChannelTileProblem(graph, *alone), "");
+}
+
+TEST(ChannelGroupsTest, ChannelWiseOpsAndConvolutionsCutChannels) {
   GraphBuilder g;
   ir::TensorId x = g.Input("x", {1, 8, 4, 4});
   ir::TensorId conv = AddConv(g, "conv", x, {8, 3, 1, 1, 1});
@@ -90,9 +141,12 @@ TEST(ChannelGroupsTest, OnlyChannelWiseOpsWithoutPerChannelParameters) {
     return analysis::ChannelTileability{};
   };
   EXPECT_TRUE(classify("relu").tileable);
-  EXPECT_FALSE(classify("conv").tileable);
-  EXPECT_NE(classify("conv").reason.find("mixes or indexes channels"), std::string::npos);
+  EXPECT_FALSE(classify("relu").reads_all_channels);
+  // A convolution makes a group of output channels from every input channel.
+  EXPECT_TRUE(classify("conv").tileable);
+  EXPECT_TRUE(classify("conv").reads_all_channels);
   EXPECT_TRUE(classify("dw").tileable);  // multiplier 1: its parameters are offset per group
+  EXPECT_FALSE(classify("dw").reads_all_channels);
 }
 
 }  // namespace
