@@ -6,6 +6,7 @@
 #include "analysis/weight_prefix.h"
 #include "plan/chains.h"
 #include "plan/row_tiling.h"
+#include "plan/tiling_strategy.h"
 
 namespace tigris::plan {
 namespace {
@@ -30,49 +31,24 @@ int64_t LoopWeights(const ir::Graph& graph, const Budget& budget, const std::vec
   return budget.reserve_weights ? analysis::WeightPrefixBytes(graph, ops) : 0;
 }
 
-// The runtime streams loops of batch-1 tensors (its strips keep rows as [rows, W, C]).
-bool CanStream(const ir::Graph& graph, const TilePlan& loop) {
-  if (loop.ops.size() < 2) return false;  // one op: nothing to keep between tiles
-  for (const TileOp& t : loop.ops) {
-    const ir::Op& op = graph.ops[static_cast<size_t>(t.op)];
-    for (ir::TensorId id : op.inputs) {
-      if (id != ir::kNoTensor && !graph.tensor(id).is_constant &&
-          graph.tensor(id).shape.at(0) != 1) {
-        return false;
-      }
-    }
-    if (graph.tensor(op.outputs[0]).shape.at(0) != 1) return false;
-  }
-  return true;
-}
-
-// Largest fitting tile when the tiles get what the weight prefix leaves; {0, 0} if none.
-// Chooses the loop's form: streamed rows (each row computed once) whenever they fit at
-// all; else, when recompute is allowed, recomputing rows, whose strips can overlap from op
-// to op and so may fit where streamed strips, all live at once, do not (docs/planning.md,
-// "Streamed loops"); else 2-D tiles, which cut columns too when one row is over budget
-// (docs/planning.md, "2-D tiles").
+// Largest fitting tile when the tiles get what the weight prefix leaves; {0, 0, 0} if
+// none. Tries the strategies in their order (plan/tiling_strategy.h) and takes the first
+// that applies and fits; `loop.streamed` is left as the chosen strategy's. Without
+// `allow_recompute` (a streamed chain growing), only streamed strategies: a longer chain
+// that must recompute its halo costs more MACs than the spill it saves.
 TileShape FitAfterWeights(const ir::Graph& graph, const GraphFacts& facts, TilePlan& loop,
                           int64_t fast_bytes, int64_t weights, bool allow_recompute = true) {
   if (weights >= fast_bytes) return {};
   loop.tile_cols = 0;
-  if (CanStream(graph, loop)) {
-    loop.streamed = true;
-    const int64_t rows = LargestFittingTileRows(graph, facts, loop, fast_bytes - weights);
-    if (rows > 0 || !allow_recompute) return {rows, 0, 0};
-  }
-  loop.streamed = false;
-  if (!allow_recompute) return {};
-  const int64_t rows = LargestFittingTileRows(graph, facts, loop, fast_bytes - weights);
-  if (rows > 0) return {rows, 0, 0};
-  if (ColumnTileProblem(graph, loop).empty()) {
-    const TileShape shape = LargestFitting2DTile(graph, facts, loop, fast_bytes - weights);
+  for (const TilingStrategy& strategy : TilingStrategies()) {
+    if (!strategy.streamed && !allow_recompute) continue;
+    loop.streamed = strategy.streamed;
+    if (!strategy.problem(graph, loop).empty()) continue;
+    const TileShape shape = strategy.fit(graph, facts, loop, fast_bytes - weights);
     if (shape.rows > 0) return shape;
   }
-  // Channel groups (docs/planning.md, "Channel groups"): a loop of channel-wise ops whose
-  // every pixel is over budget, typically a global pool over a thousand channels.
-  if (!ChannelTileProblem(graph, loop).empty()) return {};
-  return LargestFittingChannelTile(graph, facts, loop, fast_bytes - weights);
+  loop.streamed = false;
+  return {};
 }
 
 // What the shortest row tiles need: "even 1-row tiles need N bytes", or, for a loop so
