@@ -73,6 +73,14 @@ bool SliceKeepsRows(const ir::Graph& graph, const ir::Op& op) {
   return w.first[2] == 0 && w.step[2] == 1 && w.extent[2] == in.shape[2];
 }
 
+// A window padded by its whole extent or more on a side: the output rows (or columns) at
+// that edge read only padding, and a tile of them would read no input row at all. ONNX
+// allows it (a fuzzed model had 65 rows of top padding on a 3-row kernel); no real model
+// does, and such ops keep whole tensors.
+bool PadsAWholeWindow(const RowWindow& w) {
+  return w.pad_top >= w.effective_kernel() || w.pad_bottom >= w.effective_kernel();
+}
+
 }  // namespace
 
 bool BroadcastsAlongRows(const ir::Graph& graph, const ir::Op& op, ir::TensorId input) {
@@ -97,6 +105,12 @@ RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
     case OpType::kAveragePool:
       t.kind = RowTileClass::kSpatial;
       t.window = SpatialRowWindow(graph, op);
+      if (PadsAWholeWindow(t.window)) {
+        return Untileable(op, "pads a whole window of rows or more (" +
+                                  std::to_string(t.window.pad_top) + " above, " +
+                                  std::to_string(t.window.pad_bottom) +
+                                  " below): its edge rows read no input row");
+      }
       return t;
     case OpType::kGlobalAveragePool:
     case OpType::kGlobalMaxPool: {
@@ -172,6 +186,9 @@ ColumnTileability ClassifyColumnTiling(const ir::Graph& graph, const ir::Op& op)
     case OpType::kMaxPool:
     case OpType::kAveragePool:
       t.window = SpatialColumnWindow(graph, op);
+      if (PadsAWholeWindow(t.window)) {
+        return refuse("pads a whole window of columns or more: its edge columns read no input");
+      }
       t.tileable = true;
       return t;
     default:

@@ -35,6 +35,33 @@ TEST(TileabilityTest, ReferenceCategories) {
   EXPECT_EQ(ClassOfLast(g), RowTileClass::kUntileable);
 }
 
+TEST(TileabilityTest, PaddingAWholeWindowKeepsTheTensorWhole) {
+  // A 3x3 pool padded by 3 rows above (its window's whole extent): output row 0 reads rows
+  // [-3, 0), no input row, so no tile can start there (fuzz_onnx found 65 rows over a
+  // 3-row kernel). Padding 2 (the most a window can take and still read a row) tiles.
+  // Columns the same way.
+  auto pool = [](std::vector<int64_t> pads, int64_t out_h, int64_t out_w) {
+    GraphBuilder g;
+    ir::TensorId x = g.Input("x", {1, 1, 8, 8});
+    g.Op(ir::OpType::kMaxPool, "pool", {x}, "y", {1, 1, out_h, out_w},
+         testing::Attrs({{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", pads}}));
+    return g.Take();
+  };
+  const ir::Graph two = pool({2, 0, 0, 0}, 8, 6);
+  EXPECT_EQ(ClassifyRowTiling(two, two.ops[0]).kind, RowTileClass::kSpatial);
+  const ir::Graph three = pool({3, 0, 0, 0}, 9, 6);
+  const RowTileability rows = ClassifyRowTiling(three, three.ops[0]);
+  EXPECT_EQ(rows.kind, RowTileClass::kUntileable);
+  EXPECT_NE(rows.reason.find("pads a whole window of rows or more (3 above, 0 below)"),
+            std::string::npos)
+      << rows.reason;
+  const ir::Graph right = pool({0, 0, 0, 3}, 6, 9);  // pads: top, left, bottom, right
+  EXPECT_EQ(ClassifyRowTiling(right, right.ops[0]).kind, RowTileClass::kSpatial);
+  const ColumnTileability cols = ClassifyColumnTiling(right, right.ops[0]);
+  EXPECT_FALSE(cols.tileable);
+  EXPECT_NE(cols.reason.find("pads a whole window of columns"), std::string::npos) << cols.reason;
+}
+
 TEST(TileabilityTest, DenseOpsAreUntileableWithReason) {
   GraphBuilder g;
   ir::TensorId x = g.Input("x", {1, 16});
