@@ -130,9 +130,9 @@ void PrintStageTable(std::FILE* out, const json& j) {
       it->second.second = std::max(it->second.second, step);
     }
   }
-  std::fprintf(out, "\n%5s  %-9s %-9s %4s %9s %9s %9s  %-13s %5s  %s\n", "stage", "strategy",
-               "steps", "ops", "peak", "spill in", "spill out", "tile h/halo/n", "chain",
-               "first .. last op");
+  std::fprintf(out, "\n%5s  %-9s %-9s %4s %9s %9s %9s  %-14s %-13s %9s %5s  %s\n", "stage",
+               "strategy", "steps", "ops", "peak", "spill in", "spill out", "tiling",
+               "tile h/halo/n", "recompute", "chain", "first .. last op");
   for (const json& s : j["stages"]) {
     const int id = s["id"].get<int>();
     const uint64_t in = U64(s["spill_in_bytes"]), outb = U64(s["spill_out_bytes"]);
@@ -141,8 +141,11 @@ void PrintStageTable(std::FILE* out, const json& j) {
       range = std::to_string(it->second.first);
       if (it->second.second != it->second.first) range += ".." + std::to_string(it->second.second);
     }
-    std::string tile = "-";
+    std::string tile = "-", tiling = "-", recompute = "-";
     if (s["tile"].is_object()) {
+      tiling = s["tile"]["strategy"].get<std::string>();
+      const uint64_t extra = U64(s["tile"]["recompute_macs"]);
+      if (extra > 0) recompute = HumanMacs(extra);
       // 2-D tiles show their shape as rows x columns.
       const json& width = s["tile"]["width"];
       const json& channels = s["tile"]["channels"];
@@ -155,14 +158,17 @@ void PrintStageTable(std::FILE* out, const json& j) {
     const std::string chain = s["chain"].is_number() ? std::to_string(s["chain"].get<int>()) : "-";
     std::string strategy = s["strategy"].get<std::string>();
     if (!s["reasons"].empty()) strategy += " !";
-    std::fprintf(out, "%5d  %-9s %-9s %4zu %9s %9s %9s  %-13s %5s  %s\n", id, strategy.c_str(),
-                 range.c_str(), s["ops"].size(), HumanBytes(U64(s["peak_bytes"])).c_str(),
-                 in ? HumanBytes(in).c_str() : "-", outb ? HumanBytes(outb).c_str() : "-",
-                 tile.c_str(), chain.c_str(), StageOps(s).c_str());
+    std::fprintf(out, "%5d  %-9s %-9s %4zu %9s %9s %9s  %-14s %-13s %9s %5s  %s\n", id,
+                 strategy.c_str(), range.c_str(), s["ops"].size(),
+                 HumanBytes(U64(s["peak_bytes"])).c_str(), in ? HumanBytes(in).c_str() : "-",
+                 outb ? HumanBytes(outb).c_str() : "-", tiling.c_str(), tile.c_str(),
+                 recompute.c_str(), chain.c_str(), StageOps(s).c_str());
   }
   std::fprintf(out,
-               "! = does not fit the budget. tile: output rows per tile (x columns: 2-D tiles; "
-               "c channels: channel groups) / halo rows / tiles.\n");
+               "! = does not fit the budget. tiling: the strategy (docs/planning.md). tile: output "
+               "rows per tile (x columns: 2-D tiles; c channels: channel groups) / halo rows / "
+               "tiles. recompute: MACs of halo rows made again (a chain's, on each of its "
+               "stages).\n");
 }
 
 }  // namespace

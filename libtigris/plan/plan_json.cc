@@ -1,31 +1,52 @@
 #include "plan/plan_json.h"
 
+#include <algorithm>
+#include <vector>
+
+#include "plan/row_tiling.h"
+
 namespace tigris::plan {
 namespace {
 
 using nlohmann::json;
 
+// Rows each intermediate's line buffer holds in a streamed loop (its reader's whole window,
+// kept from tile to tile), in op order; null for a recomputing loop.
+json LineBufferRows(const TilePlan& tile) {
+  if (!tile.streamed) return nullptr;
+  std::vector<int64_t> rows(tile.ops.size() - 1, 0);
+  for (const std::vector<OpTileRows>& t : AllTileRows(tile)) {
+    for (size_t k = 0; k + 1 < t.size(); ++k) rows[k] = std::max(rows[k], t[k + 1].input.size());
+  }
+  return rows;
+}
+
 // The loop's shape: "dims" names what it cuts ("H", or "H,W" for 2-D tiles); "width" is
 // the tile's columns (null when tiles span the full width).
-json TileJson(const TilePlan& tile) {
+json TileJson(const ir::Graph& graph, const TilePlan& tile) {
   std::string dims = tile.tile_cols > 0 ? "H,W" : "H";
   if (tile.tile_channels > 0) dims += ",C";
-  return {{"dims", dims},
+  return {{"strategy", tile.strategy},
+          {"dims", dims},
           {"height", tile.tile_rows},
           {"width", tile.tile_cols > 0 ? json(tile.tile_cols) : json(nullptr)},
           {"channels", tile.tile_channels > 0 ? json(tile.tile_channels) : json(nullptr)},
           {"halo", tile.halo},
           {"count", tile.count},
-          {"streamed", tile.streamed}};
+          {"streamed", tile.streamed},
+          {"line_buffer_rows", LineBufferRows(tile)},
+          {"recompute_macs", RecomputeMacs(graph, tile)}};
 }
 
 json StageJson(const ir::Graph& graph, const PlanResult& plan, const Stage& stage) {
   json ops = json::array();
   for (int op : stage.ops) ops.push_back(graph.ops[static_cast<size_t>(op)].name);
   json tile = nullptr;
-  if (stage.tile) tile = TileJson(*stage.tile);
+  if (stage.tile) tile = TileJson(graph, *stage.tile);
   // A chain stage repeats its chain's loop parameters.
-  if (stage.chain >= 0) tile = TileJson(plan.chains[static_cast<size_t>(stage.chain)].tile);
+  if (stage.chain >= 0) {
+    tile = TileJson(graph, plan.chains[static_cast<size_t>(stage.chain)].tile);
+  }
   return {{"id", stage.id},
           {"ops", ops},
           {"strategy", StageStrategyName(stage.strategy)},

@@ -45,7 +45,10 @@ TileShape FitAfterWeights(const ir::Graph& graph, const GraphFacts& facts, TileP
     loop.streamed = strategy.streamed;
     if (!strategy.problem(graph, loop).empty()) continue;
     const TileShape shape = strategy.fit(graph, facts, loop, fast_bytes - weights);
-    if (shape.rows > 0) return shape;
+    if (shape.rows > 0) {
+      loop.strategy = strategy.name;
+      return shape;
+    }
   }
   loop.streamed = false;
   return {};

@@ -14,6 +14,7 @@
 #define TIGRIS_PLAN_TILE_PLAN_H_
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -54,6 +55,8 @@ struct TileOp {
 
 struct TilePlan {
   TileDim dim = TileDim::kHeight;
+  // The strategy that shaped it (TilingStrategy::name, plan/tiling_strategy.h).
+  std::string strategy;
   std::vector<TileOp> ops;
   int64_t tile_rows = 0;  // output rows of the last op per tile (the last tile may be short)
   // 2-D tiles: output columns of the last op per tile (the last column band may be

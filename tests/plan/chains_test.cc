@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/conv_graphs.h"
+#include "plan/plan_json.h"
 #include "plan/plan_simulator.h"
 #include "plan/planner.h"
 #include "plan/row_tiling.h"
@@ -53,6 +54,12 @@ TEST(ChainsTest, BinarySearchFindsLargestFittingStreamedHeight) {
   EXPECT_EQ(c.tile.count, 4);
   EXPECT_EQ(c.tile.halo, 4);  // two 3x3 convs: RF 5
   EXPECT_EQ(c.tile.peak_bytes, StreamedChainPeak(9));
+  // What analyze --json says of the loop: a's line buffer holds conv2's window, 9 + 2 rows,
+  // and a streamed loop recomputes nothing.
+  const nlohmann::json tile = PlanToJson(g, p)["stages"][0]["tile"];
+  EXPECT_EQ(tile["strategy"], "streamed rows");
+  EXPECT_EQ(tile["line_buffer_rows"], nlohmann::json::array({11}));
+  EXPECT_EQ(tile["recompute_macs"], 0);
   for (const Stage& s : p.stages) {
     EXPECT_EQ(s.strategy, StageStrategy::kChain);
     EXPECT_EQ(s.chain, 0);
