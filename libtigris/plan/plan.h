@@ -20,6 +20,7 @@
 
 #include "plan/budget.h"
 #include "plan/buffer.h"
+#include "plan/offset_layout.h"
 #include "plan/tile_plan.h"
 
 namespace tigris::plan {
@@ -45,6 +46,10 @@ struct Stage {
   std::optional<TilePlan> tile;  // kTiled only
   int chain = -1;                // kChain: index into PlanResult::chains
   int64_t peak_bytes = 0;        // max offset + size of the fast buffers while it runs
+  // How a normal stage's buffers were laid out (plan/offset_layout.h) and the most bytes
+  // live at one of its ops: no layout needs less.
+  LayoutAlgorithm layout = LayoutAlgorithm::kFirstFit;
+  int64_t live_bound_bytes = 0;
   // Budget::reserve_weights: bytes of the weight prefix its residency unit (the stage, or
   // its whole chain) copies to fast[0, weight_bytes) before the activations; else 0.
   int64_t weight_bytes = 0;

@@ -38,19 +38,36 @@ json TileJson(const ir::Graph& graph, const TilePlan& tile) {
           {"recompute_macs", RecomputeMacs(graph, tile)}};
 }
 
+// How the stage's fast buffers (a tiled or chain stage: one iteration of its loop) were
+// laid out: the algorithm, the arena it needs, the live bound no layout goes below, and
+// whether the arena reaches it (then no layout needs less).
+json LayoutJson(LayoutAlgorithm algorithm, int64_t arena_bytes, int64_t live_bound_bytes) {
+  return {{"algorithm", LayoutAlgorithmName(algorithm)},
+          {"arena_bytes", arena_bytes},
+          {"live_lower_bound_bytes", live_bound_bytes},
+          {"optimal", arena_bytes == live_bound_bytes}};
+}
+
 json StageJson(const ir::Graph& graph, const PlanResult& plan, const Stage& stage) {
   json ops = json::array();
   for (int op : stage.ops) ops.push_back(graph.ops[static_cast<size_t>(op)].name);
   json tile = nullptr;
-  if (stage.tile) tile = TileJson(graph, *stage.tile);
+  json layout = LayoutJson(stage.layout, stage.peak_bytes, stage.live_bound_bytes);
+  if (stage.tile) {
+    tile = TileJson(graph, *stage.tile);
+    layout = LayoutJson(stage.tile->layout, stage.tile->peak_bytes, stage.tile->live_bound_bytes);
+  }
   // A chain stage repeats its chain's loop parameters.
   if (stage.chain >= 0) {
-    tile = TileJson(graph, plan.chains[static_cast<size_t>(stage.chain)].tile);
+    const TilePlan& loop = plan.chains[static_cast<size_t>(stage.chain)].tile;
+    tile = TileJson(graph, loop);
+    layout = LayoutJson(loop.layout, loop.peak_bytes, loop.live_bound_bytes);
   }
   return {{"id", stage.id},
           {"ops", ops},
           {"strategy", StageStrategyName(stage.strategy)},
           {"peak_bytes", stage.peak_bytes},
+          {"layout", layout},
           {"spill_in_bytes", stage.spill_in_bytes},
           {"spill_out_bytes", stage.spill_out_bytes},
           {"tile", tile},

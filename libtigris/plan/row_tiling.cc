@@ -6,7 +6,7 @@
 #include "analysis/alignment.h"
 #include "analysis/macs.h"
 #include "analysis/tileability.h"
-#include "plan/arena_allocator.h"
+#include "plan/offset_layout.h"
 
 namespace tigris::plan {
 namespace {
@@ -259,16 +259,14 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
       loop.buffers.push_back(s);
     }
   }
-  // First-fit places in order of birth; a streamed strip is born with the loop.
+  // In order of birth (first fit places in that order); a streamed strip is born with the
+  // loop.
   std::stable_sort(loop.buffers.begin(), loop.buffers.end(),
                    [](const Buffer& a, const Buffer& b) { return a.first_op < b.first_op; });
-  FirstFitArena arena;
-  for (Buffer& b : loop.buffers) {
-    b.home.region = MemoryRegion::kFast;
-    b.home.offset = arena.Place(b.first_op, b.last_op, b.bytes);
-    b.home.size = analysis::AlignUp(b.bytes);
-  }
-  loop.peak_bytes = arena.peak_bytes();
+  const Layout layout = LayOutBuffers(loop.buffers, MemoryRegion::kFast);
+  loop.peak_bytes = layout.peak_bytes;
+  loop.layout = layout.algorithm;
+  loop.live_bound_bytes = layout.live_bound_bytes;
 }
 
 int64_t FewestTileRows(const TilePlan& loop, int64_t other_bands) {

@@ -5,7 +5,7 @@
 
 #include "analysis/alignment.h"
 #include "analysis/tileability.h"
-#include "plan/arena_allocator.h"
+#include "plan/offset_layout.h"
 #include "plan/row_tiling.h"
 
 namespace tigris::plan {
@@ -90,13 +90,18 @@ void AssignSpills(const ir::Graph& graph, const GraphFacts& facts, PlanResult& p
   std::stable_sort(
       plan.slow_buffers.begin(), plan.slow_buffers.end(),
       [](const SlowBuffer& a, const SlowBuffer& b) { return a.first_stage < b.first_stage; });
-  FirstFitArena slow_arena;
-  for (SlowBuffer& slow : plan.slow_buffers) {
+  std::vector<Interval> intervals;
+  for (const SlowBuffer& slow : plan.slow_buffers) {
+    intervals.push_back({slow.first_stage, slow.last_stage, slow.bytes});
+  }
+  const Layout layout = LayOut(intervals);
+  for (size_t i = 0; i < plan.slow_buffers.size(); ++i) {
+    SlowBuffer& slow = plan.slow_buffers[i];
     slow.home.region = MemoryRegion::kSlow;
-    slow.home.offset = slow_arena.Place(slow.first_stage, slow.last_stage, slow.bytes);
+    slow.home.offset = layout.offsets[i];
     slow.home.size = analysis::AlignUp(slow.bytes);
   }
-  plan.slow_peak_bytes = slow_arena.peak_bytes();
+  plan.slow_peak_bytes = layout.peak_bytes;
 }
 
 int64_t SlowTrafficBytes(const ir::Graph& graph, const PlanResult& plan) {

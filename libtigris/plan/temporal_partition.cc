@@ -5,6 +5,7 @@
 #include "analysis/alignment.h"
 #include "analysis/weight_prefix.h"
 #include "plan/arena_allocator.h"
+#include "plan/offset_layout.h"
 
 namespace tigris::plan {
 namespace {
@@ -20,8 +21,16 @@ class NormalStageBuilder {
 
   int op_count() const { return next_ - first_; }
   int64_t peak_bytes() const { return arena_.peak_bytes(); }
-  // What the stage needs of the fast arena: its weight prefix below its activations.
+  // What the stage needs of the fast arena: its weight prefix below its activations, laid
+  // out first fit as the ops come (incremental: births only move forward). An upper bound
+  // on what Finish() lays out.
   int64_t fast_bytes() const { return weights_.bytes() + arena_.peak_bytes(); }
+  // The same with the layout Finish() makes (plan/offset_layout.h): the lower of first fit
+  // and greedy by size over the buffers as the stage would end now. Not incremental.
+  int64_t laid_out_fast_bytes() const {
+    std::vector<Buffer> buffers = ClippedBuffers();
+    return weights_.bytes() + LayOutBuffers(buffers, MemoryRegion::kFast).peak_bytes;
+  }
 
   // Lays out op `step` (== first + op_count()): inputs not yet in the arena are loaded
   // (reloaded spills, caller-fed graph inputs), then its outputs, then its scratch.
@@ -61,19 +70,28 @@ class NormalStageBuilder {
     --next_;
   }
 
-  // The finished stage: buffers end at their last consumer or the stage's last op.
+  // The finished stage: buffers end at their last consumer or the stage's last op, laid out
+  // by LayOut (the lower of first fit and greedy by size).
   Stage Finish(int id) const {
     Stage stage;
     stage.id = id;
     for (int op = first_; op < next_; ++op) stage.ops.push_back(op);
-    stage.buffers = buffers_;
-    for (Buffer& b : stage.buffers) b.last_op = std::min(b.last_op, next_ - 1);
-    stage.peak_bytes = arena_.peak_bytes();
+    stage.buffers = ClippedBuffers();
+    const Layout layout = LayOutBuffers(stage.buffers, MemoryRegion::kFast);
+    stage.peak_bytes = layout.peak_bytes;
+    stage.layout = layout.algorithm;
+    stage.live_bound_bytes = layout.live_bound_bytes;
     stage.weight_bytes = weights_.bytes();
     return stage;
   }
 
  private:
+  std::vector<Buffer> ClippedBuffers() const {
+    std::vector<Buffer> buffers = buffers_;
+    for (Buffer& b : buffers) b.last_op = std::min(b.last_op, next_ - 1);
+    return buffers;
+  }
+
   void AddTensor(ir::TensorId id, int step) {
     resident_[static_cast<size_t>(id)] = true;
     Buffer b;
@@ -126,16 +144,21 @@ std::vector<Stage> PartitionStages(const ir::Graph& graph, const GraphFacts& fac
   auto fresh = [&](int first) { return NormalStageBuilder(facts, first, budget.reserve_weights); };
   const int op_count = static_cast<int>(graph.ops.size());
   NormalStageBuilder builder = fresh(0);
+  // Incremental first fit answers most steps; only when it is over the budget is the
+  // stage laid out as it would end (issue 13: cuts evaluated with the chosen layout).
+  auto fits = [&](const NormalStageBuilder& b) {
+    return b.fast_bytes() <= fast_bytes || b.laid_out_fast_bytes() <= fast_bytes;
+  };
   for (int step = 0; step < op_count; ++step) {
     builder.AddOp(graph, step);
-    if (builder.fast_bytes() <= fast_bytes) continue;
+    if (fits(builder)) continue;
     if (builder.op_count() > 1) {
       // Cut before this op; it starts the next stage.
       builder.UndoLastOp();
       close(builder);
       builder = fresh(step);
       builder.AddOp(graph, step);
-      if (builder.fast_bytes() <= fast_bytes) continue;
+      if (fits(builder)) continue;
     }
     // The op alone exceeds the budget: a stage of its own, to be tiled if it can.
     close(builder);

@@ -20,6 +20,7 @@
 
 #include "analysis/receptive_field.h"
 #include "plan/buffer.h"
+#include "plan/offset_layout.h"
 
 namespace tigris::plan {
 
@@ -78,6 +79,9 @@ struct TilePlan {
   // plus scratch); every tile reuses it.
   std::vector<Buffer> buffers;
   int64_t peak_bytes = 0;
+  // How `buffers` were laid out (plan/offset_layout.h) and the most bytes live at one op.
+  LayoutAlgorithm layout = LayoutAlgorithm::kFirstFit;
+  int64_t live_bound_bytes = 0;
 };
 
 // The most tiles one loop may have. A plan stores every tile's rows (and columns, and
