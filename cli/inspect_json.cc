@@ -192,6 +192,13 @@ std::string PlanJson(const LoadedPlan& loaded) {
     if (tgrs_plan_get_slow_buffer(&p, i, &b) == TGRS_OK) slow.push_back(Buffer(b));
   }
   json weights = Weights(p);
+  json memories = json::array();  // indexed by a home's region (tgrs.fbs, Memory)
+  for (uint32_t i = 0; i < tgrs_plan_memory_count(&p); ++i) {
+    tgrs_plan_memory m;
+    if (tgrs_plan_get_memory(&p, i, &m) == TGRS_OK) {
+      memories.push_back({{"name", m.name}, {"size", m.size}, {"alignment", m.alignment}});
+    }
+  }
   json doc = {{"plan",
                {{"path", loaded.path()},
                 {"bytes", loaded.size()},
@@ -205,7 +212,8 @@ std::string PlanJson(const LoadedPlan& loaded) {
                 {"compression", tgrs_plan_compression(&p) == TGRS_COMPRESSION_LZ4 ? "lz4" : "none"},
                 {"weight_data_bytes", tgrs_plan_weight_data(&p).count},
                 {"inputs", Ints(tgrs_plan_inputs(&p))},
-                {"outputs", Ints(tgrs_plan_outputs(&p))}}},
+                {"outputs", Ints(tgrs_plan_outputs(&p))},
+                {"memories", memories}}},
               {"stages", Stages(p)},
               {"chains", Chains(p)},
               {"slow_buffers", slow},

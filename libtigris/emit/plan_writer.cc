@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "analysis/alignment.h"
 #include "emit/layout.h"
 #include "emit/op_record.h"
 #include "emit/weight_store.h"
@@ -130,13 +131,28 @@ class Writer {
         b_.CreateVector(outputs), b_.CreateVector(slow), U32(out.fast_arena_bytes, "fast arena"),
         U32(out.slow_arena_bytes, "slow arena"), U32(r_.scheduled_peak_bytes, "peak"), o_.xip,
         o_.lz4 ? tgrs::Compression::LZ4 : tgrs::Compression::NONE, b_.CreateVector(weights),
-        b_.CreateVector(blocks), weight_data);
+        b_.CreateVector(blocks), weight_data, Memories(out));
     tgrs::FinishPlanBuffer(b_, plan);
     out.bytes.assign(b_.GetBufferPointer(), b_.GetBufferPointer() + b_.GetSize());
     return out;
   }
 
  private:
+  // Plan.memories in MemoryRegion order (tgrs.fbs, Memory): what a Home's region indexes.
+  fb::Offset<fb::Vector<fb::Offset<tgrs::Memory>>> Memories(const EmittedPlan& out) {
+    const uint32_t alignment = static_cast<uint32_t>(analysis::kArenaAlignment);
+    const std::vector<fb::Offset<tgrs::Memory>> memories = {
+        tgrs::CreateMemory(b_, b_.CreateString("fast"), U32(out.fast_arena_bytes, "fast arena"),
+                           alignment),
+        tgrs::CreateMemory(b_, b_.CreateString("slow"), U32(out.slow_arena_bytes, "slow arena"),
+                           alignment),
+        tgrs::CreateMemory(b_, b_.CreateString("flash"),
+                           U32(static_cast<int64_t>(store_.data.size()), "weight data"), alignment),
+        tgrs::CreateMemory(b_, b_.CreateString("host"), 0, 1),
+    };
+    return b_.CreateVector(memories);
+  }
+
   const ir::Tensor& IrTensor(size_t i) const {
     return g_.tensor(i < g_.tensors.size() ? static_cast<ir::TensorId>(i)
                                            : store_.copy_of[i - g_.tensors.size()]);

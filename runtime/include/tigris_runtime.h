@@ -293,6 +293,9 @@ uint32_t tgrs_plan_chain_count(const tgrs_plan* plan);
 uint32_t tgrs_plan_slow_buffer_count(const tgrs_plan* plan);
 uint32_t tgrs_plan_weight_count(const tgrs_plan* plan);
 uint32_t tgrs_plan_weight_block_count(const tgrs_plan* plan);
+/* Memories the plan's homes live in, indexed by tgrs_region (FAST, SLOW, FLASH, HOST, then
+ * named memories); 0 for plans written before the list. */
+uint32_t tgrs_plan_memory_count(const tgrs_plan* plan);
 
 /* --- element views ------------------------------------------------------------------
  * tgrs_plan_get_X(plan, index, &out) fills `out` with the X at `index` and returns
@@ -461,6 +464,13 @@ typedef struct tgrs_plan_weight_block {
   uint32_t raw_size;
   const uint8_t* compressed; /* weight_data + offset */
 } tgrs_plan_weight_block;
+typedef struct tgrs_plan_memory {
+  const char* name; /* "fast", "slow", "flash", "host", ... */
+  uint32_t size;    /* bytes of it the plan uses (an arena's size; 0 for host) */
+  uint32_t alignment;
+} tgrs_plan_memory;
+tgrs_status tgrs_plan_get_memory(const tgrs_plan* plan, uint32_t index, tgrs_plan_memory* out);
+
 tgrs_status tgrs_plan_get_weight_block(const tgrs_plan* plan, uint32_t index,
                                        tgrs_plan_weight_block* out);
 

@@ -149,8 +149,10 @@ enum {
   FB_PLAN_COMPRESSION,
   FB_PLAN_WEIGHTS,
   FB_PLAN_WEIGHT_BLOCKS,
-  FB_PLAN_WEIGHT_DATA
+  FB_PLAN_WEIGHT_DATA,
+  FB_PLAN_MEMORIES
 };
+enum { FB_MEMORY_NAME = 0, FB_MEMORY_SIZE, FB_MEMORY_ALIGNMENT };
 
 /* Struct sizes on the wire. Home {uint offset; uint size; ubyte region} pads to 12. */
 #define FB_HOME_BYTES 12u

@@ -265,6 +265,10 @@ uint32_t tgrs_plan_weight_block_count(const tgrs_plan* plan) {
   return plan ? fb_vec_len(plan->weight_blocks_) : 0;
 }
 
+uint32_t tgrs_plan_memory_count(const tgrs_plan* plan) {
+  return plan && plan->root_ ? fb_vec_len(fb_get_ref(plan->root_, FB_PLAN_MEMORIES)) : 0;
+}
+
 /* --- element views ---------------------------------------------------------------------- */
 
 /* Table `index` of vector `vec`, after the NULL / range checks every getter shares. */
@@ -516,6 +520,17 @@ tgrs_status tgrs_plan_get_weight(const tgrs_plan* plan, uint32_t index, tgrs_pla
   out->size = fb_get_u32(t, FB_WEIGHT_SIZE, 0);
   out->block = fb_get_i32(t, FB_WEIGHT_BLOCK, -1);
   if (out->block < 0) out->data = at_offset(plan, out->offset);
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_plan_get_memory(const tgrs_plan* plan, uint32_t index, tgrs_plan_memory* out) {
+  const uint8_t* t;
+  const uint8_t* memories = plan && plan->root_ ? fb_get_ref(plan->root_, FB_PLAN_MEMORIES) : NULL;
+  tgrs_status st = element(plan, memories, index, out, sizeof *out, &t);
+  if (st != TGRS_OK) return st;
+  out->name = string_or_empty(fb_get_ref(t, FB_MEMORY_NAME));
+  out->size = fb_get_u32(t, FB_MEMORY_SIZE, 0);
+  out->alignment = fb_get_u32(t, FB_MEMORY_ALIGNMENT, 0);
   return TGRS_OK;
 }
 

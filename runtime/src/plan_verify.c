@@ -953,6 +953,43 @@ static tgrs_status verify_tables(vctx* c, const vvec* v, const char* name, eleme
   return TGRS_OK;
 }
 
+/* Plan.memories (tgrs.fbs, Memory): absent in older plans; else one entry per region
+ * (FAST, SLOW, FLASH, HOST, then any named memory), each alignment a power of two, and
+ * the arenas' entries stating the sizes and the 16-byte alignment the homes were checked
+ * against. */
+static tgrs_status verify_memories(vctx* c, const vtab* root) {
+  vvec memories;
+  vtab t;
+  uint32_t i, size, alignment;
+  TRY(get_vector(c, root, FB_PLAN_MEMORIES, "memories", 4, &memories));
+  if (!memories.pos) return TGRS_OK;
+  push(c, "memories", -1);
+  if (memories.len < TGRS_REGION_HOST + 1u) {
+    return fail(c, TGRS_ERR_BAD_SIZE, "{v} memories, one per region needs {l}", memories.len,
+                TGRS_REGION_HOST + 1);
+  }
+  for (i = 0; i < memories.len; ++i) {
+    set_index(c, i);
+    TRY(element_table(c, &memories, i, &t));
+    TRY(check_string(c, &t, FB_MEMORY_NAME, "name"));
+    TRY(get_u32(c, &t, FB_MEMORY_SIZE, "size", 0, &size));
+    TRY(get_u32(c, &t, FB_MEMORY_ALIGNMENT, "alignment", 0, &alignment));
+    if (alignment == 0 || (alignment & (alignment - 1u)) != 0 ||
+        (i <= TGRS_REGION_SLOW && alignment != 16u)) {
+      push(c, "alignment", -1);
+      return fail(c, TGRS_ERR_BAD_ALIGNMENT, "{v}: not a power of two, or not an arena's {l}",
+                  alignment, 16);
+    }
+    if (i <= TGRS_REGION_SLOW && size != (i == TGRS_REGION_FAST ? c->fast_arena : c->slow_arena)) {
+      push(c, "size", -1);
+      return fail(c, TGRS_ERR_BAD_SIZE, "{v} bytes, the plan's arena is {l}", size,
+                  i == TGRS_REGION_FAST ? c->fast_arena : c->slow_arena);
+    }
+  }
+  pop(c);
+  return TGRS_OK;
+}
+
 static tgrs_status verify_root(vctx* c, const vtab* root) {
   uint32_t version, scheduled_peak, i;
   uint8_t xip, compression;
@@ -1029,7 +1066,7 @@ static tgrs_status verify_root(vctx* c, const vtab* root) {
   c->step_count = c->stages.len;
   c->step_message = "stage index {v} out of range (stages: {l})";
   TRY(verify_buffers(c, root, FB_PLAN_SLOW_BUFFERS, "slow_buffers", &slow_buffers));
-  return TGRS_OK;
+  return verify_memories(c, root);
 }
 
 tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_verify_error* error,

@@ -142,6 +142,19 @@ TEST(CliInspect, CompiledSharedModel) {
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_FALSE(j["chains"].empty()) << r.out.substr(0, 2000);
   EXPECT_FALSE(j["slow_buffers"].empty());
+  // The memories a home's region indexes: the two arenas at the sizes the plan states,
+  // the plan's weight data, the caller's buffers.
+  const nlohmann::json& memories = j["plan"]["memories"];
+  ASSERT_EQ(memories.size(), 4u) << memories;
+  EXPECT_EQ(memories[0],
+            nlohmann::json(
+                {{"name", "fast"}, {"size", j["plan"]["fast_arena_bytes"]}, {"alignment", 16}}));
+  EXPECT_EQ(memories[1],
+            nlohmann::json(
+                {{"name", "slow"}, {"size", j["plan"]["slow_arena_bytes"]}, {"alignment", 16}}));
+  EXPECT_EQ(memories[2]["name"], "flash");
+  EXPECT_EQ(memories[2]["size"], j["plan"]["weight_data_bytes"]);
+  EXPECT_EQ(memories[3], nlohmann::json({{"name", "host"}, {"size", 0}, {"alignment", 1}}));
   std::filesystem::remove(out);
 }
 

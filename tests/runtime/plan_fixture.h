@@ -122,6 +122,11 @@ struct BlockParts {
   uint32_t offset = 0, compressed_size = 0, raw_size = 0;
 };
 
+struct MemoryParts {
+  std::string name;
+  uint32_t size = 0, alignment = 16;
+};
+
 struct PlanParts {
   uint32_t schema_version = 1;
   std::string generator, model_name;
@@ -137,6 +142,7 @@ struct PlanParts {
   std::vector<WeightParts> weights;
   std::vector<BlockParts> weight_blocks;
   std::vector<uint8_t> weight_data;
+  std::vector<MemoryParts> memories;  // empty: absent, as in plans before the list
 };
 
 // --- serialization with the generated builder ---------------------------------------------
@@ -232,12 +238,16 @@ inline std::vector<uint8_t> Serialize(const PlanParts& p) {
   for (const auto& k : p.weight_blocks) {
     blocks.push_back(fb::CreateWeightBlock(b, k.stage, k.offset, k.compressed_size, k.raw_size));
   }
+  std::vector<flatbuffers::Offset<fb::Memory>> memories;
+  for (const auto& m : p.memories) {
+    memories.push_back(fb::CreateMemoryDirect(b, Opt(m.name), m.size, m.alignment));
+  }
   // CreatePlanDirect applies weight_data's force_align: 16 (ForceVectorAlignment).
   auto root = fb::CreatePlanDirect(b, p.schema_version, Opt(p.generator), Opt(p.model_name),
                                    Opt(tensors), Opt(ops), Opt(stages), Opt(chains), Opt(p.inputs),
                                    Opt(p.outputs), Opt(slow_buffers), p.fast_arena_bytes,
                                    p.slow_arena_bytes, p.scheduled_peak_bytes, p.xip, p.compression,
-                                   Opt(weights), Opt(blocks), Opt(p.weight_data));
+                                   Opt(weights), Opt(blocks), Opt(p.weight_data), Opt(memories));
   fb::FinishPlanBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }

@@ -610,6 +610,49 @@ TEST(PlanVerifyDefects, Values) {
 // 2-D tiles and channel groups (TilePlan.columns, .channels, schema 2): every column and
 // channel region is bounded like a row region, along W or C, and the loop's form must
 // allow them at all.
+TEST(PlanVerifyDefects, Memories) {
+  // The list is optional (plans before it); present, it has one entry per region, the
+  // arenas' with the plan's arena sizes and 16-byte alignment, every alignment a power of
+  // two. Hand-written figures: FullPlan's arenas.
+  std::string text;
+  PlanParts p = FullPlan();
+  EXPECT_EQ(InitParts(p, &text), TGRS_OK) << text;
+  auto listed = [](const PlanParts& plan) {
+    return std::vector<MemoryParts>{{"fast", plan.fast_arena_bytes, 16},
+                                    {"slow", plan.slow_arena_bytes, 16},
+                                    {"flash", static_cast<uint32_t>(plan.weight_data.size()), 16},
+                                    {"host", 0, 1}};
+  };
+  p.memories = listed(p);
+  ASSERT_EQ(InitParts(p, &text), TGRS_OK) << text;
+
+  p.memories.pop_back();
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_SIZE);
+  EXPECT_NE(text.find("memories: 3 memories, one per region needs 4"), std::string::npos) << text;
+
+  p.memories = listed(p);
+  p.memories[0].size += 16;
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_SIZE);
+  EXPECT_NE(text.find("memories[0].size: " + std::to_string(p.fast_arena_bytes + 16) +
+                      " bytes, the plan's arena is " + std::to_string(p.fast_arena_bytes)),
+            std::string::npos)
+      << text;
+
+  p.memories = listed(p);
+  p.memories[3].alignment = 3;
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_ALIGNMENT);
+  EXPECT_NE(text.find("memories[3].alignment: 3: not a power of two"), std::string::npos) << text;
+
+  p.memories = listed(p);
+  p.memories[1].alignment = 32;  // a power of two, but the slow arena's homes are 16-aligned
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_ALIGNMENT);
+  EXPECT_NE(text.find("memories[1].alignment: 32"), std::string::npos) << text;
+
+  p.memories = listed(p);
+  p.memories.push_back({"itcm", 4096, 4});  // a named memory after the four regions
+  EXPECT_EQ(InitParts(p, &text), TGRS_OK) << text;
+}
+
 TEST(PlanVerifyDefects, TileColumnsAndChannels) {
   // Stage 0's conv over an 8-wide input: column regions spanning the full width (one column
   // band per row band) are valid 2-D regions.
