@@ -21,17 +21,6 @@ constexpr int32_t kTaps = 3 * 3 * kCin;  // one output channel's filter elements
 constexpr tgrs_dims kIn = {1, 5, 6, kCin};
 constexpr tgrs_dims kOut = {1, 5, 6, kCout};  // 3x3, stride 1, pad 1
 
-// Channels [first, first + g) of every pixel of an NHWC tensor of kCout channels.
-template <typename T>
-std::vector<T> Group(const std::vector<T>& y, int32_t first, int32_t g) {
-  std::vector<T> out;
-  for (size_t p = 0; p < y.size() / kCout; ++p) {
-    out.insert(out.end(), y.begin() + static_cast<std::ptrdiff_t>(p * kCout + first),
-               y.begin() + static_cast<std::ptrdiff_t>(p * kCout + first + g));
-  }
-  return out;
-}
-
 const std::vector<std::vector<int32_t>> kSplits = {
     {0, 37}, {0, 1, 37}, {0, 16, 32, 37}, {0, 5, 36, 37}, {0, 3, 6, 9, 37}};
 
@@ -54,7 +43,8 @@ TEST(ConvOutputGroupTest, Float32GroupsAreTheWholeTensorsChannels) {
       ASSERT_EQ(tgrs_conv2d_f32(&cp, &win, nullptr, &kIn, x.data(), &filter_g,
                                 w.data() + first * kTaps, bias.data() + first, &out, yg.data()),
                 TGRS_KERNEL_OK);
-      EXPECT_EQ(yg, Group(y, first, g)) << "channels [" << first << ", " << first + g << ")";
+      EXPECT_EQ(yg, ChannelGroup(y, kCout, first, g))
+          << "channels [" << first << ", " << first + g << ")";
     }
   }
 }
@@ -97,7 +87,7 @@ TEST(ConvOutputGroupTest, Int8GroupsAreTheWholeTensorsChannels) {
         ASSERT_EQ(tgrs_conv2d_s8(&cp, &win, &q, &group, &kIn, x.data(), &filter_g,
                                  w.data() + first * kTaps, bias.data() + first, &out, yg.data()),
                   TGRS_KERNEL_OK);
-        EXPECT_EQ(yg, Group(y, first, g))
+        EXPECT_EQ(yg, ChannelGroup(y, kCout, first, g))
             << "channels [" << first << ", " << first + g << "), asymmetric " << asymmetric;
       }
     }

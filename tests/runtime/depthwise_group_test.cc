@@ -18,17 +18,6 @@ constexpr tgrs_dims kIn = {1, 5, 6, kC};
 constexpr tgrs_dims kFilter = {1, 3, 3, kC};
 constexpr tgrs_dims kOut = {1, 5, 6, kC};  // 3x3, stride 1, pad 1
 
-// Channels [first, first + g) of every pixel of an NHWC tensor of kC channels.
-template <typename T>
-std::vector<T> Group(const std::vector<T>& x, int32_t first, int32_t g) {
-  std::vector<T> out;
-  for (size_t p = 0; p < x.size() / kC; ++p) {
-    out.insert(out.end(), x.begin() + static_cast<std::ptrdiff_t>(p * kC + first),
-               x.begin() + static_cast<std::ptrdiff_t>(p * kC + first + g));
-  }
-  return out;
-}
-
 const std::vector<std::vector<int32_t>> kSplits = {
     {0, 37}, {0, 1, 37}, {0, 16, 32, 37}, {0, 5, 36, 37}};
 
@@ -47,12 +36,13 @@ TEST(DepthwiseGroupTest, Float32GroupsAreTheWholeTensorsChannels) {
       const int32_t first = split[s], g = split[s + 1] - split[s];
       const tgrs_conv_params cp{1, 1, 1, 1, 1, 1, kC};
       const tgrs_dims in{1, 5, 6, g}, filter{1, 3, 3, g}, out{1, 5, 6, g};
-      const std::vector<float> xg = Group(x, first, g);
+      const std::vector<float> xg = ChannelGroup(x, kC, first, g);
       std::vector<float> yg(static_cast<size_t>(5 * 6 * g));
       ASSERT_EQ(tgrs_depthwise_conv2d_f32(&cp, &win, nullptr, &in, xg.data(), &filter,
                                           w.data() + first, bias.data() + first, &out, yg.data()),
                 TGRS_KERNEL_OK);
-      EXPECT_EQ(yg, Group(y, first, g)) << "channels [" << first << ", " << first + g << ")";
+      EXPECT_EQ(yg, ChannelGroup(y, kC, first, g))
+          << "channels [" << first << ", " << first + g << ")";
     }
   }
 }
@@ -91,12 +81,12 @@ TEST(DepthwiseGroupTest, Int8GroupsAreTheWholeTensorsChannels) {
           group.filter_zero_point += first;
           group.filter_zero_point_count = static_cast<uint32_t>(g);
         }
-        const std::vector<int8_t> xg = Group(x, first, g);
+        const std::vector<int8_t> xg = ChannelGroup(x, kC, first, g);
         std::vector<int8_t> yg(static_cast<size_t>(5 * 6 * g));
         ASSERT_EQ(tgrs_depthwise_conv2d_s8(&cp, &win, &q, &group, &in, xg.data(), &filter,
                                            w.data() + first, bias.data() + first, &out, yg.data()),
                   TGRS_KERNEL_OK);
-        EXPECT_EQ(yg, Group(y, first, g))
+        EXPECT_EQ(yg, ChannelGroup(y, kC, first, g))
             << "channels [" << first << ", " << first + g << "), asymmetric " << asymmetric;
       }
     }

@@ -118,6 +118,18 @@ std::vector<T> RunTiled(const std::vector<T>& input, int n, int in_h, size_t in_
       call);
 }
 
+// Channels [first, first + g) of every pixel of a channels-last tensor of `channels`
+// channels: what a channel group's call reads or writes.
+template <typename T>
+std::vector<T> ChannelGroup(const std::vector<T>& x, int32_t channels, int32_t first, int32_t g) {
+  std::vector<T> out;
+  for (size_t p = 0; p < x.size() / static_cast<size_t>(channels); ++p) {
+    const auto begin = x.begin() + static_cast<std::ptrdiff_t>(p * channels + first);
+    out.insert(out.end(), begin, begin + g);
+  }
+  return out;
+}
+
 template <typename T>
 bool SameBytes(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
