@@ -41,8 +41,7 @@ BENCHMARK_CAPTURE(BM_Analyze, mobilenet_v2_100_224_256K_svg, "mobilenet_v2_100_2
     ->Unit(benchmark::kMillisecond);
 // At its smallest budget (6,400 bytes, `tigris compile --xip` bisected): 2-D tiles, channel
 // groups and every fitting search run (issue 11: < 1 s).
-BENCHMARK_CAPTURE(BM_Analyze, mobilenet_v2_100_224_6400B, "mobilenet_v2_100_224.onnx", 6400,
-                  false)
+BENCHMARK_CAPTURE(BM_Analyze, mobilenet_v2_100_224_6400B, "mobilenet_v2_100_224.onnx", 6400, false)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Analyze, vww_mobilenetv1_025_96_64K, "vww_mobilenetv1_025_96.onnx", 64 * 1024,
                   false)

@@ -79,7 +79,9 @@ TEST(CliCompileTest, StageThatDoesNotFitExitsOne) {
   // its output channels reads all 5120; every layer before it fits.
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("TIGRIS_ERR_DOES_NOT_FIT"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("stage 63 (ops /classifier/classifier.1/Gemm) needs 9120 bytes"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("stage 63 (ops /classifier/classifier.1/Gemm) needs 9120 bytes"),
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("1-channel groups 5136"), std::string::npos) << r.err;
 }
 
