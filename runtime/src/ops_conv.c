@@ -60,6 +60,14 @@ static tgrs_status conv_operands_read(const tgrs_op_call* call, uint32_t spatial
     o->out.n = o->out.h;
     o->out.h = 1;
   }
+  /* One bias value per output channel of the whole tensor (channels-last: its last
+   * extent); the kernels index it by output channel, a channel group from its first. */
+  if (call->num_inputs > 2 && call->in[2].data != NULL) {
+    const tgrs_i32s y = call->out[0].tensor.shape;
+    if (y.count == 0 || tgrs_operand_count(&call->in[2]) != (size_t)y.data[y.count - 1]) {
+      return TGRS_ERR_INCONSISTENT_PLAN;
+    }
+  }
   o->params = conv_params(&call->attrs, spatial);
   /* A 2-D tile: the kernel runs on the column view (taps right of it are padding). */
   o->params.pad_left = tgrs_call_pad_left(call, o->params.pad_left, o->params.stride_w);
@@ -104,7 +112,10 @@ static int32_t output_channel_group(const tgrs_op_call* call, conv_operands* o) 
   const tgrs_operand* x = &call->in[0];
   const tgrs_operand* y = &call->out[0];
   if (y->chan_begin == 0 && y->chans == tgrs_tensor_chans(&y->tensor)) return 0;
-  if (x->chan_begin != 0 || x->chans != tgrs_tensor_chans(&x->tensor) || o->filter.c != o->in.c) {
+  /* The whole filter has one output channel per channel of the whole output (the group's
+   * filter rows start `first` rows in), and every input channel is read. */
+  if (x->chan_begin != 0 || x->chans != tgrs_tensor_chans(&x->tensor) || o->filter.c != o->in.c ||
+      o->filter.n != tgrs_tensor_chans(&y->tensor)) {
     return -1;
   }
   o->filter.n = y->chans;

@@ -21,7 +21,8 @@ static tgrs_status fully_connected(tgrs_op_call* call, const tgrs_operand* bias)
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   batch = (int32_t)(count / (size_t)k);
-  if (tgrs_operand_count(&call->out[0]) != (size_t)batch * (size_t)n_out) {
+  if (tgrs_operand_count(&call->out[0]) != (size_t)batch * (size_t)n_out ||
+      (bias != NULL && tgrs_operand_count(bias) != (size_t)n_out)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   if (tgrs_call_is_s8(call)) {

@@ -129,6 +129,53 @@ TEST(ExecutorHandPlanTest, AnInt8ReluWithoutTableOrClampIsUnsupportedDtypeMix) {
   EXPECT_EQ(r.status, TGRS_ERR_UNSUPPORTED_OP);
 }
 
+// A 1x1 float convolution, x [1, 1, 1, 2] -> y [1, 1, 1, 4] (NHWC), filter [4, 1, 1, 2]
+// (OHWI) and a bias of `bias_values` floats, weights read in place.
+PlanParts ConvPlan(int32_t bias_values) {
+  PlanParts p;
+  p.generator = "test";
+  p.model_name = "conv";
+  p.tensors = {TensorParts{"x", fb::DType::FLOAT32, {1, 1, 1, 2}, std::nullopt, -1, {}, {}},
+               TensorParts{"w", fb::DType::FLOAT32, {4, 1, 1, 2}, std::nullopt, 0, {}, {}},
+               TensorParts{"b", fb::DType::FLOAT32, {bias_values}, std::nullopt, 1, {}, {}},
+               TensorParts{"y", fb::DType::FLOAT32, {1, 1, 1, 4}, std::nullopt, -1, {}, {}}};
+  OpParts conv;
+  conv.code = fb::OpCode::CONV;
+  conv.name = "conv0";
+  conv.inputs = {0, 1, 2};
+  conv.outputs = {3};
+  p.ops = {conv};
+  StageParts s;
+  s.ops = {0};
+  s.peak_bytes = 32;
+  s.buffers = {
+      BufferParts{fb::BufferKind::TENSOR, 0, -1, 0, 0, 8, fb::Home(0, 16, fb::MemoryRegion::FAST)},
+      BufferParts{fb::BufferKind::TENSOR, 3, -1, 0, 0, 16,
+                  fb::Home(16, 16, fb::MemoryRegion::FAST)}};
+  p.stages = {s};
+  p.inputs = {0};
+  p.outputs = {3};
+  p.fast_arena_bytes = p.scheduled_peak_bytes = 32;
+  p.xip = true;
+  const uint32_t bias_bytes = static_cast<uint32_t>(bias_values) * 4;
+  p.weights = {WeightParts{0, 32, -1}, WeightParts{32, bias_bytes, -1}};
+  p.weight_data.assign(32 + ((bias_bytes + 15) / 16) * 16, 0);
+  return p;
+}
+
+TEST(ExecutorHandPlanTest, ABiasShorterThanTheOutputChannelsIsAnInconsistentPlan) {
+  // Four output channels and a bias of four runs; a bias of two values (its weight record
+  // cut to match, so the verifier's size checks hold) would be read past its end.
+  auto whole = LoadPlanBytes(Serialize(ConvPlan(4)));
+  ASSERT_NE(whole, nullptr);
+  EXPECT_EQ(RunExact(whole->plan, {Floats({1, 2})}).status, TGRS_OK);
+  auto cut = LoadPlanBytes(Serialize(ConvPlan(2)));
+  ASSERT_NE(cut, nullptr);
+  const RunResult r = RunExact(cut->plan, {Floats({1, 2})});
+  EXPECT_EQ(r.status, TGRS_ERR_INCONSISTENT_PLAN) << tgrs_status_name(r.status);
+  EXPECT_EQ(r.stats.failed_op, 0);
+}
+
 // --- int8 ReduceMean reads its requantization from the plan ----------------------------
 // x int8 runtime [1, 2, 2, 1] (ONNX [1, 1, 2, 2]; one channel, so NCHW and NHWC bytes
 // agree), mean over H, W -> y int8 [1, 1, 1, 1]. s_in 0.5, s_out 0.25, zero points 0:
