@@ -127,13 +127,11 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
         } else {
           why += " (no 2-D tiles: " + no_columns + ")";
         }
-        if (ChannelTileProblem(graph, *loop).empty()) {
+        const int64_t group_rows = FewestTileRows(*loop, loop->ops.back().channels);
+        if (ChannelTileProblem(graph, *loop).empty() && group_rows > 0) {
           TilePlan one_channel = *loop;
-          LayoutTileLoop(graph, facts, FewestTileRows(one_channel, one_channel.ops.back().channels),
-                         one_channel, 0, 1);
-          if (one_channel.count <= kMaxTilesPerLoop) {
-            why += " and 1-channel groups " + std::to_string(one_channel.peak_bytes);
-          }
+          LayoutTileLoop(graph, facts, group_rows, one_channel, 0, 1);
+          why += " and 1-channel groups " + std::to_string(one_channel.peak_bytes);
         }
         if (weights > 0) {
           why += ", over the " + std::to_string(fast_bytes - weights) + " left after " +

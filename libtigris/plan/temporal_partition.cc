@@ -20,7 +20,6 @@ class NormalStageBuilder {
         resident_(facts.lifetimes.size(), false) {}
 
   int op_count() const { return next_ - first_; }
-  int64_t peak_bytes() const { return arena_.peak_bytes(); }
   // What the stage needs of the fast arena: its weight prefix below its activations, laid
   // out first fit as the ops come (incremental: births only move forward). An upper bound
   // on what Finish() lays out.
