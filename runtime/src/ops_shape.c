@@ -126,6 +126,12 @@ tgrs_status tgrs_op_transpose(tgrs_op_call* call) {
   if (call->tiled || call->attrs.perm.count != call->in[0].tensor.shape.count) {
     return TGRS_ERR_UNSUPPORTED_OP;
   }
+  /* Every input element lands in the output: the same count of the same size. */
+  if (call->in[0].data == NULL ||
+      tgrs_operand_count(&call->out[0]) != tgrs_operand_count(&call->in[0]) ||
+      tgrs_dtype_size(call->out[0].tensor.dtype) != tgrs_dtype_size(call->in[0].tensor.dtype)) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
   if ((st = perm4(call->attrs.perm, p)) != TGRS_OK) return st;
   if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK) return st;
   return tgrs_kernel_result(call, tgrs_transpose(tgrs_dtype_size(call->in[0].tensor.dtype), p, &in,

@@ -176,6 +176,27 @@ TEST(ExecutorHandPlanTest, ABiasShorterThanTheOutputChannelsIsAnInconsistentPlan
   EXPECT_EQ(r.stats.failed_op, 0);
 }
 
+TEST(ExecutorHandPlanTest, ATransposeIntoASmallerOutputIsAnInconsistentPlan) {
+  // fuzz_plan_fields: a TRANSPOSE whose output holds fewer elements than its input (a
+  // weight of 48 floats into 40) copied past the output's buffer. Here x has 4 floats and
+  // y 2 (its buffer cut to match); the identity permutation keeps every other check quiet.
+  PlanParts p = ReluPlan();
+  p.ops[0].code = fb::OpCode::TRANSPOSE;
+  AttrsParts attrs;
+  attrs.perm = {0, 1, 2, 3};
+  p.ops[0].attrs = attrs;
+  auto whole = LoadPlanBytes(Serialize(p));
+  ASSERT_NE(whole, nullptr);
+  EXPECT_EQ(RunExact(whole->plan, {Floats({1, 2, 3, 4})}).status, TGRS_OK);
+  p.tensors[1].shape = {1, 1, 1, 2};
+  p.tensors[1].onnx_shape = {1, 2, 1, 1};
+  p.stages[0].buffers[1].bytes = 8;
+  auto cut = LoadPlanBytes(Serialize(p));
+  ASSERT_NE(cut, nullptr);
+  const RunResult r = RunExact(cut->plan, {Floats({1, 2, 3, 4})});
+  EXPECT_EQ(r.status, TGRS_ERR_INCONSISTENT_PLAN) << tgrs_status_name(r.status);
+}
+
 // --- int8 ReduceMean reads its requantization from the plan ----------------------------
 // x int8 runtime [1, 2, 2, 1] (ONNX [1, 1, 2, 2]; one channel, so NCHW and NHWC bytes
 // agree), mean over H, W -> y int8 [1, 1, 1, 1]. s_in 0.5, s_out 0.25, zero points 0:
