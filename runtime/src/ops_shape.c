@@ -51,6 +51,7 @@ tgrs_status tgrs_op_concat(tgrs_op_call* call) {
   const void* data[TGRS_EXEC_MAX_OPERANDS];
   const uint32_t rank = call->out[0].tensor.shape.count;
   const size_t elem = tgrs_dtype_size(call->out[0].tensor.dtype);
+  size_t total = 0;
   uint32_t i;
   tgrs_status st;
   if (rank == 0 || rank > 4 || call->attrs.axis < 0 || (uint32_t)call->attrs.axis >= rank) {
@@ -63,7 +64,10 @@ tgrs_status tgrs_op_concat(tgrs_op_call* call) {
     if ((st = tgrs_operand_dims(&call->in[i], 1, &dims[i])) != TGRS_OK) return st;
     dim_ptrs[i] = &dims[i];
     data[i] = call->in[i].data;
+    total += tgrs_operand_count(&call->in[i]);
   }
+  /* The kernels write every input element once: the output must hold them all. */
+  if (total != tgrs_operand_count(&call->out[0])) return TGRS_ERR_INCONSISTENT_PLAN;
   if (call->op.input_multiplier.count != 0) {
     /* int8 inputs of other quantizations (the emitter lists a multiplier per input, as
      * docs/plan-format.md says); the kernel requantizes from the tensors' own scales and
