@@ -10,26 +10,14 @@
 
 #include "tgrs_kernels.h"
 
-static inline int tgrs_dims_valid(const tgrs_dims* d) {
-  return d != NULL && d->n > 0 && d->h > 0 && d->w > 0 && d->c > 0;
-}
+int tgrs_dims_valid(const tgrs_dims* d);
 
 static inline size_t tgrs_dims_count(const tgrs_dims* d) {
   return (size_t)d->n * (size_t)d->h * (size_t)d->w * (size_t)d->c;
 }
 
 /* Checks a row window against the tensors' full heights. */
-static inline tgrs_kernel_status tgrs_window_bounds(const tgrs_row_window* win, int32_t in_h,
-                                                    int32_t out_h) {
-  if (win == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
-  if (win->in_row_begin < 0 || win->in_rows < 0 || win->in_row_begin > in_h - win->in_rows) {
-    return TGRS_KERNEL_BAD_WINDOW;
-  }
-  if (win->out_row_begin < 0 || win->out_row_end < win->out_row_begin || win->out_row_end > out_h) {
-    return TGRS_KERNEL_BAD_WINDOW;
-  }
-  return TGRS_KERNEL_OK;
-}
+tgrs_kernel_status tgrs_window_bounds(const tgrs_row_window* win, int32_t in_h, int32_t out_h);
 
 /* Whether the coordinates a sliding window computes in int32 along one axis,
  * o * stride - pad + k * dilation for o < out and k < kernel, stay in int32 (kernel, stride
@@ -45,24 +33,9 @@ static inline int tgrs_axis_fits(int32_t out, int32_t kernel, int32_t stride, in
  * [out_row_begin, out_row_end) read through a (kernel, stride, dilation, pad_top) window:
  * [a * stride - pad_top, (b - 1) * stride - pad_top + (kernel - 1) * dilation + 1) clipped
  * to [0, in_h) (plan/tile_plan.h, TileRows). */
-static inline tgrs_kernel_status tgrs_window_covers(const tgrs_row_window* win, int32_t in_h,
-                                                    int32_t out_h, int32_t kernel, int32_t stride,
-                                                    int32_t dilation, int32_t pad_top) {
-  int64_t lo, hi;
-  const tgrs_kernel_status st = tgrs_window_bounds(win, in_h, out_h);
-  if (st != TGRS_KERNEL_OK) return st;
-  if (!tgrs_axis_fits(out_h, kernel, stride, dilation, pad_top)) return TGRS_KERNEL_BAD_ARGUMENT;
-  if (win->out_row_end == win->out_row_begin) return TGRS_KERNEL_OK;
-  lo = (int64_t)win->out_row_begin * stride - pad_top;
-  hi = (int64_t)(win->out_row_end - 1) * stride - pad_top + (int64_t)(kernel - 1) * dilation + 1;
-  if (lo < 0) lo = 0;
-  if (hi > in_h) hi = in_h;
-  if (lo >= hi) return TGRS_KERNEL_OK; /* only padding is read */
-  if (lo < win->in_row_begin || hi > (int64_t)win->in_row_begin + win->in_rows) {
-    return TGRS_KERNEL_BAD_WINDOW;
-  }
-  return TGRS_KERNEL_OK;
-}
+tgrs_kernel_status tgrs_window_covers(const tgrs_row_window* win, int32_t in_h, int32_t out_h,
+                                      int32_t kernel, int32_t stride, int32_t dilation,
+                                      int32_t pad_top);
 
 static inline int tgrs_conv_params_valid(const tgrs_conv_params* p) {
   return p != NULL && p->stride_h >= 1 && p->stride_w >= 1 && p->dilation_h >= 1 &&
@@ -83,11 +56,7 @@ static inline int32_t tgrs_wrapping_add(int32_t acc, int32_t term) {
 /* An int8 zero point: the differences (x - zp) the kernels multiply then fit in 9 bits. */
 static inline int tgrs_zero_point_s8_valid(int32_t zp) { return zp >= -128 && zp <= 127; }
 
-static inline int tgrs_quant_s8_valid(const tgrs_quant_s8* q) {
-  return q != NULL && q->input_zero_point >= -128 && q->input_zero_point <= 127 &&
-         q->output_zero_point >= -128 && q->output_zero_point <= 127 && q->act_min >= -128 &&
-         q->act_max <= 127 && q->act_min <= q->act_max;
-}
+int tgrs_quant_s8_valid(const tgrs_quant_s8* q);
 
 /* Checks a per-channel quant for `channels` output channels and returns the step that
  * indexes it: 1 when it holds one pair per channel, 0 when its single pair serves every
@@ -95,37 +64,15 @@ static inline int tgrs_quant_s8_valid(const tgrs_quant_s8* q) {
  * (the caller's TGRS_KERNEL_BAD_ARGUMENT) for NULL arrays, a count that is neither 1 nor
  * `channels`, or a shift outside [-31, 30]: tgrs_quantize_multiplier and the emitter never
  * produce one, and requantize.h shifts by 31 - shift, which must stay in [1, 62]. */
-static inline int32_t tgrs_pcq_step(const tgrs_per_channel_quant* pcq, int32_t channels) {
-  uint32_t i;
-  if (pcq == NULL || pcq->multiplier == NULL || pcq->shift == NULL || channels < 1) return -1;
-  if (pcq->count != 1u && pcq->count != (uint32_t)channels) return -1;
-  for (i = 0; i < pcq->count; ++i) {
-    if (pcq->shift[i] > 30 || pcq->shift[i] < -31) return -1;
-  }
-  return pcq->count == 1u ? 0 : 1;
-}
+int32_t tgrs_pcq_step(const tgrs_per_channel_quant* pcq, int32_t channels);
 
 /* The filter zero points of `pcq` for `channels` output channels: *zp points at them and
  * the result is the step between channels (0: one entry for all; a symmetric filter reads
  * a shared 0). -1 (the caller's TGRS_KERNEL_BAD_ARGUMENT) for a count that is neither 0, 1
  * nor `channels`, a NULL array with a count, or a zero point outside int8 (w - zp must stay
  * within [-255, 255] so that every product fits the int32 accumulator's arithmetic). */
-static inline int32_t tgrs_filter_zp_step(const tgrs_per_channel_quant* pcq, int32_t channels,
-                                          const int32_t** zp) {
-  static const int32_t kSymmetric = 0;
-  uint32_t i;
-  const uint32_t count = pcq->filter_zero_point_count;
-  if (count == 0u) {
-    *zp = &kSymmetric;
-    return 0;
-  }
-  if (pcq->filter_zero_point == NULL || (count != 1u && count != (uint32_t)channels)) return -1;
-  for (i = 0; i < count; ++i) {
-    if (!tgrs_zero_point_s8_valid(pcq->filter_zero_point[i])) return -1;
-  }
-  *zp = pcq->filter_zero_point;
-  return count == 1u ? 0 : 1;
-}
+int32_t tgrs_filter_zp_step(const tgrs_per_channel_quant* pcq, int32_t channels,
+                            const int32_t** zp);
 
 /* ONNX QuantizeLinear: saturate(round_half_even(v) + zero_point) to int8. Rounding is done
  * explicitly (not rintf) so it never depends on the FPU rounding mode; v - floorf(v) is
@@ -133,26 +80,6 @@ static inline int32_t tgrs_filter_zp_step(const tgrs_per_channel_quant* pcq, int
  * plan verifier holds every plan's there); one a kernel caller passes from outside int8 is
  * saturated to int8 first, which keeps q + zero_point defined (a zero point near INT32_MAX
  * overflowed it: found by fuzz_plan_fields) without 64-bit conversions on the target. */
-static inline int8_t tgrs_quantize_value_s8(float v, int32_t zero_point) {
-  float r;
-  int32_t q;
-  if (zero_point < -128) zero_point = -128;
-  if (zero_point > 127) zero_point = 127;
-  if (v != v) return (int8_t)zero_point;
-  if (v > 1000.0f) v = 1000.0f; /* beyond int8 reach either way; keeps the cast defined */
-  if (v < -1000.0f) v = -1000.0f;
-  r = floorf(v);
-  q = (int32_t)r; /* exact: r is a whole number in [-1000, 1000] */
-  {
-    /* Parity of the integer, not fmodf(r, 2): the same test without libm's fmodf (~450
-     * bytes on Cortex-M); the unsigned conversion is modular, so odd negatives are odd. */
-    const float frac = v - r;
-    if (frac > 0.5f || (frac == 0.5f && ((uint32_t)q & 1u) != 0u)) ++q;
-  }
-  q += zero_point;
-  if (q < -128) q = -128;
-  if (q > 127) q = 127;
-  return (int8_t)q;
-}
+int8_t tgrs_quantize_value_s8(float v, int32_t zero_point);
 
 #endif /* TGRS_KERNELS_KERNEL_UTIL_H_ */
