@@ -15,6 +15,10 @@ tgrs_status tgrs_op_softmax(tgrs_op_call* call) {
     return TGRS_ERR_UNSUPPORTED_OP;
   }
   if ((st = tgrs_operand_dims(&call->in[0], 1, &dims)) != TGRS_OK) return st;
+  /* The kernels write one value per input value. */
+  if (tgrs_operand_count(&call->out[0]) != tgrs_operand_count(&call->in[0])) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
   d[0] = dims.n;
   d[1] = dims.h;
   d[2] = dims.w;
@@ -93,6 +97,15 @@ tgrs_status tgrs_op_reduce_mean(tgrs_op_call* call) {
     mask |= 1u << (uint32_t)(a + (int32_t)(4 - rank));
   }
   if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK) return st;
+  {
+    /* The kernels write the values the reduction leaves: the kept axes' product. */
+    const int32_t d[4] = {in.n, in.h, in.w, in.c};
+    size_t kept = 1;
+    for (i = 0; i < 4; ++i) {
+      if (!(mask & (1u << i))) kept *= (size_t)d[i];
+    }
+    if (tgrs_operand_count(&call->out[0]) != kept) return TGRS_ERR_INCONSISTENT_PLAN;
+  }
   if (tgrs_call_is_f32(call)) {
     return tgrs_kernel_result(call, tgrs_reduce_mean_f32(mask, &in, (const float*)call->in[0].data,
                                                          (float*)call->out[0].data));
@@ -119,6 +132,10 @@ tgrs_status tgrs_op_batch_norm(tgrs_op_call* call) {
   tgrs_dims dims;
   tgrs_status st;
   if ((st = tgrs_operand_dims(&call->in[0], 1, &dims)) != TGRS_OK) return st;
+  /* The kernels write one value per input value. */
+  if (tgrs_operand_count(&call->out[0]) != tgrs_operand_count(&call->in[0])) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
   if (tgrs_call_is_s8(call)) {
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);

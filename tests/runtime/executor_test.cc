@@ -197,6 +197,81 @@ TEST(ExecutorHandPlanTest, ATransposeIntoASmallerOutputIsAnInconsistentPlan) {
   EXPECT_EQ(r.status, TGRS_ERR_INCONSISTENT_PLAN) << tgrs_status_name(r.status);
 }
 
+// --- an output smaller than what its kernel writes -------------------------------------
+// Softmax and BatchNormalization write as many values as their input holds, ReduceMean as
+// many as the reduction leaves, Concat the sum of its inputs: an output tensor holding
+// fewer is an inconsistent plan, not a write past its buffer (CONCAT was found by
+// fuzz_plan_fields; the others by reading every executor op for the same gap). Each plan
+// runs first with its output whole, so the failure can only come from the cut.
+
+// ReluPlan with `code`: x [1, 1, 2, 2] -> y, y cut to `y_shape` (NHWC) when given.
+PlanParts OneOpPlan(fb::OpCode code, const AttrsParts& attrs) {
+  PlanParts p = ReluPlan();
+  p.ops[0].code = code;
+  p.ops[0].attrs = attrs;
+  return p;
+}
+
+void CutOutput(PlanParts& p, std::vector<int32_t> y_shape) {
+  p.tensors[1].onnx_shape = {y_shape[0], y_shape[3], y_shape[1], y_shape[2]};
+  p.stages[0].buffers[1].bytes =
+      static_cast<uint32_t>(4 * y_shape[0] * y_shape[1] * y_shape[2] * y_shape[3]);
+  p.tensors[1].shape = std::move(y_shape);
+}
+
+tgrs_status RunFloats(const PlanParts& p) {
+  auto loaded = LoadPlanBytes(Serialize(p));
+  if (loaded == nullptr) return TGRS_ERR_NULL_ARGUMENT;  // the verifier refused it
+  return RunExact(loaded->plan, {Floats({1, 2, 3, 4})}).status;
+}
+
+TEST(ExecutorHandPlanTest, ASoftmaxIntoASmallerOutputIsAnInconsistentPlan) {
+  AttrsParts attrs;
+  attrs.axis = 3;  // C of [1, 1, 2, 2]: two rows of two
+  PlanParts p = OneOpPlan(fb::OpCode::SOFTMAX, attrs);
+  // The kernel's scratch: 4 bytes per element along the axis (docs/memory-model.md).
+  p.stages[0].buffers.push_back(BufferParts{fb::BufferKind::SCRATCH, -1, 0, 0, 0, 8,
+                                            fb::Home(32, 16, fb::MemoryRegion::FAST)});
+  p.stages[0].peak_bytes = p.fast_arena_bytes = p.scheduled_peak_bytes = 48;
+  EXPECT_EQ(RunFloats(p), TGRS_OK);
+  CutOutput(p, {1, 1, 1, 2});
+  EXPECT_EQ(RunFloats(p), TGRS_ERR_INCONSISTENT_PLAN);
+}
+
+TEST(ExecutorHandPlanTest, ABatchNormIntoASmallerOutputIsAnInconsistentPlan) {
+  PlanParts p = OneOpPlan(fb::OpCode::BATCH_NORMALIZATION, AttrsParts{});
+  p.ops[0].channel_scale = {1, 2};
+  p.ops[0].channel_shift = {0, 1};
+  EXPECT_EQ(RunFloats(p), TGRS_OK);
+  CutOutput(p, {1, 1, 1, 2});
+  EXPECT_EQ(RunFloats(p), TGRS_ERR_INCONSISTENT_PLAN);
+}
+
+TEST(ExecutorHandPlanTest, AReduceMeanIntoASmallerOutputIsAnInconsistentPlan) {
+  AttrsParts attrs;
+  attrs.axes = {1, 2};  // H, W of [1, 1, 2, 2]: two channel means
+  PlanParts p = OneOpPlan(fb::OpCode::REDUCE_MEAN, attrs);
+  CutOutput(p, {1, 1, 1, 2});
+  EXPECT_EQ(RunFloats(p), TGRS_OK);
+  CutOutput(p, {1, 1, 1, 1});
+  EXPECT_EQ(RunFloats(p), TGRS_ERR_INCONSISTENT_PLAN);
+}
+
+TEST(ExecutorHandPlanTest, AConcatIntoASmallerOutputIsAnInconsistentPlan) {
+  // x [1, 1, 2, 2] twice along C -> y [1, 1, 2, 4]; cut, y holds 4 of the 8 values.
+  AttrsParts attrs;
+  attrs.axis = 3;
+  PlanParts p = OneOpPlan(fb::OpCode::CONCAT, attrs);
+  p.ops[0].inputs = {0, 0};
+  CutOutput(p, {1, 1, 2, 4});
+  p.stages[0].buffers[1].home = fb::Home(16, 32, fb::MemoryRegion::FAST);
+  p.stages[0].peak_bytes = p.fast_arena_bytes = p.scheduled_peak_bytes = 48;
+  EXPECT_EQ(RunFloats(p), TGRS_OK);
+  CutOutput(p, {1, 1, 2, 2});
+  p.stages[0].buffers[1].home = fb::Home(16, 16, fb::MemoryRegion::FAST);
+  EXPECT_EQ(RunFloats(p), TGRS_ERR_INCONSISTENT_PLAN);
+}
+
 // --- int8 ReduceMean reads its requantization from the plan ----------------------------
 // x int8 runtime [1, 2, 2, 1] (ONNX [1, 1, 2, 2]; one channel, so NCHW and NHWC bytes
 // agree), mean over H, W -> y int8 [1, 1, 1, 1]. s_in 0.5, s_out 0.25, zero points 0:
