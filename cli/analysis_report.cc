@@ -104,6 +104,10 @@ void PrintVerdict(std::FILE* out, const tigris_analysis* a, const json& j) {
             Fixed(100.0 * static_cast<double>(extra) / static_cast<double>(macs), 1) + "% MACs";
   }
   std::fprintf(out, "verdict   %s: %s\n", verdict.c_str(), text.c_str());
+  for (const json& r : j["rewrites"]) {
+    std::fprintf(out, "rewrite   %s (%s): %s\n", r["op"].get<std::string>().c_str(),
+                 r["kind"].get<std::string>().c_str(), r["why"].get<std::string>().c_str());
+  }
 
   for (const json& s : j["stages"]) {
     if (s["reasons"].empty()) continue;

@@ -83,8 +83,9 @@ TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_mode
     const tigris::plan::Budget budget = tigris::api::ToBudget(options);
     analysis.plan = tigris::plan::PlanModel(model->graph, budget);
     analysis.tiled_stage_count = tigris::api::CountTiledStages(analysis.plan);
-    analysis.json = tigris::api::AnalysisJson(model->graph, analysis.plan);
-    analysis.chart = tigris::report::ChartFromPlan(model->graph, analysis.plan);
+    // The plan's own graph: the planner may have rewritten its copy (plan/rewrites.h).
+    analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis.plan);
+    analysis.chart = tigris::report::ChartFromPlan(analysis.plan.graph, analysis.plan);
   });
 }
 

@@ -37,8 +37,9 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
   plan::Budget planned = budget;
   planned.reserve_weights = !options.xip;
   out.result = plan::PlanModel(graph, planned);
-  RequireStagesFit(graph, out.result, budget.fast_bytes);
-  out.emitted = EmitPlan(graph, out.result, options);
+  // The plan's own graph from here on: the planner may have rewritten its copy.
+  RequireStagesFit(out.result.graph, out.result, budget.fast_bytes);
+  out.emitted = EmitPlan(out.result.graph, out.result, options);
   // The planner's prefix mirrors the emitter's (analysis/weight_prefix.cc); this check
   // stays as the safety net should the two ever disagree.
   for (const plan::Stage& stage : out.result.stages) {

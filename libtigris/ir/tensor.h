@@ -35,9 +35,9 @@ struct Tensor {
   // when "input transpose trim" removes a leading Transpose). Empty: ONNX layout.
   std::vector<int64_t> host_permutation;
   // Graph outputs: the shape the caller receives when it differs from `shape` by more than
-  // a permutation: gemm-to-pointwise made a classifier's [N, M] output a [N, M, 1, 1] map,
-  // whose runtime bytes are the [N, M] bytes. Empty: `shape` (permuted as above). Never set
-  // together with host_permutation.
+  // a permutation: the planner's classifier-as-pointwise rewrite (plan/rewrites.h) made
+  // a classifier's [N, M] output a [N, M, 1, 1] map, whose runtime bytes are the [N, M]
+  // bytes. Empty: `shape` (permuted as above). Never set together with host_permutation.
   std::vector<int64_t> host_shape;
 
   int64_t num_elements() const { return NumElements(shape); }

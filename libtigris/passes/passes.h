@@ -48,8 +48,6 @@ void QuantizeConstantFold(ir::Graph& graph);    // quantize_constant_fold.cc: Qu
 void SplitToSlice(ir::Graph& graph);            // split_to_slice.cc: one Slice per output
 void GemmFlattenFold(ir::Graph& graph);         // gemm_flatten_fold.cc: a pooled map's
                                                 //   Flatten folds into its Gemm
-void GemmToPointwise(ir::Graph& graph);         // gemm_to_pointwise.cc: a classifier Gemm
-                                                //   writing a graph output becomes a 1x1 Conv
 
 }  // namespace tigris::passes
 

@@ -106,11 +106,6 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // [N, C, 1, 1] map is a copy the Gemm does not need.
       {"gemm-flatten-fold", "Gemm reads a pooled [N, C, 1, 1] map without its Flatten",
        GemmFlattenFold},
-      // Right after gemm-flatten-fold, which leaves a classifier's Gemm reading a 4-D map;
-      // before activation-fuse, which fuses a Relu into Conv as into Gemm. A 1x1 Conv's
-      // output channels can be tiled in groups (docs/planning.md), a Gemm's cannot.
-      {"gemm-to-pointwise", "a classifier Gemm writing a graph output becomes a 1x1 Conv",
-       GemmToPointwise},
       // Reference pass 10.
       {"resize-scale-extract", "constant Resize scales become attributes", ResizeScaleExtract},
       // Reference pass 11.

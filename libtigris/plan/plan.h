@@ -18,9 +18,11 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/graph.h"
 #include "plan/budget.h"
 #include "plan/buffer.h"
 #include "plan/offset_layout.h"
+#include "plan/rewrites.h"
 #include "plan/tile_plan.h"
 
 namespace tigris::plan {
@@ -88,6 +90,11 @@ struct TimelineStep {
 };
 
 struct PlanResult {
+  // The graph every index of this plan refers to: the planner's own copy of the graph it
+  // was given, with the rewrites below applied (plan/rewrites.h). Emit and report from
+  // this graph, not the caller's: after a rewrite the two differ.
+  ir::Graph graph;
+  std::vector<Rewrite> rewrites;
   Budget budget;
   int64_t naive_peak_bytes = 0;  // single-stage, untiled timeline peak (live bytes)
   ir::TensorId largest_tensor = ir::kNoTensor;

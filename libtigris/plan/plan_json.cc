@@ -106,7 +106,12 @@ json PlanToJson(const ir::Graph& graph, const PlanResult& plan) {
                         {"live_bytes", step.live_bytes},
                         {"arena_bytes", step.arena_bytes}});
   }
+  json rewrites = json::array();
+  for (const Rewrite& r : plan.rewrites) {
+    rewrites.push_back({{"op", r.op}, {"kind", r.kind}, {"why", r.why}});
+  }
   return {{"memory", {{"naive_peak_bytes", plan.naive_peak_bytes}, {"largest_tensor", largest}}},
+          {"rewrites", rewrites},
           {"budget",
            {{"fast_bytes", plan.budget.fast_bytes},
             {"slow_bytes", plan.budget.slow_bytes},

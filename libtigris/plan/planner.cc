@@ -7,6 +7,7 @@
 #include "analysis/memory_timeline.h"
 #include "plan/graph_facts.h"
 #include "plan/plan_check.h"
+#include "plan/rewrites.h"
 #include "plan/row_tiling.h"
 #include "plan/spatial_partition.h"
 #include "plan/spills.h"
@@ -53,14 +54,19 @@ Verdict Decide(const PlanResult& plan) {
 
 }  // namespace
 
-PlanResult PlanModel(const ir::Graph& graph, const Budget& budget) {
+PlanResult PlanModel(const ir::Graph& model, const Budget& budget) {
   ValidateBudget(budget);
-  if (graph.ops.empty()) {
-    throw Error(Status::kEmptyModel, "graph '" + graph.name + "' has no ops to plan");
+  if (model.ops.empty()) {
+    throw Error(Status::kEmptyModel, "graph '" + model.name + "' has no ops to plan");
   }
+  // Phase 0: the planner's own graph, rewritten where the budget calls for a form some
+  // strategy can tile (plan/rewrites.h). Every later phase, and the plan, refer to it.
+  PlanResult plan;
+  plan.graph = model;
+  plan.rewrites = RewriteForBudget(plan.graph, budget);
+  const ir::Graph& graph = plan.graph;
   const GraphFacts facts = ComputeGraphFacts(graph);
 
-  PlanResult plan;
   plan.budget = budget;
   plan.naive_peak_bytes = analysis::ComputeMemoryTimeline(graph, facts.lifetimes).peak_bytes;
   int64_t largest = -1;

@@ -10,14 +10,15 @@
 
 namespace tigris::plan {
 
-// Plans `graph` (normalized: passes::Normalize) for `budget`. A plan whose stages do not
-// all fit is still returned, with verdict kNeedsWork and reasons on the failing stages.
-// With budget.reserve_weights (not xip) a stage fits when its weight prefix plus its
-// activation peak does (Stage::weight_bytes + Stage::peak_bytes <= fast_bytes).
-// Throws kInvalidBudget (ValidateBudget), kEmptyModel for a graph without ops,
-// kSlowBudgetTooSmall when a given slow budget is below the spills' slow_peak_bytes
-// (the message states both), and kInvalidModel / kUnsupportedDType for malformed tensors
-// or attributes (naming them).
+// Plans `graph` (normalized: passes::Normalize) for `budget`. The plan refers to its own
+// copy of the graph (PlanResult::graph), which budget-driven rewrites may have changed
+// (PlanResult::rewrites, plan/rewrites.h); `graph` itself is left as it was. A plan whose stages do
+// not all fit is still returned, with verdict kNeedsWork and reasons on the failing stages. With
+// budget.reserve_weights (not xip) a stage fits when its weight prefix plus its activation peak
+// does (Stage::weight_bytes + Stage::peak_bytes <= fast_bytes). Throws kInvalidBudget
+// (ValidateBudget), kEmptyModel for a graph without ops, kSlowBudgetTooSmall when a given slow
+// budget is below the spills' slow_peak_bytes (the message states both), and kInvalidModel /
+// kUnsupportedDType for malformed tensors or attributes (naming them).
 PlanResult PlanModel(const ir::Graph& graph, const Budget& budget);
 
 }  // namespace tigris::plan

@@ -1,0 +1,131 @@
+// The planner's budget-driven rewrites on its own copy of the graph (plan/rewrites.h):
+// classifier-as-pointwise turns a classifier Gemm over a pooled [N, K, 1, 1] map whose
+// output is a graph output into a 1x1 Conv writing [N, M, 1, 1], the caller still
+// receiving [N, M], and PlanModel makes it only when the Gemm's input and output do not fit
+// the fast budget together.
+#include <gtest/gtest.h>
+
+#include "analysis/macs.h"
+#include "plan/plan_simulator.h"
+#include "plan/planner.h"
+#include "plan/rewrites.h"
+#include "support/graph_builder.h"
+
+namespace tigris {
+namespace {
+
+using ir::OpType;
+using plan::PlanModel;
+using plan::PlanResult;
+using testing::GraphBuilder;
+using testing::OpTypes;
+
+// p [1, 3, 1, 1] -> Gemm(B [2, 3], C [2]) -> y [1, 2], optionally read by a Relu too.
+ir::Graph Classifier(bool read_by_relu = false) {
+  GraphBuilder b;
+  ir::TensorId p = b.Input("p", {1, 3, 1, 1});
+  ir::TensorId weights = b.Floats("B", {2, 3}, {1, 2, 3, 4, 5, 6});
+  ir::TensorId bias = b.Floats("C", {2}, {0.5f, -0.5f});
+  ir::TensorId y = b.Op(OpType::kGemm, "fc", {p, weights, bias}, "y", {1, 2});
+  b.Output(y);
+  if (read_by_relu) b.Output(b.Op(OpType::kRelu, "relu", {y}, "r", {1, 2}));
+  return b.Take();
+}
+
+TEST(ClassifierAsPointwise, AClassifierWritingTheOutputBecomesA1x1Conv) {
+  ir::Graph g = Classifier();
+  g.ops[0].fused_activation = ir::Activation::kRelu;
+  const size_t tensors = g.tensors.size();
+  ASSERT_TRUE(plan::ClassifierAsPointwise(g, 0));
+  EXPECT_EQ(g.tensors.size(), tensors);  // B, read by this op alone, is the filter
+  ASSERT_EQ(OpTypes(g), std::vector<std::string>{"Conv"});
+  const ir::Op& conv = g.ops[0];
+  EXPECT_EQ(conv.name, "fc");
+  EXPECT_EQ(conv.fused_activation, ir::Activation::kRelu);
+  const ir::Tensor& filter = g.tensor(conv.input(1));
+  EXPECT_EQ(filter.shape, (ir::Shape{2, 3, 1, 1}));
+  EXPECT_EQ(filter.DataAs<float>(), (std::vector<float>{1, 2, 3, 4, 5, 6}));  // B's rows
+  EXPECT_EQ(g.tensor(conv.input(2)).name, "C");
+  const ir::Tensor& y = g.tensor(g.outputs[0]);
+  EXPECT_EQ(y.name, "y");
+  EXPECT_EQ(y.shape, (ir::Shape{1, 2, 1, 1}));
+  EXPECT_EQ(y.host_shape, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(analysis::OpMacs(g, conv), 6);  // 2 outputs x 3 taps, as the Gemm
+}
+
+TEST(ClassifierAsPointwise, ASharedWeightKeepsItsShapeForItsOtherReader) {
+  GraphBuilder b;
+  ir::TensorId p = b.Input("p", {1, 3, 1, 1});
+  ir::TensorId weights = b.Floats("B", {2, 3}, {1, 2, 3, 4, 5, 6});
+  b.Output(b.Op(OpType::kGemm, "fc0", {p, weights}, "y0", {1, 2}));
+  b.Output(b.Op(OpType::kGemm, "fc1", {p, weights}, "y1", {1, 2}));
+  ir::Graph g = b.Take();
+  ASSERT_TRUE(plan::ClassifierAsPointwise(g, 0));
+  EXPECT_EQ(OpTypes(g), (std::vector<std::string>{"Conv", "Gemm"}));
+  EXPECT_NE(g.ops[0].input(1), weights);
+  EXPECT_EQ(g.tensor(g.ops[0].input(1)).shape, (ir::Shape{2, 3, 1, 1}));
+  EXPECT_EQ(g.tensor(g.ops[0].input(1)).DataAs<float>(), g.tensor(weights).DataAs<float>());
+  EXPECT_EQ(g.tensor(weights).shape, (ir::Shape{2, 3}));
+  EXPECT_EQ(g.ops[1].input(1), weights);
+}
+
+TEST(ClassifierAsPointwise, AGemmWhoseResultAnOpReadsStays) {
+  ir::Graph g = Classifier(/*read_by_relu=*/true);
+  EXPECT_FALSE(plan::ClassifierAsPointwise(g, 0));
+  EXPECT_EQ(OpTypes(g), (std::vector<std::string>{"Gemm", "Relu"}));
+  EXPECT_TRUE(g.tensor(g.outputs[0]).host_shape.empty());
+}
+
+TEST(ClassifierAsPointwise, AGemmOverAMatrixStays) {
+  GraphBuilder b;
+  ir::TensorId a = b.Input("a", {1, 3});
+  ir::TensorId weights = b.Floats("B", {2, 3}, {1, 2, 3, 4, 5, 6});
+  b.Output(b.Op(OpType::kGemm, "fc", {a, weights}, "y", {1, 2}));
+  ir::Graph g = b.Take();
+  EXPECT_FALSE(plan::ClassifierAsPointwise(g, 0));
+  EXPECT_FALSE(plan::ClassifierAsPointwise(g, 7));  // no such op
+  EXPECT_EQ(OpTypes(g), std::vector<std::string>{"Gemm"});
+}
+
+// p [1, 64, 1, 1] float (256 bytes) -> Gemm(B [32, 64]) -> y [1, 32] (128 bytes).
+ir::Graph WideClassifier() {
+  GraphBuilder b;
+  ir::TensorId p = b.Input("p", {1, 64, 1, 1});
+  std::vector<float> weights(32 * 64);
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<float>(i % 7) - 3;
+  ir::TensorId w = b.Floats("B", {32, 64}, weights);
+  b.Output(b.Op(OpType::kGemm, "fc", {p, w}, "y", {1, 32}));
+  return b.Take();
+}
+
+TEST(PlannerRewrites, AClassifierThatFitsStaysAGemm) {
+  // 256 + 128 = 384 bytes fit 1024: nothing to gain, the plan runs the model as given.
+  const ir::Graph graph = WideClassifier();
+  const PlanResult p = PlanModel(graph, {1024, 0, 0});
+  EXPECT_TRUE(p.rewrites.empty());
+  EXPECT_EQ(OpTypes(p.graph), std::vector<std::string>{"Gemm"});
+  EXPECT_EQ(p.verdict, plan::Verdict::kOk);
+}
+
+TEST(PlannerRewrites, AClassifierOverBudgetRunsAsA1x1ConvolutionByOutputChannelGroups) {
+  // 384 bytes over 320: as a Gemm there is no plan; as a 1x1 convolution its output
+  // channels run in groups, each reading the whole 256-byte input.
+  const ir::Graph graph = WideClassifier();
+  const PlanResult p = PlanModel(graph, {320, 0, 0});
+  ASSERT_EQ(p.rewrites.size(), 1u);
+  EXPECT_EQ(p.rewrites[0].op, "fc");
+  EXPECT_EQ(p.rewrites[0].kind, "classifier-as-pointwise");
+  EXPECT_NE(p.rewrites[0].why.find("input 256 B + output 128 B"), std::string::npos)
+      << p.rewrites[0].why;
+  EXPECT_EQ(OpTypes(p.graph), std::vector<std::string>{"Conv"});
+  EXPECT_EQ(p.verdict, plan::Verdict::kTiled);
+  ASSERT_TRUE(p.stages[0].tile.has_value());
+  EXPECT_GT(p.stages[0].tile->tile_channels, 0);
+  EXPECT_LE(p.scheduled_peak_bytes, 320);
+  testing::ExpectPlanReplays(p.graph, p);
+  // The caller's graph is not the planner's: it still holds the Gemm.
+  EXPECT_EQ(OpTypes(graph), std::vector<std::string>{"Gemm"});
+}
+
+}  // namespace
+}  // namespace tigris
