@@ -9,7 +9,9 @@
 namespace tigris::plan {
 namespace {
 
-bool IsClassifier(const ir::Graph& graph, const ir::Op& op) {
+// `consumers`: graph.ConsumerIndex().
+bool IsClassifier(const ir::Graph& graph, const std::vector<std::vector<int>>& consumers,
+                  const ir::Op& op) {
   if (op.type != ir::OpType::kGemm || op.inputs.size() < 2 || op.outputs.size() != 1) {
     return false;
   }
@@ -18,11 +20,7 @@ bool IsClassifier(const ir::Graph& graph, const ir::Op& op) {
   if (op.inputs.size() > 2 && op.input(2) != ir::kNoTensor && !graph.IsConstant(op.input(2))) {
     return false;
   }
-  for (const ir::Op& other : graph.ops) {
-    for (ir::TensorId in : other.inputs) {
-      if (in == y) return false;  // an op reads the result: it is not only the output
-    }
-  }
+  if (!consumers[static_cast<size_t>(y)].empty()) return false;  // not only the output
   const ir::Shape& as = graph.tensor(a).shape;
   const ir::Shape& bs = graph.tensor(b).shape;
   const ir::Tensor& out = graph.tensor(y);
@@ -35,17 +33,14 @@ bool IsClassifier(const ir::Graph& graph, const ir::Op& op) {
 
 bool ClassifierAsPointwise(ir::Graph& graph, int op_index) {
   if (op_index < 0 || static_cast<size_t>(op_index) >= graph.ops.size()) return false;
-  if (!IsClassifier(graph, graph.ops[static_cast<size_t>(op_index)])) return false;
+  const std::vector<std::vector<int>> consumers = graph.ConsumerIndex();
+  if (!IsClassifier(graph, consumers, graph.ops[static_cast<size_t>(op_index)])) return false;
   // The filter: B's bytes as [M, K, 1, 1] (the same row-major order). B itself when only
   // this op reads it (a copy would leave B's bytes behind, counted as weights); else a new
   // tensor, so that the other readers keep B's shape.
   const ir::TensorId b = graph.ops[static_cast<size_t>(op_index)].input(1);
-  int readers = 0;
-  for (const ir::Op& other : graph.ops) {
-    for (ir::TensorId in : other.inputs) readers += in == b ? 1 : 0;
-  }
   ir::TensorId filter_id = b;
-  if (readers > 1) {
+  if (consumers[static_cast<size_t>(b)].size() > 1) {
     ir::Tensor filter = graph.tensor(b);
     filter.name = graph.UniqueTensorName(filter.name + "_1x1");
     filter_id = graph.AddTensor(std::move(filter));
@@ -64,9 +59,11 @@ bool ClassifierAsPointwise(ir::Graph& graph, int op_index) {
 
 std::vector<Rewrite> RewriteForBudget(ir::Graph& graph, const Budget& budget) {
   std::vector<Rewrite> rewrites;
+  // A rewrite changes no op's readers but its own filter's, so one index serves the scan.
+  const std::vector<std::vector<int>> consumers = graph.ConsumerIndex();
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const ir::Op& op = graph.ops[i];
-    if (!IsClassifier(graph, op)) continue;
+    if (!IsClassifier(graph, consumers, op)) continue;
     // As a Gemm the op needs its whole input and output resident at once.
     const int64_t in = analysis::AlignUp(graph.tensor(op.input(0)).byte_size());
     const int64_t out = analysis::AlignUp(graph.tensor(op.outputs[0]).byte_size());
