@@ -1,4 +1,5 @@
-// `tigris analyze MODEL [-m FAST [-m SLOW]] [-f FLASH] [-v] [--json] [--timeline FILE]`:
+// `tigris analyze MODEL [-m FAST [-m SLOW]] [-f FLASH] [-v] [--json] [--timeline FILE]
+//  [--layout greedy|exact [--time-limit S]]`:
 // load, normalize and verify a model, then report it; with -m, plan it under the budgets
 // (tigris_analyze) and report the memory analysis.
 #include <cerrno>
@@ -9,6 +10,7 @@
 
 #include "analysis_report.h"
 #include "commands.h"
+#include "layout_options.h"
 #include "model_options.h"
 
 namespace tigris::cli {
@@ -30,7 +32,8 @@ const char kAnalyzeHelp[] =
     "  --json                  print JSON instead of the human report\n"
     "  --timeline FILE.svg     write the memory timeline chart (needs -m)\n"
     "  -h, --help              show this help\n"
-    "sizes: bytes or a number with K, M or G (binary): 262144, 256K, 1.5MiB\n";
+    "sizes: bytes or a number with K, M or G (binary): 262144, 256K, 1.5MiB\n"
+    "layout (with -m):\n";
 
 std::string ShapeText(const tigris_tensor_info& t) {
   std::string s;
@@ -95,7 +98,7 @@ uint64_t ParseSizeOption(const std::string& option, const std::string& text) {
 bool ParseBudgets(const Args& args, tigris_analyze_options* options) {
   const std::vector<std::string>& memory = args.Values("-m");
   if (memory.empty()) {
-    for (const char* needs_m : {"-f", "--timeline"}) {
+    for (const char* needs_m : {"-f", "--timeline", "--layout", "--time-limit"}) {
       if (!args.Values(needs_m).empty()) throw UsageError(std::string(needs_m) + " needs -m FAST");
     }
     if (args.Flag("-v")) throw UsageError("-v needs -m FAST");
@@ -111,6 +114,10 @@ bool ParseBudgets(const Args& args, tigris_analyze_options* options) {
   if (memory.size() == 2) options->slow_bytes = ParseSizeOption("-m (slow)", memory[1]);
   if (!args.Values("-f").empty())
     options->flash_bytes = ParseSizeOption("-f", args.Values("-f")[0]);
+  const LayoutChoice layout = ParseLayoutOptions(args);
+  options->layout = layout.layout;
+  options->time_limit_seconds = layout.time_limit_seconds;
+  options->progress = layout.progress;
   return true;
 }
 
@@ -168,10 +175,11 @@ int RunAnalyze(int argc, char** argv) {
   options.push_back({"-m", "--memory"});
   options.push_back({"-f", "--flash"});
   options.push_back({"--timeline"});
+  for (std::vector<std::string>& spelling : LayoutOptionSpellings()) options.push_back(spelling);
   Args args({{"--json"}, {"-v", "--verbose"}, {"-h", "--help"}}, options);
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
-    std::printf("%s%s", kAnalyzeHelp, ModelOptionsHelp());
+    std::printf("%s%s%s", kAnalyzeHelp, LayoutOptionsHelp(), ModelOptionsHelp());
     return 0;
   }
   if (args.positional().size() != 1) {

@@ -1,9 +1,11 @@
-// `tigris compile MODEL -m FAST [-m SLOW] [-f FLASH] [--xip] [-c none|lz4] -o OUT.tgrs`:
+// `tigris compile MODEL -m FAST [-m SLOW] [-f FLASH] [--xip] [-c none|lz4]
+//  [--layout greedy|exact [--time-limit S]] -o OUT.tgrs`:
 // plan the model under the budgets and write the .tgrs execution plan.
 #include <cstdio>
 #include <string>
 
 #include "commands.h"
+#include "layout_options.h"
 #include "model_options.h"
 
 namespace tigris::cli {
@@ -41,10 +43,11 @@ int RunCompile(int argc, char** argv) {
   options.push_back({"-f", "--flash"});
   options.push_back({"-c", "--compression"});
   options.push_back({"-o", "--output"});
+  for (std::vector<std::string>& spelling : LayoutOptionSpellings()) options.push_back(spelling);
   Args args({{"--xip"}, {"-h", "--help"}}, options);
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
-    std::printf("%s%s", kCompileHelp, ModelOptionsHelp());
+    std::printf("%s%s%s", kCompileHelp, LayoutOptionsHelp(), ModelOptionsHelp());
     return 0;
   }
   if (args.positional().size() != 1) throw UsageError("compile takes exactly one MODEL argument");
@@ -68,6 +71,10 @@ int RunCompile(int argc, char** argv) {
   if (plan_options.xip && plan_options.compression == TIGRIS_COMPRESSION_LZ4) {
     throw UsageError("--xip reads weights in place and cannot be combined with -c lz4");
   }
+  const LayoutChoice layout = ParseLayoutOptions(args);
+  plan_options.layout = layout.layout;
+  plan_options.time_limit_seconds = layout.time_limit_seconds;
+  plan_options.progress = layout.progress;
   if (args.Values("-o").size() != 1) throw UsageError("compile needs exactly one -o OUT.tgrs");
   const std::string out_path = args.Values("-o")[0];
 

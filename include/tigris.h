@@ -237,7 +237,20 @@ typedef enum tigris_verdict {
   TIGRIS_VERDICT_NEEDS_WORK = 3   /* some stage cannot fit; the JSON names ops and reasons */
 } tigris_verdict;
 
-#define TIGRIS_ANALYZE_OPTIONS_VERSION 1
+/* How the planner places buffers in an arena (docs/memory-model.md). */
+typedef enum tigris_layout {
+  /* The lower of two greedy layouts (first fit; greedy by size, best fit). Fast. */
+  TIGRIS_LAYOUT_GREEDY = 0,
+  /* Then, for every arena above its live-bytes bound, an exact solve (a MILP, COIN-OR
+   * CBC) within time_limit_seconds for the whole plan. Never worse than greedy. */
+  TIGRIS_LAYOUT_EXACT = 1
+} tigris_layout;
+
+/* Told about long work (an exact layout solve running past a second), one line of text
+ * at a time, on the thread that called tigris_analyze / tigris_plan. */
+typedef void (*tigris_progress_fn)(const char* message, void* user_data);
+
+#define TIGRIS_ANALYZE_OPTIONS_VERSION 2
 typedef struct tigris_analyze_options {
   int version;         /* TIGRIS_ANALYZE_OPTIONS_VERSION */
   uint64_t fast_bytes; /* SRAM budget in bytes; required, > 0 */
@@ -245,10 +258,15 @@ typedef struct tigris_analyze_options {
    * reported. When given, spills that do not fit are TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL. */
   uint64_t slow_bytes;
   uint64_t flash_bytes; /* flash budget for weights and plan; 0 = not given */
+  /* Since version 2 (a version-1 struct ends above and plans with the defaults). */
+  tigris_layout layout;        /* default TIGRIS_LAYOUT_GREEDY */
+  double time_limit_seconds;   /* TIGRIS_LAYOUT_EXACT: all solves together, > 0; default 10 */
+  tigris_progress_fn progress; /* NULL (default): silent */
+  void* progress_user_data;
 } tigris_analyze_options;
 
 #define TIGRIS_ANALYZE_OPTIONS_INIT \
-  { TIGRIS_ANALYZE_OPTIONS_VERSION, 0, 0, 0 }
+  { TIGRIS_ANALYZE_OPTIONS_VERSION, 0, 0, 0, TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL }
 TIGRIS_API tigris_status tigris_analyze_options_init(tigris_analyze_options* opts, int version);
 
 /* Plans `model` under the budgets: lifetimes, memory timeline, temporal partitioning,
@@ -299,7 +317,7 @@ typedef enum tigris_compression {
   TIGRIS_COMPRESSION_LZ4 = 1 /* weights LZ4-compressed per stage (liblz4 HC) */
 } tigris_compression;
 
-#define TIGRIS_PLAN_OPTIONS_VERSION 1
+#define TIGRIS_PLAN_OPTIONS_VERSION 2
 typedef struct tigris_plan_options {
   int version;          /* TIGRIS_PLAN_OPTIONS_VERSION */
   uint64_t fast_bytes;  /* SRAM budget, required, > 0 */
@@ -310,10 +328,18 @@ typedef struct tigris_plan_options {
    * which then counts against fast_bytes. */
   int xip;
   tigris_compression compression;
+  /* Since version 2, as in tigris_analyze_options. */
+  tigris_layout layout;
+  double time_limit_seconds;
+  tigris_progress_fn progress;
+  void* progress_user_data;
 } tigris_plan_options;
 
-#define TIGRIS_PLAN_OPTIONS_INIT \
-  { TIGRIS_PLAN_OPTIONS_VERSION, 0, 0, 0, 1, TIGRIS_COMPRESSION_NONE }
+#define TIGRIS_PLAN_OPTIONS_INIT                                                                  \
+  {                                                                                               \
+    TIGRIS_PLAN_OPTIONS_VERSION, 0, 0, 0, 1, TIGRIS_COMPRESSION_NONE, TIGRIS_LAYOUT_GREEDY, 10.0, \
+        NULL, NULL                                                                                \
+  }
 TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int version);
 
 /* Plans `model` under the budgets and lays out everything the runtime needs (NHWC

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything TiGrIS needs that the machine does not have yet, idempotently:
 #   - Debian packages (compilers, CMake, protobuf, libonnx-dev, FlatBuffers, liblz4,
-#     GoogleTest, Google Benchmark, SWIG, nlohmann-json, clang-format, and the Arm
+#     GoogleTest, Google Benchmark, SWIG, nlohmann-json, clang-format, COIN-OR CBC, and the Arm
 #     cross toolchain + QEMU for the Cortex-M runtime tests)
 #   - a project-local Python virtual environment (.venv) with the test tooling from PyPI
 #     (onnx, onnxruntime, numpy, pytest)
@@ -19,6 +19,7 @@ apt_packages=(
   clang                  # fuzz/ (scripts/fuzz.sh): libFuzzer targets and coverage builds
   clang-format           # formatting check (.clang-format, Google base)
   cmake
+  coinor-libcbc-dev      # exact arena layout: the MILP of docs/memory-model.md (--layout exact)
   flatbuffers-compiler   # flatc: generates the plan reader/writer code from format/tgrs.fbs
   gcc-arm-none-eabi      # Cortex-M cross compiler for the runtime (runtime/targets/mps2)
   git

@@ -32,8 +32,13 @@ plan::Budget ToBudget(const tigris_analyze_options* options) {
                 "tigris_analyze: options must not be NULL (fast_bytes is required)");
   }
   CheckStructVersion(options->version, TIGRIS_ANALYZE_OPTIONS_VERSION, "tigris_analyze_options");
-  return ToPlanBudget(options->fast_bytes, options->slow_bytes, options->flash_bytes,
-                      "tigris_analyze_options");
+  plan::Budget budget = ToPlanBudget(options->fast_bytes, options->slow_bytes, options->flash_bytes,
+                                     "tigris_analyze_options");
+  if (options->version >= 2) {
+    budget.layout = ToLayoutOptions(options->layout, options->time_limit_seconds, options->progress,
+                                    options->progress_user_data, "tigris_analyze_options");
+  }
+  return budget;
 }
 
 // One top-level object: the model summary first (as tigris_model_json, without the
@@ -72,7 +77,7 @@ extern "C" {
 TIGRIS_API tigris_status tigris_analyze_options_init(tigris_analyze_options* opts, int version) {
   return tigris::api::InitOptions(opts, version, TIGRIS_ANALYZE_OPTIONS_VERSION,
                                   tigris_analyze_options TIGRIS_ANALYZE_OPTIONS_INIT,
-                                  "tigris_analyze_options_init");
+                                  "tigris_analyze_options_init", tigris::api::AnalyzeOptionsSize);
 }
 
 TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_model* model,

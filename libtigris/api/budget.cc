@@ -1,5 +1,7 @@
 #include "api/budget.h"
 
+#include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
 
@@ -29,6 +31,46 @@ plan::Budget ToPlanBudget(uint64_t fast_bytes, uint64_t slow_bytes, uint64_t fla
                 std::string(struct_name) + ".fast_bytes is 0; the SRAM budget is required");
   }
   return budget;
+}
+
+plan::LayoutOptions ToLayoutOptions(tigris_layout layout, double time_limit_seconds,
+                                    tigris_progress_fn progress, void* progress_user_data,
+                                    const char* struct_name) {
+  plan::LayoutOptions options;
+  switch (layout) {
+    case TIGRIS_LAYOUT_GREEDY:
+      options.mode = plan::LayoutMode::kGreedy;
+      break;
+    case TIGRIS_LAYOUT_EXACT:
+      options.mode = plan::LayoutMode::kExact;
+      break;
+    default:
+      throw Error(Status::kInvalidArgument,
+                  std::string(struct_name) + ".layout is " +
+                      std::to_string(static_cast<int>(layout)) +
+                      "; expected TIGRIS_LAYOUT_GREEDY (0) or TIGRIS_LAYOUT_EXACT (1)");
+  }
+  if (options.mode == plan::LayoutMode::kExact &&
+      !(std::isfinite(time_limit_seconds) && time_limit_seconds > 0)) {
+    throw Error(Status::kInvalidArgument,
+                std::string(struct_name) + ".time_limit_seconds must be a positive number of " +
+                    "seconds for TIGRIS_LAYOUT_EXACT, got " + std::to_string(time_limit_seconds));
+  }
+  options.time_limit_seconds = time_limit_seconds;
+  if (progress) {
+    options.progress = [progress, progress_user_data](const std::string& message) {
+      progress(message.c_str(), progress_user_data);
+    };
+  }
+  return options;
+}
+
+size_t AnalyzeOptionsSize(int version) {
+  return version >= 2 ? sizeof(tigris_analyze_options) : offsetof(tigris_analyze_options, layout);
+}
+
+size_t PlanOptionsSize(int version) {
+  return version >= 2 ? sizeof(tigris_plan_options) : offsetof(tigris_plan_options, layout);
 }
 
 }  // namespace tigris::api

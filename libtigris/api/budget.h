@@ -3,9 +3,11 @@
 #ifndef TIGRIS_API_BUDGET_H_
 #define TIGRIS_API_BUDGET_H_
 
+#include <cstddef>
 #include <cstdint>
 
 #include "plan/budget.h"
+#include "tigris.h"
 
 namespace tigris::api {
 
@@ -14,6 +16,19 @@ namespace tigris::api {
 // `struct_name`.field. slow and flash 0 mean "not given".
 plan::Budget ToPlanBudget(uint64_t fast_bytes, uint64_t slow_bytes, uint64_t flash_bytes,
                           const char* struct_name);
+
+// The version-2 layout fields of an options struct (tigris_analyze_options,
+// tigris_plan_options) as the planner's LayoutOptions. Error(kInvalidArgument) naming
+// `struct_name`.field for a layout that is not a tigris_layout value, or an exact layout's
+// time limit that is not a positive number of seconds.
+plan::LayoutOptions ToLayoutOptions(tigris_layout layout, double time_limit_seconds,
+                                    tigris_progress_fn progress, void* progress_user_data,
+                                    const char* struct_name);
+
+// The size of a tigris_analyze_options / tigris_plan_options struct at `version` (1: up to
+// flash_bytes / compression; 2: the layout fields too).
+size_t AnalyzeOptionsSize(int version);
+size_t PlanOptionsSize(int version);
 
 }  // namespace tigris::api
 

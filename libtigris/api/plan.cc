@@ -22,8 +22,13 @@ plan::Budget ToBudget(const tigris_plan_options* options) {
                 "tigris_plan: options must not be NULL (fast_bytes is required)");
   }
   CheckStructVersion(options->version, TIGRIS_PLAN_OPTIONS_VERSION, "tigris_plan_options");
-  return ToPlanBudget(options->fast_bytes, options->slow_bytes, options->flash_bytes,
-                      "tigris_plan_options");
+  plan::Budget budget = ToPlanBudget(options->fast_bytes, options->slow_bytes, options->flash_bytes,
+                                     "tigris_plan_options");
+  if (options->version >= 2) {
+    budget.layout = ToLayoutOptions(options->layout, options->time_limit_seconds, options->progress,
+                                    options->progress_user_data, "tigris_plan_options");
+  }
+  return budget;
 }
 
 emit::EmitOptions ToEmitOptions(const tigris_plan_options* options) {
@@ -63,7 +68,7 @@ extern "C" {
 TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int version) {
   return tigris::api::InitOptions(opts, version, TIGRIS_PLAN_OPTIONS_VERSION,
                                   tigris_plan_options TIGRIS_PLAN_OPTIONS_INIT,
-                                  "tigris_plan_options_init");
+                                  "tigris_plan_options_init", tigris::api::PlanOptionsSize);
 }
 
 TIGRIS_API tigris_status tigris_plan(tigris_execution_plan** out, const tigris_model* model,

@@ -2,6 +2,7 @@
 #ifndef TIGRIS_API_STATUS_H_
 #define TIGRIS_API_STATUS_H_
 
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -68,13 +69,16 @@ tigris_status CreateHandle(Handle** out, std::string* handle_error, const char* 
 
 // The body of every tigris_*_options_init: fills *opts with `defaults` (the struct's _INIT
 // macro) for a version this library knows. `function` names the caller in messages.
+// `size_of_version` gives the struct's size at a version: a caller built against an older
+// header passes a shorter struct, and only that much of it is written.
 template <typename Options>
-tigris_status InitOptions(Options* opts, int version, int latest, const Options& defaults,
-                          const char* function) {
+tigris_status InitOptions(
+    Options* opts, int version, int latest, const Options& defaults, const char* function,
+    size_t (*size_of_version)(int) = [](int) { return sizeof(Options); }) {
   return Guard(nullptr, [&] {
     if (!opts) throw Error(Status::kInvalidArgument, std::string(function) + ": opts is NULL");
     CheckStructVersion(version, latest, function);
-    *opts = defaults;
+    std::memcpy(static_cast<void*>(opts), &defaults, size_of_version(version));
     opts->version = version;
   });
 }

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "plan/offset_layout.h"
+
 namespace tigris::plan {
 
 struct Budget {
@@ -15,10 +17,13 @@ struct Budget {
   // prefix + activations in fast_bytes. false (xip, or an analysis that ignores weights):
   // stages are planned on activations alone.
   bool reserve_weights = false;
+  // How hard to work at packing each arena into its budget: greedy, or exact within a
+  // time limit (plan/offset_layout.h).
+  LayoutOptions layout{};
 };
 
-// Throws kInvalidBudget, naming the field, for fast_bytes <= 0 or a negative slow or
-// flash budget.
+// Throws kInvalidBudget, naming the field, for fast_bytes <= 0, a negative slow or flash
+// budget, or an exact layout's time limit that is not a positive number.
 void ValidateBudget(const Budget& budget);
 
 }  // namespace tigris::plan

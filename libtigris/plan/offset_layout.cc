@@ -1,16 +1,46 @@
 #include "plan/offset_layout.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <future>
 #include <map>
 #include <numeric>
 
 #include "analysis/alignment.h"
+#include "plan/exact_layout.h"
 
 namespace tigris::plan {
 namespace {
 
 bool Overlap(const Interval& a, const Interval& b) {
   return a.first <= b.last && b.first <= a.last;
+}
+
+// SolveExactLayout, telling `progress` (when set) about a solve that runs past a second:
+// a line when that second is up and one when it ends.
+ExactLayoutResult SolveWithProgress(const std::vector<Interval>& intervals, const Layout& start,
+                                    int64_t good_enough_bytes, double seconds,
+                                    const std::function<void(const std::string&)>& progress) {
+  auto solve = [&] {
+    return SolveExactLayout(intervals, start.offsets, start.peak_bytes, good_enough_bytes, seconds);
+  };
+  if (!progress) return solve();
+  std::future<ExactLayoutResult> running = std::async(std::launch::async, solve);
+  if (running.wait_for(std::chrono::seconds(1)) == std::future_status::ready) return running.get();
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "exact layout of %zu buffers: greedy %lld bytes, live bound %lld; solving "
+                "(time left %.1f s)",
+                intervals.size(), static_cast<long long>(start.peak_bytes),
+                static_cast<long long>(start.summary.live_bound_bytes), seconds);
+  progress(line);
+  ExactLayoutResult result = running.get();
+  std::snprintf(line, sizeof line, "exact layout of %zu buffers: %lld bytes, %s %lld",
+                intervals.size(), static_cast<long long>(result.peak_bytes),
+                result.optimal ? "optimal, bound" : "proven bound",
+                static_cast<long long>(result.lower_bound_bytes));
+  progress(line);
+  return result;
 }
 
 }  // namespace
@@ -21,14 +51,20 @@ std::string_view LayoutAlgorithmName(LayoutAlgorithm algorithm) {
       return "first_fit";
     case LayoutAlgorithm::kGreedyBySize:
       return "greedy_by_size";
+    case LayoutAlgorithm::kExact:
+      return "exact";
   }
   return "?";
+}
+
+std::string_view LayoutModeName(LayoutMode mode) {
+  return mode == LayoutMode::kExact ? "exact" : "greedy";
 }
 
 Layout FirstFitLayout(const std::vector<Interval>& intervals) {
   Layout layout;
   layout.offsets = FirstFitOffsets(intervals, &layout.peak_bytes);
-  layout.algorithm = LayoutAlgorithm::kFirstFit;
+  layout.summary.algorithm = LayoutAlgorithm::kFirstFit;
   return layout;
 }
 
@@ -39,7 +75,7 @@ Layout GreedyBySizeLayout(const std::vector<Interval>& intervals) {
     return analysis::AlignUp(intervals[a].size) > analysis::AlignUp(intervals[b].size);
   });
   Layout layout;
-  layout.algorithm = LayoutAlgorithm::kGreedyBySize;
+  layout.summary.algorithm = LayoutAlgorithm::kGreedyBySize;
   layout.offsets.assign(intervals.size(), 0);
   std::vector<size_t> placed;
   std::vector<std::pair<int64_t, int64_t>> taken;  // [offset, end) of conflicting buffers
@@ -71,12 +107,27 @@ Layout GreedyBySizeLayout(const std::vector<Interval>& intervals) {
   return layout;
 }
 
-Layout LayOut(const std::vector<Interval>& intervals) {
+Layout LayOut(const std::vector<Interval>& intervals, const LayoutOptions& options,
+              int64_t good_enough_bytes) {
   Layout first_fit = FirstFitLayout(intervals);
   Layout by_size = GreedyBySizeLayout(intervals);
-  Layout& best = by_size.peak_bytes < first_fit.peak_bytes ? by_size : first_fit;
-  best.live_bound_bytes = LiveLowerBound(intervals);
-  return std::move(best);
+  Layout best = std::move(by_size.peak_bytes < first_fit.peak_bytes ? by_size : first_fit);
+  LayoutSummary& summary = best.summary;
+  summary.live_bound_bytes = summary.lower_bound_bytes = LiveLowerBound(intervals);
+  const std::chrono::duration<double> left = options.deadline - std::chrono::steady_clock::now();
+  if (options.mode == LayoutMode::kExact &&
+      best.peak_bytes > std::max(summary.live_bound_bytes, good_enough_bytes) && left.count() > 0) {
+    ExactLayoutResult exact =
+        SolveWithProgress(intervals, best, good_enough_bytes, left.count(), options.progress);
+    summary.lower_bound_bytes = exact.lower_bound_bytes;
+    if (exact.peak_bytes < best.peak_bytes) {
+      best.offsets = std::move(exact.offsets);
+      best.peak_bytes = exact.peak_bytes;
+      summary.algorithm = LayoutAlgorithm::kExact;
+    }
+  }
+  summary.optimal = best.peak_bytes == summary.lower_bound_bytes;
+  return best;
 }
 
 int64_t LiveLowerBound(const std::vector<Interval>& intervals) {
@@ -93,11 +144,12 @@ int64_t LiveLowerBound(const std::vector<Interval>& intervals) {
   return most;
 }
 
-Layout LayOutBuffers(std::vector<Buffer>& buffers, MemoryRegion region) {
+Layout LayOutBuffers(std::vector<Buffer>& buffers, MemoryRegion region,
+                     const LayoutOptions& options, int64_t good_enough_bytes) {
   std::vector<Interval> intervals;
   intervals.reserve(buffers.size());
   for (const Buffer& b : buffers) intervals.push_back({b.first_op, b.last_op, b.bytes});
-  Layout layout = LayOut(intervals);
+  Layout layout = LayOut(intervals, options, good_enough_bytes);
   for (size_t i = 0; i < buffers.size(); ++i) {
     buffers[i].home.region = region;
     buffers[i].home.offset = layout.offsets[i];

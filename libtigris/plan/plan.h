@@ -48,10 +48,9 @@ struct Stage {
   std::optional<TilePlan> tile;  // kTiled only
   int chain = -1;                // kChain: index into PlanResult::chains
   int64_t peak_bytes = 0;        // max offset + size of the fast buffers while it runs
-  // How a normal stage's buffers were laid out (plan/offset_layout.h) and the most bytes
-  // live at one of its ops: no layout needs less.
-  LayoutAlgorithm layout = LayoutAlgorithm::kFirstFit;
-  int64_t live_bound_bytes = 0;
+  // How a normal stage's buffers were laid out (plan/offset_layout.h) and how close that
+  // is to the least any layout needs.
+  LayoutSummary layout;
   // Budget::reserve_weights: bytes of the weight prefix its residency unit (the stage, or
   // its whole chain) copies to fast[0, weight_bytes) before the activations; else 0.
   int64_t weight_bytes = 0;
@@ -103,6 +102,7 @@ struct PlanResult {
   std::vector<SlowBuffer> slow_buffers;
   int64_t scheduled_peak_bytes = 0;  // max Stage::peak_bytes (activations only)
   int64_t slow_peak_bytes = 0;       // max offset + size in the slow arena
+  LayoutSummary slow_layout;         // how the slow arena was laid out
   Verdict verdict = Verdict::kOk;
   int64_t macs = 0;
   int64_t recompute_macs = 0;      // extra MACs of halo rows computed more than once

@@ -39,29 +39,30 @@ json TileJson(const ir::Graph& graph, const TilePlan& tile) {
 }
 
 // How the stage's fast buffers (a tiled or chain stage: one iteration of its loop) were
-// laid out: the algorithm, the arena it needs, the live bound no layout goes below, and
-// whether the arena reaches it (then no layout needs less).
-json LayoutJson(LayoutAlgorithm algorithm, int64_t arena_bytes, int64_t live_bound_bytes) {
-  return {{"algorithm", LayoutAlgorithmName(algorithm)},
+// laid out: the algorithm, the arena it needs, the live bound no layout goes below, the best
+// bound proven (the live bound, or an exact solve's), and whether the arena reaches it.
+json LayoutJson(const LayoutSummary& layout, int64_t arena_bytes) {
+  return {{"algorithm", LayoutAlgorithmName(layout.algorithm)},
           {"arena_bytes", arena_bytes},
-          {"live_lower_bound_bytes", live_bound_bytes},
-          {"optimal", arena_bytes == live_bound_bytes}};
+          {"live_lower_bound_bytes", layout.live_bound_bytes},
+          {"lower_bound_bytes", layout.lower_bound_bytes},
+          {"optimal", layout.optimal}};
 }
 
 json StageJson(const ir::Graph& graph, const PlanResult& plan, const Stage& stage) {
   json ops = json::array();
   for (int op : stage.ops) ops.push_back(graph.ops[static_cast<size_t>(op)].name);
   json tile = nullptr;
-  json layout = LayoutJson(stage.layout, stage.peak_bytes, stage.live_bound_bytes);
+  json layout = LayoutJson(stage.layout, stage.peak_bytes);
   if (stage.tile) {
     tile = TileJson(graph, *stage.tile);
-    layout = LayoutJson(stage.tile->layout, stage.tile->peak_bytes, stage.tile->live_bound_bytes);
+    layout = LayoutJson(stage.tile->layout, stage.tile->peak_bytes);
   }
   // A chain stage repeats its chain's loop parameters.
   if (stage.chain >= 0) {
     const TilePlan& loop = plan.chains[static_cast<size_t>(stage.chain)].tile;
     tile = TileJson(graph, loop);
-    layout = LayoutJson(loop.layout, loop.peak_bytes, loop.live_bound_bytes);
+    layout = LayoutJson(loop.layout, loop.peak_bytes);
   }
   return {{"id", stage.id},
           {"ops", ops},
@@ -115,11 +116,16 @@ json PlanToJson(const ir::Graph& graph, const PlanResult& plan) {
           {"budget",
            {{"fast_bytes", plan.budget.fast_bytes},
             {"slow_bytes", plan.budget.slow_bytes},
-            {"flash_bytes", plan.budget.flash_bytes}}},
+            {"flash_bytes", plan.budget.flash_bytes},
+            {"layout", LayoutModeName(plan.budget.layout.mode)},
+            {"time_limit_seconds", plan.budget.layout.mode == LayoutMode::kExact
+                                       ? json(plan.budget.layout.time_limit_seconds)
+                                       : json(nullptr)}}},
           {"stages", stages},
           {"chains", chains},
           {"scheduled_peak_bytes", plan.scheduled_peak_bytes},
           {"slow_peak_bytes", plan.slow_peak_bytes},
+          {"slow_layout", LayoutJson(plan.slow_layout, plan.slow_peak_bytes)},
           {"verdict", VerdictName(plan.verdict)},
           {"totals",
            {{"macs", plan.macs},

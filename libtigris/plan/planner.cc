@@ -1,6 +1,7 @@
 #include "plan/planner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 #include "analysis/macs.h"
@@ -42,6 +43,31 @@ std::vector<TimelineStep> BuildTimeline(const PlanResult& plan) {
   return timeline;
 }
 
+// With an exact layout, tile loops and chains get the solver once, at the tile size the
+// search chose (the search itself lays out each trial size greedily: a solve per trial
+// would spend the time limit on sizes that are thrown away).
+void SolveLoopLayouts(PlanResult& plan) {
+  const LayoutOptions& options = plan.budget.layout;
+  if (options.mode != LayoutMode::kExact) return;
+  auto solve = [&](TilePlan& loop) {
+    if (loop.layout.optimal) return;
+    const Layout layout = LayOutBuffers(loop.buffers, MemoryRegion::kFast, options);
+    loop.peak_bytes = layout.peak_bytes;  // never above the greedy layout it starts from
+    loop.layout = layout.summary;
+  };
+  for (Stage& stage : plan.stages) {
+    if (!stage.tile) continue;
+    solve(*stage.tile);
+    stage.peak_bytes = stage.tile->peak_bytes;
+  }
+  for (Chain& chain : plan.chains) solve(chain.tile);
+  for (Stage& stage : plan.stages) {
+    if (stage.chain >= 0) {
+      stage.peak_bytes = plan.chains[static_cast<size_t>(stage.chain)].tile.peak_bytes;
+    }
+  }
+}
+
 Verdict Decide(const PlanResult& plan) {
   bool tiled = false;
   for (const Stage& stage : plan.stages) {
@@ -54,8 +80,14 @@ Verdict Decide(const PlanResult& plan) {
 
 }  // namespace
 
-PlanResult PlanModel(const ir::Graph& model, const Budget& budget) {
-  ValidateBudget(budget);
+PlanResult PlanModel(const ir::Graph& model, const Budget& given) {
+  ValidateBudget(given);
+  Budget budget = given;
+  if (budget.layout.mode == LayoutMode::kExact) {
+    budget.layout.deadline = std::chrono::steady_clock::now() +
+                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                 std::chrono::duration<double>(budget.layout.time_limit_seconds));
+  }
   if (model.ops.empty()) {
     throw Error(Status::kEmptyModel, "graph '" + model.name + "' has no ops to plan");
   }
@@ -79,6 +111,7 @@ PlanResult PlanModel(const ir::Graph& model, const Budget& budget) {
 
   plan.stages = PartitionStages(graph, facts, budget);
   TileStages(graph, facts, budget, plan.stages, plan.chains);
+  SolveLoopLayouts(plan);
   AssignSpills(graph, facts, plan);
 
   for (const Stage& stage : plan.stages) {

@@ -265,8 +265,7 @@ void LayoutTileLoop(const ir::Graph& graph, const GraphFacts& facts, int64_t til
                    [](const Buffer& a, const Buffer& b) { return a.first_op < b.first_op; });
   const Layout layout = LayOutBuffers(loop.buffers, MemoryRegion::kFast);
   loop.peak_bytes = layout.peak_bytes;
-  loop.layout = layout.algorithm;
-  loop.live_bound_bytes = layout.live_bound_bytes;
+  loop.layout = layout.summary;
 }
 
 int64_t FewestTileRows(const TilePlan& loop, int64_t other_bands) {

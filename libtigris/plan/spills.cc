@@ -94,7 +94,7 @@ void AssignSpills(const ir::Graph& graph, const GraphFacts& facts, PlanResult& p
   for (const SlowBuffer& slow : plan.slow_buffers) {
     intervals.push_back({slow.first_stage, slow.last_stage, slow.bytes});
   }
-  const Layout layout = LayOut(intervals);
+  const Layout layout = LayOut(intervals, plan.budget.layout);
   for (size_t i = 0; i < plan.slow_buffers.size(); ++i) {
     SlowBuffer& slow = plan.slow_buffers[i];
     slow.home.region = MemoryRegion::kSlow;
@@ -102,6 +102,7 @@ void AssignSpills(const ir::Graph& graph, const GraphFacts& facts, PlanResult& p
     slow.home.size = analysis::AlignUp(slow.bytes);
   }
   plan.slow_peak_bytes = layout.peak_bytes;
+  plan.slow_layout = layout.summary;
 }
 
 int64_t SlowTrafficBytes(const ir::Graph& graph, const PlanResult& plan) {

@@ -10,25 +10,32 @@
 namespace tigris::plan {
 namespace {
 
+std::vector<Interval> Intervals(const std::vector<Buffer>& buffers) {
+  std::vector<Interval> intervals;
+  intervals.reserve(buffers.size());
+  for (const Buffer& b : buffers) intervals.push_back({b.first_op, b.last_op, b.bytes});
+  return intervals;
+}
+
 // The fast-arena layout of a normal stage under construction.
 class NormalStageBuilder {
  public:
-  NormalStageBuilder(const GraphFacts& facts, int first, bool reserve_weights)
-      : facts_(&facts),
-        first_(first),
-        reserve_weights_(reserve_weights),
-        resident_(facts.lifetimes.size(), false) {}
+  NormalStageBuilder(const GraphFacts& facts, int first, const Budget& budget)
+      : facts_(&facts), budget_(&budget), first_(first), resident_(facts.lifetimes.size(), false) {}
 
   int op_count() const { return next_ - first_; }
   // What the stage needs of the fast arena: its weight prefix below its activations, laid
   // out first fit as the ops come (incremental: births only move forward). An upper bound
   // on what Finish() lays out.
   int64_t fast_bytes() const { return weights_.bytes() + arena_.peak_bytes(); }
-  // The same with the layout Finish() makes (plan/offset_layout.h): the lower of first fit
-  // and greedy by size over the buffers as the stage would end now. Not incremental.
+  // The same with the layout Finish() makes (plan/offset_layout.h) over the buffers as the
+  // stage would end now: the lower of first fit and greedy by size, and with an exact
+  // layout the solver's, which may stop as soon as the stage fits. Not incremental.
   int64_t laid_out_fast_bytes() const {
     std::vector<Buffer> buffers = ClippedBuffers();
-    return weights_.bytes() + LayOutBuffers(buffers, MemoryRegion::kFast).peak_bytes;
+    const int64_t room = budget_->fast_bytes - weights_.bytes();
+    return weights_.bytes() +
+           LayOutBuffers(buffers, MemoryRegion::kFast, budget_->layout, room).peak_bytes;
   }
 
   // Lays out op `step` (== first + op_count()): inputs not yet in the arena are loaded
@@ -37,7 +44,7 @@ class NormalStageBuilder {
     saved_arena_ = arena_;
     saved_weights_ = weights_;
     saved_buffers_ = buffers_.size();
-    if (reserve_weights_) weights_.AddOp(graph, step);
+    if (budget_->reserve_weights) weights_.AddOp(graph, step);
     for (ir::TensorId in : facts_->activation_inputs[static_cast<size_t>(step)]) {
       if (!resident_[static_cast<size_t>(in)]) AddTensor(in, step);
     }
@@ -70,16 +77,22 @@ class NormalStageBuilder {
   }
 
   // The finished stage: buffers end at their last consumer or the stage's last op, laid out
-  // by LayOut (the lower of first fit and greedy by size).
+  // by LayOut (the lower of first fit and greedy by size; with an exact layout, the solver
+  // works on to the live bound).
   Stage Finish(int id) const {
     Stage stage;
     stage.id = id;
     for (int op = first_; op < next_; ++op) stage.ops.push_back(op);
     stage.buffers = ClippedBuffers();
-    const Layout layout = LayOutBuffers(stage.buffers, MemoryRegion::kFast);
+    // A stage over budget even at its live bound is tiled or reported: no solve for it.
+    LayoutOptions options = budget_->layout;
+    if (budget_->fast_bytes > 0 &&
+        weights_.bytes() + LiveLowerBound(Intervals(stage.buffers)) > budget_->fast_bytes) {
+      options.mode = LayoutMode::kGreedy;
+    }
+    const Layout layout = LayOutBuffers(stage.buffers, MemoryRegion::kFast, options);
     stage.peak_bytes = layout.peak_bytes;
-    stage.layout = layout.algorithm;
-    stage.live_bound_bytes = layout.live_bound_bytes;
+    stage.layout = layout.summary;
     stage.weight_bytes = weights_.bytes();
     return stage;
   }
@@ -110,9 +123,9 @@ class NormalStageBuilder {
     buffers_.push_back(b);
   }
 
-  const GraphFacts* facts_;  // pointer: builders are reassigned
+  const GraphFacts* facts_;  // pointers: builders are reassigned
+  const Budget* budget_;
   int first_;
-  bool reserve_weights_;
   int next_ = first_;
   std::vector<bool> resident_;
   std::vector<Buffer> buffers_;
@@ -126,7 +139,8 @@ class NormalStageBuilder {
 }  // namespace
 
 Stage LayoutNormalStage(const ir::Graph& graph, const GraphFacts& facts, int first, int last) {
-  NormalStageBuilder builder(facts, first, /*reserve_weights=*/false);
+  static const Budget kActivationsOnly{};  // greedy layout, weights not reserved
+  NormalStageBuilder builder(facts, first, kActivationsOnly);
   for (int op = first; op <= last; ++op) builder.AddOp(graph, op);
   return builder.Finish(0);
 }
@@ -140,7 +154,7 @@ std::vector<Stage> PartitionStages(const ir::Graph& graph, const GraphFacts& fac
     stage.fits = stage.weight_bytes + stage.peak_bytes <= fast_bytes;
     stages.push_back(std::move(stage));
   };
-  auto fresh = [&](int first) { return NormalStageBuilder(facts, first, budget.reserve_weights); };
+  auto fresh = [&](int first) { return NormalStageBuilder(facts, first, budget); };
   const int op_count = static_cast<int>(graph.ops.size());
   NormalStageBuilder builder = fresh(0);
   // Incremental first fit answers most steps; only when it is over the budget is the

@@ -79,9 +79,9 @@ struct TilePlan {
   // plus scratch); every tile reuses it.
   std::vector<Buffer> buffers;
   int64_t peak_bytes = 0;
-  // How `buffers` were laid out (plan/offset_layout.h) and the most bytes live at one op.
-  LayoutAlgorithm layout = LayoutAlgorithm::kFirstFit;
-  int64_t live_bound_bytes = 0;
+  // How `buffers` were laid out (plan/offset_layout.h) and how close that is to the least
+  // any layout needs.
+  LayoutSummary layout;
 };
 
 // The most tiles one loop may have. A plan stores every tile's rows (and columns, and

@@ -29,10 +29,13 @@ TimelineChart ChartFromPlan(const ir::Graph& graph, const plan::PlanResult& plan
     // A chain stage runs its chain's loop (plan/plan.h), so it shows the chain's tiles.
     const plan::TilePlan* tile = stage.tile ? &*stage.tile : nullptr;
     if (stage.chain >= 0) tile = &plan.chains[static_cast<size_t>(stage.chain)].tile;
+    band.lower_bound_bytes = stage.layout.lower_bound_bytes;
     if (tile) {
       band.tile_rows = tile->tile_rows;
       band.tile_count = tile->count;
+      band.lower_bound_bytes = tile->layout.lower_bound_bytes;
     }
+    band.arena_bytes = stage.peak_bytes;
     chart.stages.push_back(band);
     next += stage.ops.size();
   }

@@ -22,6 +22,7 @@ constexpr char kChainFill[] = "#8e5fb5";
 constexpr char kOverFill[] = "#e45756";
 constexpr char kBudgetStroke[] = "#c0392b";
 constexpr char kArenaStroke[] = "#333333";
+constexpr char kBoundStroke[] = "#2471a3";
 constexpr char kInk[] = "#222222";
 constexpr char kMuted[] = "#666666";
 
@@ -294,6 +295,20 @@ void DrawBars(SvgWriter& svg, const TimelineChart& chart, const Frame& f) {
                        {"stroke", kArenaStroke},
                        {"stroke-width", "1.3"}});
   }
+  // Each stage's layout lower bound, dotted across the stage, where the layout is above it:
+  // the distance to the arena extent is what a better layout could still win.
+  for (const ChartStage& stage : chart.stages) {
+    if (stage.lower_bound_bytes <= 0 || stage.lower_bound_bytes >= stage.arena_bytes) continue;
+    const std::string y = Num(f.Y(static_cast<double>(stage.lower_bound_bytes)));
+    svg.Empty("line", {{"id", "bound-stage-" + std::to_string(stage.id)},
+                       {"x1", Num(f.X(stage.first_step))},
+                       {"x2", Num(f.X(stage.last_step + 1))},
+                       {"y1", y},
+                       {"y2", y},
+                       {"stroke", kBoundStroke},
+                       {"stroke-width", "1.5"},
+                       {"stroke-dasharray", "2 3"}});
+  }
 }
 
 size_t PeakStep(const TimelineChart& chart) {
@@ -354,13 +369,18 @@ void DrawLegend(SvgWriter& svg, const TimelineChart& chart, const Frame& f) {
   struct Item {
     const char* colour;
     const char* text;
-    int kind;  // 0 swatch, 1 solid line, 2 dashed line
+    int kind;  // 0 swatch, 1 solid line, 2 dashed line, 3 dotted line
   };
   std::vector<Item> items = {{kNormalFill, "live bytes, normal stage", 0}};
   if (tiled) items.push_back({kTiledFill, "tiled stage (one tile)", 0});
   if (chain) items.push_back({kChainFill, "chain (one tile)", 0});
   if (over) items.push_back({kOverFill, "stage over budget", 0});
   items.push_back({kArenaStroke, "arena extent", 1});
+  bool above_bound = false;
+  for (const ChartStage& s : chart.stages) {
+    above_bound = above_bound || (s.lower_bound_bytes > 0 && s.lower_bound_bytes < s.arena_bytes);
+  }
+  if (above_bound) items.push_back({kBoundStroke, "layout lower bound", 3});
   items.push_back({kBudgetStroke, "budget", 2});
 
   double y = f.y_bottom + 58;
@@ -383,6 +403,7 @@ void DrawLegend(SvgWriter& svg, const TimelineChart& chart, const Frame& f) {
       Attrs line = {{"x1", Num(x)},     {"x2", Num(x + 18)},     {"y1", Num(y - 4)},
                     {"y2", Num(y - 4)}, {"stroke", item.colour}, {"stroke-width", "2"}};
       if (item.kind == 2) line.push_back({"stroke-dasharray", "7 4"});
+      if (item.kind == 3) line.push_back({"stroke-dasharray", "2 3"});
       svg.Empty("line", line);
     }
     svg.Text("text", {{"x", Num(x + 22)}, {"y", Num(y)}}, item.text);

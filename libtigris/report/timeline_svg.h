@@ -39,6 +39,10 @@ struct ChartStage {
   bool fits = true;
   int64_t tile_rows = 0;   // tiled and chain stages: output rows per tile
   int64_t tile_count = 0;  // and the number of tiles
+  // The least arena any layout of the stage's buffers needs (the live bound, or an exact
+  // solve's proven bound; plan/offset_layout.h), and the arena the plan gives them.
+  int64_t lower_bound_bytes = 0;
+  int64_t arena_bytes = 0;
 };
 
 // Everything the chart shows, copied out of the graph and the plan so it can be drawn

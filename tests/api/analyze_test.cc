@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -73,6 +77,88 @@ TEST(AnalyzeTest, OptionsInitMatchesTheMacroAndChecksTheVersion) {
   EXPECT_EQ(o.flash_bytes, 0u);
   EXPECT_EQ(tigris_analyze_options_init(&o, 99), TIGRIS_ERR_VERSION_MISMATCH);
   EXPECT_EQ(tigris_analyze_options_init(nullptr, 1), TIGRIS_ERR_INVALID_ARGUMENT);
+}
+
+TEST(AnalyzeTest, OptionsInitDefaultsToTheGreedyLayout) {
+  tigris_analyze_options o;
+  ASSERT_EQ(tigris_analyze_options_init(&o, TIGRIS_ANALYZE_OPTIONS_VERSION), TIGRIS_OK);
+  EXPECT_EQ(o.layout, TIGRIS_LAYOUT_GREEDY);
+  EXPECT_EQ(o.time_limit_seconds, 10.0);
+  EXPECT_EQ(o.progress, nullptr);
+  EXPECT_EQ(o.progress_user_data, nullptr);
+}
+
+// A caller built against the version-1 header has a struct that ends at flash_bytes: init
+// must not write past it, and analyze must not read the version-2 fields.
+TEST(AnalyzeTest, AVersionOneStructIsNeitherOverwrittenNorReadPastItsEnd) {
+  constexpr size_t kV1Size = offsetof(tigris_analyze_options, layout);
+  alignas(tigris_analyze_options) unsigned char bytes[sizeof(tigris_analyze_options)];
+  std::memset(bytes, 0xAB, sizeof bytes);
+  auto* o = reinterpret_cast<tigris_analyze_options*>(bytes);
+  ASSERT_EQ(tigris_analyze_options_init(o, 1), TIGRIS_OK);
+  EXPECT_EQ(o->version, 1);
+  EXPECT_EQ(o->fast_bytes, 0u);
+  for (size_t i = kV1Size; i < sizeof bytes; ++i) EXPECT_EQ(bytes[i], 0xAB) << "byte " << i;
+
+  // The 0xAB bytes where a version-2 struct has its layout fields are not looked at.
+  ModelPtr m = TwoRelus();
+  o->fast_bytes = 1 << 20;
+  AnalysisPtr a = Analyze(m.get(), *o);
+  ASSERT_TRUE(a);
+  const auto j = nlohmann::json::parse(tigris_analysis_json(a.get()));
+  EXPECT_EQ(j["budget"]["layout"], "greedy");
+}
+
+TEST(AnalyzeTest, BadLayoutOptionsNameTheField) {
+  ModelPtr m = TwoRelus();
+  tigris_analysis* a = nullptr;
+  tigris_analyze_options bad_layout = Budget(1 << 20);
+  bad_layout.layout = static_cast<tigris_layout>(7);
+  EXPECT_EQ(tigris_analyze(&a, m.get(), &bad_layout), TIGRIS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tigris_last_error()).find("tigris_analyze_options.layout"),
+            std::string::npos);
+  for (double limit : {0.0, -1.0, std::nan("")}) {
+    tigris_analyze_options o = Budget(1 << 20);
+    o.layout = TIGRIS_LAYOUT_EXACT;
+    o.time_limit_seconds = limit;
+    EXPECT_EQ(tigris_analyze(&a, m.get(), &o), TIGRIS_ERR_INVALID_ARGUMENT) << limit;
+    EXPECT_NE(std::string(tigris_last_error()).find("time_limit_seconds"), std::string::npos);
+    EXPECT_EQ(a, nullptr);
+  }
+  // The greedy layout does not use the time limit.
+  tigris_analyze_options greedy = Budget(1 << 20);
+  greedy.time_limit_seconds = 0;
+  EXPECT_EQ(tigris_analyze(&a, m.get(), &greedy), TIGRIS_OK);
+  tigris_analysis_free(a);
+}
+
+// cifar_mobilenet_relu6 in one stage: the greedy layouts leave its arena above the most
+// bytes live at one step (the timeline's largest live_bytes, summed from the buffers'
+// homes); the exact layout reaches that and says it is optimal.
+TEST(AnalyzeTest, ExactLayoutReachesTheLiveBoundOfTheTimeline) {
+  ModelPtr m = LoadShared("cifar_mobilenet_relu6.onnx");
+  tigris_analyze_options o = Budget(64 << 20);
+  AnalysisPtr greedy = Analyze(m.get(), o);
+  o.layout = TIGRIS_LAYOUT_EXACT;
+  o.time_limit_seconds = 60;
+  AnalysisPtr exact = Analyze(m.get(), o);
+  ASSERT_TRUE(greedy && exact);
+  const auto g = nlohmann::json::parse(tigris_analysis_json(greedy.get()));
+  const auto e = nlohmann::json::parse(tigris_analysis_json(exact.get()));
+  ASSERT_EQ(g["stages"].size(), 1u);
+  ASSERT_EQ(e["stages"].size(), 1u);
+  int64_t most_live = 0;
+  for (const auto& step : e["timeline"]) {
+    most_live = std::max<int64_t>(most_live, step["live_bytes"].get<int64_t>());
+  }
+  const auto& layout = e["stages"][0]["layout"];
+  EXPECT_EQ(e["budget"]["layout"], "exact");
+  EXPECT_EQ(layout["algorithm"], "exact");
+  EXPECT_EQ(layout["arena_bytes"].get<int64_t>(), most_live);
+  EXPECT_TRUE(layout["optimal"].get<bool>());
+  EXPECT_LT(most_live, g["stages"][0]["layout"]["arena_bytes"].get<int64_t>());
+  EXPECT_FALSE(g["stages"][0]["layout"]["optimal"].get<bool>());
+  EXPECT_EQ(tigris_analysis_scheduled_peak_bytes(exact.get()), static_cast<uint64_t>(most_live));
 }
 
 TEST(AnalyzeTest, NullArgumentsAreInvalid) {

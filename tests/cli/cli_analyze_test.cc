@@ -172,6 +172,38 @@ TEST(CliAnalyzeTest, OptionsThatNeedABudgetAreUsageErrorsWithoutIt) {
   EXPECT_EQ(Analyze("mnist8.onnx", "-m").exit_code, 2);  // a value is required
 }
 
+TEST(CliAnalyzeTest, BadLayoutOptionsAreUsageErrors) {
+  struct Case {
+    const char* options;
+    const char* says;
+  };
+  for (const Case& c : {Case{"-m 64K --layout best", "greedy or exact"},
+                        Case{"-m 64K --time-limit 5", "needs --layout exact"},
+                        Case{"-m 64K --layout exact --time-limit 0", "positive number"},
+                        Case{"-m 64K --layout exact --time-limit 5s", "positive number"},
+                        Case{"-m 64K --layout exact --time-limit nan", "positive number"},
+                        Case{"--layout exact", "needs -m"}}) {
+    auto r = Analyze("mnist8.onnx", c.options);
+    EXPECT_EQ(r.exit_code, 2) << c.options << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.options << ": " << r.err;
+    EXPECT_EQ(r.out, "") << c.options;
+  }
+}
+
+TEST(CliAnalyzeTest, ExactLayoutIsInTheJsonAndNeverAboveGreedy) {
+  auto greedy = Analyze("cifar_mobilenet_relu6.onnx", "-m 64M --json");
+  auto exact =
+      Analyze("cifar_mobilenet_relu6.onnx", "-m 64M --json --layout exact --time-limit 60");
+  ASSERT_EQ(greedy.exit_code, 0) << greedy.err;
+  ASSERT_EQ(exact.exit_code, 0) << exact.err;
+  const auto g = nlohmann::json::parse(greedy.out), e = nlohmann::json::parse(exact.out);
+  EXPECT_EQ(g["budget"]["layout"], "greedy");
+  EXPECT_TRUE(g["budget"]["time_limit_seconds"].is_null());
+  EXPECT_EQ(e["budget"]["layout"], "exact");
+  EXPECT_EQ(e["budget"]["time_limit_seconds"], 60.0);
+  EXPECT_LT(e["scheduled_peak_bytes"].get<int64_t>(), g["scheduled_peak_bytes"].get<int64_t>());
+}
+
 TEST(CliAnalyzeTest, LibraryErrorsExitOneWithTheStatusName) {
   // kws_small_cnn spills at 16 KiB; 1 KiB of slow memory cannot hold them.
   auto slow = Analyze("kws_small_cnn.onnx", "-m 16K -m 1K");

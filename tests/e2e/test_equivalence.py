@@ -91,14 +91,17 @@ def plan_path(stem, variant, budget, tag="xip"):
     return WORK_DIR / f"{stem}.{variant}.{budget}.{tag}.tgrs"
 
 
-def compile_plan(stem, variant, budget, xip=True, lz4=False, out=None):
+def compile_plan(stem, variant, budget, xip=True, lz4=False, out=None, exact=False):
     """Returns the plan path, or None when the planner cannot fit the model."""
-    out = out or plan_path(stem, variant, budget, "xip" if xip else "lz4")
+    tag = ("xip" if xip else "lz4") + (".exact" if exact else "")
+    out = out or plan_path(stem, variant, budget, tag)
     args = ["compile", model_path(stem, variant), "-m", budget, "-o", out]
     if xip:
         args.append("--xip")
     if lz4:
         args += ["-c", "lz4"]
+    if exact:
+        args += ["--layout", "exact", "--time-limit", "60"]
     result = tigris(*args, check=False)
     if result.returncode == 0:
         return out
@@ -252,4 +255,29 @@ def test_lz4_weights_in_fast_prefix(stem, variant):
         not inspect(plan)["weights"], "the weight prefix must count in the fast arena"
     y, stats = run_plan(plan, x_path, "lz4")
     check_memory_promise(plan, stats)
+    assert y.tobytes() == untiled_bytes(stem, variant)
+
+
+# Exact layouts (docs/memory-model.md): cifar_mobilenet_relu6 is the shared model whose
+# single stage the greedy layouts leave above its live bound; vww tiles at 64K.
+EXACT_CASES = [(stem, variant, budget) for stem in ("cifar_mobilenet_relu6", "vww_mobilenetv1_025_96")
+               for variant in ("float", "int8") for budget in (UNTILED, "64K")]
+
+
+@pytest.mark.parametrize("stem,variant,budget", EXACT_CASES,
+                         ids=[f"{s}-{v}-{b}" for s, v, b in EXACT_CASES])
+def test_exact_layout_keeps_every_promise(stem, variant, budget):
+    """An exact layout never needs more fast memory than the greedy one, the runtime's
+    high-water mark still equals the plan's arena, and the output bytes do not change."""
+    x_path, _ = reference(stem, variant)
+    greedy = compile_plan(stem, variant, budget)
+    exact = compile_plan(stem, variant, budget, exact=True)
+    assert greedy is not None and exact is not None
+    greedy_arena = inspect(greedy)["plan"]["fast_arena_bytes"]
+    exact_arena = inspect(exact)["plan"]["fast_arena_bytes"]
+    assert exact_arena <= greedy_arena
+    if stem == "cifar_mobilenet_relu6" and budget == UNTILED:
+        assert exact_arena < greedy_arena, "the exact layout must pack the single stage tighter"
+    y, stats = run_plan(exact, x_path, "exact")
+    check_memory_promise(exact, stats)
     assert y.tobytes() == untiled_bytes(stem, variant)

@@ -28,8 +28,8 @@ TEST(OffsetLayoutTest, FirstFitWinsItsTies) {
   const std::vector<Interval> intervals = {{0, 0, 16}, {1, 1, 16}};
   const Layout l = LayOut(intervals);
   EXPECT_EQ(l.peak_bytes, 16);
-  EXPECT_EQ(l.algorithm, LayoutAlgorithm::kFirstFit);
-  EXPECT_EQ(l.live_bound_bytes, 16);
+  EXPECT_EQ(l.summary.algorithm, LayoutAlgorithm::kFirstFit);
+  EXPECT_EQ(l.summary.live_bound_bytes, 16);
 }
 
 TEST(OffsetLayoutTest, RandomBuffersNeverShareABytePeaksAreAtLeastTheBound) {
@@ -48,7 +48,7 @@ TEST(OffsetLayoutTest, RandomBuffersNeverShareABytePeaksAreAtLeastTheBound) {
     const Layout ff = FirstFitLayout(intervals), gbs = GreedyBySizeLayout(intervals);
     const Layout best = LayOut(intervals);
     EXPECT_EQ(best.peak_bytes, std::min(ff.peak_bytes, gbs.peak_bytes));
-    EXPECT_EQ(best.live_bound_bytes, bound);
+    EXPECT_EQ(best.summary.live_bound_bytes, bound);
     for (const Layout* l : {&ff, &gbs}) {
       EXPECT_GE(l->peak_bytes, bound) << "trial " << trial;
       for (size_t i = 0; i < intervals.size(); ++i) {
@@ -63,7 +63,7 @@ TEST(OffsetLayoutTest, RandomBuffersNeverShareABytePeaksAreAtLeastTheBound) {
               l->offsets[i] < l->offsets[j] + size_j && l->offsets[j] < l->offsets[i] + size_i;
           EXPECT_FALSE(same_time && same_bytes && size_i > 0 && size_j > 0)
               << "trial " << trial << ": buffers " << i << " and " << j << " ("
-              << LayoutAlgorithmName(l->algorithm) << ")";
+              << LayoutAlgorithmName(l->summary.algorithm) << ")";
         }
       }
     }

@@ -45,8 +45,8 @@ TEST(TemporalPartitionTest, SingleStageLayoutByHand) {
   EXPECT_EQ(FirstFitLayout(intervals).peak_bytes, 320);
   EXPECT_EQ(GreedyBySizeLayout(intervals).peak_bytes, 256);
   EXPECT_EQ(s.peak_bytes, 256);  // the lower of the two
-  EXPECT_EQ(s.layout, LayoutAlgorithm::kGreedyBySize);
-  EXPECT_EQ(s.live_bound_bytes, 256);
+  EXPECT_EQ(s.layout.algorithm, LayoutAlgorithm::kGreedyBySize);
+  EXPECT_EQ(s.layout.live_bound_bytes, 256);
   const PlanResult p = PlanModel(g, {256, 0, 0});
   EXPECT_EQ(p.verdict, Verdict::kOk);
   EXPECT_EQ(p.naive_peak_bytes, 256);

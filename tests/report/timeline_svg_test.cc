@@ -134,6 +134,36 @@ TEST(TimelineSvgTest, BudgetLineAndBarsShareOneScale) {
   EXPECT_EQ(svg.find("bars cut"), std::string::npos);
 }
 
+TEST(TimelineSvgTest, AStageAboveItsLayoutBoundShowsTheBoundAcrossTheStage) {
+  TimelineChart c = FittingChart();
+  // Stage 2 (steps 3-4): arena 16 KiB, its live bound 12 KiB (the most live at one step);
+  // the others are at their bound and get no line.
+  for (ChartStage& s : c.stages) s.lower_bound_bytes = s.arena_bytes = 64 * 1024;
+  c.stages[2].arena_bytes = 16 * 1024;
+  c.stages[2].lower_bound_bytes = 12 * 1024;
+  const std::string svg = TimelineSvg(c);
+  EXPECT_EQ(Count(svg, "id=\"bound-stage-"), 1u);
+  const std::string bound = Tag(svg, "id=\"bound-stage-2\"");
+  ASSERT_FALSE(bound.empty());
+  // On the bars' scale: at the height of step 4's bar (12 KiB live), across the two steps'
+  // slots: from after step 2's bar to past step 4's, two slots wide.
+  const std::string bar2 = Tag(svg, "class=\"bar\"", 2), bar3 = Tag(svg, "class=\"bar\"", 3),
+                    bar4 = Tag(svg, "class=\"bar\"", 4);
+  const double slot = Attr(bar3, "x") - Attr(bar2, "x"), width = Attr(bar3, "width");
+  EXPECT_NEAR(Attr(bound, "y1"), Attr(bar4, "y"), 0.051);
+  EXPECT_DOUBLE_EQ(Attr(bound, "y2"), Attr(bound, "y1"));
+  EXPECT_GE(Attr(bound, "x1"), Attr(bar2, "x") + width);
+  EXPECT_LE(Attr(bound, "x1"), Attr(bar3, "x"));
+  EXPECT_GE(Attr(bound, "x2"), Attr(bar4, "x") + width);
+  EXPECT_NEAR(Attr(bound, "x2") - Attr(bound, "x1"), 2 * slot, 0.11);
+  EXPECT_NE(svg.find(">layout lower bound<"), std::string::npos);
+  // At the bound everywhere: no line, no legend entry.
+  c.stages[2].arena_bytes = 12 * 1024;
+  const std::string tight = TimelineSvg(c);
+  EXPECT_EQ(tight.find("bound-stage-"), std::string::npos);
+  EXPECT_EQ(tight.find("layout lower bound"), std::string::npos);
+}
+
 TEST(TimelineSvgTest, FarOverBudgetCutsTheAxisSoFittingStagesStayVisible) {
   TimelineChart c = FittingChart();
   c.verdict = "needs_work";

@@ -50,6 +50,10 @@ int main(void) {
   OFF(tigris_analyze_options, fast_bytes);
   OFF(tigris_analyze_options, slow_bytes);
   OFF(tigris_analyze_options, flash_bytes);
+  OFF(tigris_analyze_options, layout);
+  OFF(tigris_analyze_options, time_limit_seconds);
+  OFF(tigris_analyze_options, progress);
+  OFF(tigris_analyze_options, progress_user_data);
   SIZE(tigris_plan_options);
   OFF(tigris_plan_options, version);
   OFF(tigris_plan_options, fast_bytes);
@@ -57,6 +61,10 @@ int main(void) {
   OFF(tigris_plan_options, flash_bytes);
   OFF(tigris_plan_options, xip);
   OFF(tigris_plan_options, compression);
+  OFF(tigris_plan_options, layout);
+  OFF(tigris_plan_options, time_limit_seconds);
+  OFF(tigris_plan_options, progress);
+  OFF(tigris_plan_options, progress_user_data);
   SIZE(tigris_run_io);
   OFF(tigris_run_io, version);
   OFF(tigris_run_io, dtype);
@@ -82,6 +90,7 @@ int main(void) {
   printf("pub const SIZEOF_tigris_dtype: usize = %zu;\n", sizeof(tigris_dtype));
   printf("pub const SIZEOF_tigris_verdict: usize = %zu;\n", sizeof(tigris_verdict));
   printf("pub const SIZEOF_tigris_compression: usize = %zu;\n", sizeof(tigris_compression));
+  printf("pub const SIZEOF_tigris_layout: usize = %zu;\n", sizeof(tigris_layout));
   /* Every pinned enum value and struct version, as the header defines them. */
   CONST(TIGRIS_OK);
   CONST(TIGRIS_ERR_INVALID_ARGUMENT);
@@ -123,6 +132,8 @@ int main(void) {
   CONST(TIGRIS_VERDICT_NEEDS_WORK);
   CONST(TIGRIS_COMPRESSION_NONE);
   CONST(TIGRIS_COMPRESSION_LZ4);
+  CONST(TIGRIS_LAYOUT_GREEDY);
+  CONST(TIGRIS_LAYOUT_EXACT);
   CONST(TIGRIS_LOAD_OPTIONS_VERSION);
   CONST(TIGRIS_OP_INFO_VERSION);
   CONST(TIGRIS_TENSOR_INFO_VERSION);

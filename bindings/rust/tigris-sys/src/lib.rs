@@ -56,11 +56,19 @@ pub type tigris_compression = c_int;
 pub const TIGRIS_COMPRESSION_NONE: tigris_compression = 0;
 pub const TIGRIS_COMPRESSION_LZ4: tigris_compression = 1;
 
+pub type tigris_layout = c_int;
+pub const TIGRIS_LAYOUT_GREEDY: tigris_layout = 0;
+pub const TIGRIS_LAYOUT_EXACT: tigris_layout = 1;
+
+/// Progress lines of long work (an exact layout solve), on the calling thread.
+pub type tigris_progress_fn =
+    Option<unsafe extern "C" fn(message: *const c_char, user_data: *mut c_void)>;
+
 pub const TIGRIS_LOAD_OPTIONS_VERSION: c_int = 1;
 pub const TIGRIS_OP_INFO_VERSION: c_int = 1;
 pub const TIGRIS_TENSOR_INFO_VERSION: c_int = 1;
-pub const TIGRIS_ANALYZE_OPTIONS_VERSION: c_int = 1;
-pub const TIGRIS_PLAN_OPTIONS_VERSION: c_int = 1;
+pub const TIGRIS_ANALYZE_OPTIONS_VERSION: c_int = 2;
+pub const TIGRIS_PLAN_OPTIONS_VERSION: c_int = 2;
 pub const TIGRIS_RUN_IO_VERSION: c_int = 1;
 pub const TIGRIS_RUN_OPTIONS_VERSION: c_int = 1;
 pub const TIGRIS_RUN_STATS_VERSION: c_int = 1;
@@ -135,16 +143,37 @@ pub struct tigris_tensor_info {
 }
 
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct tigris_analyze_options {
     pub version: c_int,
     pub fast_bytes: u64,
     pub slow_bytes: u64,
     pub flash_bytes: u64,
+    // Since version 2.
+    pub layout: tigris_layout,
+    pub time_limit_seconds: f64,
+    pub progress: tigris_progress_fn,
+    pub progress_user_data: *mut c_void,
+}
+
+impl Default for tigris_analyze_options {
+    /// Zeroes; tigris_analyze_options_init fills in the real defaults.
+    fn default() -> Self {
+        Self {
+            version: 0,
+            fast_bytes: 0,
+            slow_bytes: 0,
+            flash_bytes: 0,
+            layout: TIGRIS_LAYOUT_GREEDY,
+            time_limit_seconds: 0.0,
+            progress: None,
+            progress_user_data: std::ptr::null_mut(),
+        }
+    }
 }
 
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct tigris_plan_options {
     pub version: c_int,
     pub fast_bytes: u64,
@@ -152,6 +181,29 @@ pub struct tigris_plan_options {
     pub flash_bytes: u64,
     pub xip: c_int,
     pub compression: tigris_compression,
+    // Since version 2.
+    pub layout: tigris_layout,
+    pub time_limit_seconds: f64,
+    pub progress: tigris_progress_fn,
+    pub progress_user_data: *mut c_void,
+}
+
+impl Default for tigris_plan_options {
+    /// Zeroes; tigris_plan_options_init fills in the real defaults.
+    fn default() -> Self {
+        Self {
+            version: 0,
+            fast_bytes: 0,
+            slow_bytes: 0,
+            flash_bytes: 0,
+            xip: 0,
+            compression: TIGRIS_COMPRESSION_NONE,
+            layout: TIGRIS_LAYOUT_GREEDY,
+            time_limit_seconds: 0.0,
+            progress: None,
+            progress_user_data: std::ptr::null_mut(),
+        }
+    }
 }
 
 #[repr(C)]

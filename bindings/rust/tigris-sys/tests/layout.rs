@@ -58,6 +58,7 @@ fn enum_sizes_match_c() {
         size_of::<tigris_compression>(),
         c::SIZEOF_tigris_compression
     );
+    assert_eq!(size_of::<tigris_layout>(), c::SIZEOF_tigris_layout);
 }
 
 #[test]
@@ -221,6 +222,38 @@ fn field_offsets_match_c() {
     assert_eq!(
         offset_of!(tigris_plan_options, compression),
         c::OFFSET_tigris_plan_options_compression
+    );
+    assert_eq!(
+        offset_of!(tigris_analyze_options, layout),
+        c::OFFSET_tigris_analyze_options_layout
+    );
+    assert_eq!(
+        offset_of!(tigris_analyze_options, time_limit_seconds),
+        c::OFFSET_tigris_analyze_options_time_limit_seconds
+    );
+    assert_eq!(
+        offset_of!(tigris_analyze_options, progress),
+        c::OFFSET_tigris_analyze_options_progress
+    );
+    assert_eq!(
+        offset_of!(tigris_analyze_options, progress_user_data),
+        c::OFFSET_tigris_analyze_options_progress_user_data
+    );
+    assert_eq!(
+        offset_of!(tigris_plan_options, layout),
+        c::OFFSET_tigris_plan_options_layout
+    );
+    assert_eq!(
+        offset_of!(tigris_plan_options, time_limit_seconds),
+        c::OFFSET_tigris_plan_options_time_limit_seconds
+    );
+    assert_eq!(
+        offset_of!(tigris_plan_options, progress),
+        c::OFFSET_tigris_plan_options_progress
+    );
+    assert_eq!(
+        offset_of!(tigris_plan_options, progress_user_data),
+        c::OFFSET_tigris_plan_options_progress_user_data
     );
     assert_eq!(
         offset_of!(tigris_run_io, version),
@@ -473,6 +506,16 @@ fn pinned_values_match_c() {
         TIGRIS_COMPRESSION_LZ4,
         c::TIGRIS_COMPRESSION_LZ4,
         "TIGRIS_COMPRESSION_LZ4"
+    );
+    assert_eq!(
+        TIGRIS_LAYOUT_GREEDY,
+        c::TIGRIS_LAYOUT_GREEDY,
+        "TIGRIS_LAYOUT_GREEDY"
+    );
+    assert_eq!(
+        TIGRIS_LAYOUT_EXACT,
+        c::TIGRIS_LAYOUT_EXACT,
+        "TIGRIS_LAYOUT_EXACT"
     );
     assert_eq!(
         TIGRIS_LOAD_OPTIONS_VERSION,
