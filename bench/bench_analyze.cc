@@ -1,7 +1,9 @@
 // tigris_analyze time (issue 3's benchmark): planning a loaded model under a budget, the
 // model loaded once outside the timed loop.
 //   build/bench/bench_analyze --benchmark_repetitions=5
-// Also times the timeline SVG on top, which is drawn on first request only.
+// Also times the timeline SVG on top, which is drawn on first request only, and the exact
+// layout (issue 13) against its time limit: each iteration's time must stay under the
+// limit plus the greedy planning time; the counter `peak` is the plan's fast arena.
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -10,7 +12,8 @@
 
 namespace {
 
-void BM_Analyze(benchmark::State& state, const char* file, uint64_t fast_bytes, bool with_svg) {
+void BM_Analyze(benchmark::State& state, const char* file, uint64_t fast_bytes, bool with_svg,
+                tigris_layout layout = TIGRIS_LAYOUT_GREEDY, double time_limit_seconds = 10) {
   const std::string path = std::string(TIGRIS_MODELS_DIR) + "/onnx/" + file;
   tigris_model* model = nullptr;
   if (tigris_load(&model, path.c_str(), nullptr) != TIGRIS_OK) {
@@ -19,17 +22,22 @@ void BM_Analyze(benchmark::State& state, const char* file, uint64_t fast_bytes, 
   }
   tigris_analyze_options options = TIGRIS_ANALYZE_OPTIONS_INIT;
   options.fast_bytes = fast_bytes;
+  options.layout = layout;
+  options.time_limit_seconds = time_limit_seconds;
+  uint64_t peak = 0;
   for (auto _ : state) {
     tigris_analysis* analysis = nullptr;
     if (tigris_analyze(&analysis, model, &options) != TIGRIS_OK) {
       state.SkipWithError(tigris_last_error());
       break;
     }
-    benchmark::DoNotOptimize(tigris_analysis_scheduled_peak_bytes(analysis));
+    peak = tigris_analysis_scheduled_peak_bytes(analysis);
+    benchmark::DoNotOptimize(peak);
     if (with_svg) benchmark::DoNotOptimize(tigris_analysis_timeline_svg(analysis));
     tigris_analysis_free(analysis);
   }
   state.counters["ops"] = static_cast<double>(tigris_model_op_count(model));
+  state.counters["peak"] = static_cast<double>(peak);
   tigris_model_free(model);
 }
 
@@ -45,6 +53,23 @@ BENCHMARK_CAPTURE(BM_Analyze, mobilenet_v2_100_224_6400B, "mobilenet_v2_100_224.
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Analyze, vww_mobilenetv1_025_96_64K, "vww_mobilenetv1_025_96.onnx", 64 * 1024,
                   false)
+    ->Unit(benchmark::kMillisecond);
+// Exact layouts: the single stage of cifar (greedy 57,344 B, live bound 49,152 B), and
+// MobileNetV2-1.0 at 64M and at its smallest budget with a 1 s limit for all the solves.
+BENCHMARK_CAPTURE(BM_Analyze, cifar_mobilenet_relu6_64M_greedy, "cifar_mobilenet_relu6.onnx",
+                  64 << 20, false)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Analyze, cifar_mobilenet_relu6_64M_exact, "cifar_mobilenet_relu6.onnx",
+                  64 << 20, false, TIGRIS_LAYOUT_EXACT, 10.0)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Analyze, mobilenet_v2_100_224_64M_exact, "mobilenet_v2_100_224.onnx", 64 << 20,
+                  false, TIGRIS_LAYOUT_EXACT, 10.0)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Analyze, mobilenet_v2_100_224_6400B_exact_1s, "mobilenet_v2_100_224.onnx",
+                  6400, false, TIGRIS_LAYOUT_EXACT, 1.0)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Analyze, vww_mobilenetv1_025_96_64K_exact_1s, "vww_mobilenetv1_025_96.onnx",
+                  64 * 1024, false, TIGRIS_LAYOUT_EXACT, 1.0)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
