@@ -32,13 +32,7 @@ plan::Budget ToBudget(const tigris_analyze_options* options) {
                 "tigris_analyze: options must not be NULL (fast_bytes is required)");
   }
   CheckStructVersion(options->version, TIGRIS_ANALYZE_OPTIONS_VERSION, "tigris_analyze_options");
-  plan::Budget budget = ToPlanBudget(options->fast_bytes, options->slow_bytes, options->flash_bytes,
-                                     "tigris_analyze_options");
-  if (options->version >= 2) {
-    budget.layout = ToLayoutOptions(options->layout, options->time_limit_seconds, options->progress,
-                                    options->progress_user_data, "tigris_analyze_options");
-  }
-  return budget;
+  return BudgetOf(*options, "tigris_analyze_options");
 }
 
 // One top-level object: the model summary first (as tigris_model_json, without the

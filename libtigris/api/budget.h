@@ -25,6 +25,19 @@ plan::LayoutOptions ToLayoutOptions(tigris_layout layout, double time_limit_seco
                                     tigris_progress_fn progress, void* progress_user_data,
                                     const char* struct_name);
 
+// The budgets and, from version 2, the layout of a tigris_analyze_options or
+// tigris_plan_options whose version was checked.
+template <typename Options>
+plan::Budget BudgetOf(const Options& options, const char* struct_name) {
+  plan::Budget budget =
+      ToPlanBudget(options.fast_bytes, options.slow_bytes, options.flash_bytes, struct_name);
+  if (options.version >= 2) {
+    budget.layout = ToLayoutOptions(options.layout, options.time_limit_seconds, options.progress,
+                                    options.progress_user_data, struct_name);
+  }
+  return budget;
+}
+
 // The size of a tigris_analyze_options / tigris_plan_options struct at `version` (1: up to
 // flash_bytes / compression; 2: the layout fields too).
 size_t AnalyzeOptionsSize(int version);

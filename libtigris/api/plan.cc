@@ -22,13 +22,7 @@ plan::Budget ToBudget(const tigris_plan_options* options) {
                 "tigris_plan: options must not be NULL (fast_bytes is required)");
   }
   CheckStructVersion(options->version, TIGRIS_PLAN_OPTIONS_VERSION, "tigris_plan_options");
-  plan::Budget budget = ToPlanBudget(options->fast_bytes, options->slow_bytes, options->flash_bytes,
-                                     "tigris_plan_options");
-  if (options->version >= 2) {
-    budget.layout = ToLayoutOptions(options->layout, options->time_limit_seconds, options->progress,
-                                    options->progress_user_data, "tigris_plan_options");
-  }
-  return budget;
+  return BudgetOf(*options, "tigris_plan_options");
 }
 
 emit::EmitOptions ToEmitOptions(const tigris_plan_options* options) {

@@ -114,9 +114,13 @@ Layout LayOut(const std::vector<Interval>& intervals, const LayoutOptions& optio
   Layout best = std::move(by_size.peak_bytes < first_fit.peak_bytes ? by_size : first_fit);
   LayoutSummary& summary = best.summary;
   summary.live_bound_bytes = summary.lower_bound_bytes = LiveLowerBound(intervals);
+  // A good-enough peak below the live bound cannot be reached: no solve is worth it then.
+  const bool worth_solving =
+      options.mode == LayoutMode::kExact &&
+      best.peak_bytes > std::max(summary.live_bound_bytes, good_enough_bytes) &&
+      (good_enough_bytes <= 0 || summary.live_bound_bytes <= good_enough_bytes);
   const std::chrono::duration<double> left = options.deadline - std::chrono::steady_clock::now();
-  if (options.mode == LayoutMode::kExact &&
-      best.peak_bytes > std::max(summary.live_bound_bytes, good_enough_bytes) && left.count() > 0) {
+  if (worth_solving && left.count() > 0) {
     ExactLayoutResult exact =
         SolveWithProgress(intervals, best, good_enough_bytes, left.count(), options.progress);
     summary.lower_bound_bytes = exact.lower_bound_bytes;

@@ -64,7 +64,8 @@ Layout FirstFitLayout(const std::vector<Interval>& intervals);
 Layout GreedyBySizeLayout(const std::vector<Interval>& intervals);
 // The lower peak of the two (first fit on a tie), with the live bound; with kExact, then the
 // solver's if lower, until the peak reaches max(live bound, `good_enough_bytes`) or the
-// deadline passes. `intervals` must be ordered by `first`.
+// deadline passes (no solve when `good_enough_bytes` > 0 is below the live bound: nothing
+// reaches it). `intervals` must be ordered by `first`.
 Layout LayOut(const std::vector<Interval>& intervals, const LayoutOptions& options = {},
               int64_t good_enough_bytes = 0);
 
