@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Arena layout quality: greedy against exact, per model (issue 13, docs/memory-model.md).
+"""Op order and arena layout quality per model (issue 13; docs/planning.md step 0b,
+docs/memory-model.md).
 
 For every model it runs `tigris analyze MODEL -m BUDGET --json` twice, with `--layout
-greedy` and `--layout exact --time-limit T`, and prints, for the largest arena of the plan
-(one stage when the budget is large), the arena each layout needs, the live-bytes bound of
-the same schedule, the best proven bound, whether the arena is proven optimal, and the
-wall time of each run. With the default budget (64M) every model plans as one stage.
+greedy` and `--layout exact --time-limit T`, and prints the live peak of the load order
+and of the memory-aware order the planner used (with the search that found it and the
+downsets it visited), then, for the largest arena of the plan (one stage when the budget
+is large), the arena each layout needs, the live-bytes bound of the same schedule, the
+best proven bound, whether the arena is proven optimal, and the wall time of each run.
+With the default budget (64M) every model plans as one stage.
 
 Usage: bench/layout_report.py --build build [--budget 64M] [--time-limit 30]
                               [--models-dir ../shared/models] [--json] [MODEL.onnx ...]
@@ -69,6 +72,10 @@ def main():
         exact, row["exact_seconds"], error = analyze(
             cli, model, args.budget, ["--layout", "exact", "--time-limit", args.time_limit])
         g, e = worst_stage(greedy)["layout"], worst_stage(exact)["layout"]
+        order = greedy["schedule"]
+        row.update(load_order_peak_bytes=order["load_order_peak_bytes"],
+                   order_peak_bytes=order["peak_bytes"], order_search=order["search"],
+                   downsets=order["downsets"])
         row.update(stages=len(greedy["stages"]), greedy_bytes=g["arena_bytes"],
                    live_bound_bytes=g["live_lower_bound_bytes"], exact_bytes=e["arena_bytes"],
                    exact_live_bound_bytes=e["live_lower_bound_bytes"],
@@ -82,14 +89,17 @@ def main():
         return
     print(f"budget {args.budget}, exact time limit {args.time_limit} s; the largest arena of "
           "each plan")
-    print(f"{'model':40} {'stages':>6} {'greedy':>9} {'exact':>9} {'live bound':>10} "
-          f"{'proven':>9} {'over':>6} {'optimal':>7} {'greedy s':>8} {'exact s':>8}")
+    print(f"{'model':36} {'load order':>10} {'ordered':>9} {'search':>6} {'sets':>5} "
+          f"{'stages':>6} {'greedy':>9} {'exact':>9} {'live bound':>10} {'proven':>9} "
+          f"{'over':>6} {'optimal':>7} {'greedy s':>8} {'exact s':>8}")
     for r in rows:
         if "error" in r:
-            print(f"{r['model']:40} error: {' '.join(r['error'])}")
+            print(f"{r['model']:36} error: {' '.join(r['error'])}")
             continue
         over = 100.0 * (r["exact_bytes"] - r["exact_live_bound_bytes"]) / r["exact_live_bound_bytes"]
-        print(f"{r['model']:40} {r['stages']:>6} {r['greedy_bytes']:>9} {r['exact_bytes']:>9} "
+        print(f"{r['model']:36} {r['load_order_peak_bytes']:>10} {r['order_peak_bytes']:>9} "
+              f"{r['order_search']:>6} {r['downsets']:>5} "
+              f"{r['stages']:>6} {r['greedy_bytes']:>9} {r['exact_bytes']:>9} "
               f"{r['exact_live_bound_bytes']:>10} {r['proven_bound_bytes']:>9} {over:>5.1f}% "
               f"{'yes' if r['optimal'] else 'no':>7} {r['greedy_seconds']:>8.2f} "
               f"{r['exact_seconds']:>8.2f}")

@@ -108,6 +108,15 @@ void PrintVerdict(std::FILE* out, const tigris_analysis* a, const json& j) {
     std::fprintf(out, "rewrite   %s (%s): %s\n", r["op"].get<std::string>().c_str(),
                  r["kind"].get<std::string>().c_str(), r["why"].get<std::string>().c_str());
   }
+  // Only a reorder is news: the load order otherwise (docs/planning.md, step 0b).
+  const json& schedule = j["schedule"];
+  if (schedule.is_object() && schedule.value("reordered", false)) {
+    std::fprintf(out,
+                 "order     ops reordered for memory: live peak %s instead of %s (%s search)\n",
+                 HumanBytes(schedule["peak_bytes"].get<uint64_t>()).c_str(),
+                 HumanBytes(schedule["load_order_peak_bytes"].get<uint64_t>()).c_str(),
+                 schedule["search"].get<std::string>().c_str());
+  }
 
   for (const json& s : j["stages"]) {
     if (s["reasons"].empty()) continue;

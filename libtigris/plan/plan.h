@@ -22,6 +22,7 @@
 #include "plan/budget.h"
 #include "plan/buffer.h"
 #include "plan/offset_layout.h"
+#include "plan/schedule.h"
 #include "plan/rewrites.h"
 #include "plan/tile_plan.h"
 
@@ -90,10 +91,12 @@ struct TimelineStep {
 
 struct PlanResult {
   // The graph every index of this plan refers to: the planner's own copy of the graph it
-  // was given, with the rewrites below applied (plan/rewrites.h). Emit and report from
-  // this graph, not the caller's: after a rewrite the two differ.
+  // was given, with the rewrites below applied (plan/rewrites.h) and its ops in the
+  // memory-aware order (plan/schedule.h). Emit and report from this graph, not the
+  // caller's: the two differ after a rewrite or a reorder.
   ir::Graph graph;
   std::vector<Rewrite> rewrites;
+  Schedule schedule;  // how the ops were ordered
   Budget budget;
   int64_t naive_peak_bytes = 0;  // single-stage, untiled timeline peak (live bytes)
   ir::TensorId largest_tensor = ir::kNoTensor;

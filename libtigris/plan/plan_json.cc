@@ -113,6 +113,12 @@ json PlanToJson(const ir::Graph& graph, const PlanResult& plan) {
   }
   return {{"memory", {{"naive_peak_bytes", plan.naive_peak_bytes}, {"largest_tensor", largest}}},
           {"rewrites", rewrites},
+          {"schedule",
+           {{"search", ScheduleSearchName(plan.schedule.search)},
+            {"downsets", plan.schedule.downsets},
+            {"reordered", plan.schedule.reordered},
+            {"load_order_peak_bytes", plan.schedule.load_order_peak_bytes},
+            {"peak_bytes", plan.schedule.peak_bytes}}},
           {"budget",
            {{"fast_bytes", plan.budget.fast_bytes},
             {"slow_bytes", plan.budget.slow_bytes},

@@ -9,6 +9,7 @@
 #include "plan/graph_facts.h"
 #include "plan/plan_check.h"
 #include "plan/rewrites.h"
+#include "plan/schedule.h"
 #include "plan/row_tiling.h"
 #include "plan/spatial_partition.h"
 #include "plan/spills.h"
@@ -96,6 +97,9 @@ PlanResult PlanModel(const ir::Graph& model, const Budget& given) {
   PlanResult plan;
   plan.graph = model;
   plan.rewrites = RewriteForBudget(plan.graph, budget);
+  // Phase 0b: the op order with the least single-stage live peak (plan/schedule.h); the
+  // load order unless another is strictly better.
+  plan.schedule = ReorderForMemory(plan.graph);
   const ir::Graph& graph = plan.graph;
   const GraphFacts facts = ComputeGraphFacts(graph);
 
