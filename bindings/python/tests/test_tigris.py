@@ -16,6 +16,29 @@ def test_analyze_matches_cli_json(model_path, cli_analysis):
     assert report == cli_analysis
 
 
+def test_exact_layout_matches_cli_json(cli, model_path):
+    import json
+    import subprocess
+    out = subprocess.run([str(cli), "analyze", str(model_path), "-m", "64K", "--json",
+                          "--layout", "exact", "--time-limit", "5"],
+                         check=True, capture_output=True, text=True).stdout
+    with tigris.load(model_path) as model:
+        report = model.analyze(fast="64K", layout="exact", time_limit=5)
+    assert report == json.loads(out)
+    assert report["budget"]["layout"] == "exact"
+
+
+def test_bad_layout_options_raise_invalid_argument(model_path):
+    with tigris.load(model_path) as model:
+        with pytest.raises(tigris.Error) as info:
+            model.analyze(fast="64K", layout="best")
+        assert info.value.status_name == "TIGRIS_ERR_INVALID_ARGUMENT"
+        with pytest.raises(tigris.Error) as info:
+            model.plan(fast="64K", layout="exact", time_limit=0)
+        assert info.value.status_name == "TIGRIS_ERR_INVALID_ARGUMENT"
+        assert "time_limit_seconds" in info.value.message
+
+
 def test_int_and_string_sizes_agree(model_path):
     with tigris.load(model_path) as model:
         assert model.analyze(fast=64 * 1024) == model.analyze(fast="64K")

@@ -20,6 +20,16 @@ from ._tensors import TensorInfo, describe, tigris_dtype
 PathLike = Union[str, "os.PathLike[str]"]
 
 _COMPRESSION = {"none": _c.TIGRIS_COMPRESSION_NONE, "lz4": _c.TIGRIS_COMPRESSION_LZ4}
+_LAYOUT = {"greedy": _c.TIGRIS_LAYOUT_GREEDY, "exact": _c.TIGRIS_LAYOUT_EXACT}
+
+
+def _set_layout(options, layout: str, time_limit: float) -> None:
+    """The version-2 layout fields of an options struct (docs/memory-model.md)."""
+    if layout not in _LAYOUT:
+        raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
+                        f"layout must be 'greedy' or 'exact', not {layout!r}")
+    options.layout = _LAYOUT[layout]
+    options.time_limit_seconds = float(time_limit)
 
 
 class _Handle:
@@ -237,15 +247,18 @@ class Model(_Handle):
         """The normalized model as a dict (tigris_model_json, docs/json.md)."""
         return json.loads(_c.tigris_model_json(self._h))
 
-    def analyze(self, fast: Size, slow: Optional[Size] = None,
-                flash: Optional[Size] = None) -> Dict[str, Any]:
+    def analyze(self, fast: Size, slow: Optional[Size] = None, flash: Optional[Size] = None,
+                layout: str = "greedy", time_limit: float = 10.0) -> Dict[str, Any]:
         """Plans the model under the budgets and returns the report as a plain dict: exactly
-        the JSON `tigris analyze MODEL -m FAST [-m SLOW] [-f FLASH] --json` prints."""
+        the JSON `tigris analyze MODEL -m FAST [-m SLOW] [-f FLASH] --json` prints.
+        layout="exact" packs each arena with a MILP solver, all solves within time_limit
+        seconds (`--layout exact --time-limit S`)."""
         options = _c.tigris_analyze_options()
         check(_c.tigris_analyze_options_init(options, _c.TIGRIS_ANALYZE_OPTIONS_VERSION))
         options.fast_bytes = parse_size(fast)
         options.slow_bytes = optional_size(slow)
         options.flash_bytes = optional_size(flash)
+        _set_layout(options, layout, time_limit)
         status, analysis = _c.tigris_analyze(self._h, options)
         try:
             check(status, self._last_error)
@@ -254,9 +267,11 @@ class Model(_Handle):
             _c.tigris_analysis_free(analysis)
 
     def plan(self, fast: Size, slow: Optional[Size] = None, flash: Optional[Size] = None,
-             xip: bool = False, compression: str = "none") -> Plan:
+             xip: bool = False, compression: str = "none", layout: str = "greedy",
+             time_limit: float = 10.0) -> Plan:
         """Compiles an execution plan. xip=False copies each stage's weights into the fast
-        arena (the default of `tigris compile`); xip=True reads them in place from flash."""
+        arena (the default of `tigris compile`); xip=True reads them in place from flash.
+        layout and time_limit as in analyze."""
         if compression not in _COMPRESSION:
             raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
                             f"compression must be 'none' or 'lz4', not {compression!r}")
@@ -267,6 +282,7 @@ class Model(_Handle):
         options.flash_bytes = optional_size(flash)
         options.xip = 1 if xip else 0
         options.compression = _COMPRESSION[compression]
+        _set_layout(options, layout, time_limit)
         status, plan = _c.tigris_plan(self._h, options)
         if status != _c.TIGRIS_OK:
             _c.tigris_plan_free(plan)
