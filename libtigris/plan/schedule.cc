@@ -237,6 +237,7 @@ Schedule ScheduleForMemory(const ScheduleProblem& problem, int64_t max_states) {
       }
     }
     schedule.downsets += static_cast<int64_t>(next.size());
+    if (next.empty()) return schedule;  // no op ready: a cycle (the loader rejects them)
     if (static_cast<int64_t>(next.size()) > cap) {
       schedule.search = ScheduleSearch::kBeam;
       std::stable_sort(next.begin(), next.end(), by_peak);

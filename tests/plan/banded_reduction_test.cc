@@ -40,7 +40,7 @@ TEST(BandedReductionTest, AGlobalAveragePoolOverBudgetRunsBandByBand) {
   }
   EXPECT_EQ(p.recompute_macs, 0);
   EXPECT_EQ(p.verdict, Verdict::kTiled);
-  testing::ExpectPlanReplays(graph, p);
+  testing::ExpectPlanReplays(p);
 }
 
 TEST(BandedReductionTest, AReductionEndsAChainAndNeverStartsOne) {
@@ -60,7 +60,7 @@ TEST(BandedReductionTest, AReductionEndsAChainAndNeverStartsOne) {
   ASSERT_EQ(t.ops.size(), 2u);
   EXPECT_TRUE(t.ops.back().reduces);
   EXPECT_EQ(p.stages.back().strategy, StageStrategy::kNormal);  // the Relu
-  testing::ExpectPlanReplays(graph, p);
+  testing::ExpectPlanReplays(p);
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ TEST(ChainsTest, BinarySearchFindsLargestFittingStreamedHeight) {
   EXPECT_EQ(c.tile.peak_bytes, StreamedChainPeak(9));
   // What analyze --json says of the loop: a's line buffer holds conv2's window, 9 + 2 rows,
   // and a streamed loop recomputes nothing.
-  const nlohmann::json tile = PlanToJson(g, p)["stages"][0]["tile"];
+  const nlohmann::json tile = PlanToJson(p.graph, p)["stages"][0]["tile"];
   EXPECT_EQ(tile["strategy"], "streamed rows");
   EXPECT_EQ(tile["line_buffer_rows"], nlohmann::json::array({11}));
   EXPECT_EQ(tile["recompute_macs"], 0);
@@ -80,7 +80,7 @@ TEST(ChainsTest, BinarySearchFindsLargestFittingStreamedHeight) {
     a_begin = a_ends[i];
   }
   EXPECT_EQ(p.slow_traffic_bytes, 0);
-  testing::ExpectPlanReplays(g, p);
+  testing::ExpectPlanReplays(p);
 }
 
 TEST(ChainsTest, RecomputingLoopRecomputesTheHalo) {
@@ -137,7 +137,7 @@ TEST(ChainsTest, FanOutBreaksTheChain) {
   const PlanResult p = PlanModel(g.graph(), {3000, 0, 0});
   EXPECT_EQ(p.stages[0].strategy, StageStrategy::kTiled);
   EXPECT_EQ(p.verdict, Verdict::kTiled);
-  testing::ExpectPlanReplays(g.graph(), p);
+  testing::ExpectPlanReplays(p);
 }
 
 TEST(ChainsTest, OneRowIntermediateIsNotAChainLink) {

@@ -32,7 +32,7 @@ std::string ReplayFailures(const ir::Graph& g, const PlanResult& p) {
   {
     ::testing::ScopedFakeTestPartResultReporter reporter(
         ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
-    testing::ExpectPlanReplays(g, p);
+    testing::ExpectPlanReplays(p);
   }
   std::string all;
   for (int i = 0; i < results.size(); ++i) all += results.GetTestPartResult(i).message();

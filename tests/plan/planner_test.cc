@@ -22,7 +22,7 @@ TEST(PlannerTest, VerdictOkWhenOneStageFits) {
   EXPECT_EQ(p.stages.size(), 1u);
   EXPECT_EQ(p.scheduled_peak_bytes, 128);  // x + y, 64 each, co-resident
   EXPECT_EQ(p.slow_peak_bytes, 0);
-  testing::ExpectPlanReplays(g.graph(), p);
+  testing::ExpectPlanReplays(p);
 }
 
 TEST(PlannerTest, CoResidencyFixInThePlan) {
@@ -33,7 +33,7 @@ TEST(PlannerTest, CoResidencyFixInThePlan) {
   const PlanResult p = PlanModel(g.graph(), {4096, 0, 0});
   EXPECT_EQ(p.naive_peak_bytes, 320);
   EXPECT_EQ(p.scheduled_peak_bytes, 320);
-  testing::ExpectPlanReplays(g.graph(), p);
+  testing::ExpectPlanReplays(p);
 }
 
 TEST(PlannerTest, VerdictNeedsWorkNamesTheOp) {
@@ -53,7 +53,7 @@ TEST(PlannerTest, VerdictNeedsWorkNamesTheOp) {
   EXPECT_NE(all.find("'classifier'"), std::string::npos) << all;
   EXPECT_NE(all.find("8000"), std::string::npos) << all;
   EXPECT_EQ(p.macs, 1000000);
-  testing::ExpectPlanReplays(g.graph(), p);
+  testing::ExpectPlanReplays(p);
 }
 
 TEST(PlannerTest, TwoDTilesWhenOneRowIsOverBudget) {
@@ -77,7 +77,7 @@ TEST(PlannerTest, TwoDTilesWhenOneRowIsOverBudget) {
   EXPECT_EQ(t.count, 32);
   EXPECT_EQ(t.peak_bytes, 3584);
   EXPECT_FALSE(t.streamed);
-  testing::ExpectPlanReplays(g.graph(), p);
+  testing::ExpectPlanReplays(p);
 }
 
 TEST(PlannerTest, VerdictNeedsWorkWhenOnePixelTilesDoNotFit) {
@@ -98,7 +98,7 @@ TEST(PlannerTest, JsonHasTheIssueFields) {
   ir::TensorId in = g.Input("in", {1, 1, 16, 16});
   g.Output(AddConv(g, "conv", in, {1, 3, 1, 1, 1}));
   const PlanResult p = PlanModel(g.graph(), {1024, 0, 0});
-  const nlohmann::json j = PlanToJson(g.graph(), p);
+  const nlohmann::json j = PlanToJson(p.graph, p);
   EXPECT_EQ(j["memory"]["naive_peak_bytes"], 2048);
   EXPECT_EQ(j["memory"]["largest_tensor"]["bytes"], 1024);
   EXPECT_EQ(j["memory"]["largest_tensor"]["shape"], nlohmann::json({1, 1, 16, 16}));
@@ -162,8 +162,8 @@ TEST(PlannerTest, MobileNetShapedGraphPlansAndReplays) {
     // Planning speed is measured by bench/bench_analyze.cc, not asserted here.
     const PlanResult p = PlanModel(g, {kib * 1024, 0, 0});
     SCOPED_TRACE(std::to_string(kib) + "K: " + std::string(VerdictName(p.verdict)));
-    testing::ExpectPlanReplays(g, p);
-    EXPECT_NO_THROW(PlanToJson(g, p).dump());
+    testing::ExpectPlanReplays(p);
+    EXPECT_NO_THROW(PlanToJson(p.graph, p).dump());
     // Every stage either fits or explains why not.
     for (const Stage& s : p.stages) EXPECT_EQ(s.fits, s.reasons.empty()) << "stage " << s.id;
     std::printf("mobilenet-like @%lldK: %zu stages, %zu chains, %s, peak %lld\n",

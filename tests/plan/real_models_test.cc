@@ -27,8 +27,8 @@ TEST(RealModelsTest, PlanEveryModelAtEveryBudget) {
       SCOPED_TRACE(path + " @" + std::to_string(kib) + "K");
       PlanResult p;
       ASSERT_NO_THROW(p = PlanModel(g, {kib * 1024, 0, 0}));
-      testing::ExpectPlanReplays(g, p);
-      EXPECT_NO_THROW(PlanToJson(g, p).dump());
+      testing::ExpectPlanReplays(p);
+      EXPECT_NO_THROW(PlanToJson(p.graph, p).dump());
       std::printf("%s @%lldK: %zu ops, %zu stages, %zu chains, %s, peak %lld\n", g.name.c_str(),
                   static_cast<long long>(kib), g.ops.size(), p.stages.size(), p.chains.size(),
                   std::string(VerdictName(p.verdict)).c_str(),

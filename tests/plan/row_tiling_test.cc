@@ -46,7 +46,7 @@ TEST(RowTilingTest, HandComputedConvStage) {
   EXPECT_EQ(p.recompute_macs, 0);
   EXPECT_EQ(p.macs, 16 * 16 * 9);
   EXPECT_EQ(p.slow_traffic_bytes, 0);
-  testing::ExpectPlanReplays(g, p);
+  testing::ExpectPlanReplays(p);
 }
 
 TEST(RowTilingTest, EstimateIsOnlyAStartingPoint) {
@@ -129,7 +129,7 @@ TEST(RowTilingTest, AScaleOfOneRowIsReadWholeByEveryTile) {
     }
   }
   EXPECT_EQ(t.peak_bytes, 256 + 16 + 256);
-  testing::ExpectPlanReplays(graph, p);
+  testing::ExpectPlanReplays(p);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "analysis/memory_timeline.h"
 #include "onnx/onnx_loader.h"
 #include "passes/pass.h"
+#include "plan/plan_simulator.h"
 #include "plan/planner.h"
 #include "support/graph_builder.h"
 #include "support/test_env.h"
@@ -202,6 +203,7 @@ TEST(ScheduleTest, ThePlannerRunsTheBetterOrderOfAPoorlyOrderedGraph) {
 
   const PlanResult plan = PlanModel(graph, Budget{64 << 20, 0, 0});
   EXPECT_TRUE(plan.schedule.reordered);
+  testing::ExpectPlanReplays(plan);
   EXPECT_EQ(plan.naive_peak_bytes, s.peak_bytes);
   EXPECT_EQ(plan.scheduled_peak_bytes, s.peak_bytes);  // one stage, laid out at its bound
   // Same ops, reordered; every op still after its inputs' producers.

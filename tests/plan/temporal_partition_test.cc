@@ -51,7 +51,7 @@ TEST(TemporalPartitionTest, SingleStageLayoutByHand) {
   EXPECT_EQ(p.verdict, Verdict::kOk);
   EXPECT_EQ(p.naive_peak_bytes, 256);
   EXPECT_EQ(p.scheduled_peak_bytes, 256);
-  testing::ExpectPlanReplays(g, p);
+  testing::ExpectPlanReplays(p);
 }
 
 TEST(TemporalPartitionTest, GreedyCutsBeforeTheOpThatOverflows) {
@@ -79,7 +79,7 @@ TEST(TemporalPartitionTest, GreedyCutsBeforeTheOpThatOverflows) {
   EXPECT_EQ(p.stages[1].spill_in_bytes, 128);
   EXPECT_EQ(p.slow_peak_bytes, 128);
   EXPECT_EQ(p.slow_traffic_bytes, 256);
-  testing::ExpectPlanReplays(g, p);
+  testing::ExpectPlanReplays(p);
 }
 
 TEST(TemporalPartitionTest, SlowBudgetTooSmallStatesBothNumbers) {
@@ -105,7 +105,7 @@ TEST(TemporalPartitionTest, TensorReadAcrossSeveralStagesIsSpilledOnce) {
   g.Output(w);
   const PlanResult p = PlanModel(g.graph(), {400, 0, 0});
   EXPECT_GT(p.stages.size(), 1u);
-  testing::ExpectPlanReplays(g.graph(), p);
+  testing::ExpectPlanReplays(p);
   int spilled_x = 0;
   for (const SlowBuffer& s : p.slow_buffers) spilled_x += s.tensor == x;
   EXPECT_LE(spilled_x, 1);

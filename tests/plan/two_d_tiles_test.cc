@@ -123,7 +123,7 @@ TEST(TwoDTilesTest, AFloatReductionKeepsOneRowBoxes) {
     EXPECT_EQ(r.input_cols.end, i % 2 == 0 ? 8 : 16);
     EXPECT_EQ(r.output_area(), i + 1 == all.size() ? 1 : 0) << "tile " << i;
   }
-  testing::ExpectPlanReplays(graph, p);
+  testing::ExpectPlanReplays(p);
 }
 
 TEST(TileLimitTest, ATallLoopStartsFromTheFewestRowsWithinTheLimit) {
@@ -188,7 +188,7 @@ TEST(TwoDTilesTest, ChainsGrowOnlyWhileTheirRecomputeIsSmall) {
     EXPECT_LE(extra * 100, macs * 5) << "chain " << chain.id;
   }
   EXPECT_GT(two_d_chains, 0);
-  testing::ExpectPlanReplays(g, p);
+  testing::ExpectPlanReplays(p);
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ TEST(WeightReservationTest, PrefixTipsAStageIntoTiling) {
   EXPECT_EQ(s.peak_bytes, 1984);
   EXPECT_TRUE(s.fits);
   EXPECT_EQ(p.verdict, Verdict::kTiled);
-  testing::ExpectPlanReplays(g, p);
+  testing::ExpectPlanReplays(p);
 }
 
 TEST(WeightReservationTest, WeightsAloneOverBudgetNameTheStage) {
@@ -92,7 +92,7 @@ ir::Graph Load(const std::string& path) {
 bool ExpectWeightsAndActivationsFit(const ir::Graph& g, int64_t fast_bytes) {
   SCOPED_TRACE(g.name + " @" + std::to_string(fast_bytes));
   const PlanResult p = PlanModel(g, NotXip(fast_bytes));
-  testing::ExpectPlanReplays(g, p);
+  testing::ExpectPlanReplays(p);
   bool all_fit = true;
   for (const Stage& s : p.stages) {
     if (s.fits) {
