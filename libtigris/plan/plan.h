@@ -22,8 +22,8 @@
 #include "plan/budget.h"
 #include "plan/buffer.h"
 #include "plan/offset_layout.h"
-#include "plan/schedule.h"
 #include "plan/rewrites.h"
+#include "plan/schedule.h"
 #include "plan/tile_plan.h"
 
 namespace tigris::plan {
