@@ -77,6 +77,10 @@ func analyze(m modelHandle, b Budgets) (analysisHandle, error) {
 		return nil, err
 	}
 	o.fast_bytes, o.slow_bytes, o.flash_bytes = C.uint64_t(b.Fast), C.uint64_t(b.Slow), C.uint64_t(b.Flash)
+	o.layout = C.tigris_layout(b.Layout)
+	if b.TimeLimit != 0 {
+		o.time_limit_seconds = C.double(b.TimeLimit)
+	}
 	var out analysisHandle
 	err := call(func() C.tigris_status { return C.tigris_analyze(&out, m, &o) })
 	return out, err
@@ -90,6 +94,10 @@ func makePlan(m modelHandle, b Budgets, po PlanOptions) (planHandle, error) {
 		return nil, err
 	}
 	o.fast_bytes, o.slow_bytes, o.flash_bytes = C.uint64_t(b.Fast), C.uint64_t(b.Slow), C.uint64_t(b.Flash)
+	o.layout = C.tigris_layout(b.Layout)
+	if b.TimeLimit != 0 {
+		o.time_limit_seconds = C.double(b.TimeLimit)
+	}
 	o.xip = 0
 	if po.XIP {
 		o.xip = 1

@@ -33,9 +33,22 @@ func ParseSize(text string) (uint64, error) {
 }
 
 // Budgets in bytes. Fast (SRAM) is required; Slow and Flash are 0 for "not given".
+// Layout says how hard to work at packing each arena: LayoutGreedy (the zero value) or
+// LayoutExact, a MILP solve per arena within TimeLimit seconds for the whole plan (0: the
+// library's default, 10 s). The CLI's --layout and --time-limit.
 type Budgets struct {
 	Fast, Slow, Flash uint64
+	Layout            Layout
+	TimeLimit         float64
 }
+
+// Layout is how the planner places buffers in an arena (docs/memory-model.md).
+type Layout int
+
+const (
+	LayoutGreedy Layout = 0 // the lower of first fit and greedy by size
+	LayoutExact  Layout = 1 // then an exact (MILP) layout for arenas above their live bound
+)
 
 // Model is a loaded, normalized ONNX model. Close it when done (a finalizer is only a
 // safety net).

@@ -221,3 +221,38 @@ func TestStatusValuesAreTheLibrarysNames(t *testing.T) {
 		}
 	}
 }
+
+// The exact layout packs cifar_mobilenet_relu6's single stage tighter than greedy, as the
+// CLI's --layout exact does; a negative time limit is the library's invalid argument.
+func TestExactLayoutMatchesCLI(t *testing.T) {
+	path := filepath.Join(env(t, "TIGRIS_MODELS_DIR"), "onnx", "cifar_mobilenet_relu6.onnx")
+	peak := func(args ...string) float64 {
+		out, err := exec.Command(cli(t), append([]string{"analyze", path, "-m", "64M", "--json"}, args...)...).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var report map[string]any
+		if err := json.Unmarshal(out, &report); err != nil {
+			t.Fatal(err)
+		}
+		return report["scheduled_peak_bytes"].(float64)
+	}
+	greedy, exact := peak(), peak("--layout", "exact", "--time-limit", "30")
+	m, err := tigris.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	a, err := m.Analyze(tigris.Budgets{Fast: 64 << 20, Layout: tigris.LayoutExact, TimeLimit: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if got := float64(a.ScheduledPeakBytes()); got != exact || got >= greedy {
+		t.Errorf("exact layout peak %v, CLI exact %v, CLI greedy %v", got, exact, greedy)
+	}
+	_, err = m.Analyze(tigris.Budgets{Fast: 64 << 20, Layout: tigris.LayoutExact, TimeLimit: -1})
+	if !errors.Is(err, &tigris.Error{Status: tigris.StatusInvalidArgument}) {
+		t.Errorf("want TIGRIS_ERR_INVALID_ARGUMENT, got %v", err)
+	}
+}

@@ -21,6 +21,10 @@ namespace Tigris
 
     public enum Verdict { Ok = 0, Partitioned = 1, Tiled = 2, NeedsWork = 3 }
 
+    /// <summary>How the planner packs each arena (docs/memory-model.md): Greedy, or Exact
+    /// (a MILP solve per arena above its live bound, within a time limit for the plan).</summary>
+    public enum Layout { Greedy = 0, Exact = 1 }
+
     public sealed partial class Model : IDisposable
     {
         readonly ModelHandle h;
@@ -54,13 +58,16 @@ namespace Tigris
             throw new TigrisException((int)status, msg.Length > 0 ? msg : tigris_c.tigris_last_error());
         }
 
-        /// <summary>Plans the model under the budgets; slow / flash 0 = not given.</summary>
-        public Analysis Analyze(ulong fast, ulong slow = 0, ulong flash = 0)
+        /// <summary>Plans the model under the budgets; slow / flash 0 = not given. layout and
+        /// timeLimitSeconds are the CLI's --layout and --time-limit.</summary>
+        public Analysis Analyze(ulong fast, ulong slow = 0, ulong flash = 0,
+                                Layout layout = Layout.Greedy, double timeLimitSeconds = 10)
         {
             using (var o = new tigris_analyze_options())
             {
                 TigrisException.Check(tigris_c.tigris_analyze_options_init(o, tigris_c.TIGRIS_ANALYZE_OPTIONS_VERSION));
                 o.fast_bytes = fast; o.slow_bytes = slow; o.flash_bytes = flash;
+                o.layout = (tigris_layout)layout; o.time_limit_seconds = timeLimitSeconds;
                 IntPtr raw;
                 Check(tigris_c.tigris_analyze(out raw, h, o));
                 return new Analysis(new AnalysisHandle(raw));
@@ -70,12 +77,14 @@ namespace Tigris
         public Analysis Analyze(string fast) { return Analyze(Library.ParseSize(fast)); }
 
         /// <summary>Compiles a plan. xip: weights read in place from flash.</summary>
-        public Plan Plan(ulong fast, bool xip, bool lz4 = false, ulong slow = 0, ulong flash = 0)
+        public Plan Plan(ulong fast, bool xip, bool lz4 = false, ulong slow = 0, ulong flash = 0,
+                         Layout layout = Layout.Greedy, double timeLimitSeconds = 10)
         {
             using (var o = new tigris_plan_options())
             {
                 TigrisException.Check(tigris_c.tigris_plan_options_init(o, tigris_c.TIGRIS_PLAN_OPTIONS_VERSION));
                 o.fast_bytes = fast; o.slow_bytes = slow; o.flash_bytes = flash;
+                o.layout = (tigris_layout)layout; o.time_limit_seconds = timeLimitSeconds;
                 o.xip = xip ? 1 : 0;
                 o.compression = lz4 ? tigris_compression.TIGRIS_COMPRESSION_LZ4 : tigris_compression.TIGRIS_COMPRESSION_NONE;
                 IntPtr raw;

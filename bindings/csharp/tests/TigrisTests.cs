@@ -77,6 +77,20 @@ public static class TigrisTests
         }
     }
 
+    public static void TestExactLayoutMatchesCli()
+    {
+        string path = Path.Combine(Env("TIGRIS_MODELS_DIR"), "onnx", "cifar_mobilenet_relu6.onnx");
+        string greedy = RunCli("analyze", path, "-m", "64M", "--json");
+        string exact = RunCli("analyze", path, "-m", "64M", "--json", "--layout", "exact", "--time-limit", "30");
+        using (Model m = Model.Load(path))
+        using (Analysis a = m.Analyze(64UL << 20, layout: Layout.Exact, timeLimitSeconds: 30))
+        {
+            Assert.Equal(exact.TrimEnd(), a.Json.TrimEnd(), "whole analysis JSON, exact layout");
+            Assert.True(a.ScheduledPeakBytes < ulong.Parse(Top(greedy, "scheduled_peak_bytes")),
+                        "the exact layout packs tighter than greedy");
+        }
+    }
+
     public static void TestPlanBytesMatchCliCompile()
     {
         string dir = Path.Combine(Path.GetTempPath(), "tigris-cs-" + Process.GetCurrentProcess().Id);

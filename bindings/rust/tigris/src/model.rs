@@ -89,6 +89,7 @@ impl Model {
         o.fast_bytes = budgets.fast.bytes()?;
         o.slow_bytes = budgets.slow_bytes()?;
         o.flash_bytes = budgets.flash_bytes()?;
+        (o.layout, o.time_limit_seconds) = budgets.layout_fields(o.time_limit_seconds);
         let mut raw = ptr::null_mut();
         let status = unsafe { sys::tigris_analyze(&mut raw, self.raw, &o) };
         if status != sys::TIGRIS_OK {
@@ -104,6 +105,7 @@ impl Model {
         o.fast_bytes = budgets.fast.bytes()?;
         o.slow_bytes = budgets.slow_bytes()?;
         o.flash_bytes = budgets.flash_bytes()?;
+        (o.layout, o.time_limit_seconds) = budgets.layout_fields(o.time_limit_seconds);
         o.xip = xip as i32;
         o.compression = if lz4 {
             sys::TIGRIS_COMPRESSION_LZ4
@@ -120,11 +122,24 @@ impl Model {
 }
 
 /// Memory budgets: fast (SRAM) is required; slow (PSRAM) and flash are "not given" by default.
+/// `layout` says how hard to work at packing each arena (the CLI's `--layout`,
+/// `--time-limit`).
 #[derive(Debug, Clone)]
 pub struct Budgets {
     pub fast: Size,
     pub slow: Option<Size>,
     pub flash: Option<Size>,
+    pub layout: Layout,
+}
+
+/// How the planner places buffers in an arena (docs/memory-model.md).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Layout {
+    /// The lower of first fit and greedy by size: fast, the default.
+    Greedy,
+    /// Then an exact (MILP) layout for every arena above its live bound, all solves within
+    /// `time_limit_seconds` for the whole plan.
+    Exact { time_limit_seconds: f64 },
 }
 
 impl Budgets {
@@ -133,7 +148,12 @@ impl Budgets {
             fast: fast.into(),
             slow: None,
             flash: None,
+            layout: Layout::Greedy,
         }
+    }
+    pub fn with_layout(mut self, layout: Layout) -> Budgets {
+        self.layout = layout;
+        self
     }
     pub fn with_slow(mut self, slow: impl Into<Size>) -> Budgets {
         self.slow = Some(slow.into());
@@ -148,6 +168,14 @@ impl Budgets {
     }
     fn flash_bytes(&self) -> Result<u64> {
         self.flash.as_ref().map_or(Ok(0), Size::bytes)
+    }
+    /// (tigris_layout, time limit) for an options struct; the greedy layout keeps the
+    /// library's default limit.
+    fn layout_fields(&self, default_limit: f64) -> (sys::tigris_layout, f64) {
+        match self.layout {
+            Layout::Greedy => (sys::TIGRIS_LAYOUT_GREEDY, default_limit),
+            Layout::Exact { time_limit_seconds } => (sys::TIGRIS_LAYOUT_EXACT, time_limit_seconds),
+        }
     }
 }
 

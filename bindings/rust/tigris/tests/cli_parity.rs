@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use support::json::{self, Json};
-use tigris::{Budgets, Model, Verdict};
+use tigris::{Budgets, Layout, Model, Verdict};
 
 fn model_path() -> PathBuf {
     let dir = std::env::var("TIGRIS_MODELS_DIR").expect("TIGRIS_MODELS_DIR (ctest sets it)");
@@ -143,4 +143,43 @@ fn parse_size_binary_units() {
     assert_eq!(tigris::parse_size("256K").unwrap(), 262_144);
     assert_eq!(tigris::parse_size("1.5MiB").unwrap(), 1_572_864);
     assert!(tigris::parse_size("").is_err());
+}
+
+#[test]
+fn exact_layout_matches_cli_and_beats_greedy_on_cifar() {
+    let dir = std::env::var("TIGRIS_MODELS_DIR").expect("TIGRIS_MODELS_DIR (ctest sets it)");
+    let path = PathBuf::from(dir).join("onnx/cifar_mobilenet_relu6.onnx");
+    let peak = |extra: &[&str]| {
+        let out = Command::new(cli())
+            .arg("analyze")
+            .arg(&path)
+            .args(["-m", "64M", "--json"])
+            .args(extra)
+            .output()
+            .expect("running the tigris CLI");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json::parse(&String::from_utf8(out.stdout).unwrap())
+            .get("scheduled_peak_bytes")
+            .num()
+    };
+    let (greedy, exact) = (
+        peak(&[]),
+        peak(&["--layout", "exact", "--time-limit", "30"]),
+    );
+    let model = Model::load(&path).unwrap();
+    let budgets = Budgets::fast("64M").with_layout(Layout::Exact {
+        time_limit_seconds: 30.0,
+    });
+    let a = model.analyze(&budgets).unwrap();
+    assert_eq!(a.scheduled_peak_bytes() as f64, exact);
+    assert!(exact < greedy);
+    let bad = Budgets::fast("64M").with_layout(Layout::Exact {
+        time_limit_seconds: 0.0,
+    });
+    let err = model.analyze(&bad).unwrap_err();
+    assert_eq!(err.status(), tigris::status::INVALID_ARGUMENT);
 }
