@@ -171,8 +171,11 @@ def single_dtype_table(build):
     """Runtime .text (with its libc) when the build keeps one dtype (docs/runtime.md)."""
     variants = (("both dtypes (default)", "kws_small_cnn_int8"),
                 ("int8 only (-DTGRS_WITH_FLOAT32=0)", "kws_small_cnn_int8_int8_only"),
-                ("float32 only (-DTGRS_WITH_INT8=0)", "kws_small_cnn_f32_float32_only"))
-    print("\nRuntime .text by dtypes built in (core + kernels + the libc they pull in)\n")
+                ("float32 only (-DTGRS_WITH_INT8=0)", "kws_small_cnn_f32_float32_only"),
+                ("kws_small_cnn int8's ops only (tigris inspect --ops-header)",
+                 "kws_small_cnn_int8_ops"),
+                ("mnist8 float32's ops only (tigris inspect --ops-header)", "mnist8_f32_ops"))
+    print("\nRuntime .text by dtypes and ops built in (core + kernels + the libc they pull in)\n")
     print("| build | " + " | ".join(title for _, title in CORES) + " |")
     print("|---|" + "---:|" * len(CORES))
     for label, firmware in variants:
@@ -189,7 +192,7 @@ def run_table(build, show_all):
     for core, _ in CORES:
         for path in sorted((build / "tests" / "cortex-m" / core / "runs").glob("*/result.json")):
             r = json.loads(path.read_text())
-            if show_all or not r["case"].endswith("_only"):
+            if show_all or not r["case"].endswith(("_only", "_ops")):
                 results[r["case"]][core] = r
     if not results:
         print("\n(no QEMU results yet: run `ctest -L cortex-m`)")

@@ -63,6 +63,7 @@ extern "C" {
  * TGRS_ERR_UNSUPPORTED_OP, failed_op naming it. Byte movers (Reshape, Transpose, Concat)
  * have no per-dtype kernel and obey the same rule. The kernels themselves (tgrs_kernels.h)
  * are always compiled. Every translation unit of the runtime must see the same values. */
+#include "tgrs_op_select.h" /* an ops header (TGRS_OPS_HEADER) may set the dtypes too */
 #ifndef TGRS_WITH_FLOAT32
 #define TGRS_WITH_FLOAT32 1
 #endif

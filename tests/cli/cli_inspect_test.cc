@@ -5,7 +5,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/plan_fixture.h"
@@ -156,6 +159,82 @@ TEST(CliInspect, CompiledSharedModel) {
   EXPECT_EQ(memories[2]["size"], j["plan"]["weight_data_bytes"]);
   EXPECT_EQ(memories[3], nlohmann::json({{"name", "host"}, {"size", 0}, {"alignment", 1}}));
   std::filesystem::remove(out);
+}
+
+}  // namespace
+
+namespace {
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The header names exactly the op codes the plan's JSON lists (an independent reading of
+// the same plan), and leaves out the dtype no tensor has.
+TEST(CliInspect, OpsHeaderNamesTheOpCodesOfEveryPlan) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string kws = (dir / "tigris_ops_kws.tgrs").string();
+  const std::string mnist = (dir / "tigris_ops_mnist.tgrs").string();
+  const std::string header = (dir / "tigris_ops.h").string();
+  for (const auto& [model, plan] : {std::pair{std::string("kws_small_cnn.onnx"), kws},
+                                    std::pair{std::string("mnist8.onnx"), mnist}}) {
+    auto c =
+        RunCommand(TigrisCli() + " compile " + SharedOnnxModel(model) + " -m 64K --xip -o " + plan);
+    ASSERT_EQ(c.exit_code, 0) << c.err;
+  }
+  std::set<std::string> codes;
+  for (const std::string& plan : {kws, mnist}) {
+    auto j = RunCommand(TigrisCli() + " inspect --json " + plan);
+    ASSERT_EQ(j.exit_code, 0) << j.err;
+    const nlohmann::json report = nlohmann::json::parse(j.out);
+    for (const auto& op : report["ops"]) {
+      codes.insert(op["code"].get<std::string>());
+    }
+  }
+  auto r = RunCommand(TigrisCli() + " inspect " + kws + " " + mnist + " --ops-header " + header);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const std::string text = ReadText(header);
+  std::set<std::string> defined;
+  for (size_t at = text.find("#define TGRS_WITH_OP_"); at != std::string::npos;
+       at = text.find("#define TGRS_WITH_OP_", at + 1)) {
+    const size_t name = at + std::string("#define TGRS_WITH_OP_").size();
+    const std::string line = text.substr(name, text.find('\n', name) - name);
+    EXPECT_EQ(line.substr(line.size() - 2), " 1") << line;
+    defined.insert(line.substr(0, line.size() - 2));
+  }
+  EXPECT_EQ(defined, codes);
+  EXPECT_TRUE(Has(text, "#define TGRS_OPS_SELECTED 1\n")) << text;
+  EXPECT_TRUE(Has(text, "#define TGRS_WITH_INT8 0\n")) << "float32 plans: " << text;
+  EXPECT_FALSE(Has(text, "TGRS_WITH_FLOAT32")) << text;
+  EXPECT_TRUE(Has(text, kws) && Has(text, mnist)) << "the header names its plans";
+  for (const std::string& path : {kws, mnist, header}) std::filesystem::remove(path);
+}
+
+TEST(CliInspect, OpsHeaderMisuseAndFailures) {
+  const std::string plan = WritePlan("tigris_ops_full.tgrs", Serialize(FullPlan()));
+  auto json = RunCommand(TigrisCli() + " inspect " + plan + " --json --ops-header x.h");
+  EXPECT_EQ(json.exit_code, 2) << json.err;
+  EXPECT_TRUE(Has(json.err, "--ops-header")) << json.err;
+  auto none = RunCommand(TigrisCli() + " inspect --ops-header x.h");
+  EXPECT_EQ(none.exit_code, 2) << none.err;
+  auto two = RunCommand(TigrisCli() + " inspect " + plan + " " + plan);
+  EXPECT_EQ(two.exit_code, 2) << "several plans only with --ops-header";
+  auto unwritable =
+      RunCommand(TigrisCli() + " inspect " + plan + " --ops-header /nonexistent-dir/ops.h");
+  EXPECT_EQ(unwritable.exit_code, 1);
+  EXPECT_TRUE(Has(unwritable.err, "TIGRIS_ERR_IO")) << unwritable.err;
+  std::vector<uint8_t> bad = Serialize(FullPlan());
+  bad.resize(bad.size() / 2);
+  const std::string truncated = WritePlan("tigris_ops_truncated.tgrs", bad);
+  auto rejected = RunCommand(TigrisCli() + " inspect " + plan + " " + truncated +
+                             " --ops-header /tmp/tigris_ops_never.h");
+  EXPECT_EQ(rejected.exit_code, 1);
+  EXPECT_TRUE(Has(rejected.err, "tigris_ops_truncated.tgrs")) << rejected.err;
+  EXPECT_FALSE(std::filesystem::exists("/tmp/tigris_ops_never.h"));
+  std::filesystem::remove(plan);
+  std::filesystem::remove(truncated);
 }
 
 }  // namespace

@@ -1,0 +1,49 @@
+#include "ops_header.h"
+
+#include <set>
+
+namespace tigris::cli {
+
+std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
+  std::set<int> codes;
+  bool float32 = false, int8 = false;
+  std::string sources;
+  for (const LoadedPlan* loaded : plans) {
+    const tgrs_plan& plan = loaded->plan();
+    for (uint32_t i = 0; i < tgrs_plan_op_count(&plan); ++i) {
+      tgrs_plan_op op{};
+      if (tgrs_plan_get_op(&plan, i, &op) == TGRS_OK) codes.insert(static_cast<int>(op.code));
+    }
+    for (uint32_t i = 0; i < tgrs_plan_tensor_count(&plan); ++i) {
+      tgrs_plan_tensor t{};
+      if (tgrs_plan_get_tensor(&plan, i, &t) != TGRS_OK) continue;
+      float32 = float32 || t.dtype == TGRS_DTYPE_FLOAT32;
+      int8 = int8 || t.dtype == TGRS_DTYPE_INT8;
+    }
+    std::string path = loaded->path();  // a "*/" in it would end the comment early
+    for (size_t at = path.find("*/"); at != std::string::npos; at = path.find("*/", at + 2)) {
+      path.replace(at, 2, "*\\/");
+    }
+    sources += " *   " + path + "\n";
+  }
+  std::string h =
+      "/* Op selection for the TiGrIS runtime, written by `tigris inspect --ops-header`\n"
+      " * (runtime/include/tgrs_op_select.h, docs/runtime.md \"Selecting ops\"). Compile the\n"
+      " * runtime with -DTGRS_OPS_HEADER=\\\"<this file>\\\" to link only the kernels of:\n" +
+      sources +
+      " * A plan holding another op fails at it with TGRS_ERR_UNSUPPORTED_OP. */\n"
+      "#ifndef TGRS_OPS_SELECTED\n"
+      "#define TGRS_OPS_SELECTED 1\n";
+  for (int code : codes) {
+    h += std::string("#define TGRS_WITH_OP_") + tgrs_op_code_name(static_cast<tgrs_op_code>(code)) +
+         " 1\n";
+  }
+  // A dtype no tensor has is left out (tigris_executor.h), unless that would leave none.
+  if (float32 != int8) {
+    h += float32 ? "#define TGRS_WITH_INT8 0\n" : "#define TGRS_WITH_FLOAT32 0\n";
+  }
+  h += "#endif\n";
+  return h;
+}
+
+}  // namespace tigris::cli

@@ -1,0 +1,136 @@
+/*
+ * tgrs_op_select.h: which op codes the executor dispatches (docs/runtime.md "Selecting
+ * ops"). By default every one. A firmware that runs known plans can list just the ops they
+ * use: `tigris inspect PLAN... --ops-header OPS.h` writes a header defining
+ * TGRS_OPS_SELECTED as 1 and TGRS_WITH_OP_<CODE> as 1 for each op code the plans hold (and
+ * TGRS_WITH_FLOAT32 / TGRS_WITH_INT8 for their dtypes); the runtime compiled with
+ * -DTGRS_OPS_HEADER=\"OPS.h\" then references the op functions of those codes only, so the
+ * linker's --gc-sections drops every other kernel. A plan holding an op left out fails at
+ * that op with TGRS_ERR_UNSUPPORTED_OP, failed_op naming it, as an op the runtime does not
+ * know would. A single TGRS_WITH_OP_<CODE> may also be defined (to 0 or 1) directly.
+ * Every translation unit of the runtime must see the same values: include this header
+ * through tigris_executor.h only.
+ */
+#ifndef TGRS_OP_SELECT_H_
+#define TGRS_OP_SELECT_H_
+
+#ifdef TGRS_OPS_HEADER
+#include TGRS_OPS_HEADER
+#endif
+#ifndef TGRS_OPS_SELECTED
+#define TGRS_OPS_SELECTED 0
+#endif
+
+#ifndef TGRS_WITH_OP_CONV
+#define TGRS_WITH_OP_CONV (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_DEPTHWISE_CONV
+#define TGRS_WITH_OP_DEPTHWISE_CONV (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_CONV1D
+#define TGRS_WITH_OP_CONV1D (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_CONV_TRANSPOSE
+#define TGRS_WITH_OP_CONV_TRANSPOSE (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_MAX_POOL
+#define TGRS_WITH_OP_MAX_POOL (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_AVERAGE_POOL
+#define TGRS_WITH_OP_AVERAGE_POOL (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_GLOBAL_AVERAGE_POOL
+#define TGRS_WITH_OP_GLOBAL_AVERAGE_POOL (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_GLOBAL_MAX_POOL
+#define TGRS_WITH_OP_GLOBAL_MAX_POOL (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_ADD
+#define TGRS_WITH_OP_ADD (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_SUB
+#define TGRS_WITH_OP_SUB (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_MUL
+#define TGRS_WITH_OP_MUL (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_DIV
+#define TGRS_WITH_OP_DIV (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_RELU
+#define TGRS_WITH_OP_RELU (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_RELU6
+#define TGRS_WITH_OP_RELU6 (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_LEAKY_RELU
+#define TGRS_WITH_OP_LEAKY_RELU (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_SELU
+#define TGRS_WITH_OP_SELU (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_SIGMOID
+#define TGRS_WITH_OP_SIGMOID (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_HARD_SIGMOID
+#define TGRS_WITH_OP_HARD_SIGMOID (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_HARD_SWISH
+#define TGRS_WITH_OP_HARD_SWISH (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_TANH
+#define TGRS_WITH_OP_TANH (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_CLIP
+#define TGRS_WITH_OP_CLIP (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_CONCAT
+#define TGRS_WITH_OP_CONCAT (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_PAD
+#define TGRS_WITH_OP_PAD (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_RESIZE
+#define TGRS_WITH_OP_RESIZE (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_RESHAPE
+#define TGRS_WITH_OP_RESHAPE (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_TRANSPOSE
+#define TGRS_WITH_OP_TRANSPOSE (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_GEMM
+#define TGRS_WITH_OP_GEMM (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_MATMUL
+#define TGRS_WITH_OP_MATMUL (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_SOFTMAX
+#define TGRS_WITH_OP_SOFTMAX (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_LOG_SOFTMAX
+#define TGRS_WITH_OP_LOG_SOFTMAX (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_REDUCE_MEAN
+#define TGRS_WITH_OP_REDUCE_MEAN (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_BATCH_NORMALIZATION
+#define TGRS_WITH_OP_BATCH_NORMALIZATION (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_QUANTIZE
+#define TGRS_WITH_OP_QUANTIZE (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_DEQUANTIZE
+#define TGRS_WITH_OP_DEQUANTIZE (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_SPLIT
+#define TGRS_WITH_OP_SPLIT (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_LRN
+#define TGRS_WITH_OP_LRN (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_OP_SLICE
+#define TGRS_WITH_OP_SLICE (!TGRS_OPS_SELECTED)
+#endif
+
+#endif /* TGRS_OP_SELECT_H_ */
