@@ -2,12 +2,15 @@
 """Code size of the C99 runtime on Cortex-M4/M7, and its QEMU runs, as Markdown tables.
 
   bench/cortex_m_report.py [--build build] [--firmware kws_small_cnn_int8] [--detail]
+  bench/cortex_m_report.py [--build build] --json      the same figures for scripts
 
 Sizes come from the linker map of a real firmware (tests/cortex-m builds one per case
 with -Os, -ffunction-sections -fdata-sections and --gc-sections), so they count only
-what the linker kept, not the archives' contents. Every firmware links the whole executor
-and therefore every kernel: the runtime's size does not depend on the model. The plan
-blob, the arenas and the stack are the model's, not the runtime's, and are shown apart.
+what the linker kept, not the archives' contents. The default firmware links the whole
+executor and therefore every kernel: its runtime size does not depend on the model. The
+single-dtype builds and the ones with just a plan's ops (`tigris inspect --ops-header`,
+firmware <case>_ops) are shown in their own table. The plan blob, the arenas and the
+stack are the model's, not the runtime's, and are shown apart.
 Columns follow GNU size's "berkeley" convention: .text is code plus read-only data
 (flash), .data is initialised RAM (also stored in flash), .bss zeroed RAM.
 
@@ -216,6 +219,36 @@ def run_table(build, show_all):
               + " | ".join(instructions) + " | " + " | ".join(walls) + " |")
 
 
+def runtime_text(build, core, firmware):
+    """The runtime's .text (core, kernels and their libc) in one firmware's map."""
+    return sum(cols["text"] for (part, _), cols
+               in parse_map(map_file(build, core, firmware)).items() if is_runtime(part))
+
+
+def report_json(build):
+    """sizes per core (every op, int8 only, float32 only, kws_small_cnn int8's ops only)
+    and every QEMU run, as one JSON document."""
+    sizes = {}
+    for core, title in CORES:
+        sizes[core] = {
+            "board": title,
+            "total": runtime_text(build, core, "kws_small_cnn_int8"),
+            "int8_only_total": runtime_text(build, core, "kws_small_cnn_int8_int8_only"),
+            "float32_only_total": runtime_text(build, core, "kws_small_cnn_f32_float32_only"),
+            "selected_total": runtime_text(build, core, "kws_small_cnn_int8_ops"),
+            "selected_firmware": "kws_small_cnn_int8_ops",
+        }
+    cases = []
+    for core, _ in CORES:
+        for path in sorted((build / "tests" / "cortex-m" / core / "runs").glob("*/result.json")):
+            r = json.loads(path.read_text())
+            cases.append({"name": r["case"], "core": core, **{
+                k: r[k] for k in ("instructions", "stages", "tiles", "fast_arena_bytes",
+                                  "slow_arena_bytes", "stack_used_bytes", "qemu_wall_seconds")
+                if k in r}})
+    return {"sizes": sizes, "cases": cases}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", type=Path, default=Path("build"))
@@ -223,7 +256,12 @@ def main():
     parser.add_argument("--detail", action="store_true", help="one row per runtime object file")
     parser.add_argument("--all-runs", action="store_true",
                         help="also list the single-dtype firmware's runs")
+    parser.add_argument("--json", action="store_true",
+                        help="print {sizes: {m4: {...}, m7: {...}}, cases: [...]} instead")
     args = parser.parse_args()
+    if args.json:
+        print(json.dumps(report_json(args.build), indent=2))
+        return
     size_table(args.build, args.firmware, args.detail)
     single_dtype_table(args.build)
     run_table(args.build, args.all_runs)
