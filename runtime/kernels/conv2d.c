@@ -4,6 +4,7 @@
  * Groups follow from the dims: groups = C_IN / filter C; output channel co reads the input
  * channels of group co / (C_OUT / groups) (ONNX Conv `group`; AlexNet splits in two).
  */
+#include "dot_s8.h"
 #include "kernel_util.h"
 #include "requantize.h"
 #include "tgrs_kernels.h"
@@ -84,12 +85,16 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
                 if (ix < 0 || ix >= in_w) continue;
                 x = in_row + (size_t)ix * c_in + group_offset;
                 w = w0 + ((size_t)ky * kw + kx) * c_group;
-                for (ci = 0; ci < c_group; ++ci) {
-                  const int32_t xv = (int32_t)x[ci] - in_zp;
-                  acc[0] = tgrs_wrapping_add(acc[0], xv * (int32_t)w[ci]);
-                  acc[1] = tgrs_wrapping_add(acc[1], xv * (int32_t)w[filter_elems + ci]);
-                  acc[2] = tgrs_wrapping_add(acc[2], xv * (int32_t)w[2 * filter_elems + ci]);
-                  acc[3] = tgrs_wrapping_add(acc[3], xv * (int32_t)w[3 * filter_elems + ci]);
+                if (c_group >= 4) {
+                  tgrs_dot4_s8(x, w, filter_elems, c_group, in_zp, acc); /* dot_s8.h */
+                } else { /* a few channels (a first layer): not worth the call */
+                  for (ci = 0; ci < c_group; ++ci) {
+                    const int32_t xv = (int32_t)x[ci] - in_zp;
+                    acc[0] = tgrs_wrapping_add(acc[0], xv * (int32_t)w[ci]);
+                    acc[1] = tgrs_wrapping_add(acc[1], xv * (int32_t)w[filter_elems + ci]);
+                    acc[2] = tgrs_wrapping_add(acc[2], xv * (int32_t)w[2 * filter_elems + ci]);
+                    acc[3] = tgrs_wrapping_add(acc[3], xv * (int32_t)w[3 * filter_elems + ci]);
+                  }
                 }
               }
             }
@@ -117,7 +122,9 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
                 x = in_row + (size_t)ix * c_in + group_offset;
                 w = w_co + ((size_t)ky * kw + kx) * c_group;
                 /* Symmetric filters (the common case) keep the inner loop as it was. */
-                if (w_zp == 0) {
+                if (w_zp == 0 && c_group >= 4) {
+                  acc = tgrs_dot_s8(x, w, c_group, in_zp, acc); /* dot_s8.h */
+                } else if (w_zp == 0) {
                   for (ci = 0; ci < c_group; ++ci) {
                     acc = tgrs_wrapping_add(acc, ((int32_t)x[ci] - in_zp) * (int32_t)w[ci]);
                   }

@@ -2,6 +2,7 @@
  * Fully connected (Gemm / MatMul with constant weights), int8 per-channel and float32.
  * Weights [N_OUT, K] (Gemm canonical transB = 1): each output reads one contiguous row.
  */
+#include "dot_s8.h"
 #include "kernel_util.h"
 #include "requantize.h"
 #include "tgrs_kernels.h"
@@ -23,14 +24,24 @@ tgrs_kernel_status tgrs_fully_connected_s8(const tgrs_quant_s8* quant,
   for (b = 0; b < batch; ++b) {
     const int8_t* x = input + (size_t)b * k;
     int8_t* y = output + (size_t)b * n_out;
-    for (o = 0; o < n_out; ++o) {
+    o = 0;
+    /* Symmetric filters (the common case), four outputs at a time (dot_s8.h). */
+    for (; pcq->filter_zero_point_count == 0u && o + 4 <= n_out; o += 4) {
+      int32_t acc[4], j;
+      for (j = 0; j < 4; ++j) acc[j] = bias != NULL ? bias[o + j] : 0;
+      tgrs_dot4_s8(x, filter + (size_t)o * k, (size_t)k, k, quant->input_zero_point, acc);
+      for (j = 0; j < 4; ++j) {
+        y[o + j] = tgrs_requantize_s8(acc[j], pcq->multiplier[(o + j) * q_step],
+                                      pcq->shift[(o + j) * q_step], quant->output_zero_point,
+                                      quant->act_min, quant->act_max);
+      }
+    }
+    for (; o < n_out; ++o) {
       const int8_t* w = filter + (size_t)o * k;
       const int32_t w_zp = filter_zp[o * zp_step];
       int32_t acc = bias != NULL ? bias[o] : 0;
-      if (w_zp == 0) { /* symmetric filters, the common case */
-        for (i = 0; i < k; ++i) {
-          acc = tgrs_wrapping_add(acc, ((int32_t)x[i] - quant->input_zero_point) * (int32_t)w[i]);
-        }
+      if (w_zp == 0) {
+        acc = tgrs_dot_s8(x, w, k, quant->input_zero_point, acc);
       } else {
         for (i = 0; i < k; ++i) {
           acc = tgrs_wrapping_add(

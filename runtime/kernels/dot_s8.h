@@ -1,0 +1,55 @@
+/*
+ * dot_s8.h: the int8 dot products of the convolution and fully connected kernels,
+ *     acc + sum over i < n of (x[i] - in_zp) * w[i]      (two's complement wrap-around),
+ * for one filter row or for four rows `w_stride` bytes apart (four output channels at
+ * once). Two implementations with the same result, bit for bit:
+ *   - _ref: one multiply-accumulate per element (portable C);
+ *   - _simd: four elements per step with the Armv7E-M DSP instructions (ACLE, arm_acle.h):
+ *     SXTB16 widens bytes 0 and 2 (and, rotated by 8, bytes 1 and 3) of a 32-bit load into
+ *     two int16 lanes, SSUB16 subtracts the input zero point from both lanes (x - zp lies in
+ *     [-255, 255]: no lane overflows), and SMLAD adds both lane products to the accumulator
+ *     (its 32-bit sum wraps like tgrs_wrapping_add). Off Arm, the same four operations are
+ *     emulated in C (dot_s8.c), so the host tests check the lane arithmetic too.
+ * tgrs_dot_s8 / tgrs_dot4_s8 are _simd where TGRS_USE_DSP is 1: by default on a target
+ * with __ARM_FEATURE_DSP (Cortex-M4, M7, M33 with DSP), else _ref. docs/runtime.md, "int8
+ * on the DSP extension".
+ */
+#ifndef TGRS_DOT_S8_H_
+#define TGRS_DOT_S8_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef TGRS_USE_DSP
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#define TGRS_USE_DSP 1
+#else
+#define TGRS_USE_DSP 0
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int32_t tgrs_dot_s8_ref(const int8_t* x, const int8_t* w, int32_t n, int32_t in_zp, int32_t acc);
+int32_t tgrs_dot_s8_simd(const int8_t* x, const int8_t* w, int32_t n, int32_t in_zp, int32_t acc);
+/* acc[j] += the dot product of x with the row at w + j * w_stride, j = 0..3. */
+void tgrs_dot4_s8_ref(const int8_t* x, const int8_t* w, size_t w_stride, int32_t n, int32_t in_zp,
+                      int32_t acc[4]);
+void tgrs_dot4_s8_simd(const int8_t* x, const int8_t* w, size_t w_stride, int32_t n, int32_t in_zp,
+                       int32_t acc[4]);
+
+#if TGRS_USE_DSP
+#define tgrs_dot_s8 tgrs_dot_s8_simd
+#define tgrs_dot4_s8 tgrs_dot4_s8_simd
+#else
+#define tgrs_dot_s8 tgrs_dot_s8_ref
+#define tgrs_dot4_s8 tgrs_dot4_s8_ref
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TGRS_DOT_S8_H_ */
