@@ -49,24 +49,6 @@ static uint32_t tgrs_zp_pair(int32_t zp) {
   return lane | (lane << 16);
 }
 
-int32_t tgrs_dot_s8_ref(const int8_t* x, const int8_t* w, int32_t n, int32_t in_zp, int32_t acc) {
-  int32_t i;
-  for (i = 0; i < n; ++i) acc = tgrs_wrapping_add(acc, ((int32_t)x[i] - in_zp) * (int32_t)w[i]);
-  return acc;
-}
-
-void tgrs_dot4_s8_ref(const int8_t* x, const int8_t* w, size_t w_stride, int32_t n, int32_t in_zp,
-                      int32_t acc[4]) {
-  int32_t i;
-  for (i = 0; i < n; ++i) {
-    const int32_t xv = (int32_t)x[i] - in_zp;
-    acc[0] = tgrs_wrapping_add(acc[0], xv * (int32_t)w[i]);
-    acc[1] = tgrs_wrapping_add(acc[1], xv * (int32_t)w[w_stride + (size_t)i]);
-    acc[2] = tgrs_wrapping_add(acc[2], xv * (int32_t)w[2 * w_stride + (size_t)i]);
-    acc[3] = tgrs_wrapping_add(acc[3], xv * (int32_t)w[3 * w_stride + (size_t)i]);
-  }
-}
-
 int32_t tgrs_dot_s8_simd(const int8_t* x, const int8_t* w, int32_t n, int32_t in_zp, int32_t acc) {
   const uint32_t zp = tgrs_zp_pair(in_zp);
   int32_t i = 0;

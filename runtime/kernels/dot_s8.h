@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel_util.h"
+
 #ifndef TGRS_USE_DSP
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #define TGRS_USE_DSP 1
@@ -32,11 +34,30 @@
 extern "C" {
 #endif
 
-int32_t tgrs_dot_s8_ref(const int8_t* x, const int8_t* w, int32_t n, int32_t in_zp, int32_t acc);
-int32_t tgrs_dot_s8_simd(const int8_t* x, const int8_t* w, int32_t n, int32_t in_zp, int32_t acc);
+/* The reference forms are inline: where they are the ones used (no DSP), the compiler
+ * keeps the accumulators in registers across a kernel's loops and vectorizes as it did
+ * when the loops were written in the kernels. */
+static inline int32_t tgrs_dot_s8_ref(const int8_t* x, const int8_t* w, int32_t n, int32_t in_zp,
+                                      int32_t acc) {
+  int32_t i;
+  for (i = 0; i < n; ++i) acc = tgrs_wrapping_add(acc, ((int32_t)x[i] - in_zp) * (int32_t)w[i]);
+  return acc;
+}
+
 /* acc[j] += the dot product of x with the row at w + j * w_stride, j = 0..3. */
-void tgrs_dot4_s8_ref(const int8_t* x, const int8_t* w, size_t w_stride, int32_t n, int32_t in_zp,
-                      int32_t acc[4]);
+static inline void tgrs_dot4_s8_ref(const int8_t* x, const int8_t* w, size_t w_stride, int32_t n,
+                                    int32_t in_zp, int32_t acc[4]) {
+  int32_t i;
+  for (i = 0; i < n; ++i) {
+    const int32_t xv = (int32_t)x[i] - in_zp;
+    acc[0] = tgrs_wrapping_add(acc[0], xv * (int32_t)w[i]);
+    acc[1] = tgrs_wrapping_add(acc[1], xv * (int32_t)w[w_stride + (size_t)i]);
+    acc[2] = tgrs_wrapping_add(acc[2], xv * (int32_t)w[2 * w_stride + (size_t)i]);
+    acc[3] = tgrs_wrapping_add(acc[3], xv * (int32_t)w[3 * w_stride + (size_t)i]);
+  }
+}
+
+int32_t tgrs_dot_s8_simd(const int8_t* x, const int8_t* w, int32_t n, int32_t in_zp, int32_t acc);
 void tgrs_dot4_s8_simd(const int8_t* x, const int8_t* w, size_t w_stride, int32_t n, int32_t in_zp,
                        int32_t acc[4]);
 
