@@ -3,51 +3,7 @@
  */
 #include "dot_s8.h"
 
-#include <string.h>
-
-#include "kernel_util.h"
-
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-#include <arm_acle.h>
-#define tgrs_sxtb16(x) ((uint32_t)__sxtb16((int32_t)(x)))
-#define tgrs_ssub16(a, b) ((uint32_t)__ssub16((int32_t)(a), (int32_t)(b)))
-#define tgrs_smlad(a, b, acc) ((int32_t)__smlad((int32_t)(a), (int32_t)(b), (int32_t)(acc)))
-#else
-/* The instructions' definitions (Arm Architecture Reference Manual, Armv7-M), lane by lane:
- * lane 0 is bits 15:0, lane 1 bits 31:16. */
-static uint32_t tgrs_sxtb16(uint32_t x) { /* bytes 0 and 2, sign-extended to 16 bits */
-  const uint32_t lo = (uint32_t)(int32_t)(int8_t)(uint8_t)(x & 0xFFu) & 0xFFFFu;
-  const uint32_t hi = (uint32_t)(int32_t)(int8_t)(uint8_t)((x >> 16) & 0xFFu) & 0xFFFFu;
-  return lo | (hi << 16);
-}
-static uint32_t tgrs_ssub16(uint32_t a, uint32_t b) { /* lane-wise, modulo 2^16 */
-  const uint32_t lo = ((a & 0xFFFFu) - (b & 0xFFFFu)) & 0xFFFFu;
-  const uint32_t hi = ((a >> 16) - (b >> 16)) & 0xFFFFu;
-  return lo | (hi << 16);
-}
-static int32_t tgrs_lane(uint32_t x, int lane) {
-  return (int32_t)(int16_t)(uint16_t)((x >> (16 * lane)) & 0xFFFFu);
-}
-static int32_t tgrs_smlad(uint32_t a, uint32_t b, int32_t acc) { /* acc + a0*b0 + a1*b1 */
-  acc = tgrs_wrapping_add(acc, tgrs_lane(a, 0) * tgrs_lane(b, 0));
-  return tgrs_wrapping_add(acc, tgrs_lane(a, 1) * tgrs_lane(b, 1));
-}
-#endif
-
-/* Bytes 1 and 3 moved to 0 and 2: SXTB16's rotated form. */
-static uint32_t tgrs_ror8(uint32_t x) { return (x >> 8) | (x << 24); }
-
-static uint32_t tgrs_load4(const int8_t* p) {
-  uint32_t v;
-  memcpy(&v, p, sizeof v); /* one LDR (unaligned loads are allowed on Armv7-M) */
-  return v;
-}
-
-/* The zero point in both int16 lanes. */
-static uint32_t tgrs_zp_pair(int32_t zp) {
-  const uint32_t lane = (uint32_t)zp & 0xFFFFu;
-  return lane | (lane << 16);
-}
+#include "dsp_ops.h"
 
 int32_t tgrs_dot_s8_simd(const int8_t* x, const int8_t* w, int32_t n, int32_t in_zp, int32_t acc) {
   const uint32_t zp = tgrs_zp_pair(in_zp);
