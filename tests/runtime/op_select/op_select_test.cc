@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/reduced_runtime.h"
 #include "support/test_env.h"
 #include "tigris.h"
 #include "tigris_executor.h"
@@ -28,69 +29,10 @@ namespace {
 
 static_assert(TGRS_OPS_SELECTED == 1, "built with the generated ops header (CMakeLists.txt)");
 
-using Bytes = std::vector<uint8_t>;
-
-struct AlignedDelete {
-  void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t(16)); }
-};
-using AlignedBuffer = std::unique_ptr<uint8_t[], AlignedDelete>;
-
-AlignedBuffer Aligned(size_t size) {
-  AlignedBuffer b(new (std::align_val_t(16)) uint8_t[size ? size : 1]);
-  std::memset(b.get(), 0xA5, size ? size : 1);
-  return b;
-}
-
-struct LoadedPlan {
-  Bytes file;
-  AlignedBuffer bytes;
-  tgrs_plan plan{};
-};
-
-std::unique_ptr<LoadedPlan> Load(const Bytes& file) {
-  auto p = std::make_unique<LoadedPlan>();
-  p->file = file;
-  p->bytes = Aligned(file.size());
-  std::memcpy(p->bytes.get(), file.data(), file.size());
-  const tgrs_status st = tgrs_plan_init(&p->plan, p->bytes.get(), file.size());
-  if (st != TGRS_OK) {
-    ADD_FAILURE() << "plan rejected: " << tgrs_status_name(st);
-    return nullptr;
-  }
-  return p;
-}
-
 Bytes ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in) << path;
   return Bytes(std::istreambuf_iterator<char>(in), {});
-}
-
-Bytes Compile(const std::string& path, uint64_t fast_bytes) {
-  tigris_model* model = nullptr;
-  if (tigris_load(&model, path.c_str(), nullptr) != TIGRIS_OK) {
-    ADD_FAILURE() << path << ": " << tigris_last_error();
-    return {};
-  }
-  tigris_plan_options options;
-  tigris_plan_options_init(&options, TIGRIS_PLAN_OPTIONS_VERSION);
-  options.fast_bytes = fast_bytes;
-  options.xip = 1;
-  tigris_execution_plan* plan = nullptr;
-  Bytes file;
-  if (tigris_plan(&plan, model, &options) != TIGRIS_OK) {
-    ADD_FAILURE() << path << ": " << tigris_last_error();
-  } else {
-    void* bytes = nullptr;
-    size_t size = 0;
-    if (tigris_emit(&bytes, &size, plan) == TIGRIS_OK) {
-      file.assign(static_cast<const uint8_t*>(bytes), static_cast<const uint8_t*>(bytes) + size);
-    }
-    tigris_free(bytes);
-  }
-  tigris_plan_free(plan);
-  tigris_model_free(model);
-  return file;
 }
 
 std::set<int> OpCodes(const tgrs_plan& plan) {
@@ -149,74 +91,6 @@ std::set<int> SelectedCodes() {
     if (selected) codes.insert(code);
   }
   return codes;
-}
-
-std::vector<Bytes> Inputs(const tgrs_plan& plan) {
-  std::vector<Bytes> inputs;
-  uint32_t state = 777;
-  for (uint32_t i = 0; i < tgrs_plan_inputs(&plan).count; ++i) {
-    tgrs_plan_tensor t{};
-    tgrs_plan_get_tensor(&plan, static_cast<uint32_t>(tgrs_plan_inputs(&plan).data[i]), &t);
-    Bytes x(tgrs_plan_tensor_bytes(&t));
-    for (size_t k = 0; k + 4 <= x.size(); k += 4) {
-      state = state * 1103515245u + 12345u;
-      const float v = static_cast<float>((state >> 8) % 2001) / 1000.0f - 1.0f;
-      std::memcpy(&x[k], &v, 4);
-    }
-    inputs.push_back(std::move(x));
-  }
-  return inputs;
-}
-
-struct ReducedRun {
-  tgrs_status status = TGRS_OK;
-  tgrs_run_stats stats{};
-  std::vector<Bytes> outputs;
-};
-
-// The reduced runtime linked into this program.
-ReducedRun RunReduced(const tgrs_plan& plan, const std::vector<Bytes>& inputs) {
-  ReducedRun r;
-  const size_t fast = tgrs_plan_fast_arena_bytes(&plan), slow = tgrs_plan_slow_arena_bytes(&plan);
-  AlignedBuffer fast_arena = Aligned(fast), slow_arena = Aligned(slow);
-  const tgrs_arenas arenas = {fast_arena.get(), fast, slow_arena.get(), slow};
-  std::vector<tgrs_input_buffer> in;
-  for (const Bytes& x : inputs) in.push_back({x.data(), x.size()});
-  std::vector<tgrs_output_buffer> out;
-  r.outputs.resize(tgrs_plan_outputs(&plan).count);
-  for (uint32_t i = 0; i < r.outputs.size(); ++i) {
-    tgrs_plan_tensor t{};
-    tgrs_plan_get_tensor(&plan, static_cast<uint32_t>(tgrs_plan_outputs(&plan).data[i]), &t);
-    r.outputs[i].assign(tgrs_plan_tensor_bytes(&t), 0);
-    out.push_back({r.outputs[i].data(), r.outputs[i].size()});
-  }
-  r.status = tgrs_run(&plan, &arenas, in.data(), static_cast<uint32_t>(in.size()), out.data(),
-                      static_cast<uint32_t>(out.size()), &r.stats);
-  return r;
-}
-
-// The full runtime (every op) inside libtigris.so; float32 plans only here.
-std::vector<Bytes> RunFull(const LoadedPlan& p, const std::vector<Bytes>& inputs) {
-  std::vector<tigris_run_io> in, out;
-  for (const Bytes& x : inputs) {
-    in.push_back(
-        {TIGRIS_RUN_IO_VERSION, TIGRIS_DTYPE_FLOAT32, const_cast<uint8_t*>(x.data()), x.size()});
-  }
-  std::vector<Bytes> outputs(tgrs_plan_outputs(&p.plan).count);
-  for (uint32_t i = 0; i < outputs.size(); ++i) {
-    tgrs_plan_tensor t{};
-    tgrs_plan_get_tensor(&p.plan, static_cast<uint32_t>(tgrs_plan_outputs(&p.plan).data[i]), &t);
-    outputs[i].assign(tgrs_plan_tensor_bytes(&t), 0);
-    out.push_back(
-        {TIGRIS_RUN_IO_VERSION, TIGRIS_DTYPE_FLOAT32, outputs[i].data(), outputs[i].size()});
-  }
-  tigris_run_stats stats{};
-  stats.version = TIGRIS_RUN_STATS_VERSION;
-  EXPECT_EQ(tigris_run_plan(p.file.data(), p.file.size(), nullptr, in.data(), in.size(), out.data(),
-                            out.size(), &stats),
-            TIGRIS_OK)
-      << tigris_last_error();
-  return outputs;
 }
 
 TEST(OpSelectTest, TheHeaderSelectsExactlyTheOpsOfItsPlan) {
