@@ -34,8 +34,9 @@ class NormalStageBuilder {
   int64_t laid_out_fast_bytes() const {
     std::vector<Buffer> buffers = ClippedBuffers();
     const int64_t room = budget_->fast_bytes - weights_.bytes();
-    return weights_.bytes() +
-           LayOutBuffers(buffers, MemoryRegion::kFast, budget_->layout, room).peak_bytes;
+    LayoutOptions options = budget_->layout;
+    if (room <= 0) options.mode = LayoutMode::kGreedy;  // the weights alone do not fit
+    return weights_.bytes() + LayOutBuffers(buffers, MemoryRegion::kFast, options, room).peak_bytes;
   }
 
   // Lays out op `step` (== first + op_count()): inputs not yet in the arena are loaded
