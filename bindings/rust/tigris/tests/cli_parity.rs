@@ -2,7 +2,7 @@
 //! independent client of the C ABI, so its output is the expected value.
 mod support;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use support::json::{self, Json};
@@ -18,10 +18,15 @@ fn cli() -> PathBuf {
 }
 
 fn cli_analysis() -> (String, Json) {
+    cli_analyze(&model_path(), &["-m", "64K", "--json"])
+}
+
+/// `tigris analyze MODEL ARGS...`: its stdout, and parsed as JSON.
+fn cli_analyze(model: &Path, args: &[&str]) -> (String, Json) {
     let out = Command::new(cli())
         .args(["analyze"])
-        .arg(model_path())
-        .args(["-m", "64K", "--json"])
+        .arg(model)
+        .args(args)
         .output()
         .expect("running the tigris CLI");
     assert!(
@@ -149,26 +154,18 @@ fn parse_size_binary_units() {
 fn exact_layout_matches_cli_and_beats_greedy_on_cifar() {
     let dir = std::env::var("TIGRIS_MODELS_DIR").expect("TIGRIS_MODELS_DIR (ctest sets it)");
     let path = PathBuf::from(dir).join("onnx/cifar_mobilenet_relu6.onnx");
-    let peak = |extra: &[&str]| {
-        let out = Command::new(cli())
-            .arg("analyze")
-            .arg(&path)
-            .args(["-m", "64M", "--json"])
-            .args(extra)
-            .output()
-            .expect("running the tigris CLI");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        json::parse(&String::from_utf8(out.stdout).unwrap())
-            .get("scheduled_peak_bytes")
-            .num()
-    };
+    let peak = |args: &[&str]| cli_analyze(&path, args).1.get("scheduled_peak_bytes").num();
     let (greedy, exact) = (
-        peak(&[]),
-        peak(&["--layout", "exact", "--time-limit", "30"]),
+        peak(&["-m", "64M", "--json"]),
+        peak(&[
+            "-m",
+            "64M",
+            "--json",
+            "--layout",
+            "exact",
+            "--time-limit",
+            "30",
+        ]),
     );
     let model = Model::load(&path).unwrap();
     let budgets = Budgets::fast("64M").with_layout(Layout::Exact {
