@@ -39,6 +39,8 @@ compile conv1d_int8_2k_xip "$int8/conv1d_small.int8.onnx" -m 2K --xip
 # 2-D tiles (schema 2, TilePlan.columns): one row of a layer is over these budgets.
 compile mnist8_2k_2d_xip "$models/mnist8.onnx" -m 2K --xip
 compile mnist8_int8_512_2d_xip "$int8/mnist8.int8.onnx" -m 512 --xip
+# A run-time GATHER (int64 ids) and an int8 REDUCE_MEAN over one axis.
+compile embedding_int8_1k_xip "$out/onnx/embedding_qdq.onnx" -m 1K --xip
 
 # .npy: the dtypes and header forms the reader accepts.
 "$python" - "$out/npy" <<'PY'

@@ -153,6 +153,20 @@ models = [
     ], [x4], [vi("y", [1, 2, 4, 4])], [const("shp", np.array([1, 2, 4, 4], np.int64))]),
 ]
 
+# An int8 embedding lookup (a run-time GATHER): int64 ids select rows of a quantized table,
+# the mean over the tokens stays int8.
+models.append(model("embedding_qdq", [
+    helper.make_node("DequantizeLinear", ["table", "s_t", "z_t"], ["td"]),
+    helper.make_node("Gather", ["td", "ids"], ["e"], axis=0),
+    helper.make_node("QuantizeLinear", ["e", "s_t", "z_t"], ["eq"]),
+    helper.make_node("DequantizeLinear", ["eq", "s_t", "z_t"], ["ed"]),
+    helper.make_node("ReduceMean", ["ed"], ["m"], axes=[1], keepdims=0),
+    helper.make_node("QuantizeLinear", ["m", "s_m", "z_t"], ["y"]),
+], [vi("ids", [1, 6], TensorProto.INT64)], [vi("y", [1, 8], TensorProto.INT8)],
+    [const("table", np.random.default_rng(1).integers(-128, 128, (10, 8)).astype(np.int8)),
+     const("s_t", np.array(0.02, np.float32)), const("z_t", np.array(3, np.int8)),
+     const("s_m", np.array(0.01, np.float32))]))
+
 # The QDQ forms tf2onnx writes for int8 TFLite models (passes/qdq_canonicalize.cc): an
 # int8 NHWC input through Transpose, Conv -> Relu -> QuantizeLinear, a Reshape of a
 # quantized activation, MatMul + int32 bias Add.

@@ -339,6 +339,11 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
     case OpType::kReduceMean:
       ReduceMeanAttrs(g, op, a);
       break;
+    case OpType::kGather:
+      // The kernel reads table and indices in ONNX order (rank <= 2, passes/verify.cc) and
+      // writes the output through its runtime layout.
+      a.perm = Int32s(op, RuntimeLayout(OutputShape(g, op).size()));
+      break;
     default:
       break;
   }

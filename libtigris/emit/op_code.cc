@@ -76,6 +76,8 @@ tgrs::OpCode PlanOpCode(const ir::Op& op) {
       return OpCode::LRN;
     case OpType::kSlice:
       return OpCode::SLICE;
+    case OpType::kGather:
+      return OpCode::GATHER;
     case OpType::kChannelShuffle:  // a transpose through a view (op_attrs.cc)
       return OpCode::RESHAPE;
     case OpType::kBatchNormalization:

@@ -114,8 +114,9 @@ void Int8Params(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
     case OpType::kGlobalMaxPool:
     case OpType::kReduceMean:
       // Identity {2^30, 1} when input and output share their scale. An int8 ReduceMean
-      // over H, W runs the global average pool's kernel and needs the same s_in / s_out;
-      // storing it here keeps double arithmetic out of the MCU runtime (docs/plan-format.md).
+      // (tgrs_reduce_mean_s8, or over H, W the global average pool's kernel) needs the same
+      // s_in / s_out; storing it here keeps double arithmetic out of the MCU runtime
+      // (docs/plan-format.md).
       Push(r, QuantizeMultiplierOrThrow(in.scale / out.scale, OpLabel(op)));
       break;
     case OpType::kAdd:

@@ -20,6 +20,7 @@ bool IsElementwise(ir::OpType type) {
 WeightRole ConstantRole(const ir::Graph& graph, const ir::Op& op, size_t index,
                         size_t* broadcast_rank) {
   using ir::OpType;
+  if (index == 0 && op.type == OpType::kGather) return WeightRole::kAsIs;  // table rows
   if (index == 1) {
     switch (op.type) {
       case OpType::kDepthwiseConv:

@@ -7,6 +7,7 @@
 //   conv transpose filter    [I, O/g, KH, KW]        [O, KH, KW, I]          [1, 2, 3, 0]
 //   gemm B (transB = 1)      [N, K]                  [N, K]                  identity
 //   matmul constant B        [K, N]                  [N, K]                  [1, 0]
+//   gather table             [V] / [V, D]            [V] / [V, D]            identity
 //   elementwise operand      broadcast rank r < R    ones prepended to R, then L(R)
 //   anything else            rank 4 / 3              NHWC / NWC              L
 //

@@ -65,7 +65,8 @@ namespace tigris::ir {
   X(Squeeze, "Squeeze", false)                                                     \
   X(Unsqueeze, "Unsqueeze", false)                                                 \
   X(Shape, "Shape", false)                                                         \
-  X(Gather, "Gather", false)                                                       \
+  /* run-time only as an embedding lookup (passes/verify.cc) */                    \
+  X(Gather, "Gather", true)                                                        \
   X(Slice, "Slice", true)                                                          \
   X(Cast, "Cast", false)                                                           \
   X(Upsample, "Upsample", false)                                                   \

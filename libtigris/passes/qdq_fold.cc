@@ -248,6 +248,9 @@ class QdqFolder {
       }
       const ir::Tensor& t = graph_.tensor(in);
       if (t.is_constant && (!IsFloat(t.dtype) || IsParameterInput(o.type, k))) continue;
+      // An integer run-time operand at a parameter position (Gather's indices) selects
+      // what the op reads; it carries no quantized value.
+      if (!IsFloat(t.dtype) && IsParameterInput(o.type, k)) continue;
       return false;  // a float activation or float data constant: the op computes in float
     }
     if (!reads_dq) return false;

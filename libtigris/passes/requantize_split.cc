@@ -1,9 +1,9 @@
-// requantize-split: Reshape, Transpose, ChannelShuffle and Slice move bytes; the runtime
-// executes them as copies (tgrs_reshape, tgrs_transpose, tgrs_slice) that cannot change an
-// int8 value's scale or zero point. A QDQ model may still give their output other quantization
-// parameters than their input (DequantizeLinear -> Reshape -> QuantizeLinear with a new scale, as a
-// quantizer that calibrates every tensor on its own writes), which qdq-fold turns into an
-// int8 op whose input and output disagree. Copying the bytes would silently reinterpret
+// requantize-split: Reshape, Transpose, ChannelShuffle, Slice and Gather move bytes; the runtime
+// executes them as copies (tgrs_reshape, tgrs_transpose, tgrs_slice, tgrs_gather) that cannot
+// change an int8 value's scale or zero point. A QDQ model may still give their output other
+// quantization parameters than their input (DequantizeLinear -> Reshape -> QuantizeLinear with a
+// new scale, as a quantizer that calibrates every tensor on its own writes), which qdq-fold turns
+// into an int8 op whose input and output disagree. Copying the bytes would silently reinterpret
 // them; instead the move keeps its input's parameters and an identity Clip follows:
 //
 //   before:  x (s_x, z_x) -> Reshape -> y (s_y, z_y)
@@ -23,7 +23,8 @@ namespace {
 
 bool MovesBytes(ir::OpType type) {
   return type == ir::OpType::kReshape || type == ir::OpType::kTranspose ||
-         type == ir::OpType::kChannelShuffle || type == ir::OpType::kSlice;
+         type == ir::OpType::kChannelShuffle || type == ir::OpType::kSlice ||
+         type == ir::OpType::kGather;
 }
 
 }  // namespace

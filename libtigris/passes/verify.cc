@@ -9,7 +9,11 @@
 //     extent (rank 0 is a scalar); every constant holds exactly its shape's bytes;
 //  4. int8 consistency: int8 activations carry QuantParams; only Quantize goes from
 //     float32 to int8 and only Dequantize from int8 to float32; every other op reads
-//     activations of one kind (int8 or float32) and writes that kind.
+//     activations of one kind (int8 or float32) and writes that kind;
+//  5. a Gather is an embedding lookup, the one form the runtime executes (tgrs_gather):
+//     axis 0 of a constant float32 or int8 table of rank 1 or 2 (per-tensor quantization),
+//     by run-time int32 or int64 indices of rank <= 2. Other Gathers (of activations, or
+//     along another axis) are kUnsupportedOp naming the node and the rule.
 // Broken invariants 2-4 are kInvalidModel: they are defects of the model or of a pass.
 #include <string>
 #include <vector>
@@ -146,6 +150,40 @@ void CheckInt8Consistency(const ir::Graph& graph, const ir::Op& op) {
   }
 }
 
+// Invariant 5.
+void CheckGather(const ir::Graph& graph, const ir::Op& op) {
+  const auto unsupported = [&](const std::string& why) {
+    throw Error(Status::kUnsupportedOp,
+                Where(graph, op) + ": " + why +
+                    "; the runtime gathers rows of a constant table by run-time indices only "
+                    "(axis 0, a float32 or int8 table of rank 1 or 2, int32/int64 indices of "
+                    "rank <= 2)");
+  };
+  if (op.inputs.size() != 2 || op.outputs.size() != 1) unsupported("expects 2 inputs, 1 output");
+  const ir::Tensor& table = graph.tensor(op.input(0));
+  const ir::Tensor& indices = graph.tensor(op.input(1));
+  if (!table.is_constant) unsupported("its data '" + table.name + "' is computed at run time");
+  if (indices.is_constant) unsupported("its indices '" + indices.name + "' are constant");
+  const int64_t rank = static_cast<int64_t>(table.shape.size());
+  const int64_t axis = op.attrs.GetInt("axis", 0);
+  if (rank < 1 || rank > 2) {
+    unsupported("its table '" + table.name + "' has rank " + std::to_string(rank));
+  }
+  if (axis != 0 && axis != -rank) unsupported("it gathers along axis " + std::to_string(axis));
+  if (table.dtype != ir::DType::kFloat32 && table.dtype != ir::DType::kInt8) {
+    unsupported("its table '" + table.name + "' is " + std::string(ir::DTypeName(table.dtype)));
+  }
+  if (table.quant && table.quant->scales.size() != 1) {
+    unsupported("its table '" + table.name + "' is quantized per channel");
+  }
+  if ((indices.dtype != ir::DType::kInt64 && indices.dtype != ir::DType::kInt32) ||
+      indices.shape.size() > 2) {
+    unsupported("its indices '" + indices.name + "' are " +
+                std::string(ir::DTypeName(indices.dtype)) + " of rank " +
+                std::to_string(indices.shape.size()));
+  }
+}
+
 }  // namespace
 
 void Verify(const ir::Graph& graph) {
@@ -154,7 +192,10 @@ void Verify(const ir::Graph& graph) {
   for (size_t i = 0; i < graph.tensors.size(); ++i) {
     if (used[i]) CheckTensor(graph, graph.tensors[i]);
   }
-  for (const ir::Op& op : graph.ops) CheckInt8Consistency(graph, op);
+  for (const ir::Op& op : graph.ops) {
+    CheckInt8Consistency(graph, op);
+    if (op.type == ir::OpType::kGather) CheckGather(graph, op);
+  }
 }
 
 }  // namespace tigris::passes

@@ -132,5 +132,8 @@
 #ifndef TGRS_WITH_OP_SLICE
 #define TGRS_WITH_OP_SLICE (!TGRS_OPS_SELECTED)
 #endif
+#ifndef TGRS_WITH_OP_GATHER
+#define TGRS_WITH_OP_GATHER (!TGRS_OPS_SELECTED)
+#endif
 
 #endif /* TGRS_OP_SELECT_H_ */

@@ -92,8 +92,10 @@ typedef enum tgrs_status {
   TGRS_ERR_INCONSISTENT_PLAN = 58,     /* verified, but not executable: a tensor without a
                                           buffer, shapes that disagree, a region outside its
                                           strip, ... */
-  TGRS_ERR_KERNEL_REJECTED = 59        /* a kernel refused its arguments */
-  /* 60..95 reserved for the executor. */
+  TGRS_ERR_KERNEL_REJECTED = 59,       /* a kernel refused its arguments */
+  TGRS_ERR_INDEX_OUT_OF_RANGE = 60     /* a run-time index outside its table (GATHER reads
+                                          none of it; stats.failed_op names the op) */
+  /* 61..95 reserved for the executor. */
 } tgrs_status;
 
 /* "TGRS_OK", "TGRS_ERR_BAD_OFFSET", "TGRS_ERR_INPUT_SIZE", ... (every code above);
@@ -157,9 +159,10 @@ typedef enum tgrs_op_code {
   TGRS_OP_DEQUANTIZE = 33,
   TGRS_OP_SPLIT = 34, /* sizes along attrs.axis are the outputs' extents */
   TGRS_OP_LRN = 35,   /* local response normalization across channels, kernel = [size] */
-  TGRS_OP_SLICE = 36  /* strided copy: attrs.starts and attrs.strides per runtime axis */
+  TGRS_OP_SLICE = 36, /* strided copy: attrs.starts and attrs.strides per runtime axis */
+  TGRS_OP_GATHER = 37 /* rows of a constant table (input 0) by run-time indices (input 1) */
 } tgrs_op_code;
-#define TGRS_OP_CODE_COUNT 37
+#define TGRS_OP_CODE_COUNT 38
 
 typedef enum tgrs_activation {
   TGRS_ACTIVATION_NONE = 0,

@@ -80,81 +80,6 @@ static int32_t avg_count(const tgrs_pool_params* p, int32_t iy0, int32_t ix0, in
   return (int32_t)((int64_t)(y1 - y0) * (x1 - x0));
 }
 
-/* n = q * d + r for n < 2^64 and 1 <= d < 2^32, by binary long division over the two
- * 32-bit halves (32-bit shifts only): the runtime does not link libgcc's 64-bit division.
- * 64 steps; it runs once per averaged output value. */
-static uint64_t udiv64_32(uint64_t n, uint32_t d, uint32_t* r) {
-  const uint32_t halves[2] = {(uint32_t)(n >> 32), (uint32_t)n};
-  uint32_t q[2] = {0, 0};
-  uint64_t rem = 0;
-  int h, bit;
-  for (h = 0; h < 2; ++h) {
-    for (bit = 31; bit >= 0; --bit) {
-      rem = (rem << 1) | ((halves[h] >> bit) & 1u); /* < 2^33: rem < d before the shift */
-      if (rem >= d) {
-        rem -= d;
-        q[h] |= 1u << bit;
-      }
-    }
-  }
-  *r = (uint32_t)rem;
-  return ((uint64_t)q[0] << 32) | q[1];
-}
-
-/* The int8 average acc * rq / count with ONE rounding, half to even, saturated to int32:
- * what onnxruntime computes (the float average of the dequantized taps, then
- * QuantizeLinear). TFLite rounds twice (requantize, then divide rounding half away), which
- * put 1 LSB errors on 1% of a global average pool's outputs (mlperf_ic_resnet8 from
- * ../shared/models/onnx-from-tflite) and 2 LSB on the logits after it. Exact integer
- * arithmetic, no 128-bit type: with P = acc * multiplier and right = 31 - shift,
- * P / 2^right = Q1 + R1 / 2^right, Q1 = a * count + b, and the fraction
- * (b + R1 / 2^right) / count is compared with 1/2 without forming b * 2^right. */
-static int32_t average_s8(int32_t acc, const tgrs_requant* rq, int32_t count) {
-  const int64_t product = (int64_t)acc * rq->multiplier; /* |product| <= 2^62 */
-  const int64_t right = 31 - (int64_t)rq->shift;
-  int64_t q1, r1, a, b, rest, result, half = 0;
-  uint64_t magnitude, quotient;
-  uint32_t remainder;
-  int up;
-  if (right <= 0 || right > 62) {
-    /* Integer scaling (exact, saturated) or a product that rounds to 0: the division is
-     * the only rounding. Not reached with the shifts the verifier allows. */
-    q1 = tgrs_mbqm(acc, rq->multiplier, rq->shift);
-    r1 = 0;
-  } else {
-    q1 = product >> right; /* floor */
-    r1 = product - q1 * ((int64_t)1 << right);
-    half = (int64_t)1 << (right - 1);
-  }
-  /* Floor division q1 = a * count + b, 0 <= b < count, from the magnitude's. */
-  magnitude = q1 < 0 ? (uint64_t)0 - (uint64_t)q1 : (uint64_t)q1;
-  quotient = udiv64_32(magnitude, (uint32_t)count, &remainder);
-  if (q1 >= 0) {
-    a = (int64_t)quotient;
-    b = remainder;
-  } else if (remainder == 0) {
-    a = -(int64_t)quotient;
-    b = 0;
-  } else {
-    a = -(int64_t)quotient - 1;
-    b = (int64_t)count - remainder;
-  }
-  rest = count - b; /* in [1, count]; the tests below compare 2b with count without overflow */
-  if (b > rest) {   /* 2b > count: the fraction exceeds 1/2 */
-    up = 1;
-  } else if (b + 2 <= rest) { /* 2b + 2 <= count: the fraction is below 1/2 */
-    up = 0;
-  } else if (b == rest) { /* 2b == count: fraction = 1/2 + r1 / (2^right * count) */
-    up = r1 > 0 || (a & 1) != 0;
-  } else { /* count == 2b + 1: fraction > 1/2 iff r1 / 2^right > 1/2, = 1/2 iff equal */
-    up = half > 0 && (r1 > half || (r1 == half && (a & 1) != 0));
-  }
-  result = a + up;
-  if (result > INT32_MAX) result = INT32_MAX;
-  if (result < INT32_MIN) result = INT32_MIN;
-  return (int32_t)result;
-}
-
 static int8_t clamp_s8(int64_t v, const tgrs_quant_s8* q) {
   if (v < q->act_min) v = q->act_min;
   if (v > q->act_max) v = q->act_max;
@@ -242,7 +167,8 @@ tgrs_kernel_status tgrs_avg_pool_s8(const tgrs_pool_params* pool, const tgrs_row
       int8_t, int8_t, int32_t, acc[j] = 0, acc[j] += (int32_t)x[j] - quant->input_zero_point,
       out_px[c0 + j] =
           clamp_s8(count == 0 ? quant->output_zero_point
-                              : (int64_t)quant->output_zero_point + average_s8(acc[j], rq, count),
+                              : (int64_t)quant->output_zero_point +
+                                    tgrs_average_requant(acc[j], rq->multiplier, rq->shift, count),
                    quant));
   return TGRS_KERNEL_OK;
 }
@@ -412,11 +338,12 @@ tgrs_kernel_status tgrs_global_pool_band_s8(int is_max, const tgrs_quant_s8* qua
       const int32_t count = input_dims->h * input_dims->w;
       int8_t* out = output + (size_t)n * (size_t)ch;
       for (c = 0; c < ch; ++c) {
-        out[c] =
-            is_max
-                ? tgrs_requantize_s8(a[c] - quant->input_zero_point, rq->multiplier, rq->shift,
-                                     quant->output_zero_point, quant->act_min, quant->act_max)
-                : clamp_s8((int64_t)quant->output_zero_point + average_s8(a[c], rq, count), quant);
+        out[c] = is_max
+                     ? tgrs_requantize_s8(a[c] - quant->input_zero_point, rq->multiplier, rq->shift,
+                                          quant->output_zero_point, quant->act_min, quant->act_max)
+                     : clamp_s8((int64_t)quant->output_zero_point +
+                                    tgrs_average_requant(a[c], rq->multiplier, rq->shift, count),
+                                quant);
       }
     }
   }

@@ -1,6 +1,7 @@
-/* ReduceMean (float32) over any subset of the NHWC dims. int8 over H, W is
- * tgrs_global_avg_pool_s8 (pooling.c). */
+/* ReduceMean over any subset of the NHWC dims, float32 and int8. The executor runs an int8
+ * mean over H, W as tgrs_global_avg_pool_s8 (pooling.c), which rounds the same way. */
 #include "kernel_util.h"
+#include "requantize.h"
 #include "tgrs_kernels.h"
 
 tgrs_kernel_status tgrs_reduce_mean_f32(uint32_t axes_mask, const tgrs_dims* input_dims,
@@ -35,5 +36,55 @@ tgrs_kernel_status tgrs_reduce_mean_f32(uint32_t axes_mask, const tgrs_dims* inp
     }
   }
   for (o = 0; o < out_count; ++o) output[o] /= (float)count;
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_reduce_mean_s8(uint32_t axes_mask, const tgrs_quant_s8* quant,
+                                       const tgrs_requant* rq, const tgrs_dims* input_dims,
+                                       const int8_t* input, int8_t* output) {
+  int32_t dim[4], span[4], i, o0, o1, o2, o3, r0, r1, r2, r3;
+  size_t stride[4], count = 1;
+  if (!tgrs_dims_valid(input_dims) || (axes_mask & ~0xFu) != 0 || !tgrs_quant_s8_valid(quant) ||
+      rq == NULL || input == NULL || output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  dim[0] = input_dims->n;
+  dim[1] = input_dims->h;
+  dim[2] = input_dims->w;
+  dim[3] = input_dims->c;
+  stride[3] = 1;
+  for (i = 2; i >= 0; --i) stride[i] = stride[i + 1] * (size_t)dim[i + 1];
+  /* Kept dims are walked by the outer loops (span 1 inside), reduced dims by the inner. */
+  for (i = 0; i < 4; ++i) {
+    span[i] = (axes_mask & (1u << i)) ? dim[i] : 1;
+    count *= (size_t)span[i];
+  }
+  if (count >= ((size_t)1 << 23)) return TGRS_KERNEL_BAD_ARGUMENT; /* |sum| < 255 * 2^23 */
+  for (o0 = 0; o0 < dim[0] / span[0]; ++o0) {
+    for (o1 = 0; o1 < dim[1] / span[1]; ++o1) {
+      for (o2 = 0; o2 < dim[2] / span[2]; ++o2) {
+        for (o3 = 0; o3 < dim[3] / span[3]; ++o3) {
+          const int8_t* base = input + o0 * stride[0] + o1 * stride[1] + o2 * stride[2] + o3;
+          int32_t sum = 0;
+          int64_t v;
+          for (r0 = 0; r0 < span[0]; ++r0) {
+            for (r1 = 0; r1 < span[1]; ++r1) {
+              for (r2 = 0; r2 < span[2]; ++r2) {
+                for (r3 = 0; r3 < span[3]; ++r3) {
+                  sum += base[r0 * stride[0] + r1 * stride[1] + r2 * stride[2] + (size_t)r3] -
+                         quant->input_zero_point;
+                }
+              }
+            }
+          }
+          v = (int64_t)quant->output_zero_point +
+              tgrs_average_requant(sum, rq->multiplier, rq->shift, (int32_t)count);
+          if (v < quant->act_min) v = quant->act_min;
+          if (v > quant->act_max) v = quant->act_max;
+          *output++ = (int8_t)v;
+        }
+      }
+    }
+  }
   return TGRS_KERNEL_OK;
 }

@@ -42,6 +42,17 @@ int32_t tgrs_mbqm(int32_t x, int32_t multiplier, int32_t shift);
 int8_t tgrs_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift, int32_t zero_point,
                           int32_t act_min, int32_t act_max);
 
+/* The int8 average acc * (multiplier * 2^(shift - 31)) / count (count >= 1) with ONE
+ * rounding, half to even, saturated to int32: what onnxruntime computes (the float average
+ * of the dequantized values, then QuantizeLinear); average pools and ReduceMean share it. TFLite
+ * rounds twice (requantize, then divide rounding half away), which put 1 LSB errors on 1% of a
+ * global average pool's outputs (mlperf_ic_resnet8 from
+ * ../shared/models/onnx-from-tflite) and 2 LSB on the logits after it. Exact integer
+ * arithmetic, no 128-bit type: with P = acc * multiplier and right = 31 - shift,
+ * P / 2^right = Q1 + R1 / 2^right, Q1 = a * count + b, and the fraction
+ * (b + R1 / 2^right) / count is compared with 1/2 without forming b * 2^right. */
+int32_t tgrs_average_requant(int32_t acc, int32_t multiplier, int32_t shift, int32_t count);
+
 #ifdef __cplusplus
 }
 #endif

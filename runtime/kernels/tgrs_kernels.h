@@ -49,9 +49,10 @@
  *   LeakyRelu/Selu/Sigmoid/HardSigmoid/HardSwish/Tanh  tgrs_<op>_f32, tgrs_lut_s8
  *   Concat / Reshape / Transpose  tgrs_concat, tgrs_reshape, tgrs_transpose (byte copies)
  *   Slice                     tgrs_slice (byte copies of a strided window)
+ *   Gather (axis 0)           tgrs_gather (row copies chosen by run-time indices)
  *   Pad                       tgrs_pad_{s8,f32}           Resize  tgrs_resize_{s8,f32}
  *   Softmax / LogSoftmax      tgrs_{softmax,log_softmax}_{s8,f32} (scratch)
- *   ReduceMean                tgrs_reduce_mean_f32; int8 over H,W = tgrs_global_avg_pool_s8
+ *   ReduceMean                tgrs_reduce_mean_{s8,f32} (int8 over H,W: tgrs_global_avg_pool_s8)
  *   LRN                       tgrs_lrn_{s8,f32}
  *   BatchNormalization        tgrs_batch_norm_{s8,f32}
  *   Quantize / Dequantize     tgrs_quantize_f32_s8 / tgrs_dequantize_s8_f32
@@ -72,8 +73,9 @@ extern "C" {
 
 typedef enum tgrs_kernel_status {
   TGRS_KERNEL_OK = 0,
-  TGRS_KERNEL_BAD_ARGUMENT = 1, /* NULL pointer, non-positive dim, inconsistent shapes */
-  TGRS_KERNEL_BAD_WINDOW = 2    /* row window outside the tensor or not covering the reads */
+  TGRS_KERNEL_BAD_ARGUMENT = 1,      /* NULL pointer, non-positive dim, inconsistent shapes */
+  TGRS_KERNEL_BAD_WINDOW = 2,        /* row window outside the tensor or not covering the reads */
+  TGRS_KERNEL_INDEX_OUT_OF_RANGE = 3 /* a run-time index outside its table (Gather) */
 } tgrs_kernel_status;
 
 /* A 4-D shape. Activations: [N, H, W, C]. Filters: see each kernel. */
@@ -546,6 +548,25 @@ tgrs_kernel_status tgrs_slice(size_t elem_size, const int32_t start[4], const in
                               const tgrs_dims* input_dims, const void* input,
                               const tgrs_dims* output_dims, void* output);
 
+/* Gather along axis 0 of a table of `rows` rows of `row_len` elements (ONNX order, row
+ * major): for the indices viewed as [outer, inner] (ONNX order; int32 or int64), row
+ * idx[o][i] goes to the output elements (o * stride_outer + i * stride_inner +
+ * j * stride_elem) for j < row_len, so an output stored in another layout than ONNX's
+ * (rank 3 is NWC) is written in place. Negative indices count from the end; an index
+ * outside [-rows, rows) returns TGRS_KERNEL_INDEX_OUT_OF_RANGE without reading its row.
+ * The caller derives the strides from the output's shape, which bounds every write. */
+typedef struct tgrs_gather_params {
+  size_t elem_size;   /* bytes per table element: 4 (float32) or 1 (int8) */
+  int32_t rows;       /* the table's first extent */
+  int32_t row_len;    /* elements per row: the product of the table's other extents */
+  int32_t index_size; /* 4 (int32) or 8 (int64) */
+  int32_t outer, inner;
+  int32_t stride_outer, stride_inner, stride_elem; /* output strides, in elements */
+} tgrs_gather_params;
+
+tgrs_kernel_status tgrs_gather(const tgrs_gather_params* params, const void* table,
+                               const void* indices, void* output);
+
 /* ======================================================================================
  * Pad and Resize (row-windowed)
  * ====================================================================================== */
@@ -614,6 +635,16 @@ tgrs_kernel_status tgrs_resize_f32(const tgrs_resize_params* resize, const tgrs_
  * inputs in row-major order of the input, then divides by the count. */
 tgrs_kernel_status tgrs_reduce_mean_f32(uint32_t axes_mask, const tgrs_dims* input_dims,
                                         const float* input, float* output);
+
+/* int8 mean over the dims set in axes_mask, output as tgrs_reduce_mean_f32's: each output
+ * is zp_out + the exact int32 sum of (x - zp_in) times rq / count with ONE rounding, half
+ * to even (tgrs_average_requant), clamped to [act_min, act_max]; rq is s_in / s_out. What
+ * onnxruntime computes for DequantizeLinear -> ReduceMean -> QuantizeLinear, up to its
+ * float summation. TGRS_KERNEL_BAD_ARGUMENT when a count of 2^23 or more could overflow the
+ * sum. */
+tgrs_kernel_status tgrs_reduce_mean_s8(uint32_t axes_mask, const tgrs_quant_s8* quant,
+                                       const tgrs_requant* rq, const tgrs_dims* input_dims,
+                                       const int8_t* input, int8_t* output);
 
 /* y = x * scale[c] + shift[c] (BatchNormalization folded by the caller:
  * scale = gamma / sqrt(var + eps), shift = beta - mean * scale). dims [N, H, W, C]. */

@@ -152,6 +152,10 @@ tgrs_status tgrs_exec_op(tgrs_op_call* call) {
     case TGRS_OP_SLICE:
       return tgrs_op_slice(call);
 #endif
+#if TGRS_WITH_OP_GATHER
+    case TGRS_OP_GATHER:
+      return tgrs_op_gather(call);
+#endif
 #if TGRS_WITH_OP_REDUCE_MEAN
     case TGRS_OP_REDUCE_MEAN:
       return tgrs_op_reduce_mean(call);

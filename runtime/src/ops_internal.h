@@ -79,14 +79,15 @@ tgrs_status tgrs_op_activation(tgrs_op_call* call);     /* RELU ... CLIP */
 tgrs_status tgrs_op_gemm(tgrs_op_call* call);           /* GEMM, MATMUL */
 tgrs_status tgrs_op_concat(tgrs_op_call* call);         /* CONCAT */
 tgrs_status tgrs_op_reshape(tgrs_op_call* call);        /* RESHAPE */
-tgrs_status tgrs_op_transpose(tgrs_op_call* call);
-tgrs_status tgrs_op_slice(tgrs_op_call* call);       /* TRANSPOSE */
-tgrs_status tgrs_op_pad(tgrs_op_call* call);         /* PAD */
-tgrs_status tgrs_op_resize(tgrs_op_call* call);      /* RESIZE */
-tgrs_status tgrs_op_softmax(tgrs_op_call* call);     /* SOFTMAX, LOG_SOFTMAX */
-tgrs_status tgrs_op_lrn(tgrs_op_call* call);         /* LRN */
-tgrs_status tgrs_op_reduce_mean(tgrs_op_call* call); /* REDUCE_MEAN */
-tgrs_status tgrs_op_batch_norm(tgrs_op_call* call);  /* BATCH_NORMALIZATION */
-tgrs_status tgrs_op_quantize(tgrs_op_call* call);    /* QUANTIZE, DEQUANTIZE */
+tgrs_status tgrs_op_transpose(tgrs_op_call* call);      /* TRANSPOSE */
+tgrs_status tgrs_op_slice(tgrs_op_call* call);          /* SLICE */
+tgrs_status tgrs_op_gather(tgrs_op_call* call);         /* GATHER */
+tgrs_status tgrs_op_pad(tgrs_op_call* call);            /* PAD */
+tgrs_status tgrs_op_resize(tgrs_op_call* call);         /* RESIZE */
+tgrs_status tgrs_op_softmax(tgrs_op_call* call);        /* SOFTMAX, LOG_SOFTMAX */
+tgrs_status tgrs_op_lrn(tgrs_op_call* call);            /* LRN */
+tgrs_status tgrs_op_reduce_mean(tgrs_op_call* call);    /* REDUCE_MEAN */
+tgrs_status tgrs_op_batch_norm(tgrs_op_call* call);     /* BATCH_NORMALIZATION */
+tgrs_status tgrs_op_quantize(tgrs_op_call* call);       /* QUANTIZE, DEQUANTIZE */
 
 #endif /* TIGRIS_RUNTIME_OPS_INTERNAL_H_ */

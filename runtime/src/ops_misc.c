@@ -110,20 +110,23 @@ tgrs_status tgrs_op_reduce_mean(tgrs_op_call* call) {
     return tgrs_kernel_result(call, tgrs_reduce_mean_f32(mask, &in, (const float*)call->in[0].data,
                                                          (float*)call->out[0].data));
   }
-  if (tgrs_call_is_s8(call) && rank == 4 && mask == 6u) {
-    /* int8 mean over H, W is the global average pool (tgrs_kernels.h op map) with the one
-     * s_in / s_out requantization the emitter stores (docs/plan-format.md "int8 fields").
-     * Without it the plan is inconsistent: computing it here would link soft double
-     * arithmetic into every Cortex-M4 build, and the identity would be silently wrong. */
+  if (tgrs_call_is_s8(call)) {
+    /* The one s_in / s_out requantization the emitter stores (docs/plan-format.md "int8
+     * fields"). Without it the plan is inconsistent: computing it here would link soft
+     * double arithmetic into every Cortex-M4 build, and the identity would be silently
+     * wrong. A mean over H, W is the global average pool (tgrs_kernels.h op map), whose
+     * loop runs along channels; both round once, the same way. */
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+    const int8_t* x = (const int8_t*)call->in[0].data;
+    int8_t* y = (int8_t*)call->out[0].data;
     tgrs_requant rq;
     if (call->op.output_multiplier.count != 1 || call->op.output_shift.count != 1) {
       return TGRS_ERR_INCONSISTENT_PLAN;
     }
     rq = tgrs_call_requant(call);
-    return tgrs_kernel_result(call,
-                              tgrs_global_avg_pool_s8(&q, &rq, &in, (const int8_t*)call->in[0].data,
-                                                      (int8_t*)call->out[0].data));
+    return tgrs_kernel_result(call, rank == 4 && mask == 6u
+                                        ? tgrs_global_avg_pool_s8(&q, &rq, &in, x, y)
+                                        : tgrs_reduce_mean_s8(mask, &q, &rq, &in, x, y));
   }
   return TGRS_ERR_UNSUPPORTED_OP;
 }

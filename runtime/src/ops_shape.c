@@ -1,5 +1,5 @@
 /*
- * ops_shape.c: Concat, Reshape, Transpose, Slice (byte movement), Pad and Resize
+ * ops_shape.c: Concat, Reshape, Transpose, Slice, Gather (byte movement), Pad and Resize
  * (row-windowed).
  * Axis and permutation attributes are in the runtime layout already (docs/plan-format.md);
  * tensors of rank < 4 are right-aligned into [N, H, W, C], so their axes and permutations
@@ -167,6 +167,56 @@ tgrs_status tgrs_op_slice(tgrs_op_call* call) {
   }
   return tgrs_kernel_result(call, tgrs_slice(tgrs_dtype_size(call->in[0].tensor.dtype), start, step,
                                              &in, call->in[0].data, &out, call->out[0].data));
+}
+
+/* GATHER (docs/plan-format.md "Attributes"): table = input 0 (a weight of rank 1 or 2, in
+ * ONNX order), indices = input 1 (int32 or int64, rank <= 2, in ONNX order as every rank
+ * <= 2 tensor is); the output (ONNX shape: the indices' then the table's row extents)
+ * is stored in its runtime layout, which attrs.perm states (runtime axis i holds ONNX axis
+ * perm[i]). Every extent is checked against the output's shape, so the strides derived
+ * here address only elements the output holds. */
+tgrs_status tgrs_op_gather(tgrs_op_call* call) {
+  const tgrs_plan_tensor* table = &call->in[0].tensor;
+  const tgrs_plan_tensor* idx = &call->in[1].tensor;
+  const tgrs_plan_tensor* out = &call->out[0].tensor;
+  const tgrs_i32s perm = call->attrs.perm;
+  const uint32_t ri = idx->shape.count, rt = table->shape.count, ro = out->shape.count;
+  int32_t onnx_extent[3], onnx_stride[3], stride = 1;
+  uint32_t i, seen = 0;
+  tgrs_gather_params p;
+  tgrs_kernel_status ks;
+  if (call->tiled || call->num_inputs != 2 || ri > 2 || rt < 1 || rt > 2 || ro != ri + rt - 1) {
+    return TGRS_ERR_UNSUPPORTED_OP;
+  }
+  if (call->in[0].data == NULL || call->in[1].data == NULL || table->dtype != out->dtype ||
+      (idx->dtype != TGRS_DTYPE_INT32 && idx->dtype != TGRS_DTYPE_INT64) || perm.count != ro) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  /* ONNX extents and strides from the runtime shape, walking it from its innermost axis. */
+  for (i = ro; i-- > 0;) {
+    const int32_t a = perm.data[i];
+    if (a < 0 || (uint32_t)a >= ro || (seen & (1u << a))) return TGRS_ERR_INCONSISTENT_PLAN;
+    seen |= 1u << a;
+    onnx_extent[a] = out->shape.data[i];
+    onnx_stride[a] = stride;
+    stride *= out->shape.data[i];
+  }
+  for (i = 0; i < ri; ++i) {
+    if (idx->shape.data[i] != onnx_extent[i]) return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (rt == 2 && table->shape.data[1] != onnx_extent[ri]) return TGRS_ERR_INCONSISTENT_PLAN;
+  p.elem_size = tgrs_dtype_size(table->dtype);
+  p.rows = table->shape.data[0];
+  p.row_len = rt == 2 ? table->shape.data[1] : 1;
+  p.index_size = (int32_t)tgrs_dtype_size(idx->dtype);
+  p.outer = ri == 2 ? onnx_extent[0] : 1;
+  p.inner = ri >= 1 ? onnx_extent[ri - 1] : 1;
+  p.stride_outer = ri == 2 ? onnx_stride[0] : 0;
+  p.stride_inner = ri >= 1 ? onnx_stride[ri - 1] : 0;
+  p.stride_elem = rt == 2 ? onnx_stride[ri] : 1;
+  ks = tgrs_gather(&p, call->in[0].data, call->in[1].data, call->out[0].data);
+  return ks == TGRS_KERNEL_INDEX_OUT_OF_RANGE ? TGRS_ERR_INDEX_OUT_OF_RANGE
+                                              : tgrs_kernel_result(call, ks);
 }
 
 tgrs_status tgrs_op_pad(tgrs_op_call* call) {

@@ -81,6 +81,8 @@ const char* tgrs_status_name(tgrs_status status) {
       return "TGRS_ERR_INCONSISTENT_PLAN";
     case TGRS_ERR_KERNEL_REJECTED:
       return "TGRS_ERR_KERNEL_REJECTED";
+    case TGRS_ERR_INDEX_OUT_OF_RANGE:
+      return "TGRS_ERR_INDEX_OUT_OF_RANGE";
   }
   return "TGRS_ERR_UNKNOWN";
 }
@@ -122,7 +124,8 @@ const char* tgrs_op_code_name(tgrs_op_code code) {
                                                         "DEQUANTIZE",
                                                         "SPLIT",
                                                         "LRN",
-                                                        "SLICE"};
+                                                        "SLICE",
+                                                        "GATHER"};
   return (unsigned)code < TGRS_OP_CODE_COUNT ? names[code] : "?";
 }
 

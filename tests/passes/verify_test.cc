@@ -131,5 +131,54 @@ TEST(Verify, DequantizeOfFloatIsInvalidModel) {
   EXPECT_EQ(VerifyError(g).status(), Status::kInvalidModel);
 }
 
+// Invariant 5: ids [1, 3] int64 -> Gather(table [5, 2]) -> y [1, 3, 2], with one thing
+// changed per case.
+struct GatherCase {
+  const char* what;
+  ir::Shape table_shape;
+  DType ids_dtype;
+  int64_t axis;
+  bool table_at_run_time;
+  const char* expected;  // in the message; nullptr: accepted
+};
+
+Error VerifyGather(const GatherCase& c) {
+  GraphBuilder b("m");
+  const ir::TensorId ids = b.Input("ids", {1, 3}, c.ids_dtype);
+  int64_t elements = 1;
+  for (int64_t d : c.table_shape) elements *= d;
+  ir::TensorId table =
+      b.Floats("table", c.table_shape, std::vector<float>(static_cast<size_t>(elements), 0.5f));
+  if (c.table_at_run_time) table = b.Input("table_in", c.table_shape);
+  ir::Shape out = {1, 3};
+  out.insert(out.end(), c.table_shape.begin() + 1, c.table_shape.end());
+  b.Output(
+      b.Op(OpType::kGather, "embed", {table, ids}, "y", out, testing::Attrs({{"axis", c.axis}})));
+  return VerifyError(b.Take());
+}
+
+TEST(Verify, GatherIsAcceptedAsAnEmbeddingLookupOnly) {
+  const GatherCase cases[] = {
+      {"int64 ids", {5, 2}, DType::kInt64, 0, false, nullptr},
+      {"int32 ids, axis -2", {5, 2}, DType::kInt32, -2, false, nullptr},
+      {"1-D table", {5}, DType::kInt64, 0, false, nullptr},
+      {"axis 1", {5, 2}, DType::kInt64, 1, false, "gathers along axis 1"},
+      {"rank-3 table", {5, 2, 2}, DType::kInt64, 0, false, "has rank 3"},
+      {"float ids", {5, 2}, DType::kFloat32, 0, false, "are float32 of rank 2"},
+      {"table computed at run time", {5, 2}, DType::kInt64, 0, true, "computed at run time"},
+  };
+  for (const GatherCase& c : cases) {
+    SCOPED_TRACE(c.what);
+    const Error got = VerifyGather(c);
+    if (c.expected == nullptr) {
+      EXPECT_EQ(got.status(), Status::kOk) << got.what();
+      continue;
+    }
+    EXPECT_EQ(got.status(), Status::kUnsupportedOp) << got.what();
+    EXPECT_NE(std::string(got.what()).find("node 'embed'"), std::string::npos) << got.what();
+    EXPECT_NE(std::string(got.what()).find(c.expected), std::string::npos) << got.what();
+  }
+}
+
 }  // namespace
 }  // namespace tigris

@@ -403,6 +403,104 @@ TEST(ExecutorHandPlanTest, SliceWindowsOutsideTheInputAreRejectedNamed) {
   EXPECT_EQ(RunSlice({0, 0, 1, 0}, {}).status, TGRS_ERR_INCONSISTENT_PLAN);
 }
 
+// --- Gather: rows of a weight table by run-time indices, never outside the table -------
+// table t1 float [3, 2] = {0, 1, 10, 11, 20, 21} (a weight read in place); ids t0 int64
+// [1, 2]; y t2 ONNX [1, 2, 2] stored NWC [1, 2, 2] (perm [0, 2, 1]): y_runtime[0][d][t] =
+// table[ids[t]][d].
+PlanParts GatherPlan() {
+  PlanParts p = ReluPlan();
+  p.model_name = "gather";
+  p.tensors = {
+      TensorParts{"ids", fb::DType::INT64, {1, 2}, std::nullopt, -1, {}, {1, 2}},
+      TensorParts{"table", fb::DType::FLOAT32, {3, 2}, std::nullopt, 0, {}, {}},
+      TensorParts{"y", fb::DType::FLOAT32, {1, 2, 2}, std::nullopt, -1, {0, 2, 1}, {1, 2, 2}}};
+  p.ops[0].code = fb::OpCode::GATHER;
+  p.ops[0].name = "embed";
+  p.ops[0].inputs = {1, 0};
+  p.ops[0].outputs = {2};
+  p.ops[0].attrs = AttrsParts{};
+  p.ops[0].attrs->perm = {0, 2, 1};
+  p.stages[0].buffers[0].tensor = 0;
+  p.stages[0].buffers[1].tensor = 2;
+  p.outputs = {2};
+  p.weights = {WeightParts{0, 24, -1}};
+  const std::vector<float> table = {0, 1, 10, 11, 20, 21};
+  p.weight_data.assign(32, 0);
+  std::memcpy(p.weight_data.data(), table.data(), 24);
+  return p;
+}
+
+std::vector<uint8_t> Int64s(std::vector<int64_t> v) {
+  std::vector<uint8_t> b(v.size() * 8);
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+RunResult RunGather(const PlanParts& p, std::vector<uint8_t> ids) {
+  auto loaded = LoadPlanBytes(Serialize(p));
+  if (loaded == nullptr) return RunResult{TGRS_ERR_BAD_VALUE, {}, {}, false, false};
+  return RunExact(loaded->plan, {std::move(ids)});
+}
+
+TEST(ExecutorHandPlanTest, GatherCopiesTheIndexedRowsIntoTheOutputsLayout) {
+  // ids {2, -3}: rows 2 and 0; the host output is ONNX [1, t, d] = {20, 21, 0, 1}.
+  RunResult r = RunGather(GatherPlan(), Int64s({2, -3}));
+  ASSERT_EQ(r.status, TGRS_OK) << tgrs_status_name(r.status);
+  EXPECT_EQ(r.outputs[0], Floats({20, 21, 0, 1}));
+  // int32 indices: the buffer shrinks to 8 bytes.
+  PlanParts p = GatherPlan();
+  p.tensors[0].dtype = fb::DType::INT32;
+  p.stages[0].buffers[0].bytes = 8;
+  const std::vector<int32_t> ids32 = {1, 1};
+  std::vector<uint8_t> bytes(8);
+  std::memcpy(bytes.data(), ids32.data(), 8);
+  r = RunGather(p, bytes);
+  ASSERT_EQ(r.status, TGRS_OK) << tgrs_status_name(r.status);
+  EXPECT_EQ(r.outputs[0], Floats({10, 11, 10, 11}));
+}
+
+TEST(ExecutorHandPlanTest, GatherIndexOutsideTheTableIsItsOwnStatus) {
+  for (int64_t bad : {int64_t{3}, int64_t{-4}, INT64_MAX}) {
+    SCOPED_TRACE(bad);
+    const RunResult r = RunGather(GatherPlan(), Int64s({0, bad}));
+    EXPECT_EQ(r.status, TGRS_ERR_INDEX_OUT_OF_RANGE) << tgrs_status_name(r.status);
+    EXPECT_EQ(r.stats.failed_op, 0);
+  }
+}
+
+TEST(ExecutorHandPlanTest, GatherOperandsThatDisagreeAreAnInconsistentPlan) {
+  const std::vector<uint8_t> ids = Int64s({0, 1});
+  ASSERT_EQ(RunGather(GatherPlan(), ids).status, TGRS_OK);
+  std::vector<PlanParts> broken(4, GatherPlan());
+  broken[0].ops[0].attrs->perm = {0, 1, 1};         // not a permutation
+  broken[1].ops[0].attrs->perm = {0, 2};            // not the output's rank
+  broken[2].tensors[0].dtype = fb::DType::FLOAT32;  // float indices (8 bytes: 2 floats)
+  broken[2].tensors[0].shape = {1, 2};
+  broken[2].tensors[0].onnx_shape = {1, 2};
+  broken[2].stages[0].buffers[0].bytes = 8;
+  broken[3].tensors[2].dtype = fb::DType::INT8;  // output dtype differs from the table's
+  broken[3].stages[0].buffers[1].bytes = 4;
+  for (size_t i = 0; i < broken.size(); ++i) {
+    SCOPED_TRACE(i);
+    const RunResult r = RunGather(broken[i], i == 2 ? std::vector<uint8_t>(8, 0) : ids);
+    EXPECT_EQ(r.status, TGRS_ERR_INCONSISTENT_PLAN) << tgrs_status_name(r.status);
+    EXPECT_EQ(r.stats.failed_op, 0);
+  }
+  // Output [1, 3, 2]: the table's rows are 2 long, the output's last extent under perm
+  // [0, 2, 1] says 3.
+  PlanParts wide = GatherPlan();
+  wide.tensors[2].shape = {1, 3, 2};
+  wide.tensors[2].onnx_shape = {1, 2, 3};
+  wide.stages[0].buffers[1].bytes = 24;
+  wide.stages[0].buffers[1].home = fb::Home(16, 32, fb::MemoryRegion::FAST);
+  wide.stages[0].peak_bytes = wide.fast_arena_bytes = wide.scheduled_peak_bytes = 48;
+  EXPECT_EQ(RunGather(wide, ids).status, TGRS_ERR_INCONSISTENT_PLAN);
+  // A rank-3 table is beyond what the op executes.
+  PlanParts deep = GatherPlan();
+  deep.tensors[1].shape = {3, 2, 1};
+  EXPECT_EQ(RunGather(deep, ids).status, TGRS_ERR_UNSUPPORTED_OP);
+}
+
 TEST(ExecutorHandPlanTest, PadModeThatOnlySharesAPrefixIsUnsupported) {
   for (const char* mode : {"edg", "edges", "Edge", "constantx", "reflec"}) {
     SCOPED_TRACE(mode);

@@ -381,7 +381,7 @@ TEST(PlanReaderNames, StatusAndEnumNames) {
   EXPECT_STREQ(tgrs_status_name(TGRS_OK), "TGRS_OK");
   EXPECT_STREQ(tgrs_status_name(TGRS_ERR_BAD_VTABLE), "TGRS_ERR_BAD_VTABLE");
   EXPECT_STREQ(tgrs_status_name(TGRS_ERR_LZ4_CORRUPT), "TGRS_ERR_LZ4_CORRUPT");
-  EXPECT_STREQ(tgrs_status_name(static_cast<tgrs_status>(60)), "TGRS_ERR_UNKNOWN");
+  EXPECT_STREQ(tgrs_status_name(static_cast<tgrs_status>(61)), "TGRS_ERR_UNKNOWN");
   // Pinned values (never renumbered: the executor appends from 48).
   EXPECT_EQ(TGRS_ERR_BAD_INDEX, 10);
   EXPECT_EQ(TGRS_ERR_LZ4_CORRUPT, 32);
@@ -393,6 +393,7 @@ TEST(PlanReaderNames, StatusAndEnumNames) {
   // The C enum values match the schema's (flatc's generated enums).
   EXPECT_EQ(static_cast<int>(fb::OpCode::DEQUANTIZE), TGRS_OP_DEQUANTIZE);
   EXPECT_EQ(static_cast<int>(fb::OpCode::SPLIT), TGRS_OP_SPLIT);
+  EXPECT_EQ(static_cast<int>(fb::OpCode::GATHER), TGRS_OP_GATHER);
   EXPECT_EQ(static_cast<int>(fb::OpCode::MAX), TGRS_OP_CODE_COUNT - 1);
   EXPECT_EQ(static_cast<int>(fb::DType::MAX), TGRS_DTYPE_INT16);
   EXPECT_EQ(static_cast<int>(fb::MemoryRegion::MAX), TGRS_REGION_HOST);

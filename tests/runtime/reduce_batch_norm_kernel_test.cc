@@ -39,6 +39,81 @@ TEST(ReduceMean, EveryAxisSubset) {
   }
 }
 
+// The exact int8 mean: zp_out + round_half_even(sum * m / (2^(31 - shift) * count)),
+// clamped, in 128-bit integers (independent of tgrs_average_requant's long division).
+__extension__ typedef __int128 Int128;  // GCC and Clang on 64-bit hosts (the tests' hosts)
+
+int8_t ExactMeanS8(int64_t sum, int64_t count, int32_t m, int32_t shift, int32_t zp_out) {
+  const Int128 num = static_cast<Int128>(sum) * m;
+  const Int128 den = (static_cast<Int128>(1) << (31 - shift)) * count;
+  Int128 q = num / den, r = num % den;  // truncates toward zero
+  if (r < 0) {                          // floor
+    q -= 1;
+    r += den;
+  }
+  if (2 * r > den || (2 * r == den && (q & 1) != 0)) q += 1;
+  const Int128 v = q + zp_out;
+  return static_cast<int8_t>(v < -128 ? -128 : v > 127 ? 127 : v);
+}
+
+TEST(ReduceMean, S8EveryAxisSubsetRoundsOnce) {
+  const int dim[4] = {2, 3, 4, 5};
+  const tgrs_dims d{2, 3, 4, 5};
+  const std::vector<int8_t> x = RandomS8(120, 601);
+  const tgrs_quant_s8 q{-7, 3, -128, 127};
+  // s_in / s_out = 0.8 and 1.7 (an output scale smaller than the input's) as Q0.31.
+  for (const tgrs_requant rq : {tgrs_requant{1717986918, 0}, tgrs_requant{1825361101, 1}}) {
+    for (uint32_t mask = 1; mask < 16; ++mask) {
+      int out_dim[4], count = 1;
+      for (int i = 0; i < 4; ++i) {
+        out_dim[i] = (mask & (1u << i)) ? 1 : dim[i];
+        count *= (mask & (1u << i)) ? dim[i] : 1;
+      }
+      std::vector<int64_t> sum(
+          static_cast<size_t>(out_dim[0] * out_dim[1] * out_dim[2] * out_dim[3]), 0);
+      for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 3; ++b)
+          for (int c = 0; c < 4; ++c)
+            for (int e = 0; e < 5; ++e) {
+              const int o[4] = {mask & 1 ? 0 : a, mask & 2 ? 0 : b, mask & 4 ? 0 : c,
+                                mask & 8 ? 0 : e};
+              sum[((o[0] * out_dim[1] + o[1]) * out_dim[2] + o[2]) * out_dim[3] + o[3]] +=
+                  x[((a * 3 + b) * 4 + c) * 5 + e] - q.input_zero_point;
+            }
+      std::vector<int8_t> got(sum.size(), 0);
+      ASSERT_EQ(tgrs_reduce_mean_s8(mask, &q, &rq, &d, x.data(), got.data()), TGRS_KERNEL_OK);
+      for (size_t i = 0; i < sum.size(); ++i) {
+        ASSERT_EQ(got[i], ExactMeanS8(sum[i], count, rq.multiplier, rq.shift, q.output_zero_point))
+            << "mask " << mask << " output " << i;
+      }
+      if (mask == 6u) {  // over H, W: what the global average pool computes
+        std::vector<int8_t> pool(got.size());
+        ASSERT_EQ(tgrs_global_avg_pool_s8(&q, &rq, &d, x.data(), pool.data()), TGRS_KERNEL_OK);
+        EXPECT_EQ(pool, got);
+      }
+    }
+  }
+}
+
+TEST(ReduceMean, S8ClampsToTheActivationRangeAndRejectsBadArguments) {
+  const tgrs_dims d{1, 1, 1, 4};
+  const std::vector<int8_t> x = {127, 127, 127, 127};
+  const tgrs_requant rq{1073741824, 2};  // x2: the mean 127 saturates
+  tgrs_quant_s8 q{0, 0, -5, 100};
+  int8_t y = 0;
+  ASSERT_EQ(tgrs_reduce_mean_s8(8u, &q, &rq, &d, x.data(), &y), TGRS_KERNEL_OK);
+  EXPECT_EQ(y, 100);
+  EXPECT_EQ(tgrs_reduce_mean_s8(16u, &q, &rq, &d, x.data(), &y), TGRS_KERNEL_BAD_ARGUMENT);
+  EXPECT_EQ(tgrs_reduce_mean_s8(8u, nullptr, &rq, &d, x.data(), &y), TGRS_KERNEL_BAD_ARGUMENT);
+  EXPECT_EQ(tgrs_reduce_mean_s8(8u, &q, nullptr, &d, x.data(), &y), TGRS_KERNEL_BAD_ARGUMENT);
+  q.act_min = 101;  // above act_max
+  EXPECT_EQ(tgrs_reduce_mean_s8(8u, &q, &rq, &d, x.data(), &y), TGRS_KERNEL_BAD_ARGUMENT);
+  // A count of 2^23 could overflow the int32 sum: refused before reading.
+  const tgrs_dims huge{1, 1, 1 << 12, 1 << 11};
+  q.act_min = -128;
+  EXPECT_EQ(tgrs_reduce_mean_s8(12u, &q, &rq, &huge, x.data(), &y), TGRS_KERNEL_BAD_ARGUMENT);
+}
+
 TEST(BatchNorm, F32IsPerChannelAffine) {
   const tgrs_dims d{2, 3, 2, 4};
   const std::vector<float> x = RandomF32(48, 610), scale{0.5f, -2.0f, 1.0f, 3.0f},
