@@ -1,19 +1,23 @@
 // gemm-flatten-fold (added pass, after quantize-hoist; pipeline.cc): a classifier head's
-// Flatten folds into the Gemm that reads it. After a global pool the map is [N, C, 1, 1]
-// and its Flatten [N, C] has the same bytes in every layout, NCHW and the runtime's NHWC
-// alike, yet as an op it copies them, with input and output co-resident: in
-// MobileNetV2-0.35 that copy of 1280 floats (10 KiB) was the model's smallest budget.
-// The runtime's Gemm reads A as [N, K] with K from B (ops_dense.c), so it reads the pooled
-// map directly.
+// Flatten folds into the Gemm that reads it. As an op the Flatten copies the map, with
+// input and output co-resident: in MobileNetV2-0.35 that copy of 1280 floats (10 KiB) was
+// the model's smallest budget, in AlexNet the 36 KiB map before fc6 set it at 72 KiB.
+// The runtime's Gemm reads A's bytes as [N, K] with K from B (ops_dense.c), so it reads
+// the map directly:
 //
-//   before:  p[1,1280,1,1] -> Reshape -> f[1,1280] -> Gemm(B [1000, 1280]) -> y[1,1000]
-//   after:   p[1,1280,1,1] -> Gemm(B [1000, 1280]) -> y[1,1000]
+//   before:  p[1,256,6,6] -> Reshape -> f[1,9216] -> Gemm(B [4096, 9216]) -> y[1,4096]
+//   after:   p[1,256,6,6] -> Gemm(B' [4096, 9216]) -> y[1,4096]
+//
+// Flatten orders a map [N, C, H, W] C, H, W; the runtime holds it H, W, C (NHWC). For
+// H = W = 1 both orders are one; otherwise B's columns are permuted to match, exactly:
+// B'[n, (h W + w) C + c] = B[n, (c H + h) W + w]. A B read by another op is copied first.
 //
 // Conditions: the Gemm is canonical (gemm-normalize: B a constant [N_out, K]); its A is
-// the output of a Reshape of a 4-D X = [N, K, 1, 1] (only then are the bytes the same:
-// with H or W above 1 the runtime holds X as N, H, W, C, not in Flatten's C, H, W order);
-// A is [N, K], read by nothing else and not a graph output; X and A carry the same
-// quantization (requantize-split already split a Reshape that requantizes).
+// the output of a Reshape of a 4-D X = [N, C, H, W] to [N, C H W]; A is read by nothing
+// else and not a graph output; X and A carry the same quantization (requantize-split
+// already split a Reshape that requantizes). B's quantization is per output row, so the
+// permutation keeps it.
+#include <algorithm>
 #include <vector>
 
 #include "passes/passes.h"
@@ -38,12 +42,34 @@ int FoldableFlatten(const ir::Graph& graph, const std::vector<int>& producer,
   const ir::Shape& xs = graph.tensor(x).shape;
   const ir::Shape& as = graph.tensor(a).shape;
   const ir::Shape& bs = graph.tensor(gemm.input(1)).shape;
-  if (xs.size() != 4 || xs[2] != 1 || xs[3] != 1 || as.size() != 2 || as[0] != xs[0] ||
-      as[1] != xs[1] || bs.size() != 2 || bs[1] != xs[1]) {
+  const int64_t k = xs.size() == 4 ? xs[1] * xs[2] * xs[3] : -1;
+  if (xs.size() != 4 || as.size() != 2 || as[0] != xs[0] || as[1] != k || bs.size() != 2 ||
+      bs[1] != k) {
     return -1;
   }
   if (!(graph.tensor(x).quant == graph.tensor(a).quant)) return -1;
   return p;
+}
+
+// B's columns from Flatten's C, H, W order to the runtime's H, W, C, in place.
+void PermuteColumnsToHwc(ir::Tensor& b, int64_t c, int64_t h, int64_t w) {
+  const size_t elem = ir::DTypeSize(b.dtype);
+  const size_t row = static_cast<size_t>(c * h * w) * elem;
+  std::vector<uint8_t> permuted(b.data.size());
+  for (size_t r = 0; r < b.data.size() / row; ++r) {
+    const uint8_t* from = b.data.data() + r * row;
+    uint8_t* to = permuted.data() + r * row;
+    for (int64_t ci = 0; ci < c; ++ci) {
+      for (int64_t y = 0; y < h; ++y) {
+        for (int64_t x = 0; x < w; ++x) {
+          const size_t src = static_cast<size_t>((ci * h + y) * w + x) * elem;
+          const size_t dst = static_cast<size_t>((y * w + x) * c + ci) * elem;
+          std::copy(from + src, from + src + elem, to + dst);
+        }
+      }
+    }
+  }
+  b.data = std::move(permuted);
 }
 
 }  // namespace
@@ -57,7 +83,19 @@ void GemmFlattenFold(ir::Graph& graph) {
     if (op.type != ir::OpType::kGemm) continue;
     const int flatten = FoldableFlatten(graph, producer, consumers, op);
     if (flatten < 0) continue;
-    op.inputs[0] = graph.ops[static_cast<size_t>(flatten)].input(0);
+    const ir::TensorId x = graph.ops[static_cast<size_t>(flatten)].input(0);
+    const ir::Shape xs = graph.tensor(x).shape;
+    if (xs[2] * xs[3] > 1) {
+      ir::TensorId b = op.input(1);
+      if (consumers[static_cast<size_t>(b)].size() > 1 || graph.IsGraphOutput(b)) {
+        ir::Tensor copy = graph.tensor(b);
+        copy.name = graph.UniqueTensorName(copy.name + "_hwc");
+        b = graph.AddTensor(std::move(copy));
+        op.inputs[1] = b;
+      }
+      PermuteColumnsToHwc(graph.tensor(b), xs[1], xs[2], xs[3]);
+    }
+    op.inputs[0] = x;
     dead[static_cast<size_t>(flatten)] = true;
     changed = true;
   }

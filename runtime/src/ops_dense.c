@@ -13,11 +13,14 @@ static tgrs_status fully_connected(tgrs_op_call* call, const tgrs_operand* bias)
   if (x->tensor.shape.count == 0 || w->tensor.shape.count != 2 || w->data == NULL) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
-  /* K from the weights: x is [batch, K], or a pooled [batch, 1, 1, K] map whose Flatten
-   * normalization folded into the Gemm (gemm-flatten-fold; the same bytes). */
+  /* K from the weights: x is [batch, K], or a [batch, H, W, C] map whose Flatten
+   * normalization folded into the Gemm (gemm-flatten-fold: B's columns are in the map's
+   * H, W, C order), so each batch row is K contiguous values. */
   k = w->tensor.shape.data[1];
   n_out = w->tensor.shape.data[0];
-  if (k <= 0 || x->tensor.shape.data[x->tensor.shape.count - 1] != k || count % (size_t)k != 0) {
+  if (k <= 0 || count % (size_t)k != 0 ||
+      (x->tensor.shape.data[x->tensor.shape.count - 1] != k &&
+       (x->tensor.shape.count != 4 || count / (size_t)x->tensor.shape.data[0] != (size_t)k))) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   batch = (int32_t)(count / (size_t)k);

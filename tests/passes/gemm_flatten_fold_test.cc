@@ -1,5 +1,6 @@
-// gemm-flatten-fold: a Gemm reads a pooled [N, C, 1, 1] map without the Flatten (a
-// Reshape after reshape-canonicalize) that copies it (passes/gemm_flatten_fold.cc).
+// gemm-flatten-fold: a Gemm reads a [N, C, H, W] map without the Flatten (a Reshape after
+// reshape-canonicalize) that copies it, B's columns permuted to the runtime's H, W, C order
+// when H W > 1 (passes/gemm_flatten_fold.cc).
 #include <gtest/gtest.h>
 
 #include "analysis/macs.h"
@@ -44,11 +45,48 @@ TEST(GemmFlattenFold, TheGemmReadsThePooledMap) {
   EXPECT_EQ(analysis::OpMacs(head.graph, head.graph.ops[0]), 6);
 }
 
-TEST(GemmFlattenFold, AMapWiderThanOnePixelKeepsItsFlatten) {
-  // [1, 3, 2, 1] flattens in C, H order; the runtime holds it H, W, C: different bytes.
-  Head head = ClassifierHead(2, 1);
+// B [2, 12] for a [1, 3, 2, 2] map holding column index c * 4 + h * 2 + w (Flatten's
+// order) in row 0 and 100 + that in row 1.
+std::vector<float> FlattenOrderedB() {
+  std::vector<float> b(24);
+  for (int i = 0; i < 12; ++i) {
+    b[static_cast<size_t>(i)] = static_cast<float>(i);
+    b[static_cast<size_t>(12 + i)] = static_cast<float>(100 + i);
+  }
+  return b;
+}
+
+// Column j of B' is the Flatten column of the runtime position j = (h * 2 + w) * 3 + c,
+// worked out by hand: c * 4 + h * 2 + w.
+const std::vector<float> kHwcColumns = {0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11};
+
+TEST(GemmFlattenFold, AWiderMapFoldsWithBsColumnsInHwcOrder) {
+  Head head = ClassifierHead(2, 2);
+  head.graph.tensor(head.graph.ops[1].input(1)).SetData(FlattenOrderedB());
   passes::GemmFlattenFold(head.graph);
-  EXPECT_EQ(OpTypes(head.graph), (std::vector<std::string>{"Reshape", "Gemm"}));
+  ASSERT_EQ(OpTypes(head.graph), std::vector<std::string>{"Gemm"});
+  EXPECT_EQ(head.graph.ops[0].input(0), head.pooled);
+  const std::vector<float> b = head.graph.tensor(head.graph.ops[0].input(1)).DataAs<float>();
+  std::vector<float> want = kHwcColumns;
+  for (float v : kHwcColumns) want.push_back(100 + v);
+  EXPECT_EQ(b, want);
+}
+
+TEST(GemmFlattenFold, ABSharedWithAnotherOpIsPermutedInACopy) {
+  GraphBuilder g;
+  const ir::TensorId map = g.Input("p", {1, 3, 2, 2});
+  const ir::TensorId flat = g.Op(OpType::kReshape, "flatten", {map}, "f", {1, 12});
+  const ir::TensorId weights = g.Floats("B", {2, 12}, FlattenOrderedB());
+  g.Output(g.Op(OpType::kGemm, "fc", {flat, weights}, "y", {1, 2}));
+  const ir::TensorId v = g.Input("v", {1, 12});
+  g.Output(g.Op(OpType::kGemm, "fc_other", {v, weights}, "z", {1, 2}));
+  ir::Graph graph = g.Take();
+  passes::GemmFlattenFold(graph);
+  ASSERT_EQ(OpTypes(graph), (std::vector<std::string>{"Gemm", "Gemm"}));
+  EXPECT_NE(graph.ops[0].input(1), weights);
+  EXPECT_EQ(graph.ops[1].input(1), weights);
+  EXPECT_EQ(graph.tensor(weights).DataAs<float>(), FlattenOrderedB());      // untouched
+  EXPECT_EQ(graph.tensor(graph.ops[0].input(1)).DataAs<float>()[4], 5.0f);  // c 1, h 0, w 1
 }
 
 TEST(GemmFlattenFold, AFlattenSomeoneElseReadsStays) {
