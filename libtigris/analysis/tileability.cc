@@ -191,6 +191,15 @@ ColumnTileability ClassifyColumnTiling(const ir::Graph& graph, const ir::Op& op)
       }
       t.tileable = true;
       return t;
+    case OpType::kConcat:
+      // Along C (or N) a column of the output is the same column of every input, as a row
+      // is for row tiles (ClassifyRowTiling refused constants and joins along H); each
+      // input's column view is concatenated into the output's (tgrs_concat on the views).
+      for (const ir::TensorId in : op.inputs) {
+        if (graph.tensor(in).shape[3] != out[3]) return refuse("joins along W");
+      }
+      t.tileable = true;
+      return t;
     default:
       break;
   }

@@ -57,6 +57,13 @@ tgrs_status tgrs_op_concat(tgrs_op_call* call) {
   if (rank == 0 || rank > 4 || call->attrs.axis < 0 || (uint32_t)call->attrs.axis >= rank) {
     return TGRS_ERR_UNSUPPORTED_OP;
   }
+  /* A row tile holds the same rows of every operand, a 2-D tile the same columns too: a
+   * join along H (or, on columns, along W) would place them wrongly (the planner's rule,
+   * analysis/tileability.cc). */
+  if ((call->tiled && call->attrs.axis + (int32_t)(4 - rank) == 1) ||
+      (call->columns && call->attrs.axis + (int32_t)(4 - rank) == 2)) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
   for (i = 0; i < call->num_inputs; ++i) {
     if (call->in[i].data == NULL || call->in[i].tensor.dtype != call->out[0].tensor.dtype) {
       return TGRS_ERR_INCONSISTENT_PLAN;
