@@ -62,6 +62,19 @@ TEST(TileabilityTest, PaddingAWholeWindowKeepsTheTensorWhole) {
   EXPECT_NE(cols.reason.find("pads a whole window of columns"), std::string::npos) << cols.reason;
 }
 
+TEST(TileabilityTest, AConcatAlongCTilesColumnsAlongWDoesNot) {
+  GraphBuilder g;
+  const ir::TensorId a = g.Input("a", {1, 4, 8, 8});
+  const ir::TensorId b = g.Input("b", {1, 2, 8, 8});
+  g.Op(ir::OpType::kConcat, "cat_c", {a, b}, "cc", {1, 6, 8, 8});
+  EXPECT_TRUE(ClassifyColumnTiling(g.graph(), g.graph().ops.back()).tileable);
+  g.Op(ir::OpType::kConcat, "cat_w", {a, a}, "cw", {1, 4, 8, 16});
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kPointwise);  // rows are whole in each input
+  const ColumnTileability w = ClassifyColumnTiling(g.graph(), g.graph().ops.back());
+  EXPECT_FALSE(w.tileable);
+  EXPECT_EQ(w.reason, "Concat joins along W");
+}
+
 TEST(TileabilityTest, DenseOpsAreUntileableWithReason) {
   GraphBuilder g;
   ir::TensorId x = g.Input("x", {1, 16});
