@@ -128,16 +128,18 @@ RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
     default:
       break;
   }
+  // A channel shuffle moves channels within each pixel (tgrs_op_reshape on the strip).
   const bool pointwise = IsElementwise(op.type) || IsBinary(op.type) ||
                          op.type == OpType::kConcat || op.type == OpType::kPad ||
-                         op.type == OpType::kResize;
+                         op.type == OpType::kResize || op.type == OpType::kChannelShuffle;
   if (!pointwise) return Untileable(op, "needs the whole tensor");
 
   // Only input 0 carries data for the elementwise ops; the rest are parameters.
-  const size_t data_inputs =
-      IsElementwise(op.type) || op.type == OpType::kPad || op.type == OpType::kResize
-          ? 1
-          : op.inputs.size();
+  const size_t data_inputs = IsElementwise(op.type) || op.type == OpType::kPad ||
+                                     op.type == OpType::kResize ||
+                                     op.type == OpType::kChannelShuffle
+                                 ? 1
+                                 : op.inputs.size();
   for (size_t i = 0; i < data_inputs; ++i) {
     const ir::TensorId in = op.input(i);
     if (in == ir::kNoTensor) continue;
@@ -198,6 +200,9 @@ ColumnTileability ClassifyColumnTiling(const ir::Graph& graph, const ir::Op& op)
       for (const ir::TensorId in : op.inputs) {
         if (graph.tensor(in).shape[3] != out[3]) return refuse("joins along W");
       }
+      t.tileable = true;
+      return t;
+    case OpType::kChannelShuffle:  // within each pixel, as for rows
       t.tileable = true;
       return t;
     default:

@@ -118,10 +118,20 @@ tgrs_status tgrs_op_reshape(tgrs_op_call* call) {
     tgrs_dims view;
     const tgrs_status st = perm4(call->attrs.perm, p);
     if (st != TGRS_OK) return st;
-    if (call->tiled || call->attrs.view_shape.count != call->attrs.perm.count) {
-      return TGRS_ERR_UNSUPPORTED_OP;
-    }
+    if (call->attrs.view_shape.count != call->attrs.perm.count) return TGRS_ERR_UNSUPPORTED_OP;
     view = dims_of(call->attrs.view_shape);
+    if (call->tiled) {
+      /* Only a permutation within each pixel's channels runs on a strip or a column view:
+       * view [N, pixels, G, C/G], perm [0, 1, 3, 2] (a channel shuffle, op_attrs.cc). The
+       * view's pixels become the ones the strip holds. */
+      const tgrs_i32s out_shape = call->out[0].tensor.shape;
+      if (call->attrs.view_shape.count != 4 || p[0] != 0 || p[1] != 1 || out_shape.count != 4 ||
+          view.w < 1 || view.c < 1 || view.n < 1 || (int64_t)view.w * view.c != out_shape.data[3]) {
+        return TGRS_ERR_UNSUPPORTED_OP;
+      }
+      view.h = (int32_t)(tgrs_operand_count(&call->in[0]) /
+                         ((size_t)view.n * (size_t)view.w * (size_t)view.c));
+    }
     if ((size_t)view.n * view.h * view.w * view.c != tgrs_operand_count(&call->in[0])) {
       return TGRS_ERR_INCONSISTENT_PLAN;
     }

@@ -125,11 +125,12 @@ static tgrs_status store_box(tgrs_exec* ex, const tgrs_operand* operand) {
 #define TGRS_OUTPUT_CHANNEL_OPS TGRS_OP_BIT(TGRS_OP_CONV)
 /* Ops whose kernels run on a 2-D tile's column view unchanged: every channel op (windowed
  * ones through their shifted left padding, tgrs_call_pad_left; global pools as banded
- * reductions), convolutions, batch normalization and a concat along C (tgrs_op_concat
- * refuses one along W on columns). */
+ * reductions), convolutions, batch normalization, a concat along C (tgrs_op_concat
+ * refuses one along W on columns) and a channel shuffle (tgrs_op_reshape refuses any other
+ * reshape on a tile). */
 #define TGRS_COLUMN_OPS                                                                    \
   (TGRS_CHANNEL_OPS | TGRS_OUTPUT_CHANNEL_OPS | TGRS_OP_BIT(TGRS_OP_BATCH_NORMALIZATION) | \
-   TGRS_OP_BIT(TGRS_OP_CONCAT))
+   TGRS_OP_BIT(TGRS_OP_CONCAT) | TGRS_OP_BIT(TGRS_OP_RESHAPE))
 
 static int op_in(tgrs_op_code code, uint32_t ops) {
   return (unsigned)code < 32u && ((ops >> (unsigned)code) & 1u);

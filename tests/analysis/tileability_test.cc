@@ -75,6 +75,15 @@ TEST(TileabilityTest, AConcatAlongCTilesColumnsAlongWDoesNot) {
   EXPECT_EQ(w.reason, "Concat joins along W");
 }
 
+TEST(TileabilityTest, AChannelShuffleTilesByRowsAndColumns) {
+  GraphBuilder g;
+  const ir::TensorId x = g.Input("x", {1, 8, 6, 6});
+  g.Op(ir::OpType::kChannelShuffle, "shuffle", {x}, "y", {1, 8, 6, 6},
+       testing::Attrs({{"group", int64_t{2}}}));
+  EXPECT_EQ(ClassOfLast(g), RowTileClass::kPointwise);
+  EXPECT_TRUE(ClassifyColumnTiling(g.graph(), g.graph().ops.back()).tileable);
+}
+
 TEST(TileabilityTest, DenseOpsAreUntileableWithReason) {
   GraphBuilder g;
   ir::TensorId x = g.Input("x", {1, 16});
