@@ -119,6 +119,27 @@ RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
       t.kind = RowTileClass::kReduction;  // identity window over its input rows
       return t;
     }
+    case OpType::kGemm: {
+      // A fully connected layer reading a [N, C, H, W] map as [N, K] (gemm-flatten-fold put
+      // B's columns in the runtime's H, W, C order) and writing [N, M, 1, 1] (the planner's
+      // gemm-as-banded-reduction, plan/rewrites.h): each band of rows adds its share of the
+      // dot products to [N, M] accumulators, like a global pool (tgrs_fully_connected_band).
+      const ir::TensorId x = op.input(0);
+      const ir::TensorId w = op.inputs.size() > 1 ? op.input(1) : ir::kNoTensor;
+      const ir::TensorId b = op.inputs.size() > 2 ? op.input(2) : ir::kNoTensor;
+      if (x == ir::kNoTensor || graph.tensor(x).is_constant || graph.tensor(x).shape.size() != 4 ||
+          w == ir::kNoTensor || !graph.IsConstant(w) ||
+          (b != ir::kNoTensor && !graph.IsConstant(b)) || out[2] != 1 || out[3] != 1) {
+        return Untileable(op, "needs the whole tensor");
+      }
+      const ir::Shape& xs = graph.tensor(x).shape;
+      const ir::Shape& ws = graph.tensor(w).shape;
+      if (ws.size() != 2 || ws[1] != xs[1] * xs[2] * xs[3] || ws[0] != out[1]) {
+        return Untileable(op, "needs the whole tensor");
+      }
+      t.kind = RowTileClass::kReduction;
+      return t;
+    }
     case OpType::kSlice:
       // A strided copy: row y of the output is row y of the input when H is kept whole
       // (first 0, step 1); along N, C or W it slices within each row.

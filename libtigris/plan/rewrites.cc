@@ -29,7 +29,49 @@ bool IsClassifier(const ir::Graph& graph, const std::vector<std::vector<int>>& c
          graph.IsGraphOutput(y) && out.host_permutation.empty() && out.host_shape.empty();
 }
 
+// gemm-as-banded-reduction's conditions (rewrites.h).
+bool IsBandableGemm(const ir::Graph& graph, const std::vector<std::vector<int>>& consumers,
+                    const ir::Op& op) {
+  if (op.type != ir::OpType::kGemm || op.inputs.size() < 2 || op.outputs.size() != 1) {
+    return false;
+  }
+  const ir::TensorId a = op.input(0), b = op.input(1), y = op.outputs[0];
+  if (a == ir::kNoTensor || b == ir::kNoTensor || !graph.IsConstant(b) || graph.IsConstant(a)) {
+    return false;
+  }
+  if (op.inputs.size() > 2 && op.input(2) != ir::kNoTensor && !graph.IsConstant(op.input(2))) {
+    return false;
+  }
+  const ir::Shape& as = graph.tensor(a).shape;
+  const ir::Shape& bs = graph.tensor(b).shape;
+  const ir::Tensor& out = graph.tensor(y);
+  if (as.size() != 4 || as[2] * as[3] < 2 || bs.size() != 2 || bs[1] != as[1] * as[2] * as[3] ||
+      out.shape.size() != 2 || out.shape[0] != as[0] || out.shape[1] != bs[0] ||
+      !out.host_permutation.empty() || !out.host_shape.empty()) {
+    return false;
+  }
+  for (int reader : consumers[static_cast<size_t>(y)]) {
+    const ir::Op& r = graph.ops[static_cast<size_t>(reader)];
+    if (r.type != ir::OpType::kGemm || r.inputs.size() < 2 || r.input(0) != y || r.input(1) == y ||
+        (r.inputs.size() > 2 && r.input(2) == y)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
+
+bool GemmAsBandedReduction(ir::Graph& graph, int op_index) {
+  if (op_index < 0 || static_cast<size_t>(op_index) >= graph.ops.size()) return false;
+  const std::vector<std::vector<int>> consumers = graph.ConsumerIndex();
+  const ir::Op& op = graph.ops[static_cast<size_t>(op_index)];
+  if (!IsBandableGemm(graph, consumers, op)) return false;
+  ir::Tensor& out = graph.tensor(op.outputs[0]);
+  if (graph.IsGraphOutput(op.outputs[0])) out.host_shape = out.shape;
+  out.shape = {out.shape[0], out.shape[1], 1, 1};
+  return true;
+}
 
 bool ClassifierAsPointwise(ir::Graph& graph, int op_index) {
   if (op_index < 0 || static_cast<size_t>(op_index) >= graph.ops.size()) return false;
@@ -63,6 +105,18 @@ std::vector<Rewrite> RewriteForBudget(ir::Graph& graph, const Budget& budget) {
   const std::vector<std::vector<int>> consumers = graph.ConsumerIndex();
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const ir::Op& op = graph.ops[i];
+    if (IsBandableGemm(graph, consumers, op)) {
+      const int64_t in = analysis::AlignUp(graph.tensor(op.input(0)).byte_size());
+      const int64_t out = analysis::AlignUp(graph.tensor(op.outputs[0]).byte_size());
+      if (in + out <= budget.fast_bytes) continue;
+      rewrites.push_back(
+          {op.name, "gemm-as-banded-reduction",
+           "input " + std::to_string(in) + " B + output " + std::to_string(out) +
+               " B exceed the fast budget of " + std::to_string(budget.fast_bytes) +
+               " B; as a reduction over the input's rows it reads one band at a time"});
+      GemmAsBandedReduction(graph, static_cast<int>(i));
+      continue;
+    }
     if (!IsClassifier(graph, consumers, op)) continue;
     // As a Gemm the op needs its whole input and output resident at once.
     const int64_t in = analysis::AlignUp(graph.tensor(op.input(0)).byte_size());

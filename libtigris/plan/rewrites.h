@@ -17,7 +17,7 @@ namespace tigris::plan {
 
 struct Rewrite {
   std::string op;    // the op's name (rewrites keep it)
-  std::string kind;  // "classifier-as-pointwise"
+  std::string kind;  // "classifier-as-pointwise", "gemm-as-banded-reduction"
   std::string why;   // the numbers that called for it
 };
 
@@ -44,6 +44,24 @@ std::vector<Rewrite> RewriteForBudget(ir::Graph& graph, const Budget& budget);
 // outputs by name); B's per-channel axis 0 is the convolution's output-channel axis too.
 // Returns false, leaving the graph untouched, when op `op` does not qualify.
 bool ClassifierAsPointwise(ir::Graph& graph, int op);
+
+// gemm-as-banded-reduction: a Gemm reading a [N, C, H, W] map (H W > 1: gemm-flatten-fold
+// removed its Flatten and ordered B's columns H, W, C) writes [N, M, 1, 1] instead of
+// [N, M], the same bytes in every layout. Then it is a reduction over the map's rows
+// (analysis/tileability.h): a tile loop feeds it bands of rows, each adding its share of
+// the dot products to [N, M] accumulators, and only the output and the accumulators stay
+// resident, not the whole map (AlexNet's fc6 reads 36 KiB):
+//
+//   before:  p[1,256,6,6] -> Gemm(B [4096, 9216]) -> y[1,4096] -> Gemm(B2 [4096, 4096])
+//   after:   p[1,256,6,6] -> Gemm(B [4096, 9216]) -> y[1,4096,1,1] -> Gemm(B2 ...)
+//
+// Conditions: the Gemm is canonical (B a constant [M, K], C absent or constant) and reads a
+// non-constant 4-D map of K = C H W values per batch with H W > 1; every reader of y is a
+// canonical Gemm reading it as A (the runtime's Gemm reads A's bytes as [N, K]: [N, M] and
+// [N, M, 1, 1] are the same), and y has no host permutation. A graph output keeps its
+// [N, M] for the caller (host_shape). Returns false, leaving the graph untouched, when op
+// `op` does not qualify.
+bool GemmAsBandedReduction(ir::Graph& graph, int op);
 
 }  // namespace tigris::plan
 

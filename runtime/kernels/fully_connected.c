@@ -79,3 +79,120 @@ tgrs_kernel_status tgrs_fully_connected_f32(const tgrs_act_f32* act, int32_t bat
   }
   return TGRS_KERNEL_OK;
 }
+
+/* tgrs_fully_connected_band_*: tgrs_kernels.h. */
+static tgrs_kernel_status check_fc_band(const tgrs_dims* in, const tgrs_pool_box* box,
+                                        int32_t n_out, const void* band, const void* filter,
+                                        const void* acc, const void* output) {
+  if (!tgrs_dims_valid(in) || box == NULL || n_out < 1 || band == NULL || filter == NULL ||
+      acc == NULL || output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  if ((int64_t)in->h * in->w * in->c > INT32_MAX) return TGRS_KERNEL_BAD_ARGUMENT; /* K */
+  if (box->row_begin < 0 || box->rows < 1 || box->rows > in->h - box->row_begin ||
+      box->col_begin < 0 || box->cols < 1 || box->cols > in->w - box->col_begin) {
+    return TGRS_KERNEL_BAD_WINDOW;
+  }
+  return TGRS_KERNEL_OK;
+}
+
+static int fc_band_first(const tgrs_pool_box* box) {
+  return box->row_begin == 0 && box->col_begin == 0;
+}
+
+static int fc_band_last(const tgrs_dims* in, const tgrs_pool_box* box) {
+  return box->row_begin + box->rows == in->h && box->col_begin + box->cols == in->w;
+}
+
+tgrs_kernel_status tgrs_fully_connected_band_s8(const tgrs_quant_s8* quant,
+                                                const tgrs_per_channel_quant* pcq,
+                                                const tgrs_dims* input_dims,
+                                                const tgrs_pool_box* box, int32_t n_out,
+                                                const int8_t* band, const int8_t* filter,
+                                                const int32_t* bias, int32_t* acc, int8_t* output) {
+  const tgrs_kernel_status st = check_fc_band(input_dims, box, n_out, band, filter, acc, output);
+  const int32_t* filter_zp = NULL;
+  int32_t q_step, zp_step, n, o, y, i;
+  size_t k, seg;
+  if (st != TGRS_KERNEL_OK) return st;
+  q_step = tgrs_pcq_step(pcq, n_out);
+  zp_step = tgrs_filter_zp_step(pcq, n_out, &filter_zp);
+  if (!tgrs_quant_s8_valid(quant) || q_step < 0 || zp_step < 0) return TGRS_KERNEL_BAD_ARGUMENT;
+  k = (size_t)input_dims->h * (size_t)input_dims->w * (size_t)input_dims->c;
+  seg = (size_t)box->cols * (size_t)input_dims->c; /* one row of the box: contiguous in K */
+  for (n = 0; n < input_dims->n; ++n) {
+    int32_t* a = acc + (size_t)n * (size_t)n_out;
+    const int8_t* rows = band + (size_t)n * (size_t)box->rows * seg;
+    for (o = 0; o < n_out; ++o) {
+      const int32_t w_zp = filter_zp[o * zp_step];
+      int32_t sum = fc_band_first(box) ? (bias != NULL ? bias[o] : 0) : a[o];
+      for (y = 0; y < box->rows; ++y) {
+        const int8_t* x = rows + (size_t)y * seg;
+        const int8_t* w =
+            filter + (size_t)o * k +
+            ((size_t)(box->row_begin + y) * (size_t)input_dims->w + (size_t)box->col_begin) *
+                (size_t)input_dims->c;
+        if (w_zp == 0) {
+          sum = tgrs_dot_s8(x, w, (int32_t)seg, quant->input_zero_point, sum);
+        } else {
+          for (i = 0; i < (int32_t)seg; ++i) {
+            sum = tgrs_wrapping_add(
+                sum, ((int32_t)x[i] - quant->input_zero_point) * ((int32_t)w[i] - w_zp));
+          }
+        }
+      }
+      a[o] = sum;
+    }
+    if (fc_band_last(input_dims, box)) {
+      int8_t* out = output + (size_t)n * (size_t)n_out;
+      for (o = 0; o < n_out; ++o) {
+        out[o] = tgrs_requantize_s8(a[o], pcq->multiplier[o * q_step], pcq->shift[o * q_step],
+                                    quant->output_zero_point, quant->act_min, quant->act_max);
+      }
+    }
+  }
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_fully_connected_band_f32(const tgrs_act_f32* act,
+                                                 const tgrs_dims* input_dims,
+                                                 const tgrs_pool_box* box, int32_t n_out,
+                                                 const float* band, const float* filter,
+                                                 const float* bias, float* acc, float* output) {
+  const tgrs_kernel_status st = check_fc_band(input_dims, box, n_out, band, filter, acc, output);
+  int32_t n, o, y, i;
+  size_t k, seg;
+  if (st != TGRS_KERNEL_OK) return st;
+  k = (size_t)input_dims->h * (size_t)input_dims->w * (size_t)input_dims->c;
+  seg = (size_t)box->cols * (size_t)input_dims->c;
+  for (n = 0; n < input_dims->n; ++n) {
+    float* a = acc + (size_t)n * (size_t)n_out;
+    const float* rows = band + (size_t)n * (size_t)box->rows * seg;
+    for (o = 0; o < n_out; ++o) {
+      /* The whole-tensor kernel's accumulator, carried in `acc` between bands. */
+      float sum = fc_band_first(box) ? 0.0f : a[o];
+      for (y = 0; y < box->rows; ++y) {
+        const float* x = rows + (size_t)y * seg;
+        const float* w =
+            filter + (size_t)o * k +
+            ((size_t)(box->row_begin + y) * (size_t)input_dims->w + (size_t)box->col_begin) *
+                (size_t)input_dims->c;
+        for (i = 0; i < (int32_t)seg; ++i) sum += x[i] * w[i];
+      }
+      a[o] = sum;
+    }
+    if (fc_band_last(input_dims, box)) {
+      float* out = output + (size_t)n * (size_t)n_out;
+      for (o = 0; o < n_out; ++o) {
+        float v = a[o];
+        if (bias != NULL) v += bias[o];
+        if (act != NULL) {
+          if (v < act->min) v = act->min;
+          if (v > act->max) v = act->max;
+        }
+        out[o] = v;
+      }
+    }
+  }
+  return TGRS_KERNEL_OK;
+}

@@ -350,6 +350,29 @@ tgrs_kernel_status tgrs_fully_connected_f32(const tgrs_act_f32* act, int32_t bat
                                             int32_t n_out, const float* input, const float* filter,
                                             const float* bias, float* output);
 
+/* The same layers one box of their input at a time (a tile loop, docs/planning.md "Banded
+ * reductions"), for an input that is a [N, H, W, C] map read as [N, K], K = H W C in that
+ * order (the planner's gemm-as-banded-reduction): `band` holds the box's rows and columns
+ * as [N, rows, cols, C] (input_dims is the whole map), filter [N_OUT, K]. The box at row 0,
+ * column 0 starts the [N, N_OUT] accumulators `acc` (int32 from the bias; float from 0),
+ * every box adds its products, and the box ending at (H, W) writes `output` [N, N_OUT]
+ * exactly as the whole-tensor kernel does (s8: requantize; f32: + bias, clamp); `output`
+ * is not touched before. Boxes come as for tgrs_global_pool_band_*: per output the float
+ * products are added in the whole-tensor kernel's order (ascending k) when every box is one
+ * row or spans the full width, so tiled == untiled bits; int32 sums wrap as the whole
+ * kernel's do. TGRS_KERNEL_BAD_WINDOW for a box outside the map. */
+tgrs_kernel_status tgrs_fully_connected_band_s8(const tgrs_quant_s8* quant,
+                                                const tgrs_per_channel_quant* pcq,
+                                                const tgrs_dims* input_dims,
+                                                const tgrs_pool_box* box, int32_t n_out,
+                                                const int8_t* band, const int8_t* filter,
+                                                const int32_t* bias, int32_t* acc, int8_t* output);
+tgrs_kernel_status tgrs_fully_connected_band_f32(const tgrs_act_f32* act,
+                                                 const tgrs_dims* input_dims,
+                                                 const tgrs_pool_box* box, int32_t n_out,
+                                                 const float* band, const float* filter,
+                                                 const float* bias, float* acc, float* output);
+
 /* Zero points of a two-activation int8 matmul. */
 typedef struct tgrs_matmul_quant_s8 {
   int32_t a_zero_point, b_zero_point, output_zero_point;

@@ -1,7 +1,7 @@
 /*
  * ops_dense.c: Gemm and MatMul. Gemm and MatMul with a constant B are a fully connected
- * layer over B stored [N, K] (docs/plan-format.md "Weights"); MatMul of two activations
- * (rank <= 2) is tgrs_matmul_*.
+ * layer over B stored [N, K] (docs/plan-format.md "Weights"), a Gemm in a tile loop one
+ * band of its input map at a time; MatMul of two activations (rank <= 2) is tgrs_matmul_*.
  */
 #include "ops_internal.h"
 
@@ -50,6 +50,60 @@ static tgrs_status fully_connected(tgrs_op_call* call, const tgrs_operand* bias)
   return TGRS_ERR_UNSUPPORTED_OP;
 }
 
+/* A band of a Gemm's input map in a tile loop (the planner's gemm-as-banded-reduction,
+ * docs/planning.md "Banded reductions"): the op's scratch, live for the whole loop, holds
+ * the [N, M] accumulators; the output row exists only in the box that ends at (H, W), as
+ * for a global pool (ops_pool.c). */
+static tgrs_status fully_connected_band(tgrs_op_call* call, const tgrs_operand* bias) {
+  const tgrs_row_window* win = &call->window;
+  const tgrs_operand* x = &call->in[0];
+  const tgrs_operand* w = &call->in[1];
+  tgrs_dims in;
+  tgrs_pool_box box;
+  tgrs_status st;
+  int32_t n_out;
+  int last;
+  if (x->tensor.shape.count != 4 || w->tensor.shape.count != 2 || w->data == NULL) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if ((st = tgrs_operand_dims(x, 0, &in)) != TGRS_OK) return st;
+  in.w = tgrs_tensor_cols(&x->tensor); /* the whole map; the box says what is held */
+  n_out = w->tensor.shape.data[0];
+  box.row_begin = win->in_row_begin;
+  box.rows = win->in_rows;
+  box.col_begin = x->col_begin;
+  box.cols = x->cols;
+  last = box.row_begin + box.rows == in.h && box.col_begin + box.cols == in.w;
+  if ((int64_t)in.h * in.w * in.c != w->tensor.shape.data[1] || win->out_row_begin != 0 ||
+      win->out_row_end != (last ? 1 : 0) || x->rows != win->in_rows ||
+      call->scratch_bytes < (size_t)in.n * (size_t)n_out * 4u ||
+      tgrs_operand_count(&call->out[0]) != (last ? (size_t)in.n * (size_t)n_out : 0u) ||
+      (bias != NULL && tgrs_operand_count(bias) != (size_t)n_out)) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (tgrs_call_is_s8(call)) {
+    tgrs_per_channel_quant pcq;
+    const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+    st = tgrs_call_pcq(call, n_out, &pcq);
+    if (st == TGRS_OK) st = tgrs_call_filter_zp(call, n_out, &pcq);
+    if (st != TGRS_OK) return st;
+    return tgrs_kernel_result(
+        call, tgrs_fully_connected_band_s8(&q, &pcq, &in, &box, n_out, (const int8_t*)x->data,
+                                           (const int8_t*)w->data,
+                                           bias ? (const int32_t*)bias->data : NULL,
+                                           (int32_t*)call->scratch, (int8_t*)call->out[0].data));
+  }
+  if (tgrs_call_is_f32(call)) {
+    tgrs_act_f32 storage;
+    return tgrs_kernel_result(
+        call, tgrs_fully_connected_band_f32(tgrs_call_act_f32(call, &storage), &in, &box, n_out,
+                                            (const float*)x->data, (const float*)w->data,
+                                            bias ? (const float*)bias->data : NULL,
+                                            (float*)call->scratch, (float*)call->out[0].data));
+  }
+  return TGRS_ERR_UNSUPPORTED_OP;
+}
+
 static tgrs_status matmul_activations(tgrs_op_call* call) {
   const tgrs_operand* a = &call->in[0];
   const tgrs_operand* b = &call->in[1];
@@ -91,6 +145,7 @@ tgrs_status tgrs_op_gemm(tgrs_op_call* call) {
     if (call->attrs.alpha != 1.0f || (has_bias && call->attrs.beta != 1.0f)) {
       return TGRS_ERR_UNSUPPORTED_OP;
     }
+    if (call->tiled) return fully_connected_band(call, has_bias ? &call->in[2] : NULL);
     return fully_connected(call, has_bias ? &call->in[2] : NULL);
   }
   if (call->in[1].tensor.weight >= 0) return fully_connected(call, NULL);

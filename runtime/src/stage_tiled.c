@@ -126,11 +126,11 @@ static tgrs_status store_box(tgrs_exec* ex, const tgrs_operand* operand) {
 /* Ops whose kernels run on a 2-D tile's column view unchanged: every channel op (windowed
  * ones through their shifted left padding, tgrs_call_pad_left; global pools as banded
  * reductions), convolutions, batch normalization, a concat along C (tgrs_op_concat
- * refuses one along W on columns) and a channel shuffle (tgrs_op_reshape refuses any other
- * reshape on a tile). */
+ * refuses one along W on columns), a channel shuffle (tgrs_op_reshape refuses any other
+ * reshape on a tile) and a Gemm's banded reduction (box by box, as global pools). */
 #define TGRS_COLUMN_OPS                                                                    \
   (TGRS_CHANNEL_OPS | TGRS_OUTPUT_CHANNEL_OPS | TGRS_OP_BIT(TGRS_OP_BATCH_NORMALIZATION) | \
-   TGRS_OP_BIT(TGRS_OP_CONCAT) | TGRS_OP_BIT(TGRS_OP_RESHAPE))
+   TGRS_OP_BIT(TGRS_OP_CONCAT) | TGRS_OP_BIT(TGRS_OP_RESHAPE) | TGRS_OP_BIT(TGRS_OP_GEMM))
 
 static int op_in(tgrs_op_code code, uint32_t ops) {
   return (unsigned)code < 32u && ((ops >> (unsigned)code) & 1u);

@@ -1,8 +1,9 @@
 // The planner's budget-driven rewrites on its own copy of the graph (plan/rewrites.h):
 // classifier-as-pointwise turns a classifier Gemm over a pooled [N, K, 1, 1] map whose
 // output is a graph output into a 1x1 Conv writing [N, M, 1, 1], the caller still
-// receiving [N, M], and PlanModel makes it only when the Gemm's input and output do not fit
-// the fast budget together.
+// receiving [N, M]; gemm-as-banded-reduction lets a Gemm over a wider map write
+// [N, M, 1, 1] so that it reads the map by bands of rows. PlanModel makes either only when
+// the Gemm's input and output do not fit the fast budget together.
 #include <gtest/gtest.h>
 
 #include "analysis/macs.h"
@@ -125,6 +126,69 @@ TEST(PlannerRewrites, AClassifierOverBudgetRunsAsA1x1ConvolutionByOutputChannelG
   testing::ExpectPlanReplays(p);
   // The caller's graph is not the planner's: it still holds the Gemm.
   EXPECT_EQ(OpTypes(graph), std::vector<std::string>{"Gemm"});
+}
+
+// gemm-as-banded-reduction. x [1, 4, 4, 4] (64 values) -> Gemm(B [8, 64]) -> h [1, 8]
+// -> Gemm(B2 [2, 8]) -> y [1, 2] (graph output); optionally h read by a Relu too.
+ir::Graph MapHead(bool h_read_by_relu = false) {
+  GraphBuilder b;
+  const ir::TensorId x = b.Input("x", {1, 4, 4, 4});
+  std::vector<float> weights(8 * 64);
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<float>(i % 5) - 2;
+  const ir::TensorId h = b.Op(OpType::kGemm, "fc6", {x, b.Floats("B", {8, 64}, weights)}, "h",
+                              {1, 8});
+  b.Output(b.Op(OpType::kGemm, "fc7", {h, b.Floats("B2", {2, 8}, std::vector<float>(16, 1))},
+                "y", {1, 2}));
+  if (h_read_by_relu) b.Output(b.Op(OpType::kRelu, "relu", {h}, "r", {1, 8}));
+  return b.Take();
+}
+
+TEST(GemmAsBandedReduction, AGemmOverAMapWritesAPixelOfChannels) {
+  ir::Graph g = MapHead();
+  ASSERT_TRUE(plan::GemmAsBandedReduction(g, 0));
+  EXPECT_EQ(g.tensor(g.ops[0].outputs[0]).shape, (ir::Shape{1, 8, 1, 1}));
+  EXPECT_TRUE(g.tensor(g.ops[0].outputs[0]).host_shape.empty());  // not a graph output
+  EXPECT_EQ(OpTypes(g), (std::vector<std::string>{"Gemm", "Gemm"}));
+  // fc7 reads [1, 8, 1, 1] as [1, 8]; it reads a pixel, not a map: it does not qualify.
+  EXPECT_FALSE(plan::GemmAsBandedReduction(g, 1));
+}
+
+TEST(GemmAsBandedReduction, AGraphOutputKeepsItsShapeForTheCaller) {
+  GraphBuilder b;
+  const ir::TensorId x = b.Input("x", {1, 2, 3, 3});
+  const ir::TensorId y = b.Op(
+      OpType::kGemm, "fc", {x, b.Floats("B", {4, 18}, std::vector<float>(72, 1))}, "y", {1, 4});
+  b.Output(y);
+  ir::Graph g = b.Take();
+  ASSERT_TRUE(plan::GemmAsBandedReduction(g, 0));
+  EXPECT_EQ(g.tensor(y).shape, (ir::Shape{1, 4, 1, 1}));
+  EXPECT_EQ(g.tensor(y).host_shape, (ir::Shape{1, 4}));
+}
+
+TEST(GemmAsBandedReduction, OtherReadersOrAOnePixelMapKeepTheGemm) {
+  ir::Graph relu = MapHead(/*h_read_by_relu=*/true);
+  EXPECT_FALSE(plan::GemmAsBandedReduction(relu, 0));  // a Relu would see [1, 8, 1, 1]
+  EXPECT_EQ(relu.tensor(relu.ops[0].outputs[0]).shape, (ir::Shape{1, 8}));
+  ir::Graph pixel = Classifier();  // [1, 3, 1, 1]: one row, nothing to band
+  EXPECT_FALSE(plan::GemmAsBandedReduction(pixel, 0));
+}
+
+TEST(PlannerRewrites, AGemmOverAMapOverBudgetReadsItOneBandAtATime) {
+  // x (256 B) + h (32 B) exceed 240 B; banded, the loop holds a band of x, the
+  // accumulators and h. fc7 then reads the one-pixel h and fits as a Gemm.
+  const ir::Graph graph = MapHead();
+  const PlanResult roomy = PlanModel(graph, {1024, 0, 0});
+  EXPECT_TRUE(roomy.rewrites.empty());
+  const PlanResult p = PlanModel(graph, {240, 0, 0});
+  ASSERT_EQ(p.rewrites.size(), 1u);
+  EXPECT_EQ(p.rewrites[0].op, "fc6");
+  EXPECT_EQ(p.rewrites[0].kind, "gemm-as-banded-reduction");
+  EXPECT_NE(p.rewrites[0].why.find("input 256 B + output 32 B"), std::string::npos)
+      << p.rewrites[0].why;
+  EXPECT_EQ(p.verdict, plan::Verdict::kTiled) << p.stages.size();
+  EXPECT_LE(p.scheduled_peak_bytes, 240);
+  testing::ExpectPlanReplays(p);
+  EXPECT_EQ(OpTypes(p.graph), (std::vector<std::string>{"Gemm", "Gemm"}));
 }
 
 }  // namespace
