@@ -2,6 +2,7 @@
 // writes a .npy output and prints latency and the arena high-water marks; wrong input
 // shapes, missing files and too-small arenas exit 1 naming the runtime status.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -19,9 +20,14 @@ using tigris::testing::RunCommand;
 using tigris::testing::SharedOnnxModel;
 using tigris::testing::TigrisCli;
 
-std::string Tmp(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("cli_run_" + name)).string();
+// A folder of this process's own: ctest runs each test in its own process, in parallel,
+// and each one's SetUpTestSuite writes the plan and input again (a shared path raced: a
+// test read a plan another process was rewriting).
+std::filesystem::path TmpDir() {
+  return std::filesystem::temp_directory_path() / ("cli_run_" + std::to_string(::getpid()));
 }
+
+std::string Tmp(const std::string& name) { return (TmpDir() / name).string(); }
 
 // A float32 .npy (format 1.0, header padded to 64 bytes as numpy writes it).
 void WriteFloatNpy(const std::string& path, const std::string& shape, size_t count, float v) {
@@ -42,12 +48,14 @@ void WriteFloatNpy(const std::string& path, const std::string& shape, size_t cou
 class CliRunTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
+    std::filesystem::create_directories(TmpDir());
     // mnist8 at 8K: several stages, tiles and spills (docs/planning.md).
     auto r = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx") +
                         " -m 8K --xip -o " + Tmp("mnist8.tgrs"));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     WriteFloatNpy(Tmp("x.npy"), "(1, 1, 28, 28)", 28 * 28, 0.5f);
   }
+  static void TearDownTestSuite() { std::filesystem::remove_all(TmpDir()); }
 };
 
 TEST_F(CliRunTest, RunsAndReportsHighWaterMarks) {
