@@ -198,7 +198,8 @@ tgrs_status tgrs_op_gather(tgrs_op_call* call) {
   const tgrs_plan_tensor* out = &call->out[0].tensor;
   const tgrs_i32s perm = call->attrs.perm;
   const uint32_t ri = idx->shape.count, rt = table->shape.count, ro = out->shape.count;
-  int32_t onnx_extent[3], onnx_stride[3], stride = 1;
+  int32_t onnx_extent[3], onnx_stride[3];
+  int64_t stride = 1;
   uint32_t i, seen = 0;
   tgrs_gather_params p;
   tgrs_kernel_status ks;
@@ -215,8 +216,9 @@ tgrs_status tgrs_op_gather(tgrs_op_call* call) {
     if (a < 0 || (uint32_t)a >= ro || (seen & (1u << a))) return TGRS_ERR_INCONSISTENT_PLAN;
     seen |= 1u << a;
     onnx_extent[a] = out->shape.data[i];
-    onnx_stride[a] = stride;
+    onnx_stride[a] = (int32_t)stride;
     stride *= out->shape.data[i];
+    if (stride > INT32_MAX) return TGRS_ERR_UNSUPPORTED_OP; /* the kernel's int32 strides */
   }
   for (i = 0; i < ri; ++i) {
     if (idx->shape.data[i] != onnx_extent[i]) return TGRS_ERR_INCONSISTENT_PLAN;
