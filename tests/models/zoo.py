@@ -11,7 +11,9 @@ around 1), keeping the architecture exactly as shipped, then per model:
   1. int8 variant with onnxruntime quantize_static (tests/models/make_qdq_models.py: QDQ,
      per-channel int8 weights, int8 activations, 8 calibration samples);
   2. `tigris compile --xip` at each fast budget (slow memory unlimited) and `tigris run`
-     on one random input;
+     on one random input; the budget `min` is the smallest fast budget `tigris analyze`
+     accepts for that model and variant, found by bisection to 3% (as
+     bench/compare/compare_tigris_ml.py --smallest does);
   3. onnxruntime (graph optimizations off, so QDQ is evaluated as written) on that input.
 Reported per model and variant: the budgets that compiled (a budget the planner cannot
 fit, TIGRIS_ERR_DOES_NOT_FIT, is listed, not failed), the largest error relative to
@@ -21,11 +23,12 @@ difference (int8), and whether every budget produced the same bytes.
 Long: VGG-19 alone has 143 M parameters (a 575 MB plan) and takes minutes. Not part of
 ctest; the same operators are checked there on small graphs (tests/e2e).
 
-Usage: zoo.py [--out DIR] [--models a,b] [--budgets 16M,256K,64K] [--tigris PATH]
+Usage: zoo.py [--out DIR] [--models a,b] [--budgets 16M,256K,64K,min] [--tigris PATH]
 Exit status 1 when any model fails a check.
 """
 import argparse
 import importlib.util
+import json
 import os
 import pathlib
 import subprocess
@@ -109,6 +112,24 @@ def tigris(cli, *args):
     return subprocess.run([cli, *map(str, args)], capture_output=True, text=True)
 
 
+def fits(cli, path, budget):
+    """Whether `tigris analyze` plans the model within `budget` fast bytes (slow memory
+    unlimited, weights read in place as compile --xip reads them)."""
+    out = tigris(cli, "analyze", path, "-m", budget, "-m", "64G", "--json")
+    return out.returncode == 0 and json.loads(out.stdout)["verdict"] != "needs_work"
+
+
+def smallest_budget(cli, path, lo=256, hi=64 << 20):
+    """The smallest fast budget that fits, to 3% (or 64 bytes); None when even 64 MiB
+    does not."""
+    if not fits(cli, path, hi):
+        return None
+    while hi - lo > max(64, lo * 3 // 100):
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if fits(cli, path, mid) else (mid, hi)
+    return hi
+
+
 def check_model(cli, path, stem, budgets, work, log):
     """Compiles and runs one model at every budget; returns the table row's fields."""
     qdq = load_qdq_helpers()
@@ -125,7 +146,18 @@ def check_model(cli, path, stem, budgets, work, log):
     row = {"compiled": [], "no_fit": [], "failed": {}, "worst_rel": 0.0, "worst_lsb": 0, "within": 1.0,
            "same_bytes": True}
     first = None
+    resolved = []
     for budget in budgets:
+        if budget != "min":
+            resolved.append(budget)
+            continue
+        smallest = smallest_budget(cli, path)
+        log(f"  {stem} min: {smallest} bytes")
+        if smallest is None:
+            row["no_fit"].append("min")
+        else:
+            resolved.append(str(smallest))
+    for budget in resolved:
         plan = work / f"{stem}.{budget}.tgrs"
         started = time.time()
         result = tigris(cli, "compile", path, "-m", budget, "-m", "64G", "--xip", "-o", plan)
@@ -171,7 +203,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default="build/zoo", help="work folder (default build/zoo)")
     parser.add_argument("--models", help="comma-separated subset, e.g. squeezenet,shufflenet")
-    parser.add_argument("--budgets", default="16M,256K,64K", help="fast budgets to compile at")
+    parser.add_argument("--budgets", default="16M,256K,64K,min",
+                        help="fast budgets to compile at; min: the smallest that fits")
     parser.add_argument("--variants", default="float,int8")
     parser.add_argument("--tigris", default="build/bin/tigris", help="the tigris command")
     args = parser.parse_args()
