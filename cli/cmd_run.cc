@@ -175,7 +175,7 @@ int RunRun(int argc, char** argv) {
     tgrs_plan_get_tensor(&plan, static_cast<uint32_t>(plan_outputs.data[i]), &t);
     const bool as_float = args.Flag("--dequantize") && t.dtype == TGRS_DTYPE_INT8;
     NpyArray& a = out_arrays[i];
-    a.descr = as_float ? "<f4" : NpyDescr(t.dtype);
+    a.descr = as_float ? "<f4" : NpyDescr(t.host_dtype);  // uint8 when the model says so
     a.shape = Shape(t.onnx_shape.count ? t.onnx_shape : t.shape);
     a.data.resize(static_cast<size_t>(NpyElements(a.shape)) * NpyItemSize(a.descr));
     tigris_run_io io = {TIGRIS_RUN_IO_VERSION,

@@ -136,6 +136,7 @@ json Tensors(const tgrs_plan& p) {
     }
     if (t.host_permutation.count) tensor["host_permutation"] = Ints(t.host_permutation);
     if (t.onnx_shape.count) tensor["onnx_shape"] = Ints(t.onnx_shape);
+    if (t.host_dtype != t.dtype) tensor["host_dtype"] = tgrs_dtype_name(t.host_dtype);
     out.push_back(tensor);
   }
   return out;

@@ -66,8 +66,11 @@ std::string TensorLabel(const tgrs_plan& plan, int32_t index) {
   if (index < 0 || tgrs_plan_get_tensor(&plan, static_cast<uint32_t>(index), &t) != TGRS_OK) {
     return "-";
   }
-  return std::string(t.name) + " " + (t.shape.count ? Ints(t.shape, "x") : "scalar") + " " +
-         tgrs_dtype_name(t.dtype);
+  std::string label = std::string(t.name) + " " + (t.shape.count ? Ints(t.shape, "x") : "scalar") +
+                      " " + tgrs_dtype_name(t.dtype);
+  if (t.host_dtype != t.dtype)
+    label += std::string(" (caller: ") + tgrs_dtype_name(t.host_dtype) + ")";
+  return label;
 }
 
 void PrintBuffer(const tgrs_plan& plan, const tgrs_plan_buffer& b) {

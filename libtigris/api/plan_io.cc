@@ -25,13 +25,18 @@ std::vector<PlanIoTensor> DescribeTensors(const tgrs_plan& plan, tgrs_i32s indic
     }
     PlanIoTensor io;
     io.name = t.name ? t.name : "";
-    io.dtype = ToApiDType(t.dtype);
+    // The caller's dtype: a uint8 tensor the runtime holds as int8 is described as the model
+    // declares it, zero points included (the int8 ones plus 128).
+    io.dtype = ToApiDType(t.host_dtype);
+    const int32_t zero_point_shift = t.host_dtype != t.dtype ? 128 : 0;
     // Graph inputs and outputs carry the ONNX shape the caller sees; older plans may not.
     const tgrs_i32s shape = t.onnx_shape.count ? t.onnx_shape : t.shape;
     io.shape.assign(shape.data, shape.data + shape.count);
     if (t.has_quant) {
       io.scales.assign(t.scale.data, t.scale.data + t.scale.count);
-      io.zero_points.assign(t.zero_point.data, t.zero_point.data + t.zero_point.count);
+      for (uint32_t k = 0; k < t.zero_point.count; ++k) {
+        io.zero_points.push_back(t.zero_point.data[k] + zero_point_shift);
+      }
       io.quant_axis = t.quant_axis;
     }
     out.push_back(std::move(io));

@@ -35,8 +35,14 @@ std::string ShapeText(tgrs_i32s shape) {
 
 std::string TensorText(const char* role, size_t index, const tgrs_plan_tensor& t) {
   return std::string(role) + " " + std::to_string(index) + " '" + t.name + "' (" +
-         ShapeText(t.onnx_shape.count ? t.onnx_shape : t.shape) + " " + tgrs_dtype_name(t.dtype) +
-         ")";
+         ShapeText(t.onnx_shape.count ? t.onnx_shape : t.shape) + " " +
+         tgrs_dtype_name(t.host_dtype) + ")";
+}
+
+std::string DTypeText(tigris_dtype dtype) {
+  const tgrs_dtype runtime = ToRuntimeDType(dtype);
+  return runtime != TGRS_DTYPE_UNKNOWN ? tgrs_dtype_name(runtime)
+                                       : "dtype " + std::to_string(static_cast<int>(dtype));
 }
 
 [[noreturn]] void Fail(Status status, tgrs_status runtime, const std::string& what) {
@@ -61,6 +67,13 @@ bool Converts(const tigris_run_io& io, const tgrs_plan_tensor& t) {
   return io.dtype == TIGRIS_DTYPE_FLOAT32 && t.dtype == TGRS_DTYPE_INT8;
 }
 
+// The runtime passes a tensor whose host dtype is UINT8 as uint8 bytes (host_io.c flips
+// the top bit); float32 given for it is quantized to int8, then flipped the same way.
+void FlipToHost(const tgrs_plan_tensor& t, int8_t* bytes, size_t count) {
+  if (t.host_dtype == t.dtype) return;
+  for (size_t k = 0; k < count; ++k) bytes[k] = static_cast<int8_t>(bytes[k] ^ 0x80);
+}
+
 void CheckIo(const tigris_run_io& io, const tgrs_plan_tensor& t, const char* role, size_t i,
              tgrs_status size_status) {
   if (io.version < 1 || io.version > TIGRIS_RUN_IO_VERSION) {
@@ -68,10 +81,11 @@ void CheckIo(const tigris_run_io& io, const tgrs_plan_tensor& t, const char* rol
                                               std::to_string(i) + " has version " +
                                               std::to_string(io.version));
   }
-  if (!Converts(io, t) && ToRuntimeDType(io.dtype) != t.dtype) {
+  if (!Converts(io, t) && ToRuntimeDType(io.dtype) != t.host_dtype) {
     Fail(Status::kInvalidArgument, size_status,
-         TensorText(role, i, t) + " cannot be given as dtype " + std::to_string(io.dtype) +
-             " (use the plan's dtype, or FLOAT32 for an int8 tensor)");
+         TensorText(role, i, t) + " cannot be given as " + DTypeText(io.dtype) + " (use " +
+             tgrs_dtype_name(t.host_dtype) +
+             (t.dtype == TGRS_DTYPE_INT8 ? ", or FLOAT32, which is quantized)" : ")"));
   }
   const size_t elem = Converts(io, t) ? 4 : tgrs_dtype_size(t.dtype);
   if (io.data == nullptr || io.size != Elements(t) * elem) {
@@ -162,6 +176,7 @@ void RunPlan(const void* plan_bytes, size_t plan_size, const tigris_run_options*
       tgrs_quantize_f32_s8(t.has_quant ? t.scale.data[0] : 1.0f,
                            t.has_quant ? t.zero_point.data[0] : 0, Elements(t),
                            static_cast<const float*>(inputs[i].data), quantized[i].data());
+      FlipToHost(t, quantized[i].data(), quantized[i].size());
       in[i].data = quantized[i].data();
       in[i].size = quantized[i].size();
     }
@@ -230,6 +245,7 @@ void RunPlan(const void* plan_bytes, size_t plan_size, const tigris_run_options*
   for (size_t i = 0; i < num_outputs; ++i) {
     const tgrs_plan_tensor t = PlanTensor(plan, plan_outputs.data[i]);
     if (Converts(outputs[i], t)) {
+      FlipToHost(t, reinterpret_cast<int8_t*>(produced[i].get()), Elements(t));  // back to int8
       tgrs_dequantize_s8_f32(
           t.has_quant ? t.scale.data[0] : 1.0f, t.has_quant ? t.zero_point.data[0] : 0, Elements(t),
           reinterpret_cast<const int8_t*>(produced[i].get()), static_cast<float*>(outputs[i].data));

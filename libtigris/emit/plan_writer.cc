@@ -207,9 +207,22 @@ class Writer {
                           store_.weights[static_cast<size_t>(store_.tensor_weight[i])].block)]
                       .stage);
     }
+    // The caller's dtype when the model declares another (ir::Tensor::host_dtype): only
+    // uint8 for an int8 tensor, which the runtime converts by flipping the top bit.
+    tgrs::DType host_dtype = tgrs::DType::UNKNOWN;
+    if ((is_input || is_output) && t.host_dtype != ir::DType::kUnknown && t.host_dtype != t.dtype) {
+      if (t.host_dtype != ir::DType::kUInt8 || t.dtype != ir::DType::kInt8) {
+        throw Error(Status::kInternal, "tensor '" + t.name + "' would reach the caller as " +
+                                           std::string(ir::DTypeName(t.host_dtype)) +
+                                           " from the runtime's " +
+                                           std::string(ir::DTypeName(t.dtype)));
+      }
+      host_dtype = tgrs::DType::UINT8;
+    }
     return tgrs::CreateTensor(b_, b_.CreateString(name), PlanDType(t),
                               b_.CreateVector(I32s(shape, "tensor '" + t.name + "' shape")), q,
-                              store_.tensor_weight[i], Vec(b_, host_perm), Vec(b_, onnx_shape));
+                              store_.tensor_weight[i], Vec(b_, host_perm), Vec(b_, onnx_shape),
+                              host_dtype);
   }
 
   fb::Offset<tgrs::Op> Op(const OpRecord& r) {

@@ -39,6 +39,11 @@ struct Tensor {
   // a classifier's [N, M] output a [N, M, 1, 1] map, whose runtime bytes are the [N, M]
   // bytes. Empty: `shape` (permuted as above). Never set together with host_permutation.
   std::vector<int64_t> host_shape;
+  // Graph inputs and outputs: the dtype the caller passes or receives when the model
+  // declares another than `dtype`: kUInt8 for a uint8 tensor qdq-fold made int8 (zero point
+  // lowered by 128; the runtime flips the top bit of each byte as it copies). kUnknown:
+  // `dtype`.
+  DType host_dtype = DType::kUnknown;
 
   int64_t num_elements() const { return NumElements(shape); }
   // Bytes of the tensor's elements (what an activation occupies in an arena).

@@ -37,7 +37,8 @@
 //  - uint8 -> int8: the runtime only has int8 kernels (DESIGN.md: TFLite/CMSIS-NN style
 //    arithmetic), and (q - zp) * s == ((q - 128) - (zp - 128)) * s, so uint8 tensors
 //    become int8 with zero points lowered by 128 and constant bytes shifted by -128: the
-//    real values are unchanged (ir/quant.h).
+//    real values are unchanged (ir/quant.h). A uint8 graph input or output keeps uint8
+//    for the caller (host_dtype; the runtime converts as it copies).
 //  - Scale and zero-point constants are shared by many Q/DQ nodes; the pass only stops
 //    referring to them and the pipeline's Graph::Compact() drops them (deferred cleanup,
 //    reference pass 2).
@@ -159,6 +160,10 @@ class QdqFolder {
         }
       }
       ir::Tensor& t = graph_.tensor(xq);
+      // A uint8 graph output stays uint8 for the caller (ir::Tensor::host_dtype).
+      if (graph_.IsGraphOutput(xq) && node.params.quantized_dtype == ir::DType::kUInt8) {
+        t.host_dtype = ir::DType::kUInt8;
+      }
       t.dtype = RuntimeDType(node.params);
       t.quant = ToIrQuant(node.params);
       q_by_output_[xq] = qs_.size();
@@ -226,6 +231,7 @@ class QdqFolder {
                   Describe(dq) + " dequantizes graph input '" + x.name +
                       "' with other parameters than another DequantizeLinear does");
     }
+    if (x.dtype == ir::DType::kUInt8) x.host_dtype = ir::DType::kUInt8;  // the caller's
     x.dtype = ir::DType::kInt8;
     x.quant = quant;
   }

@@ -316,6 +316,10 @@ typedef struct tgrs_plan_tensor {
   int32_t weight;       /* index into the weights, -1 for activations */
   tgrs_i32s host_permutation;
   tgrs_i32s onnx_shape;
+  /* What the caller passes or receives: `dtype`, or UINT8 for an INT8 graph input or output
+   * the model declares uint8 (the runtime flips the top bit of each byte as it copies:
+   * uint8 q is int8 q - 128; the zero point above is the int8 one). */
+  tgrs_dtype host_dtype;
 } tgrs_plan_tensor;
 tgrs_status tgrs_plan_get_tensor(const tgrs_plan* plan, uint32_t index, tgrs_plan_tensor* out);
 /* Elements * dtype size (verified not to overflow uint32). */

@@ -136,9 +136,37 @@ static tgrs_status make_host_map(const tgrs_plan_tensor* t, int is_input, host_m
   return TGRS_OK;
 }
 
+/* uint8 <-> int8 for a tensor whose host dtype is UINT8 (docs/plan-format.md, "Graph
+ * inputs and outputs"): q - 128 as int8 has the bits of q ^ 0x80. */
+static void flip_bytes(uint8_t* p, size_t count) {
+  size_t i;
+  for (i = 0; i < count; ++i) p[i] ^= 0x80u;
+}
+
+/* Flips box `b` of a whole rank-4 tensor in the runtime layout (or all of a lower-rank one). */
+static void flip_box(const tgrs_plan_tensor* t, uint8_t* whole, const tgrs_box* b) {
+  int32_t n, h, w;
+  if (t->shape.count != 4) {
+    flip_bytes(whole, tgrs_plan_tensor_bytes(t));
+    return;
+  }
+  for (n = 0; n < t->shape.data[0]; ++n) {
+    for (h = b->row_begin; h < b->row_end; ++h) {
+      for (w = b->col_begin; w < b->col_end; ++w) {
+        const size_t pixel =
+            ((size_t)n * (size_t)t->shape.data[1] + (size_t)h) * (size_t)t->shape.data[2] +
+            (size_t)w;
+        flip_bytes(whole + pixel * (size_t)t->shape.data[3] + (size_t)b->chan_begin,
+                   (size_t)(b->chan_end - b->chan_begin));
+      }
+    }
+  }
+}
+
 static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* host, uint8_t* arena,
                              const tgrs_box* box) {
   const size_t elem = tgrs_dtype_size(t->dtype);
+  const int flip = t->host_dtype == TGRS_DTYPE_UINT8 && t->dtype == TGRS_DTYPE_INT8;
   host_map m;
   tgrs_box b = *box;
   int32_t n, h, w, c;
@@ -147,8 +175,10 @@ static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* h
   if (t->shape.count == 0) { /* a scalar */
     if (is_input) {
       memcpy(arena, host, elem);
+      if (flip) flip_bytes(arena, 1);
     } else {
       memcpy(host, arena, elem);
+      if (flip) flip_bytes(host, 1);
     }
     return TGRS_OK;
   }
@@ -157,6 +187,16 @@ static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* h
   if (t->shape.count != 4) b = tgrs_whole_box(t); /* lower ranks are never tiled */
   if (m.identity) {
     tgrs_copy_box(t, host, arena, &b, is_input);
+    if (flip && is_input) {
+      /* The strip holds the box as [N, rows, cols, chans] (a lower rank: all of it). */
+      flip_bytes(arena, t->shape.count != 4
+                            ? tgrs_plan_tensor_bytes(t)
+                            : (size_t)t->shape.data[0] * (size_t)(b.row_end - b.row_begin) *
+                                  (size_t)(b.col_end - b.col_begin) *
+                                  (size_t)(b.chan_end - b.chan_begin));
+    } else if (flip) {
+      flip_box(t, host, &b); /* the caller's bytes, the runtime layout's (identity) */
+    }
     return TGRS_OK;
   }
   /* Runtime axes 1 and 2 are H and W for rank 4; lower ranks take all of them. */
@@ -175,8 +215,10 @@ static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* h
           uint8_t* hp = host + (base + (size_t)c * m.host_stride[3]) * elem;
           if (is_input) {
             memcpy(a, hp, elem);
+            if (flip) *a ^= 0x80u;
           } else {
             memcpy(hp, a, elem);
+            if (flip) *hp ^= 0x80u;
           }
         }
       }

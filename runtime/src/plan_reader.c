@@ -300,6 +300,8 @@ tgrs_status tgrs_plan_get_tensor(const tgrs_plan* plan, uint32_t index, tgrs_pla
   out->weight = fb_get_i32(t, FB_TENSOR_WEIGHT, -1);
   out->host_permutation = i32s(fb_get_ref(t, FB_TENSOR_HOST_PERMUTATION));
   out->onnx_shape = i32s(fb_get_ref(t, FB_TENSOR_ONNX_SHAPE));
+  out->host_dtype = (tgrs_dtype)fb_get_u8(t, FB_TENSOR_HOST_DTYPE, 0);
+  if (out->host_dtype == TGRS_DTYPE_UNKNOWN) out->host_dtype = out->dtype;
   return TGRS_OK;
 }
 

@@ -420,7 +420,7 @@ static tgrs_status shape_elements(vctx* c, const vvec* shape, const char* name, 
 }
 
 static tgrs_status verify_tensor(vctx* c, const vtab* t) {
-  uint8_t dtype;
+  uint8_t dtype, host_dtype;
   vvec shape, perm, onnx_shape;
   vtab q;
   int has_quant;
@@ -475,6 +475,14 @@ static tgrs_status verify_tensor(vctx* c, const vtab* t) {
       seen |= 1u << axis;
     }
     pop(c);
+  }
+  TRY(get_u8(c, t, FB_TENSOR_HOST_DTYPE, "host_dtype", 0, &host_dtype));
+  if (host_dtype != TGRS_DTYPE_UNKNOWN && host_dtype != dtype &&
+      !(host_dtype == TGRS_DTYPE_UINT8 && dtype == TGRS_DTYPE_INT8)) {
+    /* The runtime converts only uint8 <-> int8, by flipping the top bit (host_io.c). */
+    push(c, "host_dtype", -1);
+    return fail(c, TGRS_ERR_BAD_VALUE, "host dtype {v} for a tensor of dtype {l}", host_dtype,
+                dtype);
   }
   TRY(get_vector(c, t, FB_TENSOR_ONNX_SHAPE, "onnx_shape", 4, &onnx_shape));
   if (onnx_shape.pos) {

@@ -501,6 +501,46 @@ TEST(ExecutorHandPlanTest, GatherOperandsThatDisagreeAreAnInconsistentPlan) {
   EXPECT_EQ(RunGather(deep, ids).status, TGRS_ERR_UNSUPPORTED_OP);
 }
 
+// --- uint8 at the caller, int8 in the runtime ---------------------------------------
+// ReluPlan as int8 (zero point 0, the op clamping at 0) with x and y given to the caller as
+// uint8 (host_dtype): uint8 q is int8 q - 128. Input {0, 100, 128, 255} is int8
+// {-128, -28, 0, 127}; Relu gives {0, 0, 0, 127}; the caller receives {128, 128, 128, 255}.
+PlanParts Uint8IoReluPlan() {
+  PlanParts p = ReluPlan();
+  for (TensorParts& t : p.tensors) {
+    t.dtype = fb::DType::INT8;
+    t.quant = QuantParts{{0.5f}, {0}, -1};
+    t.host_dtype = fb::DType::UINT8;
+  }
+  p.ops[0].act_min = 0;
+  p.stages[0].buffers[0].bytes = p.stages[0].buffers[1].bytes = 4;
+  return p;
+}
+
+TEST(ExecutorHandPlanTest, AUint8InputAndOutputAreConvertedAsTheyCross) {
+  auto loaded = LoadPlanBytes(Serialize(Uint8IoReluPlan()));
+  ASSERT_NE(loaded, nullptr);
+  tgrs_plan_tensor x;
+  ASSERT_EQ(tgrs_plan_get_tensor(&loaded->plan, 0, &x), TGRS_OK);
+  EXPECT_EQ(x.host_dtype, TGRS_DTYPE_UINT8);
+  EXPECT_EQ(x.dtype, TGRS_DTYPE_INT8);
+  // ONNX [1, 2, 1, 2] NCHW {0, 100 | 128, 255} is NHWC {0, 128, 100, 255}.
+  const RunResult r = RunExact(loaded->plan, {std::vector<uint8_t>{0, 100, 128, 255}});
+  ASSERT_EQ(r.status, TGRS_OK) << tgrs_status_name(r.status);
+  EXPECT_EQ(r.outputs[0], (std::vector<uint8_t>{128, 128, 128, 255}));
+}
+
+TEST(ExecutorHandPlanTest, AHostDtypeOtherThanUint8ForInt8IsRefusedByTheVerifier) {
+  PlanParts p = Uint8IoReluPlan();
+  p.tensors[0].host_dtype = fb::DType::FLOAT32;
+  EXPECT_EQ(LoadPlanBytes(Serialize(p)), nullptr);
+  p = Uint8IoReluPlan();
+  p.tensors[1].dtype = fb::DType::FLOAT32;  // uint8 over a float32 tensor
+  p.tensors[1].quant.reset();
+  p.stages[0].buffers[1].bytes = 16;
+  EXPECT_EQ(LoadPlanBytes(Serialize(p)), nullptr);
+}
+
 TEST(ExecutorHandPlanTest, PadModeThatOnlySharesAPrefixIsUnsupported) {
   for (const char* mode : {"edg", "edges", "Edge", "constantx", "reflec"}) {
     SCOPED_TRACE(mode);

@@ -37,6 +37,7 @@ struct TensorParts {
   int32_t weight = -1;
   std::vector<int32_t> host_permutation;
   std::vector<int32_t> onnx_shape;
+  fb::DType host_dtype = fb::DType::UNKNOWN;
 };
 
 struct AttrsParts {
@@ -194,7 +195,8 @@ inline std::vector<uint8_t> Serialize(const PlanParts& p) {
                                            t.quant->axis);
     }
     tensors.push_back(fb::CreateTensorDirect(b, Opt(t.name), t.dtype, Opt(t.shape), quant, t.weight,
-                                             Opt(t.host_permutation), Opt(t.onnx_shape)));
+                                             Opt(t.host_permutation), Opt(t.onnx_shape),
+                                             t.host_dtype));
   }
   std::vector<flatbuffers::Offset<fb::Op>> ops;
   for (const auto& o : p.ops) {

@@ -70,6 +70,7 @@ TEST_F(PlanReaderTest, Tensors) {
   EXPECT_EQ(t.host_permutation.count, 0u);
   EXPECT_EQ(t.host_permutation.data, nullptr);
   EXPECT_EQ(Vec(t.onnx_shape), std::vector<int32_t>({1, 3, 8, 8}));
+  EXPECT_EQ(t.host_dtype, TGRS_DTYPE_INT8);     // absent: the caller's dtype is the tensor's
   EXPECT_EQ(tgrs_plan_tensor_bytes(&t), 192u);  // 1*8*8*3 int8
 
   ASSERT_EQ(tgrs_plan_get_tensor(&plan_, 1, &t), TGRS_OK);

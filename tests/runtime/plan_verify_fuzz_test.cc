@@ -589,6 +589,22 @@ TEST(PlanVerifyDefects, MissingFields) {
   EXPECT_EQ(InitParts(p), TGRS_ERR_MISSING_FIELD);
 }
 
+TEST(PlanVerifyDefects, HostDtypeIsTheTensorsOrUint8ForInt8) {
+  std::string text;
+  PlanParts p = FullPlan();
+  p.tensors[0].host_dtype = fb::DType::UINT8;  // an int8 input the model declares uint8
+  EXPECT_EQ(InitParts(p, &text), TGRS_OK) << text;
+  p.tensors[0].host_dtype = fb::DType::INT8;  // the tensor's own, written out
+  EXPECT_EQ(InitParts(p, &text), TGRS_OK) << text;
+  p.tensors[0].host_dtype = fb::DType::FLOAT32;
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_VALUE);
+  EXPECT_NE(text.find("tensors[0].host_dtype"), std::string::npos) << text;
+  p = FullPlan();
+  p.tensors[2].host_dtype = fb::DType::UINT8;  // the int32 bias
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_VALUE);
+  EXPECT_NE(text.find("host dtype 5 for a tensor of dtype 3"), std::string::npos) << text;
+}
+
 TEST(PlanVerifyDefects, Values) {
   PlanParts p = FullPlan();
   p.ops[1].act_min = 101;  // act_max is 100

@@ -39,6 +39,7 @@ TGRS_SAME_FIELD(FB_TENSOR_QUANT, Tensor, QUANT);
 TGRS_SAME_FIELD(FB_TENSOR_WEIGHT, Tensor, WEIGHT);
 TGRS_SAME_FIELD(FB_TENSOR_HOST_PERMUTATION, Tensor, HOST_PERMUTATION);
 TGRS_SAME_FIELD(FB_TENSOR_ONNX_SHAPE, Tensor, ONNX_SHAPE);
+TGRS_SAME_FIELD(FB_TENSOR_HOST_DTYPE, Tensor, HOST_DTYPE);
 TGRS_SAME_FIELD(FB_WEIGHT_OFFSET, Weight, OFFSET);
 TGRS_SAME_FIELD(FB_WEIGHT_SIZE, Weight, SIZE);
 TGRS_SAME_FIELD(FB_WEIGHT_BLOCK, Weight, BLOCK);
@@ -176,7 +177,7 @@ std::map<std::string, int> SchemaFieldCounts() {
 TEST(SchemaIds, EveryFieldOfEveryTableHasAReaderId) {
   const std::map<std::string, int> reader = {
       {"Quantization", FB_QUANT_AXIS + 1},
-      {"Tensor", FB_TENSOR_ONNX_SHAPE + 1},
+      {"Tensor", FB_TENSOR_HOST_DTYPE + 1},
       {"Weight", FB_WEIGHT_BLOCK + 1},
       {"WeightBlock", FB_BLOCK_RAW_SIZE + 1},
       {"OpAttrs", FB_ATTRS_STARTS + 1},
