@@ -3,10 +3,36 @@
 #include <set>
 
 namespace tigris::cli {
+namespace {
+
+// Whether a GEMM runs inside one of the plan's tile loops (a banded reduction: the
+// planner's gemm-as-banded-reduction).
+bool HasTiledGemm(const tgrs_plan& plan) {
+  auto gemm_in = [&](const tgrs_plan_tile& tile) {
+    for (uint32_t k = 0; k < tile.ops.count; ++k) {
+      tgrs_plan_op op{};
+      if (tgrs_plan_get_op(&plan, static_cast<uint32_t>(tile.ops.data[k]), &op) == TGRS_OK &&
+          op.code == TGRS_OP_GEMM) {
+        return true;
+      }
+    }
+    return false;
+  };
+  tgrs_plan_tile tile{};
+  for (uint32_t i = 0; i < tgrs_plan_stage_count(&plan); ++i) {
+    if (tgrs_plan_get_stage_tile(&plan, i, &tile) == TGRS_OK && gemm_in(tile)) return true;
+  }
+  for (uint32_t i = 0; i < tgrs_plan_chain_count(&plan); ++i) {
+    if (tgrs_plan_get_chain_tile(&plan, i, &tile) == TGRS_OK && gemm_in(tile)) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
   std::set<int> codes;
-  bool float32 = false, int8 = false;
+  bool float32 = false, int8 = false, gemm_bands = false, uint8_io = false;
   std::string sources;
   for (const LoadedPlan* loaded : plans) {
     const tgrs_plan& plan = loaded->plan();
@@ -19,7 +45,9 @@ std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
       if (tgrs_plan_get_tensor(&plan, i, &t) != TGRS_OK) continue;
       float32 = float32 || t.dtype == TGRS_DTYPE_FLOAT32;
       int8 = int8 || t.dtype == TGRS_DTYPE_INT8;
+      uint8_io = uint8_io || t.host_dtype != t.dtype;
     }
+    gemm_bands = gemm_bands || HasTiledGemm(plan);
     std::string path = loaded->path();  // a "*/" in it would end the comment early
     for (size_t at = path.find("*/"); at != std::string::npos; at = path.find("*/", at + 2)) {
       path.replace(at, 2, "*\\/");
@@ -38,6 +66,9 @@ std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
     h += std::string("#define TGRS_WITH_OP_") + tgrs_op_code_name(static_cast<tgrs_op_code>(code)) +
          " 1\n";
   }
+  // Plan features the selected runtime leaves out unless a plan uses them.
+  if (gemm_bands) h += "#define TGRS_WITH_GEMM_BANDS 1\n";
+  if (uint8_io) h += "#define TGRS_WITH_UINT8_IO 1\n";
   // A dtype no tensor has is left out (tigris_executor.h), unless that would leave none.
   if (float32 != int8) {
     h += float32 ? "#define TGRS_WITH_INT8 0\n" : "#define TGRS_WITH_FLOAT32 0\n";

@@ -136,4 +136,15 @@
 #define TGRS_WITH_OP_GATHER (!TGRS_OPS_SELECTED)
 #endif
 
+/* Plan features, selected like ops (the ops header defines each one its plans use):
+ * a GEMM inside a tile loop, fed band by band (the planner's gemm-as-banded-reduction), and
+ * a graph input or output the caller passes or receives as uint8 (host_dtype). Left out,
+ * such a plan fails with TGRS_ERR_UNSUPPORTED_OP at the op or the copy. */
+#ifndef TGRS_WITH_GEMM_BANDS
+#define TGRS_WITH_GEMM_BANDS (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_UINT8_IO
+#define TGRS_WITH_UINT8_IO (!TGRS_OPS_SELECTED)
+#endif
+
 #endif /* TGRS_OP_SELECT_H_ */

@@ -166,12 +166,14 @@ static void flip_box(const tgrs_plan_tensor* t, uint8_t* whole, const tgrs_box* 
 static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* host, uint8_t* arena,
                              const tgrs_box* box) {
   const size_t elem = tgrs_dtype_size(t->dtype);
-  const int flip = t->host_dtype == TGRS_DTYPE_UINT8 && t->dtype == TGRS_DTYPE_INT8;
+  const int flip =
+      TGRS_WITH_UINT8_IO && t->host_dtype == TGRS_DTYPE_UINT8 && t->dtype == TGRS_DTYPE_INT8;
   host_map m;
   tgrs_box b = *box;
   int32_t n, h, w, c;
   uint8_t* a = arena;
   tgrs_status st;
+  if (!TGRS_WITH_UINT8_IO && t->host_dtype != t->dtype) return TGRS_ERR_UNSUPPORTED_OP;
   if (t->shape.count == 0) { /* a scalar */
     if (is_input) {
       memcpy(arena, host, elem);

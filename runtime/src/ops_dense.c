@@ -50,6 +50,7 @@ static tgrs_status fully_connected(tgrs_op_call* call, const tgrs_operand* bias)
   return TGRS_ERR_UNSUPPORTED_OP;
 }
 
+#if TGRS_WITH_GEMM_BANDS
 /* A band of a Gemm's input map in a tile loop (the planner's gemm-as-banded-reduction,
  * docs/planning.md "Banded reductions"): the op's scratch, live for the whole loop, holds
  * the [N, M] accumulators; the output row exists only in the box that ends at (H, W), as
@@ -103,6 +104,7 @@ static tgrs_status fully_connected_band(tgrs_op_call* call, const tgrs_operand* 
   }
   return TGRS_ERR_UNSUPPORTED_OP;
 }
+#endif
 
 static tgrs_status matmul_activations(tgrs_op_call* call) {
   const tgrs_operand* a = &call->in[0];
@@ -145,7 +147,11 @@ tgrs_status tgrs_op_gemm(tgrs_op_call* call) {
     if (call->attrs.alpha != 1.0f || (has_bias && call->attrs.beta != 1.0f)) {
       return TGRS_ERR_UNSUPPORTED_OP;
     }
+#if TGRS_WITH_GEMM_BANDS
     if (call->tiled) return fully_connected_band(call, has_bias ? &call->in[2] : NULL);
+#else
+    if (call->tiled) return TGRS_ERR_UNSUPPORTED_OP; /* tgrs_op_select.h */
+#endif
     return fully_connected(call, has_bias ? &call->in[2] : NULL);
   }
   if (call->in[1].tensor.weight >= 0) return fully_connected(call, NULL);
