@@ -86,3 +86,16 @@ def test_a_gemm_over_a_map_runs_band_by_band(models, variant):
         outputs.append(y.tobytes())
     for budget, output in zip(BUDGETS[variant][1:], outputs[1:]):
         assert output == outputs[0], f"the plan at {budget} differs from the untiled one"
+
+
+def test_the_ops_header_selects_the_band_kernels_only_for_a_banded_plan(models):
+    """`tigris inspect --ops-header` defines TGRS_WITH_GEMM_BANDS for a plan whose Gemm runs
+    in a tile loop, and not for the same model planned whole (docs/runtime.md)."""
+    for budget, banded in (("1M", False), ("1K", True)):
+        plan = WORK_DIR / f"banded_gemm.ops.{budget}.tgrs"
+        header = WORK_DIR / f"banded_gemm.ops.{budget}.h"
+        tigris("compile", models["float"], "-m", budget, "--xip", "-o", plan)
+        tigris("inspect", plan, "--ops-header", header)
+        text = header.read_text()
+        assert "#define TGRS_WITH_OP_GEMM 1" in text, text
+        assert ("#define TGRS_WITH_GEMM_BANDS 1" in text) == banded, text

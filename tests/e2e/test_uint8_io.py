@@ -110,3 +110,11 @@ def test_an_int8_array_for_a_uint8_input_is_refused(model_path):
                     check=False)
     assert result.returncode == 1
     assert "cannot be given as INT8 (use UINT8" in result.stderr, result.stderr
+
+
+def test_the_ops_header_selects_the_uint8_copies(model_path):
+    plan = WORK_DIR / "uint8_io.1M.tgrs"
+    header = WORK_DIR / "uint8_io.ops.h"
+    tigris("compile", model_path, "-m", "1M", "-o", plan)
+    tigris("inspect", plan, "--ops-header", header)
+    assert "#define TGRS_WITH_UINT8_IO 1" in header.read_text()
