@@ -106,3 +106,31 @@ def output_scale(path, output="y"):
         if node.op_type == "DequantizeLinear" and node.output[0] == output:
             return float(inits[node.input[1]])
     raise AssertionError(f"no DequantizeLinear writes output '{output}'")
+
+
+def he_normal(rng, name, shape):
+    """A float32 initializer drawn He-normal (standard deviation sqrt(2 / fan_in)), the way
+    convolution and dense layers are initialized, from `rng` (numpy RandomState)."""
+    fan_in = int(np.prod(shape[1:]))
+    return numpy_helper.from_array(
+        (rng.standard_normal(shape) * np.sqrt(2.0 / fan_in)).astype(np.float32), name)
+
+
+def assert_matches_reference(y, ref, path, variant, what, float_tolerance=1e-4, max_lsb=2):
+    """`y` (a plan's output, dequantized for int8) against onnxruntime's `ref`: float32 within
+    `float_tolerance` of the largest magnitude; int8 within 1 LSB of the output's scale on
+    >= 99% of the elements and never past `max_lsb`. `what` names the run in messages."""
+    assert y.shape == ref.shape, what
+    if variant == "float":
+        np.testing.assert_allclose(y, ref, rtol=0, atol=float_tolerance * np.abs(ref).max(),
+                                   err_msg=what)
+        return
+    lsb = np.rint(np.abs(y.astype(np.float64) - ref) / output_scale(path))
+    assert np.mean(lsb <= 1) >= 0.99, f"{what}: max {lsb.max():.0f} LSB"
+    assert lsb.max() <= max_lsb, f"{what}: {lsb.max():.0f} LSB"
+
+
+def tile_loops(inspect_json):
+    """The tile loops of a plan (`tigris inspect --json`): its stages' and its chains'."""
+    loops = [s["tile"] for s in inspect_json["stages"] if s.get("tile")]
+    return loops + [c["tile"] for c in inspect_json.get("chains", []) if c.get("tile")]

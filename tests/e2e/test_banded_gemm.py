@@ -17,7 +17,8 @@ from onnx import helper, numpy_helper
 from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
 
 from conftest import WORK_DIR, tigris
-from qdq_helpers import RandomInputs, float_model, onnxruntime_reference, output_scale
+from qdq_helpers import (RandomInputs, assert_matches_reference, float_model, he_normal,
+                         onnxruntime_reference)
 
 SHAPE = [1, 8, 6, 6]
 # Roomy, then budgets under the map (2304 B float, 576 B int8) plus the Gemm's output.
@@ -26,13 +27,8 @@ BUDGETS = {"float": ["1M", "2K", "1K"], "int8": ["1M", "512", "384"]}
 
 def map_head():
     rng = np.random.RandomState(17)
-
-    def weight(name, shape):
-        fan_in = int(np.prod(shape[1:]))
-        return numpy_helper.from_array(
-            (rng.standard_normal(shape) * np.sqrt(2.0 / fan_in)).astype(np.float32), name)
-
-    inits = [weight("wc", [16, 8, 3, 3]), weight("w6", [64, 576]), weight("w7", [10, 64]),
+    inits = [he_normal(rng, "wc", [16, 8, 3, 3]), he_normal(rng, "w6", [64, 576]),
+             he_normal(rng, "w7", [10, 64]),
              numpy_helper.from_array((rng.standard_normal(64) * 0.1).astype(np.float32), "b6"),
              numpy_helper.from_array((rng.standard_normal(10) * 0.1).astype(np.float32), "b7")]
     nodes = [helper.make_node("Conv", ["x", "wc"], ["c"], pads=[1, 1, 1, 1]),
@@ -76,13 +72,7 @@ def test_a_gemm_over_a_map_runs_band_by_band(models, variant):
         tigris("compile", path, "-m", budget, "--xip", "-o", plan)
         tigris("run", plan, "--input", x_path, "--output", y_path, "--dequantize")
         y = np.load(y_path)
-        assert y.shape == ref.shape, budget
-        if variant == "float":
-            np.testing.assert_allclose(y, ref, rtol=0, atol=1e-4 * np.abs(ref).max(),
-                                       err_msg=f"budget {budget}")
-        else:
-            lsb = np.rint(np.abs(y.astype(np.float64) - ref) / output_scale(path))
-            assert lsb.max() <= 1, f"budget {budget}: {lsb.max():.0f} LSB"
+        assert_matches_reference(y, ref, path, variant, f"budget {budget}", max_lsb=1)
         outputs.append(y.tobytes())
     for budget, output in zip(BUDGETS[variant][1:], outputs[1:]):
         assert output == outputs[0], f"the plan at {budget} differs from the untiled one"

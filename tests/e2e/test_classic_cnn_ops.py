@@ -24,8 +24,8 @@ from onnx import helper, numpy_helper
 from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
 
 from conftest import WORK_DIR, tigris
-from qdq_helpers import (RandomInputs, float_model, onnxruntime_reference, output_scale,
-                         quantize_every_activation)
+from qdq_helpers import (RandomInputs, assert_matches_reference, float_model, he_normal,
+                         onnxruntime_reference, quantize_every_activation, tile_loops)
 
 SHAPE = [1, 32, 12, 10]
 BUDGETS = ["1M", "16K", "8K", "4K"]
@@ -38,9 +38,7 @@ def classic_model():
     rng = np.random.RandomState(7)
 
     def weight(name, shape):
-        fan_in = int(np.prod(shape[1:]))
-        return numpy_helper.from_array(
-            (rng.standard_normal(shape) * np.sqrt(2.0 / fan_in)).astype(np.float32), name)
+        return he_normal(rng, name, shape)
 
     inits = [
         weight("w1", [16, 16, 3, 3]),
@@ -92,15 +90,8 @@ def test_grouped_conv_lrn_and_channel_shuffle_match_onnxruntime(models, variant)
         tigris("compile", path, "-m", budget, *xip, "-o", plan)
         tigris("run", plan, "--input", x_path, "--output", y_path, "--dequantize")
         y = np.load(y_path)
-        assert y.shape == ref.shape, budget
-        if variant == "float":
-            np.testing.assert_allclose(y, ref, rtol=0, atol=1e-4 * np.abs(ref).max(),
-                                       err_msg=f"budget {budget}")
-        else:
-            # Both sides are dequantized int8: differences are whole LSBs (+ float noise).
-            lsb = np.rint(np.abs(y.astype(np.float64) - ref) / output_scale(path))
-            assert np.mean(lsb <= 1) >= 0.99, f"budget {budget}: max {lsb.max():.0f} LSB"
-            assert lsb.max() <= 2, f"budget {budget}: {lsb.max():.0f} LSB"
+        # int8: both sides are dequantized int8, so differences are whole LSBs.
+        assert_matches_reference(y, ref, path, variant, f"budget {budget}")
 
         outputs.append(y.tobytes())
     for budget, output in zip(BUDGETS[1:], outputs[1:]):
@@ -115,8 +106,7 @@ def test_the_shuffle_runs_in_row_tiles_and_in_2d_tiles(models):
         tigris("compile", models["float"], "-m", budget, "--xip", "-o", plan)
         info = json.loads(tigris("inspect", "--json", plan).stdout)
         shuffle = {i for i, op in enumerate(info["ops"]) if op["code"] == "RESHAPE"}
-        loops = [s["tile"] for s in info["stages"] if s.get("tile")]
-        loops += [c["tile"] for c in info.get("chains", []) if c.get("tile")]
+        loops = tile_loops(info)
         assert shuffle and any(shuffle & set(t["ops"]) and ("columns" in t) == columns
                                for t in loops), (budget, loops)
 

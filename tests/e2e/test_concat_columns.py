@@ -12,11 +12,12 @@ import json
 import numpy as np
 import onnx
 import pytest
-from onnx import helper, numpy_helper
+from onnx import helper
 from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
 
 from conftest import WORK_DIR, tigris
-from qdq_helpers import RandomInputs, float_model, onnxruntime_reference, output_scale
+from qdq_helpers import (RandomInputs, assert_matches_reference, float_model, he_normal,
+                         onnxruntime_reference, tile_loops)
 
 SHAPE = [1, 4, 8, 96]
 # A roomy budget (one stage), then budgets where one row of the join is over budget.
@@ -25,20 +26,14 @@ BUDGETS = {"float": ["1M", "8K", "2K"], "int8": ["1M", "2K", "1K"]}
 
 def joined_branches():
     rng = np.random.RandomState(5)
-
-    def weight(name, shape):
-        fan_in = int(np.prod(shape[1:]))
-        return numpy_helper.from_array(
-            (rng.standard_normal(shape) * np.sqrt(2.0 / fan_in)).astype(np.float32), name)
-
     nodes = [helper.make_node("Conv", ["x", "wa"], ["a"], pads=[1, 1, 1, 1]),
              helper.make_node("Relu", ["a"], ["ra"]),
              helper.make_node("Conv", ["x", "wb"], ["b"]),
              helper.make_node("Concat", ["ra", "b"], ["cat"], axis=1),
              helper.make_node("Conv", ["cat", "wc"], ["y"], pads=[1, 1, 1, 1])]
     return float_model(nodes, "concat_columns", SHAPE, [1, 8, 8, 96],
-                       [weight("wa", [8, 4, 3, 3]), weight("wb", [8, 4, 1, 1]),
-                        weight("wc", [8, 16, 3, 3])])
+                       [he_normal(rng, "wa", [8, 4, 3, 3]), he_normal(rng, "wb", [8, 4, 1, 1]),
+                        he_normal(rng, "wc", [8, 16, 3, 3])])
 
 
 @pytest.fixture(scope="module")
@@ -55,10 +50,8 @@ def models():
 def concat_runs_on_columns(plan):
     """Whether the plan's Concat sits in a tile loop that cuts columns."""
     info = json.loads(tigris("inspect", "--json", plan).stdout)
-    concat = [i for i, op in enumerate(info["ops"]) if op["code"] == "CONCAT"]
-    loops = [s["tile"] for s in info["stages"] if s.get("tile")]
-    loops += [c["tile"] for c in info.get("chains", []) if c.get("tile")]
-    return any("columns" in t and set(concat) & set(t["ops"]) for t in loops)
+    concat = {i for i, op in enumerate(info["ops"]) if op["code"] == "CONCAT"}
+    return any("columns" in t and concat & set(t["ops"]) for t in tile_loops(info))
 
 
 @pytest.mark.parametrize("variant", ["float", "int8"])
@@ -76,12 +69,7 @@ def test_a_channel_concat_in_column_tiles_matches_onnxruntime(models, variant):
         on_columns.append(concat_runs_on_columns(plan))
         tigris("run", plan, "--input", x_path, "--output", y_path, "--dequantize")
         y = np.load(y_path)
-        if variant == "float":
-            np.testing.assert_allclose(y, ref, rtol=0, atol=1e-4 * np.abs(ref).max(),
-                                       err_msg=f"budget {budget}")
-        else:
-            lsb = np.rint(np.abs(y.astype(np.float64) - ref) / output_scale(path))
-            assert np.mean(lsb <= 1) >= 0.99, f"budget {budget}: max {lsb.max():.0f} LSB"
+        assert_matches_reference(y, ref, path, variant, f"budget {budget}")
         outputs.append(y.tobytes())
     assert on_columns == [False, True, True], on_columns
     assert outputs[1] == outputs[0] and outputs[2] == outputs[0], \

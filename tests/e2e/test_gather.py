@@ -18,7 +18,7 @@ from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantT
                                       quantize_static)
 
 from conftest import WORK_DIR, tigris
-from qdq_helpers import onnxruntime_reference, output_scale
+from qdq_helpers import assert_matches_reference, onnxruntime_reference
 
 V, D, T, K = 500, 32, 64, 4
 # Index shapes and element types: the text classifier's batch of one, a batch of two, and
@@ -101,13 +101,8 @@ def test_embedding_lookup_matches_onnxruntime(models, form, variant):
             assert "GATHER" in listing and "QUANTIZE " not in listing, listing
         tigris("run", plan, "--input", ids_path, "--output", y_path, "--dequantize")
         y = np.load(y_path)
-        assert y.shape == ref.shape, budget
-        if variant == "float":
-            np.testing.assert_allclose(y, ref, rtol=0, atol=1e-5 * np.abs(ref).max(),
-                                       err_msg=f"budget {budget}")
-        else:
-            lsb = np.rint(np.abs(y.astype(np.float64) - ref) / output_scale(path))
-            assert lsb.max() <= 1, f"budget {budget}: {lsb.max():.0f} LSB"
+        assert_matches_reference(y, ref, path, variant, f"budget {budget}",
+                                 float_tolerance=1e-5, max_lsb=1)
         outputs.append(y.tobytes())
     assert outputs[0] == outputs[1], "the two budgets' outputs differ"
 

@@ -21,8 +21,8 @@ from onnx import helper, numpy_helper
 from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
 
 from conftest import WORK_DIR, tigris
-from qdq_helpers import (RandomInputs, float_model, onnxruntime_reference, output_scale,
-                         quantize_every_activation)
+from qdq_helpers import (RandomInputs, assert_matches_reference, float_model, he_normal,
+                         onnxruntime_reference, quantize_every_activation)
 
 SHAPE = [1, 16, 10, 12]
 OUT_SHAPE = [1, 16, 3, 5]
@@ -35,9 +35,7 @@ def shufflenet_v2_unit():
     rng = np.random.RandomState(11)
 
     def weight(name, shape):
-        fan_in = int(np.prod(shape[1:]))
-        return numpy_helper.from_array(
-            (rng.standard_normal(shape) * np.sqrt(2.0 / fan_in)).astype(np.float32), name)
+        return he_normal(rng, name, shape)
 
     def ints(name, values):
         return numpy_helper.from_array(np.array(values, np.int64), name)
@@ -98,14 +96,7 @@ def test_split_and_slices_match_onnxruntime(models, variant):
         tigris("compile", path, "-m", budget, "--xip", "-o", plan)
         tigris("run", plan, "--input", x_path, "--output", y_path, "--dequantize")
         y = np.load(y_path)
-        assert y.shape == ref.shape, budget
-        if variant == "float":
-            np.testing.assert_allclose(y, ref, rtol=0, atol=1e-4 * np.abs(ref).max(),
-                                       err_msg=f"budget {budget}")
-        else:
-            lsb = np.rint(np.abs(y.astype(np.float64) - ref) / output_scale(path))
-            assert np.mean(lsb <= 1) >= 0.99, f"budget {budget}: max {lsb.max():.0f} LSB"
-            assert lsb.max() <= 2, f"budget {budget}: {lsb.max():.0f} LSB"
+        assert_matches_reference(y, ref, path, variant, f"budget {budget}")
         outputs.append(y.tobytes())
     assert outputs[0] == outputs[1], "the tiled plan's output differs from the untiled one's"
 
