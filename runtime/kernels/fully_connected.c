@@ -89,19 +89,7 @@ static tgrs_kernel_status check_fc_band(const tgrs_dims* in, const tgrs_pool_box
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   if ((int64_t)in->h * in->w * in->c > INT32_MAX) return TGRS_KERNEL_BAD_ARGUMENT; /* K */
-  if (box->row_begin < 0 || box->rows < 1 || box->rows > in->h - box->row_begin ||
-      box->col_begin < 0 || box->cols < 1 || box->cols > in->w - box->col_begin) {
-    return TGRS_KERNEL_BAD_WINDOW;
-  }
-  return TGRS_KERNEL_OK;
-}
-
-static int fc_band_first(const tgrs_pool_box* box) {
-  return box->row_begin == 0 && box->col_begin == 0;
-}
-
-static int fc_band_last(const tgrs_dims* in, const tgrs_pool_box* box) {
-  return box->row_begin + box->rows == in->h && box->col_begin + box->cols == in->w;
+  return tgrs_box_inside(in, box) ? TGRS_KERNEL_OK : TGRS_KERNEL_BAD_WINDOW;
 }
 
 tgrs_kernel_status tgrs_fully_connected_band_s8(const tgrs_quant_s8* quant,
@@ -125,7 +113,7 @@ tgrs_kernel_status tgrs_fully_connected_band_s8(const tgrs_quant_s8* quant,
     const int8_t* rows = band + (size_t)n * (size_t)box->rows * seg;
     for (o = 0; o < n_out; ++o) {
       const int32_t w_zp = filter_zp[o * zp_step];
-      int32_t sum = fc_band_first(box) ? (bias != NULL ? bias[o] : 0) : a[o];
+      int32_t sum = tgrs_box_first(box) ? (bias != NULL ? bias[o] : 0) : a[o];
       for (y = 0; y < box->rows; ++y) {
         const int8_t* x = rows + (size_t)y * seg;
         const int8_t* w =
@@ -143,7 +131,7 @@ tgrs_kernel_status tgrs_fully_connected_band_s8(const tgrs_quant_s8* quant,
       }
       a[o] = sum;
     }
-    if (fc_band_last(input_dims, box)) {
+    if (tgrs_box_last(input_dims, box)) {
       int8_t* out = output + (size_t)n * (size_t)n_out;
       for (o = 0; o < n_out; ++o) {
         out[o] = tgrs_requantize_s8(a[o], pcq->multiplier[o * q_step], pcq->shift[o * q_step],
@@ -170,7 +158,7 @@ tgrs_kernel_status tgrs_fully_connected_band_f32(const tgrs_act_f32* act,
     const float* rows = band + (size_t)n * (size_t)box->rows * seg;
     for (o = 0; o < n_out; ++o) {
       /* The whole-tensor kernel's accumulator, carried in `acc` between bands. */
-      float sum = fc_band_first(box) ? 0.0f : a[o];
+      float sum = tgrs_box_first(box) ? 0.0f : a[o];
       for (y = 0; y < box->rows; ++y) {
         const float* x = rows + (size_t)y * seg;
         const float* w =
@@ -181,7 +169,7 @@ tgrs_kernel_status tgrs_fully_connected_band_f32(const tgrs_act_f32* act,
       }
       a[o] = sum;
     }
-    if (fc_band_last(input_dims, box)) {
+    if (tgrs_box_last(input_dims, box)) {
       float* out = output + (size_t)n * (size_t)n_out;
       for (o = 0; o < n_out; ++o) {
         float v = a[o];

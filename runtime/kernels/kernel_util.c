@@ -93,3 +93,8 @@ int8_t tgrs_quantize_value_s8(float v, int32_t zero_point) {
   if (q > 127) q = 127;
   return (int8_t)q;
 }
+
+int tgrs_box_inside(const tgrs_dims* in, const tgrs_pool_box* box) {
+  return box->row_begin >= 0 && box->rows >= 1 && box->rows <= in->h - box->row_begin &&
+         box->col_begin >= 0 && box->cols >= 1 && box->cols <= in->w - box->col_begin;
+}

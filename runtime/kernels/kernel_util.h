@@ -12,6 +12,17 @@
 
 int tgrs_dims_valid(const tgrs_dims* d);
 
+/* Banded reductions (global pools, a Gemm over a map; tgrs_kernels.h): whether `box` lies
+ * inside the rows and columns of `in` with at least one of each, and whether it is the first
+ * box (it starts the accumulators) or the last (it writes the output). */
+int tgrs_box_inside(const tgrs_dims* in, const tgrs_pool_box* box);
+static inline int tgrs_box_first(const tgrs_pool_box* box) {
+  return box->row_begin == 0 && box->col_begin == 0;
+}
+static inline int tgrs_box_last(const tgrs_dims* in, const tgrs_pool_box* box) {
+  return box->row_begin + box->rows == in->h && box->col_begin + box->cols == in->w;
+}
+
 static inline size_t tgrs_dims_count(const tgrs_dims* d) {
   return (size_t)d->n * (size_t)d->h * (size_t)d->w * (size_t)d->c;
 }

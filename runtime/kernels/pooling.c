@@ -260,19 +260,7 @@ static tgrs_kernel_status check_band(const tgrs_dims* in, const tgrs_pool_box* b
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   if ((int64_t)in->h * in->w > INT32_MAX) return TGRS_KERNEL_BAD_ARGUMENT; /* the count */
-  if (box->row_begin < 0 || box->rows < 1 || box->rows > in->h - box->row_begin ||
-      box->col_begin < 0 || box->cols < 1 || box->cols > in->w - box->col_begin) {
-    return TGRS_KERNEL_BAD_WINDOW;
-  }
-  return TGRS_KERNEL_OK;
-}
-
-/* The first box of a reduction (it initializes) and the last (it writes the output). */
-static int band_first(const tgrs_pool_box* box) {
-  return box->row_begin == 0 && box->col_begin == 0;
-}
-static int band_last(const tgrs_dims* in, const tgrs_pool_box* box) {
-  return box->row_begin + box->rows == in->h && box->col_begin + box->cols == in->w;
+  return tgrs_box_inside(in, box) ? TGRS_KERNEL_OK : TGRS_KERNEL_BAD_WINDOW;
 }
 
 tgrs_kernel_status tgrs_global_pool_band_f32(int is_max, const tgrs_dims* input_dims,
@@ -285,7 +273,7 @@ tgrs_kernel_status tgrs_global_pool_band_f32(int is_max, const tgrs_dims* input_
   for (n = 0; n < input_dims->n; ++n) {
     float* a = acc + (size_t)n * (size_t)ch;
     const float* px = band + (size_t)n * (size_t)box->rows * (size_t)box->cols * (size_t)ch;
-    if (band_first(box)) {
+    if (tgrs_box_first(box)) {
       for (c = 0; c < ch; ++c) a[c] = is_max ? -FLT_MAX : 0.0f;
     }
     for (y = 0; y < box->rows; ++y) {
@@ -299,7 +287,7 @@ tgrs_kernel_status tgrs_global_pool_band_f32(int is_max, const tgrs_dims* input_
         }
       }
     }
-    if (band_last(input_dims, box)) {
+    if (tgrs_box_last(input_dims, box)) {
       const float count = (float)(input_dims->h * input_dims->w); /* as avg_count's */
       float* out = output + (size_t)n * (size_t)ch;
       for (c = 0; c < ch; ++c) out[c] = is_max ? a[c] : a[c] / count;
@@ -320,7 +308,7 @@ tgrs_kernel_status tgrs_global_pool_band_s8(int is_max, const tgrs_quant_s8* qua
   for (n = 0; n < input_dims->n; ++n) {
     int32_t* a = acc + (size_t)n * (size_t)ch;
     const int8_t* px = band + (size_t)n * (size_t)box->rows * (size_t)box->cols * (size_t)ch;
-    if (band_first(box)) {
+    if (tgrs_box_first(box)) {
       for (c = 0; c < ch; ++c) a[c] = is_max ? -128 : 0;
     }
     for (y = 0; y < box->rows; ++y) {
@@ -334,7 +322,7 @@ tgrs_kernel_status tgrs_global_pool_band_s8(int is_max, const tgrs_quant_s8* qua
         }
       }
     }
-    if (band_last(input_dims, box)) {
+    if (tgrs_box_last(input_dims, box)) {
       const int32_t count = input_dims->h * input_dims->w;
       int8_t* out = output + (size_t)n * (size_t)ch;
       for (c = 0; c < ch; ++c) {
