@@ -12,27 +12,42 @@
 namespace tigris::ref {
 namespace {
 
+// The reduction tests' input: [2, 3, 4, 5] (N, H, W, C).
+constexpr tgrs_dims kReduceDims = {2, 3, 4, 5};
+
+// Sums of x[n, h, w, c] - offset over the dims set in `mask` (bit 0 = N ... 3 = C), in
+// the kept dims' row-major order, and the number of values each sums.
+template <typename Acc, typename T>
+std::vector<Acc> MaskedSums(const std::vector<T>& x, uint32_t mask, Acc offset, int* count) {
+  const int dim[4] = {kReduceDims.n, kReduceDims.h, kReduceDims.w, kReduceDims.c};
+  int out_dim[4];
+  *count = 1;
+  for (int i = 0; i < 4; ++i) {
+    out_dim[i] = (mask & (1u << i)) ? 1 : dim[i];
+    *count *= (mask & (1u << i)) ? dim[i] : 1;
+  }
+  std::vector<Acc> sum(static_cast<size_t>(out_dim[0] * out_dim[1] * out_dim[2] * out_dim[3]),
+                       Acc{0});
+  for (int a = 0; a < dim[0]; ++a)
+    for (int b = 0; b < dim[1]; ++b)
+      for (int c = 0; c < dim[2]; ++c)
+        for (int e = 0; e < dim[3]; ++e) {
+          const int o[4] = {mask & 1 ? 0 : a, mask & 2 ? 0 : b, mask & 4 ? 0 : c, mask & 8 ? 0 : e};
+          sum[static_cast<size_t>(((o[0] * out_dim[1] + o[1]) * out_dim[2] + o[2]) * out_dim[3] +
+                                  o[3])] +=
+              static_cast<Acc>(
+                  x[static_cast<size_t>(((a * dim[1] + b) * dim[2] + c) * dim[3] + e)]) -
+              offset;
+        }
+  return sum;
+}
+
 TEST(ReduceMean, EveryAxisSubset) {
-  const int dim[4] = {2, 3, 4, 5};
-  const tgrs_dims d{2, 3, 4, 5};
+  const tgrs_dims d = kReduceDims;
   const std::vector<float> x = RandomF32(120, 600);
   for (uint32_t mask = 1; mask < 16; ++mask) {
-    int out_dim[4], count = 1;
-    for (int i = 0; i < 4; ++i) {
-      out_dim[i] = (mask & (1u << i)) ? 1 : dim[i];
-      count *= (mask & (1u << i)) ? dim[i] : 1;
-    }
-    std::vector<double> sum(static_cast<size_t>(out_dim[0] * out_dim[1] * out_dim[2] * out_dim[3]),
-                            0.0);
-    for (int a = 0; a < 2; ++a)
-      for (int b = 0; b < 3; ++b)
-        for (int c = 0; c < 4; ++c)
-          for (int e = 0; e < 5; ++e) {
-            const int o[4] = {mask & 1 ? 0 : a, mask & 2 ? 0 : b, mask & 4 ? 0 : c,
-                              mask & 8 ? 0 : e};
-            sum[((o[0] * out_dim[1] + o[1]) * out_dim[2] + o[2]) * out_dim[3] + o[3]] +=
-                x[((a * 3 + b) * 4 + c) * 5 + e];
-          }
+    int count = 0;
+    const std::vector<double> sum = MaskedSums<double>(x, mask, 0.0, &count);
     std::vector<float> got(sum.size());
     ASSERT_EQ(tgrs_reduce_mean_f32(mask, &d, x.data(), got.data()), TGRS_KERNEL_OK);
     for (size_t i = 0; i < sum.size(); ++i) EXPECT_NEAR(got[i], sum[i] / count, 1e-6) << mask;
@@ -57,29 +72,15 @@ int8_t ExactMeanS8(int64_t sum, int64_t count, int32_t m, int32_t shift, int32_t
 }
 
 TEST(ReduceMean, S8EveryAxisSubsetRoundsOnce) {
-  const int dim[4] = {2, 3, 4, 5};
-  const tgrs_dims d{2, 3, 4, 5};
+  const tgrs_dims d = kReduceDims;
   const std::vector<int8_t> x = RandomS8(120, 601);
   const tgrs_quant_s8 q{-7, 3, -128, 127};
   // s_in / s_out = 0.8 and 1.7 (an output scale smaller than the input's) as Q0.31.
   for (const tgrs_requant rq : {tgrs_requant{1717986918, 0}, tgrs_requant{1825361101, 1}}) {
     for (uint32_t mask = 1; mask < 16; ++mask) {
-      int out_dim[4], count = 1;
-      for (int i = 0; i < 4; ++i) {
-        out_dim[i] = (mask & (1u << i)) ? 1 : dim[i];
-        count *= (mask & (1u << i)) ? dim[i] : 1;
-      }
-      std::vector<int64_t> sum(
-          static_cast<size_t>(out_dim[0] * out_dim[1] * out_dim[2] * out_dim[3]), 0);
-      for (int a = 0; a < 2; ++a)
-        for (int b = 0; b < 3; ++b)
-          for (int c = 0; c < 4; ++c)
-            for (int e = 0; e < 5; ++e) {
-              const int o[4] = {mask & 1 ? 0 : a, mask & 2 ? 0 : b, mask & 4 ? 0 : c,
-                                mask & 8 ? 0 : e};
-              sum[((o[0] * out_dim[1] + o[1]) * out_dim[2] + o[2]) * out_dim[3] + o[3]] +=
-                  x[((a * 3 + b) * 4 + c) * 5 + e] - q.input_zero_point;
-            }
+      int count = 0;
+      const std::vector<int64_t> sum =
+          MaskedSums<int64_t>(x, mask, int64_t{q.input_zero_point}, &count);
       std::vector<int8_t> got(sum.size(), 0);
       ASSERT_EQ(tgrs_reduce_mean_s8(mask, &q, &rq, &d, x.data(), got.data()), TGRS_KERNEL_OK);
       for (size_t i = 0; i < sum.size(); ++i) {
