@@ -377,10 +377,12 @@ TIGRIS_API void tigris_free(void* bytes);
 #define TIGRIS_RUN_IO_VERSION 1
 /* One graph input or output. Inputs are in the ONNX layout and shape (NCHW), outputs are
  * written in it. dtype says what `data` holds:
- *  - inputs: the plan tensor's dtype (passed through), or FLOAT32 for an int8 input, which
- *    is quantized with the plan's input scale and zero point (ONNX QuantizeLinear);
- *  - outputs: the plan tensor's dtype, or FLOAT32 for an int8 output, which is then
- *    dequantized with the plan's output scale and zero point. */
+ *  - inputs: the plan tensor's dtype as the caller sees it (passed through: UINT8 for a
+ *    tensor the model declares uint8, which the runtime holds as int8), or FLOAT32 for an
+ *    int8 input, which is quantized with the plan's input scale and zero point (ONNX
+ *    QuantizeLinear);
+ *  - outputs: the same, FLOAT32 dequantizing with the plan's output scale and zero
+ *    point. */
 typedef struct tigris_run_io {
   int version; /* TIGRIS_RUN_IO_VERSION */
   tigris_dtype dtype;
@@ -451,7 +453,8 @@ TIGRIS_API tigris_status tigris_plan_from_file(tigris_execution_plan** out, cons
 TIGRIS_API size_t tigris_plan_input_count(const tigris_execution_plan* plan);
 TIGRIS_API size_t tigris_plan_output_count(const tigris_execution_plan* plan);
 /* Fills *info (info->version set by the caller) for graph input / output `index`: name,
- * the plan's dtype (INT8 for a quantized tensor of an int8 plan), the ONNX shape (NCHW)
+ * the dtype the caller passes or receives (INT8 for a quantized tensor of an int8 plan;
+ * UINT8, with the model's zero points, for one the model declares uint8), the ONNX shape (NCHW)
  * the caller passes and receives, and the quantization (num_scales 0 when there is
  * none). is_constant is 0. Strings and arrays are owned by the plan handle.
  * @return TIGRIS_ERR_INVALID_ARGUMENT for NULL or an index out of range. @since 0.2 */
