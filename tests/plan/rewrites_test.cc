@@ -135,10 +135,10 @@ ir::Graph MapHead(bool h_read_by_relu = false) {
   const ir::TensorId x = b.Input("x", {1, 4, 4, 4});
   std::vector<float> weights(8 * 64);
   for (size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<float>(i % 5) - 2;
-  const ir::TensorId h = b.Op(OpType::kGemm, "fc6", {x, b.Floats("B", {8, 64}, weights)}, "h",
-                              {1, 8});
-  b.Output(b.Op(OpType::kGemm, "fc7", {h, b.Floats("B2", {2, 8}, std::vector<float>(16, 1))},
-                "y", {1, 2}));
+  const ir::TensorId h =
+      b.Op(OpType::kGemm, "fc6", {x, b.Floats("B", {8, 64}, weights)}, "h", {1, 8});
+  b.Output(b.Op(OpType::kGemm, "fc7", {h, b.Floats("B2", {2, 8}, std::vector<float>(16, 1))}, "y",
+                {1, 2}));
   if (h_read_by_relu) b.Output(b.Op(OpType::kRelu, "relu", {h}, "r", {1, 8}));
   return b.Take();
 }
@@ -156,8 +156,8 @@ TEST(GemmAsBandedReduction, AGemmOverAMapWritesAPixelOfChannels) {
 TEST(GemmAsBandedReduction, AGraphOutputKeepsItsShapeForTheCaller) {
   GraphBuilder b;
   const ir::TensorId x = b.Input("x", {1, 2, 3, 3});
-  const ir::TensorId y = b.Op(
-      OpType::kGemm, "fc", {x, b.Floats("B", {4, 18}, std::vector<float>(72, 1))}, "y", {1, 4});
+  const ir::TensorId y = b.Op(OpType::kGemm, "fc",
+                              {x, b.Floats("B", {4, 18}, std::vector<float>(72, 1))}, "y", {1, 4});
   b.Output(y);
   ir::Graph g = b.Take();
   ASSERT_TRUE(plan::GemmAsBandedReduction(g, 0));
