@@ -1,10 +1,14 @@
-// `tigris compile MODEL -m FAST [-m SLOW] [-f FLASH] [--xip] [-c none|lz4]
+// `tigris compile MODEL -m FAST [-m SLOW] [-f FLASH] [--weights auto|in-place|copy]
+//  [-c none|lz4]
 //  [--layout greedy|exact [--time-limit S]] -o OUT.tgrs`:
 // plan the model under the budgets and write the .tgrs execution plan.
 #include <cstdio>
 #include <string>
+#include <vector>
 
+#include "args.h"
 #include "commands.h"
+#include "inspect_plan.h"
 #include "layout_options.h"
 #include "model_options.h"
 
@@ -12,8 +16,8 @@ namespace tigris::cli {
 namespace {
 
 const char kCompileHelp[] =
-    "usage: tigris compile MODEL.onnx -m FAST [-m SLOW] [-f FLASH] [--xip] [-c none|lz4]\n"
-    "                      -o OUT.tgrs [options]\n"
+    "usage: tigris compile MODEL.onnx -m FAST [-m SLOW] [-f FLASH] [--weights MODE]\n"
+    "                      [-c none|lz4] -o OUT.tgrs [options]\n"
     "\n"
     "Plans the model under the memory budgets and writes the .tgrs execution plan\n"
     "(docs/plan-format.md).\n"
@@ -21,9 +25,19 @@ const char kCompileHelp[] =
     "options:\n"
     "  -m, --memory SIZE       fast (SRAM) budget; a second -m is the slow (PSRAM) budget\n"
     "  -f, --flash SIZE        flash budget for the whole plan file (default: unlimited)\n"
-    "  --xip                   read weights in place from flash (default: copy each\n"
-    "                          stage's weights into the fast arena)\n"
-    "  -c, --compression MODE  none (default) or lz4 (per-stage blocks; not with --xip)\n"
+    "  --weights MODE          where the runtime reads weights from (docs/planning.md,\n"
+    "                          \"Weight residency\"):\n"
+    "                            auto (default): in place from the plan (flash), except\n"
+    "                              stages whose weights fit beside their activations in\n"
+    "                              the fast budget and are read more than once: those\n"
+    "                              copy them into the fast arena first\n"
+    "                            in-place: always in place (execute in place)\n"
+    "                            copy: every stage copies its weights into the fast\n"
+    "                              arena; they count against the fast budget\n"
+    "  --xip                   the same as --weights in-place\n"
+    "  -c, --compression MODE  none (default) or lz4: LZ4 blocks per stage, decompressed\n"
+    "                          into the fast arena (auto then copies every stage; not\n"
+    "                          with in-place)\n"
     "  -o, --output PATH       where to write the plan (required)\n"
     "  -h, --help              show this help\n";
 
@@ -35,6 +49,23 @@ uint64_t ParseSize(const std::string& text, const char* what) {
   return bytes;
 }
 
+// --weights MODE, or --xip; auto when neither is given.
+int ParseWeights(const Args& args) {
+  const std::vector<std::string>& given = args.Values("--weights");
+  if (given.size() > 1) throw UsageError("--weights is given more than once");
+  if (args.Flag("--xip")) {
+    if (!given.empty() && given[0] != "in-place") {
+      throw UsageError("--xip means --weights in-place, but --weights " + given[0] +
+                       " is given too");
+    }
+    return TIGRIS_WEIGHTS_IN_PLACE;
+  }
+  if (given.empty() || given[0] == "auto") return TIGRIS_WEIGHTS_AUTO;
+  if (given[0] == "in-place") return TIGRIS_WEIGHTS_IN_PLACE;
+  if (given[0] == "copy") return TIGRIS_WEIGHTS_COPIED;
+  throw UsageError("--weights expects auto, in-place or copy, got '" + given[0] + "'");
+}
+
 }  // namespace
 
 int RunCompile(int argc, char** argv) {
@@ -44,6 +75,7 @@ int RunCompile(int argc, char** argv) {
   options.push_back({"-c", "--compression"});
   options.push_back({"-o", "--output"});
   for (std::vector<std::string>& spelling : LayoutOptionSpellings()) options.push_back(spelling);
+  options.push_back({"--weights"});
   Args args({{"--xip"}, {"-h", "--help"}}, options);
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
@@ -61,15 +93,17 @@ int RunCompile(int argc, char** argv) {
   if (memory.size() == 2) plan_options.slow_bytes = ParseSize(memory[1], "-m");
   if (args.Values("-f").size() > 1) throw UsageError("-f is given more than once");
   if (!args.Values("-f").empty()) plan_options.flash_bytes = ParseSize(args.Values("-f")[0], "-f");
-  plan_options.xip = args.Flag("--xip") ? 1 : 0;
+  plan_options.xip = ParseWeights(args);
   const std::string compression = args.Values("-c").empty() ? "none" : args.Values("-c").back();
   if (compression == "lz4") {
     plan_options.compression = TIGRIS_COMPRESSION_LZ4;
   } else if (compression != "none") {
     throw UsageError("-c expects none or lz4, got '" + compression + "'");
   }
-  if (plan_options.xip && plan_options.compression == TIGRIS_COMPRESSION_LZ4) {
-    throw UsageError("--xip reads weights in place and cannot be combined with -c lz4");
+  if (plan_options.xip == TIGRIS_WEIGHTS_IN_PLACE &&
+      plan_options.compression == TIGRIS_COMPRESSION_LZ4) {
+    throw UsageError(
+        "--weights in-place (--xip) reads weights in place and cannot be combined with -c lz4");
   }
   const LayoutChoice layout = ParseLayoutOptions(args);
   plan_options.layout = layout.layout;
@@ -102,7 +136,15 @@ int RunCompile(int argc, char** argv) {
                 static_cast<unsigned long long>(raw), static_cast<unsigned long long>(stored),
                 compression.c_str());
     if (stored) std::printf(", ratio %.2f", static_cast<double>(raw) / static_cast<double>(stored));
-    std::printf(", %s)\n", plan_options.xip ? "xip" : "copied to fast memory per stage");
+    std::printf(")\n");
+    // The plan as the runtime reads it says where each stage's weights are.
+    void* bytes = nullptr;
+    size_t size = 0;
+    if (tigris_emit(&bytes, &size, plan) == TIGRIS_OK) {
+      const LoadedPlan loaded(std::string(static_cast<const char*>(bytes), size), out_path);
+      std::printf("         %s\n", WeightResidencyText(loaded.plan()).c_str());
+    }
+    tigris_free(bytes);
     std::printf("fast     %llu bytes arena (budget %llu)\n",
                 static_cast<unsigned long long>(tigris_plan_fast_arena_bytes(plan)),
                 static_cast<unsigned long long>(plan_options.fast_bytes));

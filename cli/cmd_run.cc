@@ -18,6 +18,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "inspect_plan.h"
 #include "intermediates.h"
 #include "model_options.h"
 #include "npy.h"
@@ -213,8 +214,7 @@ int RunRun(int argc, char** argv) {
       "scheduled peak %u, %s)\n",
       static_cast<unsigned long long>(stats.fast_hwm_bytes),
       static_cast<unsigned long long>(stats.fast_arena_bytes), tgrs_plan_fast_arena_bytes(&plan),
-      tgrs_plan_scheduled_peak_bytes(&plan),
-      tgrs_plan_xip(&plan) ? "xip" : "weights copied per stage");
+      tgrs_plan_scheduled_peak_bytes(&plan), ("weights " + WeightResidencyText(plan)).c_str());
   std::printf("slow     high-water %llu of %llu bytes arena\n",
               static_cast<unsigned long long>(stats.slow_hwm_bytes),
               static_cast<unsigned long long>(stats.slow_arena_bytes));

@@ -38,6 +38,11 @@ class LoadedPlan {
   void Verify(const std::string& bytes);
 };
 
+// Where the plan's weights are read from: "read in place (xip)", "copied per stage",
+// "LZ4 blocks per stage", or for a mixed plan "read in place; copied into fast memory by
+// N of M stages".
+std::string WeightResidencyText(const tgrs_plan& plan);
+
 // The human report: header, stages, chains, tiles, tensors, ops and weights.
 void PrintPlanText(const LoadedPlan& loaded, bool verbose);
 // The same facts as one JSON document (bytes everywhere, like every tigris JSON).

@@ -120,11 +120,8 @@ void PrintHeader(const LoadedPlan& loaded) {
   std::printf("arenas     fast %u B, slow %u B (scheduled peak %u B)\n",
               tgrs_plan_fast_arena_bytes(&p), tgrs_plan_slow_arena_bytes(&p),
               tgrs_plan_scheduled_peak_bytes(&p));
-  const char* mode = tgrs_plan_compression(&p) == TGRS_COMPRESSION_LZ4 ? "LZ4 blocks per stage"
-                     : tgrs_plan_xip(&p)                               ? "read in place (xip)"
-                                                                       : "copied per stage";
   std::printf("weights    %u blobs, %u B of weight data, %s\n", tgrs_plan_weight_count(&p),
-              tgrs_plan_weight_data(&p).count, mode);
+              tgrs_plan_weight_data(&p).count, WeightResidencyText(p).c_str());
   tgrs_i32s inputs = tgrs_plan_inputs(&p), outputs = tgrs_plan_outputs(&p);
   for (uint32_t i = 0; i < inputs.count; ++i) {
     std::printf("input      %s\n", TensorLabel(p, inputs.data[i]).c_str());
@@ -213,6 +210,27 @@ void PrintTensorsAndWeights(const tgrs_plan& p) {
 }
 
 }  // namespace
+
+std::string WeightResidencyText(const tgrs_plan& p) {
+  if (tgrs_plan_xip(&p)) return "read in place (xip)";
+  // Stages that load a weight block, and stages that hold constants at all (a stage
+  // without weights reads nothing either way).
+  uint32_t copying = 0, stages = tgrs_plan_stage_count(&p);
+  for (uint32_t i = 0; i < stages; ++i) {
+    tgrs_plan_stage stage;
+    if (tgrs_plan_get_stage(&p, i, &stage) == TGRS_OK && stage.weight_block >= 0) ++copying;
+  }
+  bool any_in_place = false;
+  for (uint32_t i = 0; i < tgrs_plan_weight_count(&p) && !any_in_place; ++i) {
+    tgrs_plan_weight w;
+    any_in_place = tgrs_plan_get_weight(&p, i, &w) == TGRS_OK && w.block < 0;
+  }
+  const char* copied = tgrs_plan_compression(&p) == TGRS_COMPRESSION_LZ4 ? "LZ4 blocks per stage"
+                                                                         : "copied per stage";
+  if (!any_in_place) return copied;
+  return "read in place; copied into fast memory by " + std::to_string(copying) + " of " +
+         std::to_string(stages) + " stages";
+}
 
 void PrintPlanText(const LoadedPlan& loaded, bool verbose) {
   PrintHeader(loaded);

@@ -317,15 +317,30 @@ typedef enum tigris_compression {
   TIGRIS_COMPRESSION_LZ4 = 1 /* weights LZ4-compressed per stage (liblz4 HC) */
 } tigris_compression;
 
+/* Where the runtime reads a plan's weights from (tigris_plan_options.xip; docs/planning.md,
+ * "Weight residency"). */
+typedef enum tigris_weights {
+  /* Each stage's weights are copied (or decompressed) into a reserved prefix of the fast
+   * arena before it runs; they count against fast_bytes, and a stage whose weights do not
+   * fit beside its activations fails. */
+  TIGRIS_WEIGHTS_COPIED = 0,
+  /* Read in place from the plan (execute in place: the plan in flash). */
+  TIGRIS_WEIGHTS_IN_PLACE = 1,
+  /* In place, except the stages whose weights fit beside their activations within
+   * fast_bytes and are read more than once per inference: those are copied. Weights
+   * never make a plan infeasible. The default. */
+  TIGRIS_WEIGHTS_AUTO = 2
+} tigris_weights;
+
 #define TIGRIS_PLAN_OPTIONS_VERSION 2
 typedef struct tigris_plan_options {
   int version;          /* TIGRIS_PLAN_OPTIONS_VERSION */
   uint64_t fast_bytes;  /* SRAM budget, required, > 0 */
   uint64_t slow_bytes;  /* slow memory budget; 0 = not given (unlimited) */
   uint64_t flash_bytes; /* flash budget for the whole .tgrs file; 0 = not given */
-  /* 1: weights are read in place from the plan in flash (execute in place). 0: each
-   * stage's weights are copied (or decompressed) into a reserved prefix of the fast arena,
-   * which then counts against fast_bytes. */
+  /* A tigris_weights value: TIGRIS_WEIGHTS_AUTO (2, the default), _IN_PLACE (1) or
+   * _COPIED (0). With LZ4 compression, AUTO copies every stage (compressed bytes cannot
+   * be read in place) and IN_PLACE is refused. */
   int xip;
   tigris_compression compression;
   /* Since version 2, as in tigris_analyze_options. */
@@ -335,10 +350,10 @@ typedef struct tigris_plan_options {
   void* progress_user_data;
 } tigris_plan_options;
 
-#define TIGRIS_PLAN_OPTIONS_INIT                                                                  \
-  {                                                                                               \
-    TIGRIS_PLAN_OPTIONS_VERSION, 0, 0, 0, 1, TIGRIS_COMPRESSION_NONE, TIGRIS_LAYOUT_GREEDY, 10.0, \
-        NULL, NULL                                                                                \
+#define TIGRIS_PLAN_OPTIONS_INIT                                                        \
+  {                                                                                     \
+    TIGRIS_PLAN_OPTIONS_VERSION, 0, 0, 0, TIGRIS_WEIGHTS_AUTO, TIGRIS_COMPRESSION_NONE, \
+        TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL                                          \
   }
 TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int version);
 

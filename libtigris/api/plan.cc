@@ -27,11 +27,15 @@ plan::Budget ToBudget(const tigris_plan_options* options) {
 
 emit::EmitOptions ToEmitOptions(const tigris_plan_options* options) {
   emit::EmitOptions out;
-  if (options->xip != 0 && options->xip != 1) {
+  if (options->xip != TIGRIS_WEIGHTS_COPIED && options->xip != TIGRIS_WEIGHTS_IN_PLACE &&
+      options->xip != TIGRIS_WEIGHTS_AUTO) {
     throw Error(Status::kInvalidArgument,
-                "tigris_plan_options.xip must be 0 or 1, got " + std::to_string(options->xip));
+                "tigris_plan_options.xip must be TIGRIS_WEIGHTS_COPIED (0), _IN_PLACE (1) or "
+                "_AUTO (2), got " +
+                    std::to_string(options->xip));
   }
-  out.xip = options->xip == 1;
+  out.xip = options->xip != TIGRIS_WEIGHTS_COPIED;
+  out.copy_where_faster = options->xip == TIGRIS_WEIGHTS_AUTO;
   switch (options->compression) {
     case TIGRIS_COMPRESSION_NONE:
       break;
@@ -43,10 +47,16 @@ emit::EmitOptions ToEmitOptions(const tigris_plan_options* options) {
                                                 std::to_string(options->compression) +
                                                 "; expected TIGRIS_COMPRESSION_NONE or _LZ4");
   }
+  if (out.lz4 && options->xip == TIGRIS_WEIGHTS_AUTO) {
+    // Compressed bytes cannot be read in place: every stage decompresses its own.
+    out.xip = false;
+    out.copy_where_faster = false;
+  }
   if (out.lz4 && out.xip) {
     throw Error(Status::kInvalidArgument,
                 "tigris_plan_options: LZ4-compressed weights cannot be executed in place "
-                "(xip = 1); set xip = 0 to decompress each stage into fast memory");
+                "(xip = TIGRIS_WEIGHTS_IN_PLACE); use TIGRIS_WEIGHTS_AUTO or _COPIED to "
+                "decompress each stage into fast memory");
   }
   return out;
 }

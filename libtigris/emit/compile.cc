@@ -3,6 +3,7 @@
 #include <string>
 
 #include "plan/planner.h"
+#include "plan/weight_residency.h"
 #include "util/error.h"
 
 namespace tigris::emit {
@@ -39,6 +40,9 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
   out.result = plan::PlanModel(graph, planned);
   // The plan's own graph from here on: the planner may have rewritten its copy.
   RequireStagesFit(out.result.graph, out.result, budget.fast_bytes);
+  if (options.xip && options.copy_where_faster) {
+    plan::ChooseWeightCopies(out.result, budget.fast_bytes);
+  }
   out.emitted = EmitPlan(out.result.graph, out.result, options);
   // The planner's prefix mirrors the emitter's (analysis/weight_prefix.cc); this check
   // stays as the safety net should the two ever disagree.

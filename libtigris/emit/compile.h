@@ -6,6 +6,8 @@
 //    too (else kDoesNotFit with both numbers). The planner is given the whole fast budget:
 //    which weights a stage holds depends on where the planner cuts, so subtracting them
 //    beforehand is circular; the check afterwards is exact (docs/plan-format.md);
+//  - with xip and copy_where_faster (the default policy, plan/weight_residency.h), the
+//    units worth copying are chosen after planning, each within the fast budget;
 //  - the .tgrs file must fit flash_bytes when given (else kFlashBudgetTooSmall with both
 //    numbers).
 #ifndef TIGRIS_EMIT_COMPILE_H_

@@ -129,9 +129,9 @@ class Writer {
         b_, schema_version_, generator, name, b_.CreateVector(tensors), b_.CreateVector(ops),
         b_.CreateVector(stages), b_.CreateVector(chains), b_.CreateVector(inputs),
         b_.CreateVector(outputs), b_.CreateVector(slow), U32(out.fast_arena_bytes, "fast arena"),
-        U32(out.slow_arena_bytes, "slow arena"), U32(r_.scheduled_peak_bytes, "peak"), o_.xip,
-        o_.lz4 ? tgrs::Compression::LZ4 : tgrs::Compression::NONE, b_.CreateVector(weights),
-        b_.CreateVector(blocks), weight_data, Memories(out));
+        U32(out.slow_arena_bytes, "slow arena"), U32(r_.scheduled_peak_bytes, "peak"),
+        o_.xip && store_.blocks.empty(), o_.lz4 ? tgrs::Compression::LZ4 : tgrs::Compression::NONE,
+        b_.CreateVector(weights), b_.CreateVector(blocks), weight_data, Memories(out));
     tgrs::FinishPlanBuffer(b_, plan);
     out.bytes.assign(b_.GetBufferPointer(), b_.GetBufferPointer() + b_.GetSize());
     return out;

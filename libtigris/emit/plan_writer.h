@@ -24,6 +24,10 @@ struct EmitOptions {
   // Weights read in place from the plan (flash). false: each stage's weights are copied
   // or decompressed into a reserved prefix of the fast arena.
   bool xip = true;
+  // Compile only, with xip: after planning, copy the weights of each residency unit that
+  // fits and reads them more than once into the fast arena after all (the kAuto policy,
+  // plan/weight_residency.h). EmitPlan follows the plan's Stage::copy_weights either way.
+  bool copy_where_faster = false;
   bool lz4 = false;  // requires xip = false (compressed bytes cannot be executed in place)
 };
 

@@ -1,5 +1,6 @@
 #include "emit/weight_store.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <string>
@@ -66,14 +67,17 @@ WeightStore BuildWeightStore(const ir::Graph& graph, const plan::PlanResult& res
   }
 
   // 2. Residency units: a chain's stages share one, every other stage has its own.
-  //    unit_of_op[op] = first stage of its unit. xip: one unit for everything.
-  std::vector<int> unit_of_op(graph.ops.size(), 0);
-  std::vector<int> units;  // first stage of each unit, in order
+  //    unit_of_op[op] = first stage of its unit, or kInPlace for every unit whose weights
+  //    are read in place (all of them with xip; with xip and Stage::copy_weights, the
+  //    others): those share one pool of blobs.
+  constexpr int kInPlace = -1;
+  std::vector<int> unit_of_op(graph.ops.size(), kInPlace);
+  std::vector<int> units;  // first stage of each unit (or kInPlace), in order of first use
   for (const plan::Stage& stage : result.stages) {
     int unit = stage.id;
     if (stage.chain >= 0) unit = result.chains[static_cast<size_t>(stage.chain)].stages.front();
-    if (xip) unit = 0;
-    if (units.empty() || units.back() != unit) units.push_back(unit);
+    if (xip && !stage.copy_weights) unit = kInPlace;
+    if (std::find(units.begin(), units.end(), unit) == units.end()) units.push_back(unit);
     for (int op : stage.ops) unit_of_op[static_cast<size_t>(op)] = unit;
   }
 
@@ -108,20 +112,21 @@ WeightStore BuildWeightStore(const ir::Graph& graph, const plan::PlanResult& res
   for (int unit : units) {
     const std::vector<ir::TensorId>& list = unit_constants[unit];
     if (list.empty()) continue;
+    const bool in_place = unit == kInPlace;
     std::vector<uint8_t> block;
-    const int32_t block_index = xip ? -1 : static_cast<int32_t>(store.blocks.size());
+    const int32_t block_index = in_place ? -1 : static_cast<int32_t>(store.blocks.size());
     for (ir::TensorId t : list) {
       const std::vector<uint8_t>& bytes = store.constants[static_cast<size_t>(t)].data;
       WeightRecord w;
-      w.offset = U32(AppendAligned(xip ? store.data : block, bytes), "weight data");
+      w.offset = U32(AppendAligned(in_place ? store.data : block, bytes), "weight data");
       w.size = U32(static_cast<int64_t>(bytes.size()), "a constant");
       w.block = block_index;
       store.raw_bytes += static_cast<int64_t>(bytes.size());
-      if (xip) store.stored_bytes += static_cast<int64_t>(bytes.size());
+      if (in_place) store.stored_bytes += static_cast<int64_t>(bytes.size());
       store.tensor_weight[static_cast<size_t>(t)] = static_cast<int32_t>(store.weights.size());
       store.weights.push_back(w);
     }
-    if (xip) continue;
+    if (in_place) continue;
     block.resize(static_cast<size_t>(analysis::AlignUp(static_cast<int64_t>(block.size()))), 0);
     // A block LZ4 does not shrink (float weights often) is stored raw: compressed_size ==
     // raw_size then means "copy", which is unambiguous because a compressed block is only

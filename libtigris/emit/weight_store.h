@@ -3,7 +3,8 @@
 //
 //  xip:     each constant is one blob in weight_data, read in place from flash
 //           (Weight.block = -1, Weight.offset into weight_data).
-//  not xip: constants are grouped per residency unit (a stage, or all stages of a chain,
+//  not xip (or a unit with Stage::copy_weights): constants are grouped per residency unit (a stage,
+//  or all stages of a chain,
 //           whose tile loop needs every chained stage's weights at once) into one block
 //           that the runtime copies (compression NONE) or LZ4-decompresses into the fast
 //           arena's prefix before the unit runs; Weight.offset is then relative to that
@@ -53,7 +54,9 @@ struct WeightStore {
 };
 
 // Lays out the constants that `records` (one per graph op, inputs possibly rewritten to
-// copies here) read, per `result`'s stages. compression LZ4 requires xip = false.
+// copies here) read, per `result`'s stages. With xip, a unit whose stages have
+// Stage::copy_weights (plan/weight_residency.h) still gets a block; the others share the
+// in-place blobs. compression LZ4 applies to blocks only.
 WeightStore BuildWeightStore(const ir::Graph& graph, const plan::PlanResult& result, bool xip,
                              bool lz4, std::vector<OpRecord>& records);
 

@@ -52,9 +52,14 @@ struct Stage {
   // How a normal stage's buffers were laid out (plan/offset_layout.h) and how close that
   // is to the least any layout needs.
   LayoutSummary layout;
-  // Budget::reserve_weights: bytes of the weight prefix its residency unit (the stage, or
-  // its whole chain) copies to fast[0, weight_bytes) before the activations; else 0.
+  // Budget::reserve_weights, or copy_weights: bytes of the weight prefix its residency
+  // unit (the stage, or its whole chain) copies to fast[0, weight_bytes) before the
+  // activations; else 0.
   int64_t weight_bytes = 0;
+  // Set by ChooseWeightCopies (plan/weight_residency.h) on a unit planned with its weights
+  // in place that is worth copying after all: the emitter then gives it a weight block
+  // even when every other unit reads in place.
+  bool copy_weights = false;
   // Tensors reloaded from the slow arena (produced by an earlier stage) and spilled to it
   // (read by a later stage), in order of first use / production.
   std::vector<ir::TensorId> spill_in;

@@ -43,7 +43,7 @@ TEST(PlanApiTest, OptionsInitGivesTheDefaults) {
   ASSERT_EQ(tigris_plan_options_init(&o, TIGRIS_PLAN_OPTIONS_VERSION), TIGRIS_OK);
   EXPECT_EQ(o.version, TIGRIS_PLAN_OPTIONS_VERSION);
   EXPECT_EQ(o.fast_bytes, 0u);
-  EXPECT_EQ(o.xip, 1);
+  EXPECT_EQ(o.xip, TIGRIS_WEIGHTS_AUTO);
   EXPECT_EQ(o.compression, TIGRIS_COMPRESSION_NONE);
   EXPECT_EQ(tigris_plan_options_init(&o, 99), TIGRIS_ERR_VERSION_MISMATCH);
   EXPECT_EQ(tigris_plan_options_init(nullptr, 1), TIGRIS_ERR_INVALID_ARGUMENT);
@@ -52,6 +52,7 @@ TEST(PlanApiTest, OptionsInitGivesTheDefaults) {
 TEST(PlanApiTest, PlansEmitsAndWrites) {
   ModelPtr m = Load("mnist8.onnx");
   tigris_plan_options o = Options(64 * 1024);
+  o.xip = TIGRIS_WEIGHTS_IN_PLACE;
   tigris_execution_plan* raw = nullptr;
   ASSERT_EQ(tigris_plan(&raw, m.get(), &o), TIGRIS_OK) << tigris_last_error();
   PlanPtr p(raw);
@@ -113,7 +114,7 @@ TEST(PlanApiTest, CopiedWeightsCountAgainstTheFastBudget) {
   tigris_execution_plan* p = nullptr;
   ASSERT_EQ(tigris_plan(&p, m.get(), &o), TIGRIS_OK);
   tigris_plan_free(p);
-  o.xip = 0;
+  o.xip = TIGRIS_WEIGHTS_COPIED;
   p = nullptr;
   EXPECT_EQ(tigris_plan(&p, m.get(), &o), TIGRIS_ERR_DOES_NOT_FIT);
   const std::string msg = tigris_last_error();
@@ -147,9 +148,14 @@ TEST(PlanApiTest, BadArguments) {
   version.version = 7;
   EXPECT_EQ(tigris_plan(&p, m.get(), &version), TIGRIS_ERR_VERSION_MISMATCH);
   tigris_plan_options lz4_xip = Options(64 * 1024);
+  lz4_xip.xip = TIGRIS_WEIGHTS_IN_PLACE;
   lz4_xip.compression = TIGRIS_COMPRESSION_LZ4;
   EXPECT_EQ(tigris_plan(&p, m.get(), &lz4_xip), TIGRIS_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tigris_last_error()).find("in place"), std::string::npos);
+  tigris_plan_options bad_weights = Options(64 * 1024);
+  bad_weights.xip = 3;
+  EXPECT_EQ(tigris_plan(&p, m.get(), &bad_weights), TIGRIS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tigris_last_error()).find("tigris_plan_options.xip"), std::string::npos);
   tigris_plan_options bad_codec = Options(64 * 1024);
   bad_codec.compression = static_cast<tigris_compression>(9);
   EXPECT_EQ(tigris_plan(&p, m.get(), &bad_codec), TIGRIS_ERR_INVALID_ARGUMENT);
@@ -167,14 +173,41 @@ TEST(PlanApiTest, BadArguments) {
 
 TEST(PlanApiTest, Lz4PlanWithoutXip) {
   ModelPtr m = Load("vww_small_cnn.onnx");
+  for (int weights : {TIGRIS_WEIGHTS_COPIED, TIGRIS_WEIGHTS_AUTO}) {
+    SCOPED_TRACE(weights);
+    tigris_plan_options o = Options(256 * 1024);
+    o.xip = weights;  // AUTO with LZ4: every stage decompresses its block
+    o.compression = TIGRIS_COMPRESSION_LZ4;
+    tigris_execution_plan* raw = nullptr;
+    ASSERT_EQ(tigris_plan(&raw, m.get(), &o), TIGRIS_OK) << tigris_last_error();
+    PlanPtr p(raw);
+    EXPECT_LT(tigris_plan_stored_weight_bytes(p.get()), tigris_plan_weight_bytes(p.get()));
+    EXPECT_LE(tigris_plan_fast_arena_bytes(p.get()), 256u * 1024);
+  }
+}
+
+TEST(PlanApiTest, AutoWeightsNeverMakeAPlanInfeasible) {
+  // mobilenet_v2_035_144 at 256K: one stage's weights alone exceed the budget, so
+  // copying every stage fails; in place fits, and auto fits too, copying only within the
+  // budget: its arena lies above the in-place one (activations alone), at most the budget.
+  ModelPtr m = Load("mobilenet_v2_035_144.onnx");
   tigris_plan_options o = Options(256 * 1024);
-  o.xip = 0;
-  o.compression = TIGRIS_COMPRESSION_LZ4;
+  o.xip = TIGRIS_WEIGHTS_COPIED;
+  tigris_execution_plan* copied = nullptr;
+  EXPECT_EQ(tigris_plan(&copied, m.get(), &o), TIGRIS_ERR_DOES_NOT_FIT);
+  o.xip = TIGRIS_WEIGHTS_IN_PLACE;
   tigris_execution_plan* raw = nullptr;
   ASSERT_EQ(tigris_plan(&raw, m.get(), &o), TIGRIS_OK) << tigris_last_error();
-  PlanPtr p(raw);
-  EXPECT_LT(tigris_plan_stored_weight_bytes(p.get()), tigris_plan_weight_bytes(p.get()));
-  EXPECT_LE(tigris_plan_fast_arena_bytes(p.get()), 256u * 1024);
+  PlanPtr in_place(raw);
+  o.xip = TIGRIS_WEIGHTS_AUTO;
+  raw = nullptr;
+  ASSERT_EQ(tigris_plan(&raw, m.get(), &o), TIGRIS_OK) << tigris_last_error();
+  PlanPtr automatic(raw);
+  EXPECT_GT(tigris_plan_fast_arena_bytes(automatic.get()),
+            tigris_plan_fast_arena_bytes(in_place.get()));
+  EXPECT_LE(tigris_plan_fast_arena_bytes(automatic.get()), 256u * 1024);
+  // A constant read by a copying stage and an in-place one is stored in both places.
+  EXPECT_GE(tigris_plan_weight_bytes(automatic.get()), tigris_plan_weight_bytes(in_place.get()));
 }
 
 }  // namespace

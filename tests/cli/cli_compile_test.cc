@@ -66,10 +66,45 @@ TEST(CliCompileTest, UsageErrorsExitTwo) {
   EXPECT_EQ(
       RunCommand(TigrisCli() + " compile " + model + " -m 64K --xip -c lz4 -o x.tgrs").exit_code,
       2);
+  auto mode = RunCommand(TigrisCli() + " compile " + model + " -m 64K --weights ram -o x.tgrs");
+  EXPECT_EQ(mode.exit_code, 2);
+  EXPECT_NE(mode.err.find("--weights expects auto, in-place or copy, got 'ram'"), std::string::npos)
+      << mode.err;
+  auto both =
+      RunCommand(TigrisCli() + " compile " + model + " -m 64K --xip --weights copy -o x.tgrs");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--xip means --weights in-place"), std::string::npos) << both.err;
+  EXPECT_EQ(
+      RunCommand(TigrisCli() + " compile " + model + " -m 64K --weights in-place -c lz4 -o x.tgrs")
+          .exit_code,
+      2);
   auto help = RunCommand(TigrisCli() + " compile --help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("--xip"), std::string::npos);
+  EXPECT_NE(help.out.find("--weights MODE"), std::string::npos);
   EXPECT_NE(RunCommand(TigrisCli() + " --help").out.find("compile"), std::string::npos);
+}
+
+TEST(CliCompileTest, WeightPoliciesSayWhereWeightsAreRead) {
+  // mobilenet_v2_035_144 at 256K: one stage's weights alone exceed the budget. Copying
+  // every stage fails naming them; the default (auto) and in-place compile, and the
+  // summary says which stages copy (read back from the written plan).
+  const std::string model = SharedOnnxModel("mobilenet_v2_035_144.onnx");
+  const std::string out = OutPath("cli_compile_weights.tgrs");
+  auto copy = RunCommand(TigrisCli() + " compile " + model + " -m 256K --weights copy -o " + out);
+  EXPECT_EQ(copy.exit_code, 1);
+  EXPECT_NE(copy.err.find("bytes of weights copied to fast memory"), std::string::npos) << copy.err;
+  auto in_place = RunCommand(TigrisCli() + " compile " + model + " -m 256K --xip -o " + out);
+  ASSERT_EQ(in_place.exit_code, 0) << in_place.err;
+  EXPECT_NE(in_place.out.find("read in place (xip)"), std::string::npos) << in_place.out;
+  auto automatic = RunCommand(TigrisCli() + " compile " + model + " -m 256K -o " + out);
+  ASSERT_EQ(automatic.exit_code, 0) << automatic.err;
+  EXPECT_NE(automatic.out.find("read in place; copied into fast memory by "), std::string::npos)
+      << automatic.out;
+  auto inspect = RunCommand(TigrisCli() + " inspect " + out);
+  EXPECT_NE(inspect.out.find("read in place; copied into fast memory by "), std::string::npos)
+      << inspect.out;
+  std::filesystem::remove(out);
 }
 
 TEST(CliCompileTest, StageThatDoesNotFitExitsOne) {

@@ -92,11 +92,13 @@ def plan_path(stem, variant, budget, tag="xip"):
 
 
 def compile_plan(stem, variant, budget, xip=True, lz4=False, out=None, exact=False):
-    """Returns the plan path, or None when the planner cannot fit the model."""
-    tag = ("xip" if xip else "lz4") + (".exact" if exact else "")
+    """Returns the plan path, or None when the planner cannot fit the model. xip: True
+    (--weights in-place), False (the default policy, auto, which copies every stage's
+    weights with lz4), or "auto"."""
+    tag = {True: "xip", "auto": "auto"}.get(xip, "lz4") + (".exact" if exact else "")
     out = out or plan_path(stem, variant, budget, tag)
     args = ["compile", model_path(stem, variant), "-m", budget, "-o", out]
-    if xip:
+    if xip is True:
         args.append("--xip")
     if lz4:
         args += ["-c", "lz4"]
@@ -254,6 +256,28 @@ def test_lz4_weights_in_fast_prefix(stem, variant):
     assert header["fast_arena_bytes"] > header["scheduled_peak_bytes"] or \
         not inspect(plan)["weights"], "the weight prefix must count in the fast arena"
     y, stats = run_plan(plan, x_path, "lz4")
+    check_memory_promise(plan, stats)
+    assert y.tobytes() == untiled_bytes(stem, variant)
+
+
+AUTO_CASES = [(stem, variant) for stem in stems() for variant in ("float", "int8")]
+AUTO_CASES += [(stem, "tflite") for stem in tflite_stems()]
+
+
+@pytest.mark.parametrize("stem,variant", AUTO_CASES, ids=[f"{s}-{v}" for s, v in AUTO_CASES])
+def test_default_weights_fit_256k(stem, variant):
+    """`tigris compile MODEL -m 256K` with the default weight policy (auto: in place,
+    copied where a stage's weights fit and are read more than once; docs/planning.md)
+    succeeds for every shared model, keeps the memory promise, and gives the bytes of the
+    weights-in-place untiled run: where weights are read from never changes a result."""
+    if not model_path(stem, variant).exists():
+        pytest.fail(f"{model_path(stem, variant)} missing: the build generates it (tests/models)")
+    x_path, _ = reference(stem, variant)
+    plan = compile_plan(stem, variant, "256K", xip="auto")
+    assert plan is not None, f"{stem} {variant} must compile at 256K with weights in place"
+    header = inspect(plan)["plan"]
+    assert header["fast_arena_bytes"] <= 256 * 1024
+    y, stats = run_plan(plan, x_path, "auto")
     check_memory_promise(plan, stats)
     assert y.tobytes() == untiled_bytes(stem, variant)
 

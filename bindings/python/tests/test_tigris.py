@@ -1,7 +1,10 @@
 """The Python binding against the CLI: same model, same budgets, same answers."""
 
-import tigris
+import subprocess
+
 import pytest
+
+import tigris
 
 
 def test_analyze_matches_cli_json(model_path, cli_analysis):
@@ -57,6 +60,24 @@ def test_plan_bytes_equal_cli_compile(model_path, cli_plan_bytes):
             assert plan.file_bytes == len(data)
     assert isinstance(data, bytes)
     assert data == cli_plan_bytes
+
+
+def test_default_weights_are_the_cli_default(model_path, cli, tmp_path):
+    """plan() and `tigris compile` share the default weight policy (auto), and each
+    explicit policy gives the CLI's bytes for the same --weights."""
+    for weights, flags in ((None, []), ("auto", []), ("in-place", ["--xip"]),
+                           ("copy", ["--weights", "copy"])):
+        out = tmp_path / f"{weights}.tgrs"
+        subprocess.run([str(cli), "compile", str(model_path), "-m", "1M", *flags, "-o",
+                        str(out)], check=True, capture_output=True)
+        kwargs = {} if weights is None else {"weights": weights}
+        with tigris.load(model_path) as model, model.plan(fast="1M", **kwargs) as plan:
+            assert plan.emit() == out.read_bytes(), weights
+    with tigris.load(model_path) as model:
+        with pytest.raises(tigris.Error) as info:
+            model.plan(fast="256K", weights="ram")
+        assert info.value.status_name == "TIGRIS_ERR_INVALID_ARGUMENT"
+        assert "'ram'" in info.value.message
 
 
 def test_plan_save_writes_same_bytes(model_path, cli_plan_bytes, tmp_path):

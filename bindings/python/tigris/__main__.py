@@ -42,7 +42,8 @@ def _analyze(args: argparse.Namespace) -> None:
 def _compile(args: argparse.Namespace) -> None:
     fast, slow = _budgets(args.memory)
     with load(args.model) as model:
-        with model.plan(fast=fast, slow=slow, flash=args.flash, xip=args.xip,
+        weights = "in-place" if args.xip else args.weights
+        with model.plan(fast=fast, slow=slow, flash=args.flash, weights=weights,
                         compression=args.compression) as plan:
             plan.save(args.output)
             print(f"{args.output}: {plan.file_bytes} bytes, fast arena "
@@ -79,7 +80,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("model")
     p.add_argument("-m", "--memory", action="append", required=True, help="fast [then slow] budget")
     p.add_argument("-f", "--flash", help="flash budget")
-    p.add_argument("--xip", action="store_true", help="read weights in place from flash")
+    p.add_argument("--weights", choices=["auto", "in-place", "copy"], default="auto",
+                   help="where the runtime reads weights from (as tigris compile)")
+    p.add_argument("--xip", action="store_true", help="the same as --weights in-place")
     p.add_argument("-c", "--compression", choices=["none", "lz4"], default="none")
     p.add_argument("-o", "--output", required=True)
     p.set_defaults(func=_compile)

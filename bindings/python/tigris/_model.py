@@ -21,6 +21,8 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 _COMPRESSION = {"none": _c.TIGRIS_COMPRESSION_NONE, "lz4": _c.TIGRIS_COMPRESSION_LZ4}
 _LAYOUT = {"greedy": _c.TIGRIS_LAYOUT_GREEDY, "exact": _c.TIGRIS_LAYOUT_EXACT}
+_WEIGHTS = {"auto": _c.TIGRIS_WEIGHTS_AUTO, "in-place": _c.TIGRIS_WEIGHTS_IN_PLACE,
+            "copy": _c.TIGRIS_WEIGHTS_COPIED}
 
 
 def _set_layout(options, layout: str, time_limit: float) -> None:
@@ -267,11 +269,19 @@ class Model(_Handle):
             _c.tigris_analysis_free(analysis)
 
     def plan(self, fast: Size, slow: Optional[Size] = None, flash: Optional[Size] = None,
-             xip: bool = False, compression: str = "none", layout: str = "greedy",
-             time_limit: float = 10.0) -> Plan:
-        """Compiles an execution plan. xip=False copies each stage's weights into the fast
-        arena (the default of `tigris compile`); xip=True reads them in place from flash.
-        layout and time_limit as in analyze."""
+             xip: Optional[bool] = None, compression: str = "none", layout: str = "greedy",
+             time_limit: float = 10.0, weights: str = "auto") -> Plan:
+        """Compiles an execution plan. weights says where the runtime reads weights from,
+        as `tigris compile --weights`: "auto" (the default: in place, copied into the fast
+        arena by the stages where they fit and are read more than once), "in-place", or
+        "copy" (every stage copies its weights into the fast arena). xip=True is
+        weights="in-place", xip=False weights="copy". layout and time_limit as in
+        analyze."""
+        if xip is not None:
+            weights = "in-place" if xip else "copy"
+        if weights not in _WEIGHTS:
+            raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
+                            f"weights must be 'auto', 'in-place' or 'copy', not {weights!r}")
         if compression not in _COMPRESSION:
             raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
                             f"compression must be 'none' or 'lz4', not {compression!r}")
@@ -280,7 +290,7 @@ class Model(_Handle):
         options.fast_bytes = parse_size(fast)
         options.slow_bytes = optional_size(slow)
         options.flash_bytes = optional_size(flash)
-        options.xip = 1 if xip else 0
+        options.xip = _WEIGHTS[weights]
         options.compression = _COMPRESSION[compression]
         _set_layout(options, layout, time_limit)
         status, plan = _c.tigris_plan(self._h, options)
