@@ -93,9 +93,13 @@ typedef enum tgrs_status {
                                           buffer, shapes that disagree, a region outside its
                                           strip, ... */
   TGRS_ERR_KERNEL_REJECTED = 59,       /* a kernel refused its arguments */
-  TGRS_ERR_INDEX_OUT_OF_RANGE = 60     /* a run-time index outside its table (GATHER reads
+  TGRS_ERR_INDEX_OUT_OF_RANGE = 60,    /* a run-time index outside its table (GATHER reads
                                           none of it; stats.failed_op names the op) */
-  /* 61..95 reserved for the executor. */
+  TGRS_ERR_UNKNOWN_MEMORY = 61,        /* tgrs_bind_arena: not an arena memory of the plan */
+  TGRS_ERR_HYDRATION_REQUIRED = 62,    /* tgrs_invoke before tgrs_hydrate_constants or
+                                          tgrs_mark_hydrated (tigris_context.h) */
+  TGRS_ERR_ARENA_NOT_BOUND = 63        /* tgrs_invoke: an arena the plan uses is unbound */
+  /* 64..95 reserved for the executor. */
 } tgrs_status;
 
 /* "TGRS_OK", "TGRS_ERR_BAD_OFFSET", "TGRS_ERR_INPUT_SIZE", ... (every code above);

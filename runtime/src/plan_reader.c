@@ -83,6 +83,12 @@ const char* tgrs_status_name(tgrs_status status) {
       return "TGRS_ERR_KERNEL_REJECTED";
     case TGRS_ERR_INDEX_OUT_OF_RANGE:
       return "TGRS_ERR_INDEX_OUT_OF_RANGE";
+    case TGRS_ERR_UNKNOWN_MEMORY:
+      return "TGRS_ERR_UNKNOWN_MEMORY";
+    case TGRS_ERR_HYDRATION_REQUIRED:
+      return "TGRS_ERR_HYDRATION_REQUIRED";
+    case TGRS_ERR_ARENA_NOT_BOUND:
+      return "TGRS_ERR_ARENA_NOT_BOUND";
   }
   return "TGRS_ERR_UNKNOWN";
 }

@@ -147,6 +147,10 @@ def run_qemu(args, workdir):
     for key in ("fast_hwm_bytes", "slow_hwm_bytes", "systick_lo", "stages_run"):
         if key not in stats:
             raise CaseFailure(f"firmware did not report tgrs.{key}:\n{console}")
+    # The harness checks tigris_context.h's error contract on the target before it runs
+    # (harness.c, check_context_contract): four bind errors and the hydration latch.
+    if stats.get("context_contract_checks") != 5:
+        raise CaseFailure(f"firmware did not pass the 5 context contract checks:\n{console}")
     return stats, wall
 
 

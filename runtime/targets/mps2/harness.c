@@ -5,7 +5,9 @@
  *    by tgrs_plan_init(), weights executed from flash when the plan was compiled --xip;
  *  - the fast arena is a static SRAM buffer of exactly the plan's fast_arena_bytes, the
  *    slow arena a static PSRAM buffer of exactly slow_arena_bytes (sizes from the
- *    generated tgrs_plan_config.h, checked against the plan at start);
+ *    generated tgrs_plan_config.h, checked against the plan at start), bound to a
+ *    tgrs_context (tigris_context.h) after the context's error contract is checked on the
+ *    target: the bind errors and the hydration latch;
  *  - no heap anywhere (the linker script gives newlib none; the tests check the map file).
  * Input and output travel through semihosting files (harness.h). Results are printed as
  * "tgrs.<key>=<value>" lines for tests/cortex-m/run_qemu_case.py.
@@ -16,6 +18,7 @@
 #include "harness.h"
 #include "semihost.h"
 #include "tgrs_plan_config.h" /* generated per plan by tests/cortex-m/plan_config.cmake */
+#include "tigris_context.h"
 #include "tigris_executor.h"
 #include "tigris_runtime.h"
 
@@ -138,6 +141,36 @@ static int save_outputs(void) {
             : fail(HARNESS_EXIT_SETUP_FAILED, "short write to ", HARNESS_OUTPUT_FILE);
 }
 
+/* tigris_context.h's error contract, on the target, before the real binds: each wrong
+ * call must fail with its own status and bind nothing. */
+static int check_context_contract(tgrs_context* ctx, const tgrs_input_buffer* inputs,
+                                  uint32_t num_inputs, const tgrs_output_buffer* outputs,
+                                  uint32_t num_outputs) {
+  const size_t fast = TGRS_PLAN_FAST_ARENA_BYTES;
+  tgrs_run_stats stats;
+  if (tgrs_bind_arena(ctx, TGRS_REGION_FLASH, fast_arena.bytes, fast) != TGRS_ERR_UNKNOWN_MEMORY) {
+    return fail(HARNESS_EXIT_SETUP_FAILED, "context contract: ", "binding FLASH");
+  }
+  if (tgrs_bind_arena(ctx, TGRS_REGION_FAST, NULL, fast) != TGRS_ERR_NULL_ARGUMENT) {
+    return fail(HARNESS_EXIT_SETUP_FAILED, "context contract: ", "binding NULL");
+  }
+  if (fast > 0 && tgrs_bind_arena(ctx, TGRS_REGION_FAST, fast_arena.bytes, fast - 1) !=
+                      TGRS_ERR_ARENA_TOO_SMALL) {
+    return fail(HARNESS_EXIT_SETUP_FAILED, "context contract: ", "binding one byte short");
+  }
+  /* Never dereferenced: the check is on the address alone. */
+  if (tgrs_bind_arena(ctx, TGRS_REGION_FAST, fast_arena.bytes + 8, fast) !=
+      TGRS_ERR_ARENA_MISALIGNED) {
+    return fail(HARNESS_EXIT_SETUP_FAILED, "context contract: ", "binding a misaligned arena");
+  }
+  if (tgrs_invoke(ctx, inputs, num_inputs, outputs, num_outputs, &stats) !=
+      TGRS_ERR_HYDRATION_REQUIRED) {
+    return fail(HARNESS_EXIT_SETUP_FAILED, "context contract: ", "invoking before hydration");
+  }
+  semihost_put_u32("tgrs.context_contract_checks=", 5);
+  return HARNESS_EXIT_OK;
+}
+
 static void report(const tgrs_run_stats* stats, uint64_t ticks) {
   semihost_put_u32("tgrs.fast_arena_bytes=", TGRS_PLAN_FAST_ARENA_BYTES);
   semihost_put_u32("tgrs.slow_arena_bytes=", TGRS_PLAN_SLOW_ARENA_BYTES);
@@ -156,7 +189,7 @@ int main(void) {
   tgrs_input_buffer inputs[HARNESS_MAX_IO];
   tgrs_output_buffer outputs[HARNESS_MAX_IO];
   uint32_t num_inputs = 0, num_outputs = 0;
-  tgrs_arenas arenas;
+  static tgrs_context ctx;
   tgrs_run_stats stats;
   tgrs_status status;
   uint64_t ticks;
@@ -176,26 +209,32 @@ int main(void) {
   if ((code = load_inputs(&plan, inputs, &num_inputs)) != HARNESS_EXIT_OK) return code;
   if ((code = bind_outputs(&plan, outputs, &num_outputs)) != HARNESS_EXIT_OK) return code;
 
+  if (tgrs_context_init(&ctx, &plan) != TGRS_OK) {
+    return fail(HARNESS_EXIT_SETUP_FAILED, "tgrs_context_init: ", "failed");
+  }
+  code = check_context_contract(&ctx, inputs, num_inputs, outputs, num_outputs);
+  if (code != HARNESS_EXIT_OK) return code;
   memset(&fast_arena, HARNESS_GUARD_BYTE, sizeof fast_arena);
-  arenas.fast = fast_arena.bytes;
-  arenas.fast_size = sizeof fast_arena.bytes;
+  status = tgrs_bind_arena(&ctx, TGRS_REGION_FAST, fast_arena.bytes, sizeof fast_arena.bytes);
 #if TGRS_PLAN_SLOW_ARENA_BYTES > 0
   memset(&slow_arena, HARNESS_GUARD_BYTE, sizeof slow_arena);
-  arenas.slow = slow_arena.bytes;
-  arenas.slow_size = sizeof slow_arena.bytes;
-#else
-  arenas.slow = NULL;
-  arenas.slow_size = 0;
+  if (status == TGRS_OK) {
+    status = tgrs_bind_arena(&ctx, TGRS_REGION_SLOW, slow_arena.bytes, sizeof slow_arena.bytes);
+  }
 #endif
+  if (status == TGRS_OK) status = tgrs_hydrate_constants(&ctx);
+  if (status != TGRS_OK) {
+    return fail(HARNESS_EXIT_SETUP_FAILED, "binding the arenas: ", tgrs_status_name(status));
+  }
 
   cycle_counter_start();
-  status = tgrs_run(&plan, &arenas, inputs, num_inputs, outputs, num_outputs, &stats);
+  status = tgrs_invoke(&ctx, inputs, num_inputs, outputs, num_outputs, &stats);
   ticks = cycle_counter_read();
 
   if (status != TGRS_OK) {
     semihost_put_u32("tgrs.failed_stage=", (uint32_t)stats.failed_stage);
     semihost_put_u32("tgrs.failed_op=", (uint32_t)stats.failed_op);
-    return fail(HARNESS_EXIT_RUN_FAILED, "tgrs_run: ", tgrs_status_name(status));
+    return fail(HARNESS_EXIT_RUN_FAILED, "tgrs_invoke: ", tgrs_status_name(status));
   }
   report(&stats, ticks);
   if (!guard_intact(fast_arena.guard)) {

@@ -1,0 +1,103 @@
+/*
+ * tigris_context.h: running a plan through a caller-allocated context whose arenas are
+ * bound one memory at a time (issue 15; tensor-memory-attributes.txt, "Application wiring
+ * with caller-supplied arenas" and "Hydration contract"). C99, no heap, no global state.
+ *
+ *   tgrs_context ctx;
+ *   tgrs_context_init(&ctx, &plan);                       // clears binds and the latch
+ *   tgrs_bind_arena(&ctx, TGRS_REGION_FAST, sram, sizeof sram);
+ *   tgrs_bind_arena(&ctx, TGRS_REGION_SLOW, psram, sizeof psram);   // when the plan has one
+ *   tgrs_hydrate_constants(&ctx);                         // weak: override for DMA
+ *   tgrs_invoke(&ctx, inputs, 1, outputs, 1, &stats);     // as often as needed
+ *
+ * Memories are the plan's (tgrs_plan_memory_count / tgrs_plan_get_memory, indexed like
+ * tgrs_memory_region). The caller binds every arena memory the plan uses (size > 0): today
+ * FAST (scratch: activations, strips, and each stage's copied weights) and SLOW (spilled
+ * tensors). FLASH is the plan itself and HOST the caller's input and output buffers: they
+ * are never bound.
+ *
+ * Sharing: scratch holds nothing from one invoke to the next, so two contexts (two models,
+ * or one model twice) may bind the same scratch buffer, sized for the larger plan, as long
+ * as their invokes do not overlap in time. Each context only touches the buffers bound to
+ * it and the caller's inputs and outputs.
+ *
+ * Hydration latch: tgrs_invoke refuses to run (TGRS_ERR_HYDRATION_REQUIRED) until the
+ * context has been hydrated since tgrs_context_init: by tgrs_hydrate_constants, or by
+ * tgrs_mark_hydrated when the caller put the staged constants in place itself (a DMA
+ * transfer, a preloaded RAM image). Staged constants are constants copied once into a
+ * writable arena before the first invoke; the default tgrs_hydrate_constants copies each
+ * staged arena from its source in the plan, then marks the context hydrated. A plan
+ * without staged constants (every plan today: weights are read in place or copied per
+ * stage, docs/planning.md "Weight residency") has nothing to copy, and the same sequence
+ * works for it unchanged.
+ */
+#ifndef TIGRIS_CONTEXT_H_
+#define TIGRIS_CONTEXT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tigris_executor.h"
+#include "tigris_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Arena memories a context can hold: FAST and SLOW (tgrs_memory_region). */
+#define TGRS_CONTEXT_ARENAS 2u
+
+/* Caller-allocated (static, stack or inside the caller's own struct); the fields are
+ * private: set them only through the functions below. */
+typedef struct tgrs_context {
+  const tgrs_plan* plan_;
+  void* base_[TGRS_CONTEXT_ARENAS];
+  size_t size_[TGRS_CONTEXT_ARENAS];
+  uint32_t hydrated_;
+  uint32_t magic_; /* TGRS_CONTEXT_MAGIC once tgrs_context_init succeeded */
+} tgrs_context;
+
+/* Starts `ctx` for `plan` (verified by tgrs_plan_init; it must outlive the context):
+ * no arena bound, hydration latch clear.
+ * @return TGRS_OK, TGRS_ERR_NULL_ARGUMENT, TGRS_ERR_PLAN_NOT_VERIFIED. */
+tgrs_status tgrs_context_init(tgrs_context* ctx, const tgrs_plan* plan);
+
+/* The bytes and alignment the plan needs of arena memory `memory` (a tgrs_memory_region);
+ * 0 bytes for a memory that is not a bindable arena. */
+size_t tgrs_context_arena_bytes(const tgrs_context* ctx, uint32_t memory);
+
+/* Binds `size` bytes at `base` as memory `memory` of ctx's plan; binding again replaces
+ * the earlier buffer.
+ * @return TGRS_OK;
+ *   TGRS_ERR_UNKNOWN_MEMORY: `memory` is not an arena of the plan (FLASH, HOST, or past
+ *     the plan's memories);
+ *   TGRS_ERR_NULL_ARGUMENT: ctx or base is NULL, or ctx was never initialised;
+ *   TGRS_ERR_ARENA_TOO_SMALL: size is below what the plan needs of the memory;
+ *   TGRS_ERR_ARENA_MISALIGNED: base is not a multiple of the memory's alignment. */
+tgrs_status tgrs_bind_arena(tgrs_context* ctx, uint32_t memory, void* base, size_t size);
+
+/* Copies every staged constant arena from its source in the plan into its bound arena,
+ * once per call (idempotent: the bytes are the same each time), then marks ctx hydrated.
+ * Weak where the compiler supports it: a firmware may define its own (DMA, decompression,
+ * a model swap) and must then call tgrs_mark_hydrated.
+ * @return TGRS_OK, TGRS_ERR_NULL_ARGUMENT (ctx NULL or never initialised). */
+tgrs_status tgrs_hydrate_constants(tgrs_context* ctx);
+
+/* Sets / clears the hydration latch (NULL is ignored). */
+void tgrs_mark_hydrated(tgrs_context* ctx);
+void tgrs_clear_hydrated(tgrs_context* ctx);
+
+/* Runs ctx's plan once with its bound arenas: tgrs_run's contract (tigris_executor.h),
+ * same buffers, statuses and stats.
+ * @return additionally TGRS_ERR_NULL_ARGUMENT (ctx NULL or never initialised),
+ *   TGRS_ERR_HYDRATION_REQUIRED (latch clear), TGRS_ERR_ARENA_NOT_BOUND (an arena the plan
+ *   uses was never bound). */
+tgrs_status tgrs_invoke(tgrs_context* ctx, const tgrs_input_buffer* inputs, uint32_t num_inputs,
+                        const tgrs_output_buffer* outputs, uint32_t num_outputs,
+                        tgrs_run_stats* stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TIGRIS_CONTEXT_H_ */
