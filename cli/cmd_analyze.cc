@@ -6,19 +6,22 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "analysis_report.h"
 #include "commands.h"
 #include "layout_options.h"
 #include "model_options.h"
+#include "target_option.h"
 
 namespace tigris::cli {
 namespace {
 
 const char kAnalyzeHelp[] =
-    "usage: tigris analyze MODEL.onnx [-m FAST [-m SLOW]] [-f FLASH] [-v] [--json]\n"
-    "                      [--timeline FILE.svg] [options]\n"
+    "usage: tigris analyze MODEL.onnx [-m FAST [-m SLOW] [-f FLASH] | --target T.yaml]\n"
+    "                      [-v] [--json] [--timeline FILE.svg] [options]\n"
     "\n"
     "Loads an ONNX model (float32 or int8 QDQ), normalizes it to the runtime's operator\n"
     "set and prints a summary. With -m it also plans the model under the memory budgets\n"
@@ -28,7 +31,9 @@ const char kAnalyzeHelp[] =
     "  -m, --memory SIZE       SRAM budget; a second -m is the slow memory (PSRAM) for\n"
     "                          spills (default: unlimited, the footprint is reported)\n"
     "  -f, --flash SIZE        flash budget for the weights (reported)\n"
-    "  -v, --verbose           also print a table of every stage (needs -m)\n"
+    "  --target FILE           plan for a part's memories (YAML, docs/memories.md) instead\n"
+    "                          of -m/-f, and print what each memory holds\n"
+    "  -v, --verbose           also print a table of every stage (needs -m or --target)\n"
     "  --json                  print JSON instead of the human report\n"
     "  --timeline FILE.svg     write the memory timeline chart (needs -m)\n"
     "  -h, --help              show this help\n"
@@ -95,8 +100,20 @@ uint64_t ParseSizeOption(const std::string& option, const std::string& text) {
 }
 
 // Budgets from -m FAST [-m SLOW] and -f FLASH; false when no -m was given.
-bool ParseBudgets(const Args& args, tigris_analyze_options* options) {
+bool ParseBudgets(const Args& args, tigris_analyze_options* options, bool target) {
   const std::vector<std::string>& memory = args.Values("-m");
+  if (target) {
+    if (!memory.empty() || !args.Values("-f").empty()) {
+      throw UsageError("--target gives the memory sizes: drop -m and -f");
+    }
+    if (args.Values("--timeline").size() > 1)
+      throw UsageError("--timeline is given more than once");
+    const LayoutChoice layout = ParseLayoutOptions(args);
+    options->layout = layout.layout;
+    options->time_limit_seconds = layout.time_limit_seconds;
+    options->progress = layout.progress;
+    return true;
+  }
   if (memory.empty()) {
     for (const char* needs_m : {"-f", "--timeline", "--layout", "--time-limit"}) {
       if (!args.Values(needs_m).empty()) throw UsageError(std::string(needs_m) + " needs -m FAST");
@@ -143,9 +160,13 @@ bool WriteTimeline(const tigris_analysis* analysis, const std::string& path) {
 }
 
 int AnalyzeUnderBudget(const tigris_model* model, const Args& args,
-                       const tigris_analyze_options& options) {
+                       const tigris_analyze_options& options,
+                       const std::optional<TargetFile>& target) {
   tigris_analysis* analysis = nullptr;
-  tigris_status status = tigris_analyze(&analysis, model, &options);
+  tigris_status status = target
+                             ? tigris_analyze_for_target(&analysis, model, &options,
+                                                         target->yaml.c_str(), target->path.c_str())
+                             : tigris_analyze(&analysis, model, &options);
   if (status != TIGRIS_OK) {
     PrintLibraryError(status, tigris_last_error());
     return 1;
@@ -155,6 +176,16 @@ int AnalyzeUnderBudget(const tigris_model* model, const Args& args,
     std::printf("%s\n", tigris_analysis_json(analysis));
   } else {
     PrintAnalysisReport(stdout, analysis, ModelStem(args.positional()[0]), args.Flag("-v"));
+    if (target) {
+      const nlohmann::json report = nlohmann::json::parse(tigris_analysis_json(analysis));
+      std::printf("\n");
+      PrintMemoryTable(report.at("memories").dump().c_str());
+      if (!report.at("target").at("spills_fit").get<bool>()) {
+        std::printf("spills    %llu bytes fit no writable memory besides the scratch one\n",
+                    static_cast<unsigned long long>(tigris_analysis_slow_peak_bytes(analysis)));
+        exit_code = 1;
+      }
+    }
   }
   if (!args.Values("--timeline").empty()) {
     const std::string& path = args.Values("--timeline")[0];
@@ -175,6 +206,7 @@ int RunAnalyze(int argc, char** argv) {
   options.push_back({"-m", "--memory"});
   options.push_back({"-f", "--flash"});
   options.push_back({"--timeline"});
+  options.push_back({"--target"});
   for (std::vector<std::string>& spelling : LayoutOptionSpellings()) options.push_back(spelling);
   Args args({{"--json"}, {"-v", "--verbose"}, {"-h", "--help"}}, options);
   args.Parse(argc, argv, 2);
@@ -187,7 +219,8 @@ int RunAnalyze(int argc, char** argv) {
   }
   // Budgets first: a usage error should not wait for a large model to load.
   tigris_analyze_options budgets = TIGRIS_ANALYZE_OPTIONS_INIT;
-  const bool plan = ParseBudgets(args, &budgets);
+  const std::optional<TargetFile> target = ReadTargetOption(args);
+  const bool plan = ParseBudgets(args, &budgets, target.has_value());
 
   tigris_status status = TIGRIS_OK;
   tigris_model* model = LoadModel(args.positional()[0], args, &status);
@@ -195,7 +228,7 @@ int RunAnalyze(int argc, char** argv) {
 
   int exit_code = 0;
   if (plan) {
-    exit_code = AnalyzeUnderBudget(model, args, budgets);
+    exit_code = AnalyzeUnderBudget(model, args, budgets, target);
   } else if (args.Flag("--json")) {
     std::printf("%s\n", tigris_model_json(model));
   } else {

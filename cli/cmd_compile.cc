@@ -3,6 +3,7 @@
 //  [--layout greedy|exact [--time-limit S]] -o OUT.tgrs`:
 // plan the model under the budgets and write the .tgrs execution plan.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,13 +12,14 @@
 #include "inspect_plan.h"
 #include "layout_options.h"
 #include "model_options.h"
+#include "target_option.h"
 
 namespace tigris::cli {
 namespace {
 
 const char kCompileHelp[] =
-    "usage: tigris compile MODEL.onnx -m FAST [-m SLOW] [-f FLASH] [--weights MODE]\n"
-    "                      [-c none|lz4] -o OUT.tgrs [options]\n"
+    "usage: tigris compile MODEL.onnx (-m FAST [-m SLOW] [-f FLASH] | --target T.yaml)\n"
+    "                      [--weights MODE] [-c none|lz4] -o OUT.tgrs [options]\n"
     "\n"
     "Plans the model under the memory budgets and writes the .tgrs execution plan\n"
     "(docs/plan-format.md).\n"
@@ -25,6 +27,9 @@ const char kCompileHelp[] =
     "options:\n"
     "  -m, --memory SIZE       fast (SRAM) budget; a second -m is the slow (PSRAM) budget\n"
     "  -f, --flash SIZE        flash budget for the whole plan file (default: unlimited)\n"
+    "  --target FILE           the part's memories as YAML instead of -m/-f: scratch goes\n"
+    "                          to the fastest writable memory, spills to the next with\n"
+    "                          room, the plan to its plan_memory (docs/memories.md)\n"
     "  --weights MODE          where the runtime reads weights from (docs/planning.md,\n"
     "                          \"Weight residency\"):\n"
     "                            auto (default): in place from the plan (flash), except\n"
@@ -76,6 +81,7 @@ int RunCompile(int argc, char** argv) {
   options.push_back({"-o", "--output"});
   for (std::vector<std::string>& spelling : LayoutOptionSpellings()) options.push_back(spelling);
   options.push_back({"--weights"});
+  options.push_back({"--target"});
   Args args({{"--xip"}, {"-h", "--help"}}, options);
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
@@ -86,13 +92,22 @@ int RunCompile(int argc, char** argv) {
 
   tigris_plan_options plan_options = TIGRIS_PLAN_OPTIONS_INIT;
   const std::vector<std::string>& memory = args.Values("-m");
-  if (memory.empty() || memory.size() > 2) {
-    throw UsageError("compile needs -m FAST and optionally a second -m SLOW");
+  const std::optional<TargetFile> target = ReadTargetOption(args);
+  if (target) {
+    if (!memory.empty() || !args.Values("-f").empty()) {
+      throw UsageError("--target gives the memory sizes: drop -m and -f");
+    }
+  } else {
+    if (memory.empty() || memory.size() > 2) {
+      throw UsageError("compile needs -m FAST and optionally a second -m SLOW, or --target");
+    }
+    plan_options.fast_bytes = ParseSize(memory[0], "-m");
+    if (memory.size() == 2) plan_options.slow_bytes = ParseSize(memory[1], "-m");
+    if (args.Values("-f").size() > 1) throw UsageError("-f is given more than once");
+    if (!args.Values("-f").empty()) {
+      plan_options.flash_bytes = ParseSize(args.Values("-f")[0], "-f");
+    }
   }
-  plan_options.fast_bytes = ParseSize(memory[0], "-m");
-  if (memory.size() == 2) plan_options.slow_bytes = ParseSize(memory[1], "-m");
-  if (args.Values("-f").size() > 1) throw UsageError("-f is given more than once");
-  if (!args.Values("-f").empty()) plan_options.flash_bytes = ParseSize(args.Values("-f")[0], "-f");
   plan_options.xip = ParseWeights(args);
   const std::string compression = args.Values("-c").empty() ? "none" : args.Values("-c").back();
   if (compression == "lz4") {
@@ -116,7 +131,9 @@ int RunCompile(int argc, char** argv) {
   tigris_model* model = LoadModel(args.positional()[0], args, &status);
   if (!model) return 1;
   tigris_execution_plan* plan = nullptr;
-  status = tigris_plan(&plan, model, &plan_options);
+  status = target ? tigris_plan_for_target(&plan, model, &plan_options, target->yaml.c_str(),
+                                           target->path.c_str())
+                  : tigris_plan(&plan, model, &plan_options);
   if (status == TIGRIS_OK) {
     status = tigris_emit_to_file(plan, out_path.c_str());
     if (status != TIGRIS_OK) PrintLibraryError(status, tigris_plan_last_error(plan));
@@ -145,11 +162,15 @@ int RunCompile(int argc, char** argv) {
       std::printf("         %s\n", WeightResidencyText(loaded.plan()).c_str());
     }
     tigris_free(bytes);
-    std::printf("fast     %llu bytes arena (budget %llu)\n",
-                static_cast<unsigned long long>(tigris_plan_fast_arena_bytes(plan)),
-                static_cast<unsigned long long>(plan_options.fast_bytes));
-    std::printf("slow     %llu bytes arena\n",
-                static_cast<unsigned long long>(tigris_plan_slow_arena_bytes(plan)));
+    if (target) {
+      PrintMemoryTable(tigris_plan_memories_json(plan));
+    } else {
+      std::printf("fast     %llu bytes arena (budget %llu)\n",
+                  static_cast<unsigned long long>(tigris_plan_fast_arena_bytes(plan)),
+                  static_cast<unsigned long long>(plan_options.fast_bytes));
+      std::printf("slow     %llu bytes arena\n",
+                  static_cast<unsigned long long>(tigris_plan_slow_arena_bytes(plan)));
+    }
   }
   tigris_plan_free(plan);
   tigris_model_free(model);

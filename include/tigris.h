@@ -276,6 +276,16 @@ TIGRIS_API tigris_status tigris_analyze_options_init(tigris_analyze_options* opt
  *         TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL when the spills exceed slow_bytes. */
 TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_model* model,
                                         const tigris_analyze_options* options);
+/* tigris_analyze for a target description (the YAML text of `target_yaml`, named `source`
+ * in messages; docs/memories.md): the fast budget is the fastest writable memory's size,
+ * so options->fast_bytes, slow_bytes and flash_bytes must be 0. The JSON gains "target"
+ * ({"source", "spills_fit"}) and "memories" ([{"name", "size", "used_bytes",
+ * "traffic_bytes", "role"}], as tigris_plan_memories_json; scratch counts activations
+ * alone, the plan memory the weights).
+ * @return as tigris_analyze, and TIGRIS_ERR_INVALID_ARGUMENT for a malformed target. */
+TIGRIS_API tigris_status tigris_analyze_for_target(tigris_analysis** out, const tigris_model* model,
+                                                   const tigris_analyze_options* options,
+                                                   const char* target_yaml, const char* source);
 TIGRIS_API void tigris_analysis_free(tigris_analysis* analysis);
 
 /* Headline numbers (bytes, MACs). Zero / TIGRIS_VERDICT_NEEDS_WORK on a NULL handle. */
@@ -364,6 +374,20 @@ TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int
  *         ops), TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL (plan size and budget in the message). */
 TIGRIS_API tigris_status tigris_plan(tigris_execution_plan** out, const tigris_model* model,
                                      const tigris_plan_options* options);
+/* Plans `model` for a target description: the YAML text of `target_yaml` (docs/memories.md;
+ * `source` names it in messages, e.g. its file name, or NULL). The target gives the memory
+ * sizes, so options->fast_bytes, slow_bytes and flash_bytes must be 0; the other options
+ * apply as in tigris_plan. Scratch goes to the fastest writable memory, spills to the
+ * fastest other writable memory with room, the plan (and the weights it keeps in place) to
+ * the plan memory; tigris_plan_memories_json says what each memory holds.
+ * @return TIGRIS_OK, TIGRIS_ERR_INVALID_ARGUMENT (a malformed target: the message names the
+ *         source, line, column and field), TIGRIS_ERR_DOES_NOT_FIT,
+ *         TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL (no memory holds the spills),
+ *         TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL (the plan exceeds its memory). */
+TIGRIS_API tigris_status tigris_plan_for_target(tigris_execution_plan** out,
+                                                const tigris_model* model,
+                                                const tigris_plan_options* options,
+                                                const char* target_yaml, const char* source);
 TIGRIS_API void tigris_plan_free(tigris_execution_plan* plan);
 TIGRIS_API const char* tigris_plan_last_error(const tigris_execution_plan* plan);
 
@@ -374,6 +398,12 @@ TIGRIS_API uint64_t
 tigris_plan_stored_weight_bytes(const tigris_execution_plan* plan); /* in file */
 TIGRIS_API uint64_t tigris_plan_fast_arena_bytes(const tigris_execution_plan* plan);
 TIGRIS_API uint64_t tigris_plan_slow_arena_bytes(const tigris_execution_plan* plan);
+/* What the plan keeps in each memory, as JSON: [{"name", "size" (capacity; 0 = not given),
+ * "used_bytes", "traffic_bytes" (spill bytes moved per inference), "role" ("scratch",
+ * "spills", "plan", joined by "+" when one memory holds several, "" when unused)}], every
+ * memory of the target in order (tigris_plan: "fast", "slow", "flash"). Owned by the plan;
+ * "[]" for NULL. */
+TIGRIS_API const char* tigris_plan_memories_json(const tigris_execution_plan* plan);
 
 /* The .tgrs bytes of `plan` in a new buffer the caller releases with tigris_free.
  * Deterministic: the same model and options give the same bytes. */

@@ -32,6 +32,7 @@ apt_packages=(
   liblz4-dev             # LZ4 compression of weights in the compiler
   libonnx-dev            # ONNX protobuf schema, shape inference
   libprotobuf-dev
+  libyaml-cpp-dev        # target descriptions (tigris --target TARGET.yaml, docs/memories.md)
   llvm                   # fuzz/: llvm-profdata and llvm-cov for scripts/fuzz.sh --coverage
   mono-mcs               # C# binding: compiler (bindings/csharp)
   mono-runtime           # C# binding: runs its tests

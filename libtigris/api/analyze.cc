@@ -9,6 +9,7 @@
 #include "api/status.h"
 #include "plan/plan_json.h"
 #include "plan/planner.h"
+#include "target/target.h"
 
 namespace tigris::api {
 namespace {
@@ -37,13 +38,54 @@ plan::Budget ToBudget(const tigris_analyze_options* options) {
 
 // One top-level object: the model summary first (as tigris_model_json, without the
 // graph), then the plan's fields in reading order (docs/json.md).
-std::string AnalysisJson(const ir::Graph& graph, const plan::PlanResult& result) {
+// What each memory of `target` would hold: scratch (the activation peak; weights the
+// default policy copies come on top, tigris_plan says), the spills where they fit, the
+// weights kept in place in the plan memory.
+Json TargetMemories(const ir::Graph& graph, const plan::PlanResult& result,
+                    const target::Target& target) {
+  int64_t weights = 0;
+  for (const ir::Tensor& t : graph.tensors) {
+    if (t.is_constant) weights += static_cast<int64_t>(t.data.size());
+  }
+  const int spill = result.slow_peak_bytes > 0 ? target.SpillMemory(result.slow_peak_bytes) : -1;
+  Json memories = Json::array();
+  for (size_t i = 0; i < target.memories.size(); ++i) {
+    const int index = static_cast<int>(i);
+    std::string role;
+    int64_t used = 0, traffic = 0;
+    auto add = [&](const char* what, int64_t bytes) {
+      role += (role.empty() ? "" : "+") + std::string(what);
+      used += bytes;
+    };
+    if (index == target.ScratchMemory()) add("scratch", result.scheduled_peak_bytes);
+    if (index == spill) {
+      add("spills", result.slow_peak_bytes);
+      traffic = result.slow_traffic_bytes;
+    }
+    if (index == target.plan_memory) add("plan", weights);
+    memories.push_back({{"name", target.memories[i].name},
+                        {"size", target.memories[i].size},
+                        {"used_bytes", used},
+                        {"traffic_bytes", traffic},
+                        {"role", role}});
+  }
+  return memories;
+}
+
+std::string AnalysisJson(const ir::Graph& graph, const plan::PlanResult& result,
+                         const target::Target* target = nullptr) {
   const nlohmann::json plan_json = plan::PlanToJson(graph, result);
   Json out;
   out["model"] = ModelToJson(graph, false);
   for (const char* key : {"budget", "verdict", "scheduled_peak_bytes", "slow_peak_bytes", "memory",
                           "totals", "stages", "chains", "timeline"}) {
     out[key] = Json::parse(plan_json.at(key).dump(-1, ' ', false, kReplaceInvalidUtf8));
+  }
+  if (target) {
+    out["target"] = {{"source", target->source},
+                     {"spills_fit", result.slow_peak_bytes == 0 ||
+                                        target->SpillMemory(result.slow_peak_bytes) >= 0}};
+    out["memories"] = TargetMemories(graph, result, *target);
   }
   // Keys a newer planner adds still reach the caller, after the known ones.
   for (const auto& [key, value] : plan_json.items()) {
@@ -86,6 +128,38 @@ TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_mode
     analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis.plan);
     analysis.chart = tigris::report::ChartFromPlan(analysis.plan.graph, analysis.plan);
   });
+}
+
+TIGRIS_API tigris_status tigris_analyze_for_target(tigris_analysis** out, const tigris_model* model,
+                                                   const tigris_analyze_options* options,
+                                                   const char* target_yaml, const char* source) {
+  std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
+  return tigris::api::CreateHandle(
+      out, err, "tigris_analyze_for_target", [&](tigris_analysis& analysis) {
+        if (!model || !options || !target_yaml) {
+          throw Error(Status::kInvalidArgument,
+                      "tigris_analyze_for_target: model, options and target_yaml must not be "
+                      "NULL");
+        }
+        tigris::api::CheckStructVersion(options->version, TIGRIS_ANALYZE_OPTIONS_VERSION,
+                                        "tigris_analyze_options");
+        if (options->fast_bytes || options->slow_bytes || options->flash_bytes) {
+          throw Error(Status::kInvalidArgument,
+                      "tigris_analyze_for_target: the target gives the memory sizes; leave "
+                      "fast_bytes, slow_bytes and flash_bytes 0");
+        }
+        const tigris::target::Target target =
+            tigris::target::ParseTarget(target_yaml, source ? source : "target");
+        tigris::plan::Budget budget;
+        budget.fast_bytes = target.memories[static_cast<size_t>(target.ScratchMemory())].size;
+        budget.layout = tigris::api::ToLayoutOptions(options->layout, options->time_limit_seconds,
+                                                     options->progress, options->progress_user_data,
+                                                     "tigris_analyze_options");
+        analysis.plan = tigris::plan::PlanModel(model->graph, budget);
+        analysis.tiled_stage_count = tigris::api::CountTiledStages(analysis.plan);
+        analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis.plan, &target);
+        analysis.chart = tigris::report::ChartFromPlan(analysis.plan.graph, analysis.plan);
+      });
 }
 
 TIGRIS_API void tigris_analysis_free(tigris_analysis* analysis) { delete analysis; }

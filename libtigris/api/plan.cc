@@ -12,6 +12,9 @@
 #include "api/plan_handle.h"
 #include "api/status.h"
 #include "emit/compile.h"
+#include "target/target.h"
+
+#include <nlohmann/json.hpp>
 
 namespace tigris::api {
 namespace {
@@ -61,6 +64,26 @@ emit::EmitOptions ToEmitOptions(const tigris_plan_options* options) {
   return out;
 }
 
+void FillPlanHandle(tigris_execution_plan& handle, emit::CompiledPlan compiled) {
+  const emit::EmittedPlan& e = compiled.emitted;
+  handle.weight_bytes = static_cast<uint64_t>(e.weight_bytes);
+  handle.stored_weight_bytes = static_cast<uint64_t>(e.stored_weight_bytes);
+  handle.fast_arena_bytes = static_cast<uint64_t>(e.fast_arena_bytes);
+  handle.slow_arena_bytes = static_cast<uint64_t>(e.slow_arena_bytes);
+  nlohmann::ordered_json memories = nlohmann::ordered_json::array();
+  for (const emit::MemoryUse& m : compiled.memories) {
+    memories.push_back({{"name", m.name},
+                        {"size", m.size},
+                        {"used_bytes", m.used_bytes},
+                        {"traffic_bytes", m.traffic_bytes},
+                        {"role", m.role}});
+  }
+  handle.memories_json = memories.dump();
+  handle.bytes = std::move(compiled.emitted.bytes);
+  // Every emitted plan passes the runtime's verifier here, before any caller sees it.
+  DescribePlan(handle, /*summary=*/false);
+}
+
 }  // namespace
 }  // namespace tigris::api
 
@@ -82,16 +105,41 @@ TIGRIS_API tigris_status tigris_plan(tigris_execution_plan** out, const tigris_m
     if (!model) throw Error(Status::kInvalidArgument, "tigris_plan: model must not be NULL");
     const tigris::plan::Budget budget = tigris::api::ToBudget(options);
     const tigris::emit::EmitOptions emit_options = tigris::api::ToEmitOptions(options);
-    tigris::emit::CompiledPlan compiled = tigris::emit::Compile(model->graph, budget, emit_options);
-    const tigris::emit::EmittedPlan& e = compiled.emitted;
-    handle.weight_bytes = static_cast<uint64_t>(e.weight_bytes);
-    handle.stored_weight_bytes = static_cast<uint64_t>(e.stored_weight_bytes);
-    handle.fast_arena_bytes = static_cast<uint64_t>(e.fast_arena_bytes);
-    handle.slow_arena_bytes = static_cast<uint64_t>(e.slow_arena_bytes);
-    handle.bytes = std::move(compiled.emitted.bytes);
-    // Every emitted plan passes the runtime's verifier here, before any caller sees it.
-    tigris::api::DescribePlan(handle, /*summary=*/false);
+    tigris::api::FillPlanHandle(handle, tigris::emit::Compile(model->graph, budget, emit_options));
   });
+}
+
+TIGRIS_API tigris_status tigris_plan_for_target(tigris_execution_plan** out,
+                                                const tigris_model* model,
+                                                const tigris_plan_options* options,
+                                                const char* target_yaml, const char* source) {
+  std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
+  return tigris::api::CreateHandle(
+      out, err, "tigris_plan_for_target", [&](tigris_execution_plan& handle) {
+        if (!model || !options || !target_yaml) {
+          throw Error(Status::kInvalidArgument,
+                      "tigris_plan_for_target: model, options and target_yaml must not be NULL");
+        }
+        tigris::api::CheckStructVersion(options->version, TIGRIS_PLAN_OPTIONS_VERSION,
+                                        "tigris_plan_options");
+        if (options->fast_bytes || options->slow_bytes || options->flash_bytes) {
+          throw Error(Status::kInvalidArgument,
+                      "tigris_plan_for_target: the target gives the memory sizes; leave "
+                      "fast_bytes, slow_bytes and flash_bytes 0");
+        }
+        const tigris::target::Target target =
+            tigris::target::ParseTarget(target_yaml, source ? source : "target");
+        const tigris::plan::LayoutOptions layout = tigris::api::ToLayoutOptions(
+            options->layout, options->time_limit_seconds, options->progress,
+            options->progress_user_data, "tigris_plan_options");
+        tigris::api::FillPlanHandle(
+            handle, tigris::emit::CompileForTarget(model->graph, target, layout,
+                                                   tigris::api::ToEmitOptions(options)));
+      });
+}
+
+TIGRIS_API const char* tigris_plan_memories_json(const tigris_execution_plan* plan) {
+  return plan ? plan->memories_json.c_str() : "[]";
 }
 
 TIGRIS_API void tigris_plan_free(tigris_execution_plan* plan) { delete plan; }

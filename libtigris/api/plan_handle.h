@@ -34,6 +34,8 @@ struct tigris_execution_plan {
   std::vector<tigris::api::PlanIoTensor> inputs;
   std::vector<tigris::api::PlanIoTensor> outputs;
   std::string last_error;  // tigris_plan_last_error
+  // tigris_plan_memories_json: [{name, size, used_bytes, traffic_bytes, role}]
+  std::string memories_json = "[]";
 };
 
 namespace tigris::api {

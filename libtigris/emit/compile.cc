@@ -24,44 +24,123 @@ void RequireStagesFit(const ir::Graph& graph, const plan::PlanResult& result, in
   }
 }
 
-}  // namespace
-
-CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
-                     const EmitOptions& options) {
+// Planning, and the per-stage weight choices, for `budget`.
+plan::PlanResult PlanForEmit(const ir::Graph& graph, const plan::Budget& budget,
+                             const EmitOptions& options) {
   if (options.lz4 && options.xip) {
     throw Error(Status::kInvalidArgument,
                 "LZ4-compressed weights cannot be executed in place: use xip = 0 with LZ4");
   }
-  CompiledPlan out;
   // Without xip each stage's weights are copied into a prefix of the fast arena
   // (docs/memory-model.md), so the planner must leave room for them.
   plan::Budget planned = budget;
   planned.reserve_weights = !options.xip;
-  out.result = plan::PlanModel(graph, planned);
+  plan::PlanResult result = plan::PlanModel(graph, planned);
   // The plan's own graph from here on: the planner may have rewritten its copy.
-  RequireStagesFit(out.result.graph, out.result, budget.fast_bytes);
-  if (options.xip && options.copy_where_faster) {
-    plan::ChooseWeightCopies(out.result, budget.fast_bytes);
-  }
-  out.emitted = EmitPlan(out.result.graph, out.result, options);
-  // The planner's prefix mirrors the emitter's (analysis/weight_prefix.cc); this check
-  // stays as the safety net should the two ever disagree.
+  RequireStagesFit(result.graph, result, budget.fast_bytes);
+  if (options.xip && options.copy_where_faster) plan::ChooseWeightCopies(result, budget.fast_bytes);
+  return result;
+}
+
+// The planner's prefix mirrors the emitter's (analysis/weight_prefix.cc); this check
+// stays as the safety net should the two ever disagree.
+void RequireReservedFit(const CompiledPlan& out, int64_t fast_bytes) {
   for (const plan::Stage& stage : out.result.stages) {
     const int64_t reserved = out.emitted.stage_reserved_bytes[static_cast<size_t>(stage.id)];
-    if (reserved + stage.peak_bytes > budget.fast_bytes) {
+    if (reserved + stage.peak_bytes > fast_bytes) {
       throw Error(Status::kDoesNotFit,
                   "stage " + std::to_string(stage.id) + " needs " + std::to_string(reserved) +
                       " bytes of weights copied to fast memory (not xip) + " +
                       std::to_string(stage.peak_bytes) + " bytes of activations = " +
                       std::to_string(reserved + stage.peak_bytes) + " > fast budget " +
-                      std::to_string(budget.fast_bytes) + " bytes; use xip or a larger budget");
+                      std::to_string(fast_bytes) + " bytes; use xip or a larger budget");
     }
   }
+}
+
+}  // namespace
+
+CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
+                     const EmitOptions& options) {
+  CompiledPlan out;
+  out.result = PlanForEmit(graph, budget, options);
+  out.emitted = EmitPlan(out.result.graph, out.result, options);
+  RequireReservedFit(out, budget.fast_bytes);
   const int64_t size = static_cast<int64_t>(out.emitted.bytes.size());
   if (budget.flash_bytes > 0 && size > budget.flash_bytes) {
     throw Error(Status::kFlashBudgetTooSmall, "the plan is " + std::to_string(size) +
                                                   " bytes but the flash budget is " +
                                                   std::to_string(budget.flash_bytes) + " bytes");
+  }
+  out.memories = {
+      {options.memory_names[0], budget.fast_bytes, out.emitted.fast_arena_bytes, 0, "scratch"},
+      {options.memory_names[1], budget.slow_bytes, out.emitted.slow_arena_bytes,
+       out.result.slow_traffic_bytes, "spills"},
+      {options.memory_names[2], budget.flash_bytes, size, 0, "plan"}};
+  return out;
+}
+
+CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& target,
+                              const plan::LayoutOptions& layout, EmitOptions options) {
+  const std::vector<int> writable = target.WritableBySpeed();
+  const target::Memory& scratch = target.memories[static_cast<size_t>(target.ScratchMemory())];
+  plan::Budget budget;
+  budget.fast_bytes = scratch.size;
+  budget.layout = layout;  // slow_bytes 0: the spills' memory is chosen below
+  CompiledPlan out;
+  out.result = PlanForEmit(graph, budget, options);
+
+  // Spills: the fastest other writable memory with room for the whole slow arena.
+  const int64_t slow = out.result.slow_peak_bytes;
+  const int spill = slow > 0 ? target.SpillMemory(slow) : -1;
+  if (slow > 0) {
+    std::string tried;
+    for (size_t i = 1; i < writable.size(); ++i) {
+      const target::Memory& m = target.memories[static_cast<size_t>(writable[i])];
+      tried += (tried.empty() ? "" : ", ") + m.name + " " + std::to_string(m.size);
+    }
+    if (spill < 0) {
+      throw Error(Status::kSlowBudgetTooSmall,
+                  target.source + ": spills need " + std::to_string(slow) +
+                      " bytes beside the scratch arena in " + scratch.name +
+                      ", and no other writable memory has room" +
+                      (tried.empty() ? std::string(" (there is none)") : " (" + tried + " bytes)"));
+    }
+  }
+  const target::Memory& plan_memory = target.plan();
+  options.memory_names = {scratch.name,
+                          spill >= 0 ? target.memories[static_cast<size_t>(spill)].name : "slow",
+                          plan_memory.name};
+  out.emitted = EmitPlan(out.result.graph, out.result, options);
+  RequireReservedFit(out, budget.fast_bytes);
+  const int64_t size = static_cast<int64_t>(out.emitted.bytes.size());
+  if (size > plan_memory.size) {
+    throw Error(Status::kFlashBudgetTooSmall, target.source + ": the plan is " +
+                                                  std::to_string(size) + " bytes but " +
+                                                  plan_memory.name + ", its plan_memory, has " +
+                                                  std::to_string(plan_memory.size) + " bytes");
+  }
+  // What each memory holds; a writable plan memory may share with an arena.
+  for (size_t i = 0; i < target.memories.size(); ++i) {
+    const target::Memory& m = target.memories[i];
+    const int index = static_cast<int>(i);
+    MemoryUse use{m.name, m.size, 0, 0, ""};
+    auto add = [&use](const char* role, int64_t bytes) {
+      use.role += (use.role.empty() ? "" : "+") + std::string(role);
+      use.used_bytes += bytes;
+    };
+    if (index == target.ScratchMemory()) add("scratch", out.emitted.fast_arena_bytes);
+    if (index == spill) {
+      add("spills", out.emitted.slow_arena_bytes);
+      use.traffic_bytes = out.result.slow_traffic_bytes;
+    }
+    if (index == target.plan_memory) add("plan", size);
+    if (use.used_bytes > m.size) {
+      throw Error(Status::kDoesNotFit, target.source + ": memory " + m.name + " holds " + use.role +
+                                           ", " + std::to_string(use.used_bytes) +
+                                           " bytes, but has " + std::to_string(m.size));
+    }
+    out.memories.push_back(std::move(use));
   }
   return out;
 }

@@ -10,23 +10,49 @@
 //    units worth copying are chosen after planning, each within the fast budget;
 //  - the .tgrs file must fit flash_bytes when given (else kFlashBudgetTooSmall with both
 //    numbers).
+// CompileForTarget does the same for a target description (target/target.h), choosing
+// the memories itself (docs/memories.md).
 #ifndef TIGRIS_EMIT_COMPILE_H_
 #define TIGRIS_EMIT_COMPILE_H_
+
+#include <string>
+#include <vector>
 
 #include "emit/plan_writer.h"
 #include "ir/graph.h"
 #include "plan/budget.h"
 #include "plan/plan.h"
+#include "target/target.h"
 
 namespace tigris::emit {
+
+// What a plan keeps in one memory of its target.
+struct MemoryUse {
+  std::string name;
+  int64_t size = 0;           // capacity; 0 = not given (unlimited)
+  int64_t used_bytes = 0;     // the arena, or the plan file
+  int64_t traffic_bytes = 0;  // bytes moved to and from it per inference (spills)
+  std::string role;           // "scratch", "spills", "plan", "" (unused)
+};
 
 struct CompiledPlan {
   plan::PlanResult result;
   EmittedPlan emitted;
+  // Every memory of the target (or the -m shorthand's fast, slow and flash), in order.
+  std::vector<MemoryUse> memories;
 };
 
 CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
                      const EmitOptions& options);
+
+// Plans `graph` for `target`: the scratch (fast) arena in the fastest writable memory, the
+// spills (slow arena) in the fastest other writable memory with room for them, the plan,
+// and the weights it keeps in place, in the target's plan memory. `layout` as in Budget.
+// Throws kDoesNotFit as Compile does, kSlowBudgetTooSmall when no other writable memory
+// holds the spills and kFlashBudgetTooSmall when the plan exceeds its memory (each naming
+// the memories and the bytes).
+CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& target,
+                              const plan::LayoutOptions& layout, EmitOptions options);
 
 }  // namespace tigris::emit
 

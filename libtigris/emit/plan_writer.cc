@@ -142,11 +142,11 @@ class Writer {
   fb::Offset<fb::Vector<fb::Offset<tgrs::Memory>>> Memories(const EmittedPlan& out) {
     const uint32_t alignment = static_cast<uint32_t>(analysis::kArenaAlignment);
     const std::vector<fb::Offset<tgrs::Memory>> memories = {
-        tgrs::CreateMemory(b_, b_.CreateString("fast"), U32(out.fast_arena_bytes, "fast arena"),
-                           alignment),
-        tgrs::CreateMemory(b_, b_.CreateString("slow"), U32(out.slow_arena_bytes, "slow arena"),
-                           alignment),
-        tgrs::CreateMemory(b_, b_.CreateString("flash"),
+        tgrs::CreateMemory(b_, b_.CreateString(o_.memory_names[0]),
+                           U32(out.fast_arena_bytes, "fast arena"), alignment),
+        tgrs::CreateMemory(b_, b_.CreateString(o_.memory_names[1]),
+                           U32(out.slow_arena_bytes, "slow arena"), alignment),
+        tgrs::CreateMemory(b_, b_.CreateString(o_.memory_names[2]),
                            U32(static_cast<int64_t>(store_.data.size()), "weight data"), alignment),
         tgrs::CreateMemory(b_, b_.CreateString("host"), 0, 1),
     };

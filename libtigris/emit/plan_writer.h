@@ -5,6 +5,7 @@
 #ifndef TIGRIS_EMIT_PLAN_WRITER_H_
 #define TIGRIS_EMIT_PLAN_WRITER_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct EmitOptions {
   // plan/weight_residency.h). EmitPlan follows the plan's Stage::copy_weights either way.
   bool copy_where_faster = false;
   bool lz4 = false;  // requires xip = false (compressed bytes cannot be executed in place)
+  // Plan.memories' names for FAST, SLOW and FLASH: the target's memories holding them
+  // (emit/compile.h, CompileForTarget), else the roles.
+  std::array<std::string, 3> memory_names{"fast", "slow", "flash"};
 };
 
 struct EmittedPlan {

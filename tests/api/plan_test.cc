@@ -211,3 +211,36 @@ TEST(PlanApiTest, AutoWeightsNeverMakeAPlanInfeasible) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(PlanApiTest, PlanForTargetChecksItsArguments) {
+  ModelPtr m = Load("mnist8.onnx");
+  const char* yaml =
+      "memories: [{name: SRAM, size: 64K}, {name: FLASH, size: 1M, read_only: true}]";
+  tigris_plan_options o = TIGRIS_PLAN_OPTIONS_INIT;
+  tigris_execution_plan* p = nullptr;
+  ASSERT_EQ(tigris_plan_for_target(&p, m.get(), &o, yaml, "t.yaml"), TIGRIS_OK)
+      << tigris_last_error();
+  PlanPtr plan(p);
+  // The memories JSON names the target's memories, in order.
+  const std::string json = tigris_plan_memories_json(plan.get());
+  EXPECT_EQ(json.find("\"name\":\"SRAM\""), json.find("\"name\""));
+  EXPECT_NE(json.find("\"role\":\"plan\""), std::string::npos) << json;
+  EXPECT_STREQ(tigris_plan_memories_json(nullptr), "[]");
+
+  o.fast_bytes = 1024;  // the target gives the sizes
+  p = nullptr;
+  EXPECT_EQ(tigris_plan_for_target(&p, m.get(), &o, yaml, "t.yaml"), TIGRIS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tigris_last_error()).find("leave fast_bytes"), std::string::npos);
+  o.fast_bytes = 0;
+  EXPECT_EQ(tigris_plan_for_target(&p, m.get(), &o, nullptr, "t.yaml"),
+            TIGRIS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(tigris_plan_for_target(&p, nullptr, &o, yaml, "t.yaml"), TIGRIS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(tigris_plan_for_target(&p, m.get(), &o, "memories: [", nullptr),
+            TIGRIS_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(tigris_last_error()).rfind("target:", 0), 0u) << tigris_last_error();
+  EXPECT_EQ(p, nullptr);
+}
+
+}  // namespace

@@ -229,3 +229,50 @@ TEST(CliAnalyzeTest, FlashBelowTheWeightsIsFlagged) {
 }
 
 }  // namespace
+
+namespace {
+
+// A target whose spills do not fit anywhere: analyze reports it and exits 1.
+TEST(CliAnalyzeTest, TargetSaysWhatEachMemoryHolds) {
+  const std::string target = tigris::testing::SourceDir() + "/examples/targets/stm32h7.yaml";
+  ProcessResult r = Analyze("vww_mobilenetv1_025_96.onnx", "--target " + target + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  // The fast budget is DTCM's 128K; the same analysis through -m 128K.
+  ProcessResult m = Analyze("vww_mobilenetv1_025_96.onnx", "-m 128K --json");
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  const nlohmann::json mj = nlohmann::json::parse(m.out);
+  EXPECT_EQ(j.at("scheduled_peak_bytes"), mj.at("scheduled_peak_bytes"));
+  EXPECT_EQ(j.at("slow_peak_bytes"), mj.at("slow_peak_bytes"));
+  ASSERT_EQ(j.at("memories").size(), 4u);
+  EXPECT_EQ(j.at("memories")[0].at("role"), "scratch");
+  EXPECT_EQ(j.at("memories")[0].at("used_bytes"), mj.at("scheduled_peak_bytes"));
+  EXPECT_EQ(j.at("memories")[1].at("name"), "AXI_SRAM");
+  EXPECT_EQ(j.at("memories")[1].at("role"), "spills");
+  EXPECT_EQ(j.at("memories")[1].at("used_bytes"), mj.at("slow_peak_bytes"));
+  EXPECT_EQ(j.at("memories")[2].at("role"), "");
+  EXPECT_EQ(j.at("memories")[3].at("role"), "plan");
+  EXPECT_EQ(j.at("memories")[3].at("used_bytes"), mj.at("model").at("weight_bytes"));
+  EXPECT_TRUE(j.at("target").at("spills_fit").get<bool>());
+
+  const std::string tight =
+      (std::filesystem::temp_directory_path() / "cli_analyze_tight.yaml").string();
+  std::FILE* f = std::fopen(tight.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs(
+      "memories: [{name: DTCM, size: 128K}, {name: SRAM, size: 4K}, "
+      "{name: FLASH, size: 4M, read_only: true}]\n",
+      f);
+  std::fclose(f);
+  ProcessResult t = Analyze("vww_mobilenetv1_025_96.onnx", "--target " + tight + " -v");
+  EXPECT_EQ(t.exit_code, 1);
+  EXPECT_NE(t.out.find("fit no writable memory besides the scratch one"), std::string::npos)
+      << t.out;
+  EXPECT_NE(t.out.find("SRAM                 4096            0              0  -"),
+            std::string::npos)
+      << t.out;
+  EXPECT_EQ(Analyze("mnist8.onnx", "-m 64K --target " + target).exit_code, 2);
+  std::filesystem::remove(tight);
+}
+
+}  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "support/process.h"
 #include "support/test_env.h"
@@ -105,6 +106,50 @@ TEST(CliCompileTest, WeightPoliciesSayWhereWeightsAreRead) {
   EXPECT_NE(inspect.out.find("read in place; copied into fast memory by "), std::string::npos)
       << inspect.out;
   std::filesystem::remove(out);
+}
+
+TEST(CliCompileTest, TargetPlacesScratchSpillsAndThePlan) {
+  // examples/targets/stm32h7.yaml: DTCM 128K, AXI_SRAM 512K, PSRAM 8M, OSPI_FLASH 64M
+  // (read-only: the plan). vww_mobilenetv1_025_96 float spills at 128K, and its spills fit
+  // the AXI SRAM.
+  const std::string target = tigris::testing::SourceDir() + "/examples/targets/stm32h7.yaml";
+  const std::string out = OutPath("cli_compile_target.tgrs");
+  auto r = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("vww_mobilenetv1_025_96.onnx") +
+                      " --target " + target + " -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("memory               size         used    traffic/run  holds"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("AXI_SRAM           524288 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  spills\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PSRAM             8388608            0              0  -\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  plan\n"), std::string::npos) << r.out;
+  // The plan names the memories: inspect reads them back.
+  auto inspect = RunCommand(TigrisCli() + " inspect " + out + " --json");
+  EXPECT_NE(inspect.out.find("\"DTCM\""), std::string::npos) << inspect.out;
+  // -m and --target together, a missing file, a broken one.
+  EXPECT_EQ(RunCommand(TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx") +
+                       " -m 64K --target " + target + " -o " + out)
+                .exit_code,
+            2);
+  auto missing = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx") +
+                            " --target /nonexistent.yaml -o " + out);
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("cannot read target '/nonexistent.yaml'"), std::string::npos)
+      << missing.err;
+  const std::string bad = OutPath("cli_bad_target.yaml");
+  std::ofstream(bad) << "memories:\n  - {name: SRAM, size: 64K, alignment: 3}\n";
+  auto broken = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx") +
+                           " --target " + bad + " -o " + out);
+  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_NE(broken.err.find(bad + ":2:40: memory 'SRAM' alignment 3 is not a power of two"),
+            std::string::npos)
+      << broken.err;
+  EXPECT_NE(broken.err.find("[TIGRIS_ERR_INVALID_ARGUMENT]"), std::string::npos) << broken.err;
+  std::filesystem::remove(out);
+  std::filesystem::remove(bad);
 }
 
 TEST(CliCompileTest, StageThatDoesNotFitExitsOne) {

@@ -9,6 +9,7 @@ import pytest
 
 BUILD_DIR = pathlib.Path(os.environ.get("TIGRIS_BUILD_DIR", "build")).resolve()
 MODELS_DIR = pathlib.Path(os.environ.get("TIGRIS_MODELS_DIR", "../shared/models")).resolve()
+SOURCE_DIR = pathlib.Path(__file__).resolve().parents[2]  # the repository (tests/e2e/..)
 TIGRIS = os.environ.get("TIGRIS_CLI", str(BUILD_DIR / "bin" / "tigris"))
 WORK_DIR = BUILD_DIR / "e2e-work"
 SUMMARY_PATH = BUILD_DIR / "e2e-equivalence-summary.txt"

@@ -24,7 +24,7 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
-from conftest import BUILD_DIR, MODELS_DIR, WORK_DIR, record, tigris
+from conftest import BUILD_DIR, MODELS_DIR, SOURCE_DIR, WORK_DIR, record, tigris
 
 UNTILED = "64M"
 # mobilenet_v2_100_224 is by far the heaviest model: three budgets (issue 5).
@@ -278,6 +278,32 @@ def test_default_weights_fit_256k(stem, variant):
     header = inspect(plan)["plan"]
     assert header["fast_arena_bytes"] <= 256 * 1024
     y, stats = run_plan(plan, x_path, "auto")
+    check_memory_promise(plan, stats)
+    assert y.tobytes() == untiled_bytes(stem, variant)
+
+
+@pytest.mark.parametrize("stem,variant", AUTO_CASES, ids=[f"{s}-{v}" for s, v in AUTO_CASES])
+def test_stm32h7_target(stem, variant):
+    """`tigris compile MODEL --target examples/targets/stm32h7.yaml` (DTCM 128K, AXI SRAM
+    512K, PSRAM 8M, the plan in 64M of external flash) fits every shared model, each arena
+    in the memory the table names and within its size, and runs to the bytes of the
+    untiled weights-in-place run."""
+    if not model_path(stem, variant).exists():
+        pytest.fail(f"{model_path(stem, variant)} missing: the build generates it (tests/models)")
+    x_path, _ = reference(stem, variant)
+    plan = WORK_DIR / f"{stem}.{variant}.stm32h7.tgrs"
+    result = tigris("compile", model_path(stem, variant), "--target",
+                    SOURCE_DIR / "examples" / "targets" / "stm32h7.yaml", "-o", plan)
+    rows = {m.group(1): (int(m.group(2)), int(m.group(3)), m.group(4)) for m in re.finditer(
+        r"^(\w+) +(\d+) +(\d+) +\d+  (\S+)$", result.stdout, re.M)}
+    assert set(rows) == {"DTCM", "AXI_SRAM", "PSRAM", "OSPI_FLASH"}, result.stdout
+    assert all(used <= size for size, used, _ in rows.values()), result.stdout
+    header = inspect(plan)["plan"]
+    assert rows["DTCM"][1:] == (header["fast_arena_bytes"], "scratch"), result.stdout
+    assert rows["OSPI_FLASH"][2] == "plan"
+    spills = [name for name, (_, _, role) in rows.items() if role == "spills"]
+    assert len(spills) == (1 if header["slow_arena_bytes"] else 0), result.stdout
+    y, stats = run_plan(plan, x_path, "stm32h7")
     check_memory_promise(plan, stats)
     assert y.tobytes() == untiled_bytes(stem, variant)
 

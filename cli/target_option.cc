@@ -1,0 +1,35 @@
+#include "target_option.h"
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "commands.h"
+
+namespace tigris::cli {
+
+std::optional<TargetFile> ReadTargetOption(const Args& args) {
+  const std::vector<std::string>& given = args.Values("--target");
+  if (given.empty()) return std::nullopt;
+  if (given.size() > 1) throw UsageError("--target is given more than once");
+  std::ifstream in(given[0], std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read target '" + given[0] + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return TargetFile{given[0], text.str()};
+}
+
+void PrintMemoryTable(const char* memories_json) {
+  const nlohmann::json memories = nlohmann::json::parse(memories_json);
+  std::printf("%-12s %12s %12s %14s  %s\n", "memory", "size", "used", "traffic/run", "holds");
+  for (const nlohmann::json& m : memories) {
+    const std::string role = m.at("role").get<std::string>();
+    std::printf("%-12s %12lld %12lld %14lld  %s\n", m.at("name").get<std::string>().c_str(),
+                m.at("size").get<long long>(), m.at("used_bytes").get<long long>(),
+                m.at("traffic_bytes").get<long long>(), role.empty() ? "-" : role.c_str());
+  }
+}
+
+}  // namespace tigris::cli

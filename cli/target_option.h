@@ -1,0 +1,27 @@
+// `--target FILE` (analyze, compile, run): a target description (docs/memories.md) read
+// for the library, which parses and checks it, and the per-memory table commands print.
+#ifndef TIGRIS_CLI_TARGET_OPTION_H_
+#define TIGRIS_CLI_TARGET_OPTION_H_
+
+#include <optional>
+#include <string>
+
+#include "args.h"
+
+namespace tigris::cli {
+
+struct TargetFile {
+  std::string path;
+  std::string yaml;
+};
+
+// The file --target names, read whole; nullopt without --target. Throws UsageError when
+// given twice, std::runtime_error("cannot read target 'PATH'") when unreadable.
+std::optional<TargetFile> ReadTargetOption(const Args& args);
+
+// Prints tigris_plan_memories_json as a table: memory, capacity, used, what it holds.
+void PrintMemoryTable(const char* memories_json);
+
+}  // namespace tigris::cli
+
+#endif  // TIGRIS_CLI_TARGET_OPTION_H_
