@@ -3,12 +3,14 @@
 //  [--layout greedy|exact [--time-limit S]] -o OUT.tgrs`:
 // plan the model under the budgets and write the .tgrs execution plan.
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "args.h"
 #include "commands.h"
+#include "emit_c.h"
 #include "inspect_plan.h"
 #include "layout_options.h"
 #include "model_options.h"
@@ -44,6 +46,10 @@ const char kCompileHelp[] =
     "                          into the fast arena (auto then copies every stage; not\n"
     "                          with in-place)\n"
     "  -o, --output PATH       where to write the plan (required)\n"
+    "  --emit-c DIR            also write DIR/NAME.h and DIR/NAME.c (NAME: the output's\n"
+    "                          stem): the plan as an aligned const array in a section\n"
+    "                          named after its memory, and per arena memory its size,\n"
+    "                          alignment and tgrs_bind_arena index (docs/memories.md)\n"
     "  -h, --help              show this help\n";
 
 uint64_t ParseSize(const std::string& text, const char* what) {
@@ -82,6 +88,7 @@ int RunCompile(int argc, char** argv) {
   for (std::vector<std::string>& spelling : LayoutOptionSpellings()) options.push_back(spelling);
   options.push_back({"--weights"});
   options.push_back({"--target"});
+  options.push_back({"--emit-c"});
   Args args({{"--xip"}, {"-h", "--help"}}, options);
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
@@ -125,6 +132,11 @@ int RunCompile(int argc, char** argv) {
   plan_options.time_limit_seconds = layout.time_limit_seconds;
   plan_options.progress = layout.progress;
   if (args.Values("-o").size() != 1) throw UsageError("compile needs exactly one -o OUT.tgrs");
+  if (args.Values("--emit-c").size() > 1) throw UsageError("--emit-c is given more than once");
+  if (!args.Values("--emit-c").empty() &&
+      !std::filesystem::is_directory(args.Values("--emit-c")[0])) {
+    throw UsageError("--emit-c " + args.Values("--emit-c")[0] + ": not a directory");
+  }
   const std::string out_path = args.Values("-o")[0];
 
   tigris_status status = TIGRIS_OK;
@@ -155,13 +167,15 @@ int RunCompile(int argc, char** argv) {
     if (stored) std::printf(", ratio %.2f", static_cast<double>(raw) / static_cast<double>(stored));
     std::printf(")\n");
     // The plan as the runtime reads it says where each stage's weights are.
-    void* bytes = nullptr;
+    void* raw_bytes = nullptr;
     size_t size = 0;
-    if (tigris_emit(&bytes, &size, plan) == TIGRIS_OK) {
-      const LoadedPlan loaded(std::string(static_cast<const char*>(bytes), size), out_path);
+    std::string bytes;
+    if (tigris_emit(&raw_bytes, &size, plan) == TIGRIS_OK) {
+      bytes.assign(static_cast<const char*>(raw_bytes), size);
+      const LoadedPlan loaded(bytes, out_path);
       std::printf("         %s\n", WeightResidencyText(loaded.plan()).c_str());
     }
-    tigris_free(bytes);
+    tigris_free(raw_bytes);
     if (target) {
       PrintMemoryTable(tigris_plan_memories_json(plan));
     } else {
@@ -170,6 +184,11 @@ int RunCompile(int argc, char** argv) {
                   static_cast<unsigned long long>(plan_options.fast_bytes));
       std::printf("slow     %llu bytes arena\n",
                   static_cast<unsigned long long>(tigris_plan_slow_arena_bytes(plan)));
+    }
+    if (!args.Values("--emit-c").empty() && !bytes.empty()) {
+      const std::string stem = std::filesystem::path(out_path).stem().string();
+      std::printf("firmware %s\n",
+                  WriteEmitC(bytes, out_path, args.Values("--emit-c")[0], stem).c_str());
     }
   }
   tigris_plan_free(plan);

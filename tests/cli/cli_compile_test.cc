@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
 
 #include "support/process.h"
 #include "support/test_env.h"
@@ -150,6 +152,41 @@ TEST(CliCompileTest, TargetPlacesScratchSpillsAndThePlan) {
   EXPECT_NE(broken.err.find("[TIGRIS_ERR_INVALID_ARGUMENT]"), std::string::npos) << broken.err;
   std::filesystem::remove(out);
   std::filesystem::remove(bad);
+}
+
+TEST(CliCompileTest, EmitCWritesTheFirmwareGlue) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "cli_emit_c";
+  std::filesystem::create_directories(dir);
+  const std::string out = (dir / "kws-16k.tgrs").string();
+  auto r = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("kws_small_cnn.onnx") +
+                      " -m 16K -o " + out + " --emit-c " + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The -m shorthand names the memories fast, slow and flash; the sizes are the plan's.
+  auto inspect = RunCommand(TigrisCli() + " inspect " + out + " --json");
+  const nlohmann::json plan = nlohmann::json::parse(inspect.out).at("plan");
+  std::ifstream header(dir / "kws_16k.h");
+  const std::string h((std::istreambuf_iterator<char>(header)), std::istreambuf_iterator<char>());
+  EXPECT_NE(
+      h.find("#define KWS_16K_PLAN_BYTES " + std::to_string(std::filesystem::file_size(out)) + "u"),
+      std::string::npos)
+      << h;
+  EXPECT_NE(h.find("#define KWS_16K_ARENA_FAST_SIZE " +
+                   std::to_string(plan.at("fast_arena_bytes").get<long long>()) + "u"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("#define KWS_16K_ARENA_SLOW_SIZE " +
+                   std::to_string(plan.at("slow_arena_bytes").get<long long>()) + "u"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("KWS_16K_ARENA_FAST = 0"), std::string::npos) << h;
+  EXPECT_NE(h.find("#define KWS_16K_PLAN_SECTION \".flash\""), std::string::npos) << h;
+  EXPECT_TRUE(std::filesystem::exists(dir / "kws_16k.c"));
+  auto not_dir = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx") +
+                            " -m 64K -o " + out + " --emit-c /nonexistent-dir");
+  EXPECT_EQ(not_dir.exit_code, 2);
+  EXPECT_NE(not_dir.err.find("--emit-c /nonexistent-dir: not a directory"), std::string::npos)
+      << not_dir.err;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CliCompileTest, StageThatDoesNotFitExitsOne) {
