@@ -34,7 +34,9 @@ void RequireKeys(const std::string& source, const YAML::Node& map, const char* w
                  const std::set<std::string>& known) {
   if (!map.IsMap()) Fail(source, map, std::string(what) + " must be a mapping");
   for (const auto& kv : map) {
-    const std::string key = kv.first.as<std::string>();
+    if (!kv.first.IsScalar())
+      Fail(source, kv.first, std::string("a key in ") + what + " is not a name");
+    const std::string key = kv.first.Scalar();
     if (known.count(key)) continue;
     std::string list;
     for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;

@@ -80,6 +80,7 @@ TEST(TargetTest, RefusalsNameTheLineAndTheField) {
   EXPECT_EQ(ErrorOf(""), "t.yaml: empty target description (needs memories:)");
   EXPECT_EQ(ErrorOf("memory: []"),
             "t.yaml:1:1: unknown key 'memory' in the target (known: memories, plan_memory)");
+  EXPECT_NE(ErrorOf("{[1]: 2}").find(": a key in the target is not a name"), std::string::npos);
   EXPECT_EQ(ErrorOf("plan_memory: FLASH"), "t.yaml:1:1: the target has no memories: list");
   EXPECT_EQ(ErrorOf("memories: []"),
             "t.yaml:1:11: memories must be a non-empty list of {name, size, ...}");

@@ -1,0 +1,37 @@
+// fuzz_target: bytes given to `tigris compile --target FILE` (and analyze), through the
+// library's parser (target/target.h, yaml-cpp). Any input either parses into a target
+// that keeps every promise ParseTarget makes, or throws tigris::Error with
+// kInvalidArgument and a message; any other exception, or a broken promise, is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "target/target.h"
+#include "util/error.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  tigris::target::Target t;
+  try {
+    t = tigris::target::ParseTarget(std::string(reinterpret_cast<const char*>(data), size),
+                                    "fuzz.yaml");
+  } catch (const tigris::Error& e) {
+    if (e.status() != tigris::Status::kInvalidArgument || std::string(e.what()).empty()) {
+      __builtin_trap();
+    }
+    return 0;
+  }
+  if (t.memories.empty() || t.plan_memory < 0 ||
+      static_cast<size_t>(t.plan_memory) >= t.memories.size() || t.WritableBySpeed().empty()) {
+    __builtin_trap();
+  }
+  for (const tigris::target::Memory& m : t.memories) {
+    const bool power_of_two = m.alignment > 0 && (m.alignment & (m.alignment - 1)) == 0;
+    if (m.name.empty() || m.size <= 0 || !power_of_two || m.speed < 0 ||
+        (!m.read_only && m.alignment < 16) || t.Find(m.name) < 0) {
+      __builtin_trap();
+    }
+  }
+  const int spill = t.SpillMemory(1);
+  if (spill == t.ScratchMemory()) __builtin_trap();
+  return 0;
+}
