@@ -136,25 +136,17 @@ TIGRIS_API tigris_status tigris_analyze_for_target(tigris_analysis** out, const 
   std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
   return tigris::api::CreateHandle(
       out, err, "tigris_analyze_for_target", [&](tigris_analysis& analysis) {
-        if (!model || !options || !target_yaml) {
+        if (!model) {
           throw Error(Status::kInvalidArgument,
-                      "tigris_analyze_for_target: model, options and target_yaml must not be "
-                      "NULL");
+                      "tigris_analyze_for_target: model must not be NULL");
         }
-        tigris::api::CheckStructVersion(options->version, TIGRIS_ANALYZE_OPTIONS_VERSION,
-                                        "tigris_analyze_options");
-        if (options->fast_bytes || options->slow_bytes || options->flash_bytes) {
-          throw Error(Status::kInvalidArgument,
-                      "tigris_analyze_for_target: the target gives the memory sizes; leave "
-                      "fast_bytes, slow_bytes and flash_bytes 0");
-        }
-        const tigris::target::Target target =
-            tigris::target::ParseTarget(target_yaml, source ? source : "target");
+        const tigris::api::TargetRequest request = tigris::api::TargetRequestOf(
+            options, TIGRIS_ANALYZE_OPTIONS_VERSION, target_yaml, source,
+            "tigris_analyze_for_target", "tigris_analyze_options");
+        const tigris::target::Target& target = request.target;
         tigris::plan::Budget budget;
         budget.fast_bytes = target.memories[static_cast<size_t>(target.ScratchMemory())].size;
-        budget.layout = tigris::api::ToLayoutOptions(options->layout, options->time_limit_seconds,
-                                                     options->progress, options->progress_user_data,
-                                                     "tigris_analyze_options");
+        budget.layout = request.layout;
         analysis.plan = tigris::plan::PlanModel(model->graph, budget);
         analysis.tiled_stage_count = tigris::api::CountTiledStages(analysis.plan);
         analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis.plan, &target);

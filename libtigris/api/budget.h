@@ -6,8 +6,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <string>
+
+#include "api/status.h"
 #include "plan/budget.h"
+#include "target/target.h"
 #include "tigris.h"
+#include "util/error.h"
 
 namespace tigris::api {
 
@@ -36,6 +41,34 @@ plan::Budget BudgetOf(const Options& options, const char* struct_name) {
                                     options.progress_user_data, struct_name);
   }
   return budget;
+}
+
+// The target and layout of a *_for_target call (tigris_analyze_for_target,
+// tigris_plan_for_target): options and target_yaml required (model is the caller's),
+// the options' version checked, their memory sizes 0 (the target gives them), the YAML
+// parsed (target/target.h; `source` NULL names it "target"). Error(kInvalidArgument)
+// naming `function` otherwise.
+struct TargetRequest {
+  target::Target target;
+  plan::LayoutOptions layout;
+};
+template <typename Options>
+TargetRequest TargetRequestOf(const Options* options, int latest_version, const char* target_yaml,
+                              const char* source, const char* function, const char* struct_name) {
+  if (!options || !target_yaml) {
+    throw Error(Status::kInvalidArgument,
+                std::string(function) + ": options and target_yaml must not be NULL");
+  }
+  CheckStructVersion(options->version, latest_version, struct_name);
+  if (options->fast_bytes || options->slow_bytes || options->flash_bytes) {
+    throw Error(Status::kInvalidArgument,
+                std::string(function) +
+                    ": the target gives the memory sizes; leave fast_bytes, slow_bytes and "
+                    "flash_bytes 0");
+  }
+  return {target::ParseTarget(target_yaml, source ? source : "target"),
+          ToLayoutOptions(options->layout, options->time_limit_seconds, options->progress,
+                          options->progress_user_data, struct_name)};
 }
 
 // The size of a tigris_analyze_options / tigris_plan_options struct at `version` (1: up to

@@ -116,24 +116,14 @@ TIGRIS_API tigris_status tigris_plan_for_target(tigris_execution_plan** out,
   std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
   return tigris::api::CreateHandle(
       out, err, "tigris_plan_for_target", [&](tigris_execution_plan& handle) {
-        if (!model || !options || !target_yaml) {
-          throw Error(Status::kInvalidArgument,
-                      "tigris_plan_for_target: model, options and target_yaml must not be NULL");
+        if (!model) {
+          throw Error(Status::kInvalidArgument, "tigris_plan_for_target: model must not be NULL");
         }
-        tigris::api::CheckStructVersion(options->version, TIGRIS_PLAN_OPTIONS_VERSION,
-                                        "tigris_plan_options");
-        if (options->fast_bytes || options->slow_bytes || options->flash_bytes) {
-          throw Error(Status::kInvalidArgument,
-                      "tigris_plan_for_target: the target gives the memory sizes; leave "
-                      "fast_bytes, slow_bytes and flash_bytes 0");
-        }
-        const tigris::target::Target target =
-            tigris::target::ParseTarget(target_yaml, source ? source : "target");
-        const tigris::plan::LayoutOptions layout = tigris::api::ToLayoutOptions(
-            options->layout, options->time_limit_seconds, options->progress,
-            options->progress_user_data, "tigris_plan_options");
+        const tigris::api::TargetRequest request =
+            tigris::api::TargetRequestOf(options, TIGRIS_PLAN_OPTIONS_VERSION, target_yaml, source,
+                                         "tigris_plan_for_target", "tigris_plan_options");
         tigris::api::FillPlanHandle(
-            handle, tigris::emit::CompileForTarget(model->graph, target, layout,
+            handle, tigris::emit::CompileForTarget(model->graph, request.target, request.layout,
                                                    tigris::api::ToEmitOptions(options)));
       });
 }
