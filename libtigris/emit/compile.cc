@@ -82,7 +82,6 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
 
 CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& target,
                               const plan::LayoutOptions& layout, EmitOptions options) {
-  const std::vector<int> writable = target.WritableBySpeed();
   const target::Memory& scratch = target.memories[static_cast<size_t>(target.ScratchMemory())];
   plan::Budget budget;
   budget.fast_bytes = scratch.size;
@@ -93,19 +92,18 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
   // Spills: the fastest other writable memory with room for the whole slow arena.
   const int64_t slow = out.result.slow_peak_bytes;
   const int spill = slow > 0 ? target.SpillMemory(slow) : -1;
-  if (slow > 0) {
+  if (slow > 0 && spill < 0) {
+    const std::vector<int> writable = target.WritableBySpeed();
     std::string tried;
     for (size_t i = 1; i < writable.size(); ++i) {
       const target::Memory& m = target.memories[static_cast<size_t>(writable[i])];
       tried += (tried.empty() ? "" : ", ") + m.name + " " + std::to_string(m.size);
     }
-    if (spill < 0) {
-      throw Error(Status::kSlowBudgetTooSmall,
-                  target.source + ": spills need " + std::to_string(slow) +
-                      " bytes beside the scratch arena in " + scratch.name +
-                      ", and no other writable memory has room" +
-                      (tried.empty() ? std::string(" (there is none)") : " (" + tried + " bytes)"));
-    }
+    throw Error(Status::kSlowBudgetTooSmall,
+                target.source + ": spills need " + std::to_string(slow) +
+                    " bytes beside the scratch arena in " + scratch.name +
+                    ", and no other writable memory has room" +
+                    (tried.empty() ? std::string(" (there is none)") : " (" + tried + " bytes)"));
   }
   const target::Memory& plan_memory = target.plan();
   options.memory_names = {scratch.name,
