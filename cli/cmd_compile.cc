@@ -1,5 +1,5 @@
-// `tigris compile MODEL -m FAST [-m SLOW] [-f FLASH] [--weights auto|in-place|copy]
-//  [-c none|lz4]
+// `tigris compile MODEL -m FAST [-m SLOW] [-f FLASH] [--weights auto|in-place|copy|staged]
+//  [--state IN=OUT]... [-c none|lz4]
 //  [--layout greedy|exact [--time-limit S]] -o OUT.tgrs`:
 // plan the model under the budgets and write the .tgrs execution plan.
 #include <cstdio>
@@ -41,6 +41,12 @@ const char kCompileHelp[] =
     "                            in-place: always in place (execute in place)\n"
     "                            copy: every stage copies its weights into the fast\n"
     "                              arena; they count against the fast budget\n"
+    "                            staged: all copied once, before the first invoke,\n"
+    "                              into a CONSTANTS arena the firmware binds\n"
+    "                              (tgrs_hydrate_constants; docs/memories.md)\n"
+    "  --state IN=OUT          persistent state: graph input IN reads, on each invoke\n"
+    "                          through a runtime context, what graph output OUT held\n"
+    "                          after the previous one (zeros at first); repeatable\n"
     "  --xip                   the same as --weights in-place\n"
     "  -c, --compression MODE  none (default) or lz4: LZ4 blocks per stage, decompressed\n"
     "                          into the fast arena (auto then copies every stage; not\n"
@@ -74,7 +80,23 @@ int ParseWeights(const Args& args) {
   if (given.empty() || given[0] == "auto") return TIGRIS_WEIGHTS_AUTO;
   if (given[0] == "in-place") return TIGRIS_WEIGHTS_IN_PLACE;
   if (given[0] == "copy") return TIGRIS_WEIGHTS_COPIED;
-  throw UsageError("--weights expects auto, in-place or copy, got '" + given[0] + "'");
+  if (given[0] == "staged") return TIGRIS_WEIGHTS_STAGED;
+  throw UsageError("--weights expects auto, in-place, copy or staged, got '" + given[0] + "'");
+}
+
+// Every --state IN=OUT, as tigris_plan_options.state's comma-separated list.
+std::string StateList(const Args& args) {
+  std::string list;
+  for (const std::string& pair : args.Values("--state")) {
+    const size_t eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size() ||
+        pair.find(',') != std::string::npos) {
+      throw UsageError("--state expects IN=OUT (a graph input and a graph output), got '" + pair +
+                       "'");
+    }
+    list += (list.empty() ? "" : ",") + pair;
+  }
+  return list;
 }
 
 }  // namespace
@@ -89,6 +111,7 @@ int RunCompile(int argc, char** argv) {
   options.push_back({"--weights"});
   options.push_back({"--target"});
   options.push_back({"--emit-c"});
+  options.push_back({"--state"});
   Args args({{"--xip"}, {"-h", "--help"}}, options);
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
@@ -116,16 +139,19 @@ int RunCompile(int argc, char** argv) {
     }
   }
   plan_options.xip = ParseWeights(args);
+  const std::string state = StateList(args);
+  plan_options.state = state.c_str();
   const std::string compression = args.Values("-c").empty() ? "none" : args.Values("-c").back();
   if (compression == "lz4") {
     plan_options.compression = TIGRIS_COMPRESSION_LZ4;
   } else if (compression != "none") {
     throw UsageError("-c expects none or lz4, got '" + compression + "'");
   }
-  if (plan_options.xip == TIGRIS_WEIGHTS_IN_PLACE &&
+  if ((plan_options.xip == TIGRIS_WEIGHTS_IN_PLACE || plan_options.xip == TIGRIS_WEIGHTS_STAGED) &&
       plan_options.compression == TIGRIS_COMPRESSION_LZ4) {
     throw UsageError(
-        "--weights in-place (--xip) reads weights in place and cannot be combined with -c lz4");
+        "--weights in-place (--xip) and staged keep weights as stored and cannot "
+        "be combined with -c lz4");
   }
   const LayoutChoice layout = ParseLayoutOptions(args);
   plan_options.layout = layout.layout;
@@ -184,6 +210,7 @@ int RunCompile(int argc, char** argv) {
                   static_cast<unsigned long long>(plan_options.fast_bytes));
       std::printf("slow     %llu bytes arena\n",
                   static_cast<unsigned long long>(tigris_plan_slow_arena_bytes(plan)));
+      PrintStateAndConstants(tigris_plan_memories_json(plan));
     }
     if (!args.Values("--emit-c").empty() && !bytes.empty()) {
       const std::string stem = std::filesystem::path(out_path).stem().string();

@@ -29,6 +29,10 @@ const char* RegionName(tgrs_memory_region r) {
       return "flash";
     case TGRS_REGION_HOST:
       return "host";
+    case TGRS_REGION_STATE:
+      return "state";
+    case TGRS_REGION_CONSTANTS:
+      return "constants";
   }
   return "?";
 }
@@ -129,6 +133,13 @@ void PrintHeader(const LoadedPlan& loaded) {
   for (uint32_t i = 0; i < outputs.count; ++i) {
     std::printf("output     %s\n", TensorLabel(p, outputs.data[i]).c_str());
   }
+  for (uint32_t i = 0; i < tgrs_plan_state_count(&p); ++i) {
+    tgrs_plan_state_slot s;
+    if (tgrs_plan_get_state(&p, i, &s) != TGRS_OK) continue;
+    std::printf("state      %s <- %s, %u B at %u of the state arena (zeros at first)\n",
+                TensorLabel(p, inputs.data[s.input]).c_str(),
+                TensorLabel(p, outputs.data[s.output]).c_str(), s.size, s.offset);
+  }
   std::printf("counts     %u tensors, %u ops, %u stages, %u chains\n", tgrs_plan_tensor_count(&p),
               tgrs_plan_op_count(&p), tgrs_plan_stage_count(&p), tgrs_plan_chain_count(&p));
 }
@@ -212,6 +223,11 @@ void PrintTensorsAndWeights(const tgrs_plan& p) {
 }  // namespace
 
 std::string WeightResidencyText(const tgrs_plan& p) {
+  const tgrs_u8s staged = tgrs_plan_staged_constants(&p);
+  if (staged.count > 0) {
+    return "staged: " + std::to_string(staged.count) +
+           " bytes copied once into the constants arena (tgrs_hydrate_constants)";
+  }
   if (tgrs_plan_xip(&p)) return "read in place (xip)";
   // Stages that load a weight block, and stages that hold constants at all (a stage
   // without weights reads nothing either way).

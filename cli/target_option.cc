@@ -32,4 +32,15 @@ void PrintMemoryTable(const char* memories_json) {
   }
 }
 
+void PrintStateAndConstants(const char* memories_json) {
+  const nlohmann::json memories = nlohmann::json::parse(memories_json);
+  for (const nlohmann::json& m : memories) {
+    const std::string role = m.at("role").get<std::string>();
+    if (role != "state" && role != "constants") continue;
+    std::printf("%-8s %lld bytes arena (%s)\n", role.c_str(), m.at("used_bytes").get<long long>(),
+                role == "state" ? "persistent state, zero-filled when bound"
+                                : "staged constants, copied in by tgrs_hydrate_constants");
+  }
+}
+
 }  // namespace tigris::cli

@@ -21,6 +21,9 @@ std::optional<TargetFile> ReadTargetOption(const Args& args);
 
 // Prints tigris_plan_memories_json as a table: memory, capacity, used, what it holds.
 void PrintMemoryTable(const char* memories_json);
+// The -m shorthand's STATE and CONSTANTS arenas, one line each when the plan has them
+// (roles "state" and "constants" of tigris_plan_memories_json).
+void PrintStateAndConstants(const char* memories_json);
 
 }  // namespace tigris::cli
 

@@ -339,18 +339,22 @@ typedef enum tigris_weights {
   /* In place, except the stages whose weights fit beside their activations within
    * fast_bytes and are read more than once per inference: those are copied. Weights
    * never make a plan infeasible. The default. */
-  TIGRIS_WEIGHTS_AUTO = 2
+  TIGRIS_WEIGHTS_AUTO = 2,
+  /* Read in place by tgrs_run, and staged by a context: copied once, before the first
+   * invoke (tgrs_hydrate_constants), into a CONSTANTS arena the caller binds, and read from
+   * there (docs/memories.md, "Staged constants"). Since options version 3. */
+  TIGRIS_WEIGHTS_STAGED = 3
 } tigris_weights;
 
-#define TIGRIS_PLAN_OPTIONS_VERSION 2
+#define TIGRIS_PLAN_OPTIONS_VERSION 3
 typedef struct tigris_plan_options {
   int version;          /* TIGRIS_PLAN_OPTIONS_VERSION */
   uint64_t fast_bytes;  /* SRAM budget, required, > 0 */
   uint64_t slow_bytes;  /* slow memory budget; 0 = not given (unlimited) */
   uint64_t flash_bytes; /* flash budget for the whole .tgrs file; 0 = not given */
-  /* A tigris_weights value: TIGRIS_WEIGHTS_AUTO (2, the default), _IN_PLACE (1) or
-   * _COPIED (0). With LZ4 compression, AUTO copies every stage (compressed bytes cannot
-   * be read in place) and IN_PLACE is refused. */
+  /* A tigris_weights value: TIGRIS_WEIGHTS_AUTO (2, the default), _IN_PLACE (1),
+   * _COPIED (0) or _STAGED (3, version 3). With LZ4 compression, AUTO copies every stage
+   * (compressed bytes cannot be read in place) and IN_PLACE and STAGED are refused. */
   int xip;
   tigris_compression compression;
   /* Since version 2, as in tigris_analyze_options. */
@@ -358,12 +362,17 @@ typedef struct tigris_plan_options {
   double time_limit_seconds;
   tigris_progress_fn progress;
   void* progress_user_data;
+  /* Since version 3: persistent state, "IN=OUT[,IN2=OUT2...]" (graph input and output
+   * names; NULL or "" for none). Each IN reads, on every invoke through a runtime context,
+   * what OUT held after the previous one, and zeros before the first (docs/memories.md,
+   * "Persistent state"). */
+  const char* state;
 } tigris_plan_options;
 
 #define TIGRIS_PLAN_OPTIONS_INIT                                                        \
   {                                                                                     \
     TIGRIS_PLAN_OPTIONS_VERSION, 0, 0, 0, TIGRIS_WEIGHTS_AUTO, TIGRIS_COMPRESSION_NONE, \
-        TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL                                          \
+        TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL, NULL                                    \
   }
 TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int version);
 

@@ -70,7 +70,9 @@ size_t AnalyzeOptionsSize(int version) {
 }
 
 size_t PlanOptionsSize(int version) {
-  return version >= 2 ? sizeof(tigris_plan_options) : offsetof(tigris_plan_options, layout);
+  if (version >= 3) return sizeof(tigris_plan_options);
+  return version == 2 ? offsetof(tigris_plan_options, state)
+                      : offsetof(tigris_plan_options, layout);
 }
 
 }  // namespace tigris::api

@@ -1,11 +1,13 @@
 // tigris_plan, tigris_emit and the tigris_execution_plan accessors: the C face of
 // emit::Compile (planner + .tgrs writer).
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "api/budget.h"
 #include "api/model.h"
@@ -28,17 +30,44 @@ plan::Budget ToBudget(const tigris_plan_options* options) {
   return BudgetOf(*options, "tigris_plan_options");
 }
 
+// "IN=OUT[,IN2=OUT2...]" (tigris_plan_options.state); NULL or "" is none.
+std::vector<emit::StatePair> ParseStatePairs(const char* text) {
+  std::vector<emit::StatePair> pairs;
+  if (text == nullptr) return pairs;
+  const std::string all(text);
+  size_t begin = 0;
+  while (begin < all.size()) {
+    const size_t end = std::min(all.find(',', begin), all.size());
+    const std::string item = all.substr(begin, end - begin);
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size() ||
+        item.find('=', eq + 1) != std::string::npos) {
+      throw Error(Status::kInvalidArgument,
+                  "tigris_plan_options.state: '" + item +
+                      "' is not IN=OUT (a graph input name, '=', a graph output name)");
+    }
+    pairs.push_back({item.substr(0, eq), item.substr(eq + 1)});
+    begin = end + 1;
+  }
+  return pairs;
+}
+
 emit::EmitOptions ToEmitOptions(const tigris_plan_options* options) {
   emit::EmitOptions out;
+  const bool staged_known = options->version >= 3;
   if (options->xip != TIGRIS_WEIGHTS_COPIED && options->xip != TIGRIS_WEIGHTS_IN_PLACE &&
-      options->xip != TIGRIS_WEIGHTS_AUTO) {
+      options->xip != TIGRIS_WEIGHTS_AUTO &&
+      !(staged_known && options->xip == TIGRIS_WEIGHTS_STAGED)) {
     throw Error(Status::kInvalidArgument,
-                "tigris_plan_options.xip must be TIGRIS_WEIGHTS_COPIED (0), _IN_PLACE (1) or "
-                "_AUTO (2), got " +
+                std::string("tigris_plan_options.xip must be TIGRIS_WEIGHTS_COPIED (0), "
+                            "_IN_PLACE (1), _AUTO (2)") +
+                    (staged_known ? " or _STAGED (3)" : " (or _STAGED with version 3)") + ", got " +
                     std::to_string(options->xip));
   }
   out.xip = options->xip != TIGRIS_WEIGHTS_COPIED;
   out.copy_where_faster = options->xip == TIGRIS_WEIGHTS_AUTO;
+  out.stage_constants = options->xip == TIGRIS_WEIGHTS_STAGED;
+  if (staged_known) out.state = ParseStatePairs(options->state);
   switch (options->compression) {
     case TIGRIS_COMPRESSION_NONE:
       break;
@@ -54,6 +83,11 @@ emit::EmitOptions ToEmitOptions(const tigris_plan_options* options) {
     // Compressed bytes cannot be read in place: every stage decompresses its own.
     out.xip = false;
     out.copy_where_faster = false;
+  }
+  if (out.lz4 && out.stage_constants) {
+    throw Error(Status::kInvalidArgument,
+                "tigris_plan_options: staged constants are copied as stored, so they cannot be "
+                "LZ4-compressed; use TIGRIS_WEIGHTS_STAGED without compression");
   }
   if (out.lz4 && out.xip) {
     throw Error(Status::kInvalidArgument,

@@ -77,6 +77,13 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
       {options.memory_names[1], budget.slow_bytes, out.emitted.slow_arena_bytes,
        out.result.slow_traffic_bytes, "spills"},
       {options.memory_names[2], budget.flash_bytes, size, 0, "plan"}};
+  // The -m shorthand has no memory for them: their own arenas, unbudgeted.
+  if (out.emitted.state_arena_bytes > 0) {
+    out.memories.push_back({options.memory_names[3], 0, out.emitted.state_arena_bytes, 0, "state"});
+  }
+  if (out.emitted.staged_bytes > 0) {
+    out.memories.push_back({options.memory_names[4], 0, out.emitted.staged_bytes, 0, "constants"});
+  }
   return out;
 }
 
@@ -108,9 +115,40 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
   const target::Memory& plan_memory = target.plan();
   options.memory_names = {scratch.name,
                           spill >= 0 ? target.memories[static_cast<size_t>(spill)].name : "slow",
-                          plan_memory.name};
+                          plan_memory.name, "state", "constants"};
   out.emitted = EmitPlan(out.result.graph, out.result, options);
   RequireReservedFit(out, budget.fast_bytes);
+
+  // Persistent state, then staged constants: each in the fastest writable memory with room
+  // beside what it already holds (tensor-memory-attributes.txt: unruled tensors go to the
+  // fastest memory with room). Their sizes are known only once emitted; the names change
+  // no size, so the plan is emitted again with them.
+  std::vector<int64_t> held(target.memories.size(), 0);
+  held[static_cast<size_t>(target.ScratchMemory())] += out.emitted.fast_arena_bytes;
+  if (spill >= 0) held[static_cast<size_t>(spill)] += out.emitted.slow_arena_bytes;
+  auto place = [&](int64_t bytes, const char* what) {
+    if (bytes == 0) return -1;
+    for (int m : target.WritableBySpeed()) {
+      if (held[static_cast<size_t>(m)] + bytes <= target.memories[static_cast<size_t>(m)].size) {
+        held[static_cast<size_t>(m)] += bytes;
+        return m;
+      }
+    }
+    throw Error(Status::kDoesNotFit, target.source + ": " + what + " needs " +
+                                         std::to_string(bytes) +
+                                         " bytes and no writable memory has that much left");
+  };
+  const int state_memory = place(out.emitted.state_arena_bytes, "persistent state");
+  const int constants_memory = place(out.emitted.staged_bytes, "staged constants");
+  if (state_memory >= 0 || constants_memory >= 0) {
+    if (state_memory >= 0) {
+      options.memory_names[3] = target.memories[static_cast<size_t>(state_memory)].name;
+    }
+    if (constants_memory >= 0) {
+      options.memory_names[4] = target.memories[static_cast<size_t>(constants_memory)].name;
+    }
+    out.emitted = EmitPlan(out.result.graph, out.result, options);
+  }
   const int64_t size = static_cast<int64_t>(out.emitted.bytes.size());
   if (size > plan_memory.size) {
     throw Error(Status::kFlashBudgetTooSmall, target.source + ": the plan is " +
@@ -133,6 +171,8 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
       use.traffic_bytes = out.result.slow_traffic_bytes;
     }
     if (index == target.plan_memory) add("plan", size);
+    if (index == state_memory) add("state", out.emitted.state_arena_bytes);
+    if (index == constants_memory) add("constants", out.emitted.staged_bytes);
     if (use.used_bytes > m.size) {
       throw Error(Status::kDoesNotFit, target.source + ": memory " + m.name + " holds " + use.role +
                                            ", " + std::to_string(use.used_bytes) +

@@ -122,6 +122,13 @@ class Writer {
     }
     std::vector<int32_t> inputs(g_.inputs.begin(), g_.inputs.end());
     std::vector<int32_t> outputs(g_.outputs.begin(), g_.outputs.end());
+    const std::vector<tgrs::StateSlot> state = StateSlots(out);
+    if (o_.stage_constants && o_.xip && store_.blocks.empty()) {
+      out.staged_bytes = static_cast<int64_t>(store_.data.size());
+    }
+    if (!state.empty() || out.staged_bytes > 0) {
+      schema_version_ = std::max(schema_version_, kSchemaVersionState);
+    }
 
     const auto generator = b_.CreateString(GeneratorString());
     const auto name = b_.CreateString(g_.name);
@@ -131,7 +138,9 @@ class Writer {
         b_.CreateVector(outputs), b_.CreateVector(slow), U32(out.fast_arena_bytes, "fast arena"),
         U32(out.slow_arena_bytes, "slow arena"), U32(r_.scheduled_peak_bytes, "peak"),
         o_.xip && store_.blocks.empty(), o_.lz4 ? tgrs::Compression::LZ4 : tgrs::Compression::NONE,
-        b_.CreateVector(weights), b_.CreateVector(blocks), weight_data, Memories(out));
+        b_.CreateVector(weights), b_.CreateVector(blocks), weight_data, Memories(out),
+        state.empty() ? 0 : b_.CreateVectorOfStructs(state), 0,
+        U32(out.staged_bytes, "staged constants"));
     tgrs::FinishPlanBuffer(b_, plan);
     out.bytes.assign(b_.GetBufferPointer(), b_.GetBufferPointer() + b_.GetSize());
     return out;
@@ -141,7 +150,7 @@ class Writer {
   // Plan.memories in MemoryRegion order (tgrs.fbs, Memory): what a Home's region indexes.
   fb::Offset<fb::Vector<fb::Offset<tgrs::Memory>>> Memories(const EmittedPlan& out) {
     const uint32_t alignment = static_cast<uint32_t>(analysis::kArenaAlignment);
-    const std::vector<fb::Offset<tgrs::Memory>> memories = {
+    std::vector<fb::Offset<tgrs::Memory>> memories = {
         tgrs::CreateMemory(b_, b_.CreateString(o_.memory_names[0]),
                            U32(out.fast_arena_bytes, "fast arena"), alignment),
         tgrs::CreateMemory(b_, b_.CreateString(o_.memory_names[1]),
@@ -150,7 +159,82 @@ class Writer {
                            U32(static_cast<int64_t>(store_.data.size()), "weight data"), alignment),
         tgrs::CreateMemory(b_, b_.CreateString("host"), 0, 1),
     };
+    if (out.state_arena_bytes > 0 || out.staged_bytes > 0) {
+      memories.push_back(tgrs::CreateMemory(b_, b_.CreateString(o_.memory_names[3]),
+                                            U32(out.state_arena_bytes, "state arena"), alignment));
+      memories.push_back(tgrs::CreateMemory(b_, b_.CreateString(o_.memory_names[4]),
+                                            U32(out.staged_bytes, "staged constants"), alignment));
+    }
     return b_.CreateVector(memories);
+  }
+
+  // The caller's view of a graph input or output (the onnx_shape Tensor() writes).
+  std::vector<int64_t> CallerShape(const ir::Tensor& t, bool is_input) const {
+    const Perm hp = t.host_permutation.empty() ? IdentityPerm(t.shape.size()) : t.host_permutation;
+    if (is_input) return PermuteShape(t.shape, InversePerm(hp));
+    return t.host_shape.empty() ? PermuteShape(t.shape, hp) : t.host_shape;
+  }
+  static ir::DType CallerDType(const ir::Tensor& t) {
+    return t.host_dtype == ir::DType::kUnknown ? t.dtype : t.host_dtype;
+  }
+
+  // Plan.state from o_.state, sorted by input position, 16-aligned in the STATE arena
+  // (whose size it sets in out).
+  std::vector<tgrs::StateSlot> StateSlots(EmittedPlan& out) const {
+    auto position = [](const std::vector<ir::TensorId>& ids, const ir::Graph& g,
+                       const std::string& name) {
+      for (size_t i = 0; i < ids.size(); ++i) {
+        if (g.tensor(ids[i]).name == name) return static_cast<int>(i);
+      }
+      return -1;
+    };
+    auto names = [this](const std::vector<ir::TensorId>& ids) {
+      std::string list;
+      for (ir::TensorId id : ids) list += (list.empty() ? "" : ", ") + g_.tensor(id).name;
+      return list;
+    };
+    std::vector<std::pair<int, int>> pairs;
+    for (const StatePair& p : o_.state) {
+      const int in = position(g_.inputs, g_, p.input);
+      const int outp = position(g_.outputs, g_, p.output);
+      const std::string what = "state " + p.input + "=" + p.output + ": ";
+      if (in < 0) {
+        throw Error(
+            Status::kInvalidArgument,
+            what + "'" + p.input + "' is not a graph input (inputs: " + names(g_.inputs) + ")");
+      }
+      if (outp < 0) {
+        throw Error(
+            Status::kInvalidArgument,
+            what + "'" + p.output + "' is not a graph output (outputs: " + names(g_.outputs) + ")");
+      }
+      const ir::Tensor& ti = g_.tensor(g_.inputs[static_cast<size_t>(in)]);
+      const ir::Tensor& to = g_.tensor(g_.outputs[static_cast<size_t>(outp)]);
+      if (CallerShape(ti, true) != CallerShape(to, false) || CallerDType(ti) != CallerDType(to)) {
+        throw Error(Status::kInvalidArgument,
+                    what + "the input is " + ir::ShapeToString(CallerShape(ti, true)) + " " +
+                        std::string(ir::DTypeName(CallerDType(ti))) + " but the output is " +
+                        ir::ShapeToString(CallerShape(to, false)) + " " +
+                        std::string(ir::DTypeName(CallerDType(to))) +
+                        "; a state pair carries one tensor");
+      }
+      for (const auto& [other_in, other_out] : pairs) {
+        if (other_in == in || other_out == outp) {
+          throw Error(Status::kInvalidArgument,
+                      what + "the input or output is already in another state pair");
+        }
+      }
+      pairs.emplace_back(in, outp);
+    }
+    std::sort(pairs.begin(), pairs.end());
+    std::vector<tgrs::StateSlot> slots;
+    for (const auto& [in, outp] : pairs) {
+      const int64_t bytes = g_.tensor(g_.inputs[static_cast<size_t>(in)]).byte_size();
+      slots.emplace_back(in, outp, U32(out.state_arena_bytes, "state offset"),
+                         U32(bytes, "state size"));
+      out.state_arena_bytes += analysis::AlignUp(bytes);
+    }
+    return slots;
   }
 
   const ir::Tensor& IrTensor(size_t i) const {

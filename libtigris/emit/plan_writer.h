@@ -20,6 +20,14 @@ namespace tigris::emit {
 // plan without them and rejects, by version, the plans it would misread.
 inline constexpr uint32_t kSchemaVersion = 1;
 inline constexpr uint32_t kSchemaVersion2DTiles = 2;
+inline constexpr uint32_t kSchemaVersionState = 3;  // Plan.state, staged constants
+
+// A persistent state pair (`tigris compile --state IN=OUT`, format/tgrs.fbs StateSlot):
+// graph input `input` reads what graph output `output` held after the previous invoke.
+struct StatePair {
+  std::string input;
+  std::string output;
+};
 
 struct EmitOptions {
   // Weights read in place from the plan (flash). false: each stage's weights are copied
@@ -30,9 +38,15 @@ struct EmitOptions {
   // plan/weight_residency.h). EmitPlan follows the plan's Stage::copy_weights either way.
   bool copy_where_faster = false;
   bool lz4 = false;  // requires xip = false (compressed bytes cannot be executed in place)
-  // Plan.memories' names for FAST, SLOW and FLASH: the target's memories holding them
-  // (emit/compile.h, CompileForTarget), else the roles.
-  std::array<std::string, 3> memory_names{"fast", "slow", "flash"};
+  // Staged constants: the weights read in place (xip, no blocks) are copied once, before
+  // the first invoke, into the CONSTANTS arena and read from there (tgrs.fbs, Plan).
+  bool stage_constants = false;
+  // Persistent state pairs, by tensor name; each input and output at most once, of the
+  // same caller-side shape and dtype (else kInvalidArgument naming them).
+  std::vector<StatePair> state{};
+  // Plan.memories' names for FAST, SLOW, FLASH, STATE and CONSTANTS: the target's memories
+  // holding them (emit/compile.h, CompileForTarget), else the roles.
+  std::array<std::string, 5> memory_names{"fast", "slow", "flash", "state", "constants"};
 };
 
 struct EmittedPlan {
@@ -43,6 +57,8 @@ struct EmittedPlan {
   int64_t slow_arena_bytes = 0;               // the planner's slow_peak_bytes
   int64_t scheduled_peak_bytes = 0;           // the planner's max Stage::peak_bytes
   std::vector<int64_t> stage_reserved_bytes;  // per stage (0 when xip)
+  int64_t state_arena_bytes = 0;              // the STATE arena (persistent state)
+  int64_t staged_bytes = 0;                   // the CONSTANTS arena (staged constants)
 };
 
 // Deterministic: the same graph, result and options give the same bytes. Throws

@@ -11,25 +11,26 @@
  *   tgrs_invoke(&ctx, inputs, 1, outputs, 1, &stats);     // as often as needed
  *
  * Memories are the plan's (tgrs_plan_memory_count / tgrs_plan_get_memory, indexed like
- * tgrs_memory_region). The caller binds every arena memory the plan uses (size > 0): today
- * FAST (scratch: activations, strips, and each stage's copied weights) and SLOW (spilled
- * tensors). FLASH is the plan itself and HOST the caller's input and output buffers: they
- * are never bound.
+ * tgrs_memory_region). The caller binds every arena memory the plan uses (size > 0):
+ * FAST (scratch: activations, strips, and each stage's copied weights), SLOW (spilled
+ * tensors), STATE (persistent state, `tigris compile --state IN=OUT`) and CONSTANTS
+ * (staged constants, `--weights staged`). FLASH is the plan itself and HOST the caller's
+ * input and output buffers: they are never bound.
  *
  * Sharing: scratch holds nothing from one invoke to the next, so two contexts (two models,
  * or one model twice) may bind the same scratch buffer, sized for the larger plan, as long
- * as their invokes do not overlap in time. Each context only touches the buffers bound to
- * it and the caller's inputs and outputs.
+ * as their invokes do not overlap in time. State is the context's own: two contexts never
+ * share a STATE buffer. Each context only touches the buffers bound to it and the
+ * caller's inputs and outputs.
  *
  * Hydration latch: tgrs_invoke refuses to run (TGRS_ERR_HYDRATION_REQUIRED) until the
  * context has been hydrated since tgrs_context_init: by tgrs_hydrate_constants, or by
  * tgrs_mark_hydrated when the caller put the staged constants in place itself (a DMA
  * transfer, a preloaded RAM image). Staged constants are constants copied once into a
- * writable arena before the first invoke; the default tgrs_hydrate_constants copies each
- * staged arena from its source in the plan, then marks the context hydrated. A plan
- * without staged constants (every plan today: weights are read in place or copied per
- * stage, docs/planning.md "Weight residency") has nothing to copy, and the same sequence
- * works for it unchanged.
+ * writable arena before the first invoke; the default tgrs_hydrate_constants copies them
+ * from their source in the plan (one contiguous range), then marks the context hydrated.
+ * A plan without staged constants has nothing to copy, and the same sequence works for
+ * it unchanged.
  */
 #ifndef TIGRIS_CONTEXT_H_
 #define TIGRIS_CONTEXT_H_
@@ -44,8 +45,14 @@
 extern "C" {
 #endif
 
-/* Arena memories a context can hold: FAST and SLOW (tgrs_memory_region). */
-#define TGRS_CONTEXT_ARENAS 2u
+/* Arena slots of a context, indexed by tgrs_memory_region: FAST, SLOW, STATE and
+ * CONSTANTS are bound by the caller; the FLASH and HOST slots stay empty. */
+#define TGRS_CONTEXT_ARENAS 6u
+/* Graph inputs of a plan with persistent state that tgrs_invoke can assemble (on its stack,
+ * 8 bytes each); a plan without state has no limit. */
+#ifndef TGRS_CONTEXT_MAX_INPUTS
+#define TGRS_CONTEXT_MAX_INPUTS 16u
+#endif
 
 /* Caller-allocated (static, stack or inside the caller's own struct); the fields are
  * private: set them only through the functions below. */
@@ -67,7 +74,8 @@ tgrs_status tgrs_context_init(tgrs_context* ctx, const tgrs_plan* plan);
 size_t tgrs_context_arena_bytes(const tgrs_context* ctx, uint32_t memory);
 
 /* Binds `size` bytes at `base` as memory `memory` of ctx's plan; binding again replaces
- * the earlier buffer.
+ * the earlier buffer. Binding STATE zero-fills the state (the first invoke reads zeros);
+ * binding CONSTANTS clears the hydration latch (the new buffer holds no constants yet).
  * @return TGRS_OK;
  *   TGRS_ERR_UNKNOWN_MEMORY: `memory` is not an arena of the plan (FLASH, HOST, or past
  *     the plan's memories);
@@ -76,11 +84,16 @@ size_t tgrs_context_arena_bytes(const tgrs_context* ctx, uint32_t memory);
  *   TGRS_ERR_ARENA_MISALIGNED: base is not a multiple of the memory's alignment. */
 tgrs_status tgrs_bind_arena(tgrs_context* ctx, uint32_t memory, void* base, size_t size);
 
-/* Copies every staged constant arena from its source in the plan into its bound arena,
- * once per call (idempotent: the bytes are the same each time), then marks ctx hydrated.
+/* Zero-fills the persistent state (the STATE arena), as binding it does: the next invoke
+ * reads zeros for every state input, as on the first. No-op when none is bound. */
+void tgrs_reset_state(tgrs_context* ctx);
+
+/* Copies the staged constants from their source in the plan into the bound CONSTANTS
+ * arena (idempotent: the bytes are the same each time), then marks ctx hydrated.
  * Weak where the compiler supports it: a firmware may define its own (DMA, decompression,
  * a model swap) and must then call tgrs_mark_hydrated.
- * @return TGRS_OK, TGRS_ERR_NULL_ARGUMENT (ctx NULL or never initialised). */
+ * @return TGRS_OK, TGRS_ERR_NULL_ARGUMENT (ctx NULL or never initialised),
+ *   TGRS_ERR_ARENA_NOT_BOUND (the plan stages constants and CONSTANTS is unbound). */
 tgrs_status tgrs_hydrate_constants(tgrs_context* ctx);
 
 /* Sets / clears the hydration latch (NULL is ignored). */
@@ -88,7 +101,11 @@ void tgrs_mark_hydrated(tgrs_context* ctx);
 void tgrs_clear_hydrated(tgrs_context* ctx);
 
 /* Runs ctx's plan once with its bound arenas: tgrs_run's contract (tigris_executor.h),
- * same buffers, statuses and stats.
+ * same buffers, statuses and stats, except that a plan with persistent state
+ * (tgrs_plan_get_state) takes its state inputs from the STATE arena: `inputs` lists the
+ * other graph inputs, in plan order. After a successful run each state slot holds its
+ * paired output, which the next invoke reads; a failed run leaves the state unchanged.
+ * Staged constants are read from the bound CONSTANTS arena.
  * @return additionally TGRS_ERR_NULL_ARGUMENT (ctx NULL or never initialised),
  *   TGRS_ERR_HYDRATION_REQUIRED (latch clear), TGRS_ERR_ARENA_NOT_BOUND (an arena the plan
  *   uses was never bound). */

@@ -43,7 +43,7 @@ extern "C" {
 
 /* The newest plan schema this reader understands (format/tgrs.fbs, revision history).
  * Plans with schema_version <= this are accepted; newer ones are rejected. */
-#define TGRS_SCHEMA_VERSION 2u
+#define TGRS_SCHEMA_VERSION 3u
 
 /* Required alignment of the plan buffer's base address, in bytes. */
 #define TGRS_PLAN_ALIGNMENT 16u
@@ -120,10 +120,12 @@ typedef enum tgrs_dtype {
 } tgrs_dtype;
 
 typedef enum tgrs_memory_region {
-  TGRS_REGION_FAST = 0,  /* the SRAM arena */
-  TGRS_REGION_SLOW = 1,  /* the PSRAM arena (spills) */
-  TGRS_REGION_FLASH = 2, /* inside the plan's weight_data */
-  TGRS_REGION_HOST = 3   /* the caller's input or output buffer */
+  TGRS_REGION_FAST = 0,     /* the SRAM arena */
+  TGRS_REGION_SLOW = 1,     /* the PSRAM arena (spills) */
+  TGRS_REGION_FLASH = 2,    /* inside the plan's weight_data */
+  TGRS_REGION_HOST = 3,     /* the caller's input or output buffer */
+  TGRS_REGION_STATE = 4,    /* persistent state kept across invokes (tigris_context.h) */
+  TGRS_REGION_CONSTANTS = 5 /* staged constants, copied in by tgrs_hydrate_constants */
 } tgrs_memory_region;
 
 typedef enum tgrs_op_code {
@@ -484,6 +486,24 @@ tgrs_status tgrs_plan_get_memory(const tgrs_plan* plan, uint32_t index, tgrs_pla
 
 tgrs_status tgrs_plan_get_weight_block(const tgrs_plan* plan, uint32_t index,
                                        tgrs_plan_weight_block* out);
+
+/* Persistent state (schema 3, format/tgrs.fbs StateSlot): graph input `input` (a position
+ * in tgrs_plan_inputs) reads, through a context, what graph output `output` held after the
+ * previous invoke, zeros before the first; the bytes live at [offset, offset + size) of
+ * the STATE arena, in the caller's layout and dtype. */
+typedef struct tgrs_plan_state_slot {
+  uint32_t input;
+  uint32_t output;
+  uint32_t offset;
+  uint32_t size;
+} tgrs_plan_state_slot;
+uint32_t tgrs_plan_state_count(const tgrs_plan* plan);
+tgrs_status tgrs_plan_get_state(const tgrs_plan* plan, uint32_t index, tgrs_plan_state_slot* out);
+
+/* Staged constants (schema 3): the bytes a context copies to the start of its CONSTANTS
+ * arena before the first invoke (count 0: none), and where they start in weight_data. */
+tgrs_u8s tgrs_plan_staged_constants(const tgrs_plan* plan);
+uint32_t tgrs_plan_staged_offset(const tgrs_plan* plan);
 
 /* ======================================================================================
  * LZ4 block decoder (the LZ4 block format, no frame; one block per stage). Written from

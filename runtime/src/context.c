@@ -1,11 +1,13 @@
 /*
- * context.c: tgrs_context, arena binding, the hydration latch and tgrs_invoke
- * (tigris_context.h). The run itself is tgrs_run_observed's: a context only decides which
- * buffers it gets and whether it may start.
+ * context.c: tgrs_context, arena binding, persistent state, staged constants, the hydration
+ * latch and tgrs_invoke (tigris_context.h). The run itself is the executor's: a context
+ * decides which buffers it gets, whether it may start, and what it keeps for the next.
  */
 #include "tigris_context.h"
 
 #include <string.h>
+
+#include "exec_internal.h"
 
 #define TGRS_CONTEXT_MAGIC 0x54474358u /* "TGCX" */
 
@@ -22,15 +24,26 @@ tgrs_status tgrs_context_init(tgrs_context* ctx, const tgrs_plan* plan) {
   return TGRS_OK;
 }
 
+/* The memories a caller binds: FAST and SLOW always (size 0 needs no buffer), STATE and
+ * CONSTANTS when the plan lists them (schema 3). FLASH is the plan, HOST the caller's. */
+static int is_arena(const tgrs_context* ctx, uint32_t memory) {
+  return memory == TGRS_REGION_FAST || memory == TGRS_REGION_SLOW ||
+         ((memory == TGRS_REGION_STATE || memory == TGRS_REGION_CONSTANTS) &&
+          memory < tgrs_plan_memory_count(ctx->plan_));
+}
+
 size_t tgrs_context_arena_bytes(const tgrs_context* ctx, uint32_t memory) {
-  if (!ready(ctx)) return 0;
+  tgrs_plan_memory m;
+  if (!ready(ctx) || !is_arena(ctx, memory)) return 0;
   switch (memory) {
     case TGRS_REGION_FAST:
       return tgrs_plan_fast_arena_bytes(ctx->plan_);
     case TGRS_REGION_SLOW:
       return tgrs_plan_slow_arena_bytes(ctx->plan_);
-    default:
-      return 0;
+    case TGRS_REGION_CONSTANTS:
+      return tgrs_plan_staged_constants(ctx->plan_).count;
+    default: /* STATE: its Memory entry, which the verifier holds the slots to */
+      return tgrs_plan_get_memory(ctx->plan_, memory, &m) == TGRS_OK ? m.size : 0;
   }
 }
 
@@ -45,14 +58,24 @@ static uint32_t arena_alignment(const tgrs_plan* plan, uint32_t memory) {
 tgrs_status tgrs_bind_arena(tgrs_context* ctx, uint32_t memory, void* base, size_t size) {
   uint32_t alignment;
   if (!ready(ctx)) return TGRS_ERR_NULL_ARGUMENT;
-  if (memory >= TGRS_CONTEXT_ARENAS) return TGRS_ERR_UNKNOWN_MEMORY;
+  if (memory >= TGRS_CONTEXT_ARENAS || !is_arena(ctx, memory)) return TGRS_ERR_UNKNOWN_MEMORY;
   if (base == NULL) return TGRS_ERR_NULL_ARGUMENT;
   if (size < tgrs_context_arena_bytes(ctx, memory)) return TGRS_ERR_ARENA_TOO_SMALL;
   alignment = arena_alignment(ctx->plan_, memory);
   if ((uintptr_t)base % alignment != 0) return TGRS_ERR_ARENA_MISALIGNED;
   ctx->base_[memory] = base;
   ctx->size_[memory] = size;
+  /* READ_VARIABLE semantics: the first invoke reads zeros, and caller memory is not BSS. */
+  if (memory == TGRS_REGION_STATE) tgrs_reset_state(ctx);
+  /* New constants memory holds nothing yet. */
+  if (memory == TGRS_REGION_CONSTANTS) ctx->hydrated_ = 0u;
   return TGRS_OK;
+}
+
+void tgrs_reset_state(tgrs_context* ctx) {
+  if (ready(ctx) && ctx->base_[TGRS_REGION_STATE] != NULL) {
+    memset(ctx->base_[TGRS_REGION_STATE], 0, tgrs_context_arena_bytes(ctx, TGRS_REGION_STATE));
+  }
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -60,8 +83,16 @@ __attribute__((weak))
 #endif
 tgrs_status
 tgrs_hydrate_constants(tgrs_context* ctx) {
+  tgrs_u8s source;
   if (!ready(ctx)) return TGRS_ERR_NULL_ARGUMENT;
-  /* No plan format version stages constants yet (tigris_context.h): nothing to copy. */
+  /* One copy: the planner packs every staged constant into one contiguous source range
+   * in destination-offset order (tensor-memory-attributes.txt, "Per-arena source
+   * contiguity"). A plan without staged constants has nothing to copy. */
+  source = tgrs_plan_staged_constants(ctx->plan_);
+  if (source.count > 0) {
+    if (ctx->base_[TGRS_REGION_CONSTANTS] == NULL) return TGRS_ERR_ARENA_NOT_BOUND;
+    memcpy(ctx->base_[TGRS_REGION_CONSTANTS], source.data, source.count);
+  }
   tgrs_mark_hydrated(ctx);
   return TGRS_OK;
 }
@@ -78,7 +109,12 @@ tgrs_status tgrs_invoke(tgrs_context* ctx, const tgrs_input_buffer* inputs, uint
                         const tgrs_output_buffer* outputs, uint32_t num_outputs,
                         tgrs_run_stats* stats) {
   tgrs_arenas arenas;
-  uint32_t m;
+  tgrs_input_buffer all[TGRS_CONTEXT_MAX_INPUTS];
+  const tgrs_input_buffer* run_inputs = inputs;
+  uint32_t m, i, next = 0, slot = 0, state_count;
+  tgrs_plan_state_slot s;
+  uint8_t* state;
+  tgrs_status st;
   if (stats != NULL) {
     memset(stats, 0, sizeof *stats);
     stats->failed_stage = -1;
@@ -91,10 +127,39 @@ tgrs_status tgrs_invoke(tgrs_context* ctx, const tgrs_input_buffer* inputs, uint
       return TGRS_ERR_ARENA_NOT_BOUND;
     }
   }
+  /* State inputs come from the STATE arena: the caller passes the other inputs, in plan
+   * order, and the full list is assembled here (slots are sorted by input). */
+  state_count = tgrs_plan_state_count(ctx->plan_);
+  state = (uint8_t*)ctx->base_[TGRS_REGION_STATE];
+  if (state_count > 0) {
+    const uint32_t total = tgrs_plan_inputs(ctx->plan_).count;
+    if (num_inputs + state_count != total) return TGRS_ERR_INPUT_COUNT;
+    if (total > TGRS_CONTEXT_MAX_INPUTS) return TGRS_ERR_INPUT_COUNT;
+    if (num_inputs > 0 && inputs == NULL) return TGRS_ERR_NULL_ARGUMENT;
+    for (i = 0; i < total; ++i) {
+      if (slot < state_count && tgrs_plan_get_state(ctx->plan_, slot, &s) == TGRS_OK &&
+          s.input == i) {
+        all[i].data = state + s.offset;
+        all[i].size = s.size;
+        ++slot;
+      } else {
+        all[i] = inputs[next++];
+      }
+    }
+    run_inputs = all;
+    num_inputs = total;
+  }
   arenas.fast = ctx->base_[TGRS_REGION_FAST];
   arenas.fast_size = ctx->size_[TGRS_REGION_FAST];
   arenas.slow = ctx->base_[TGRS_REGION_SLOW];
   arenas.slow_size = ctx->size_[TGRS_REGION_SLOW];
-  return tgrs_run_observed(ctx->plan_, &arenas, inputs, num_inputs, outputs, num_outputs, stats,
-                           NULL, NULL);
+  st = tgrs_run_staged_(ctx->plan_, &arenas, (const uint8_t*)ctx->base_[TGRS_REGION_CONSTANTS],
+                        run_inputs, num_inputs, outputs, num_outputs, stats, NULL, NULL);
+  if (st != TGRS_OK) return st;
+  /* ASSIGN_VARIABLE: the paired outputs become the next invoke's state. */
+  for (slot = 0; slot < state_count; ++slot) {
+    if (tgrs_plan_get_state(ctx->plan_, slot, &s) != TGRS_OK) return TGRS_ERR_INCONSISTENT_PLAN;
+    memcpy(state + s.offset, outputs[s.output].data, s.size);
+  }
+  return TGRS_OK;
 }

@@ -21,10 +21,21 @@ typedef struct tgrs_exec {
   const tgrs_input_buffer* inputs;
   const tgrs_output_buffer* outputs;
   int32_t loaded_block; /* weight block now in the fast prefix, -1 when none */
+  /* The CONSTANTS arena a context hydrated (NULL: staged constants are read in place from
+   * weight_data[staged_begin, + staged_bytes), the same bytes). */
+  const uint8_t* staged;
+  uint32_t staged_begin, staged_bytes;
   tgrs_run_stats* stats;
   tgrs_run_observer observer; /* NULL unless tgrs_run_observed() was given one */
   void* observer_user;
 } tgrs_exec;
+
+/* tgrs_run_observed with the CONSTANTS arena a context hydrated (tgrs_invoke), or NULL. */
+tgrs_status tgrs_run_staged_(const tgrs_plan* plan, const tgrs_arenas* arenas,
+                             const uint8_t* staged, const tgrs_input_buffer* inputs,
+                             uint32_t num_inputs, const tgrs_output_buffer* outputs,
+                             uint32_t num_outputs, tgrs_run_stats* stats,
+                             tgrs_run_observer observer, void* user);
 
 /* --- arena.c: every arena pointer the executor hands out goes through these, so the
  * high-water marks are the exact extent of what kernels and copies touch. NULL when

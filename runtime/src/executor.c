@@ -161,6 +161,15 @@ tgrs_status tgrs_run_observed(const tgrs_plan* plan, const tgrs_arenas* arenas,
                               const tgrs_input_buffer* inputs, uint32_t num_inputs,
                               const tgrs_output_buffer* outputs, uint32_t num_outputs,
                               tgrs_run_stats* stats, tgrs_run_observer observer, void* user) {
+  return tgrs_run_staged_(plan, arenas, NULL, inputs, num_inputs, outputs, num_outputs, stats,
+                          observer, user);
+}
+
+tgrs_status tgrs_run_staged_(const tgrs_plan* plan, const tgrs_arenas* arenas,
+                             const uint8_t* staged, const tgrs_input_buffer* inputs,
+                             uint32_t num_inputs, const tgrs_output_buffer* outputs,
+                             uint32_t num_outputs, tgrs_run_stats* stats,
+                             tgrs_run_observer observer, void* user) {
   tgrs_run_stats local_stats;
   tgrs_exec ex;
   tgrs_status st;
@@ -183,6 +192,9 @@ tgrs_status tgrs_run_observed(const tgrs_plan* plan, const tgrs_arenas* arenas,
   ex.inputs = inputs;
   ex.outputs = outputs;
   ex.loaded_block = -1;
+  ex.staged = staged;
+  ex.staged_begin = tgrs_plan_staged_offset(plan);
+  ex.staged_bytes = (uint32_t)tgrs_plan_staged_constants(plan).count;
   ex.stats = stats;
   ex.observer = observer;
   ex.observer_user = user;

@@ -151,7 +151,10 @@ enum {
   FB_PLAN_WEIGHTS,
   FB_PLAN_WEIGHT_BLOCKS,
   FB_PLAN_WEIGHT_DATA,
-  FB_PLAN_MEMORIES
+  FB_PLAN_MEMORIES,
+  FB_PLAN_STATE,
+  FB_PLAN_STAGED_OFFSET,
+  FB_PLAN_STAGED_BYTES
 };
 enum { FB_MEMORY_NAME = 0, FB_MEMORY_SIZE, FB_MEMORY_ALIGNMENT };
 
@@ -159,6 +162,7 @@ enum { FB_MEMORY_NAME = 0, FB_MEMORY_SIZE, FB_MEMORY_ALIGNMENT };
 #define FB_HOME_BYTES 12u
 #define FB_HOME_ALIGN 4u
 #define FB_TILE_REGION_BYTES 24u /* six int32 */
+#define FB_STATE_SLOT_BYTES 16u  /* StateSlot: int input, int output, uint offset, uint size */
 
 /* --- unchecked little-endian loads ---------------------------------------------------- */
 static inline uint16_t fb_u16(const uint8_t* p) {

@@ -557,3 +557,32 @@ tgrs_status tgrs_plan_get_weight_block(const tgrs_plan* plan, uint32_t index,
   out->compressed = at_offset(plan, out->offset);
   return TGRS_OK;
 }
+
+uint32_t tgrs_plan_state_count(const tgrs_plan* plan) {
+  return plan && plan->root_ ? fb_vec_len(fb_get_ref(plan->root_, FB_PLAN_STATE)) : 0;
+}
+
+tgrs_status tgrs_plan_get_state(const tgrs_plan* plan, uint32_t index, tgrs_plan_state_slot* out) {
+  const uint8_t* slot;
+  if (out == NULL) return TGRS_ERR_NULL_ARGUMENT;
+  memset(out, 0, sizeof *out);
+  if (plan == NULL) return TGRS_ERR_NULL_ARGUMENT;
+  if (index >= tgrs_plan_state_count(plan)) return TGRS_ERR_BAD_INDEX;
+  slot = fb_get_ref(plan->root_, FB_PLAN_STATE) + 4u + FB_STATE_SLOT_BYTES * index;
+  out->input = fb_u32(slot);
+  out->output = fb_u32(slot + 4);
+  out->offset = fb_u32(slot + 8);
+  out->size = fb_u32(slot + 12);
+  return TGRS_OK;
+}
+
+uint32_t tgrs_plan_staged_offset(const tgrs_plan* plan) {
+  return fb_get_u32(root_of(plan), FB_PLAN_STAGED_OFFSET, 0);
+}
+
+tgrs_u8s tgrs_plan_staged_constants(const tgrs_plan* plan) {
+  tgrs_u8s s;
+  s.count = fb_get_u32(root_of(plan), FB_PLAN_STAGED_BYTES, 0);
+  s.data = s.count ? at_offset(plan, tgrs_plan_staged_offset(plan)) : NULL;
+  return s;
+}

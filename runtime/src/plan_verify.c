@@ -60,6 +60,9 @@ typedef struct vctx {
   uint32_t fast_arena, slow_arena;
   uint32_t next_stage_op; /* stages must continue at this op (they partition the ops) */
   uint8_t compression;
+  /* Schema 3: state slots, the STATE arena's size (Plan.memories[STATE]) and the staged
+   * constants' bytes. */
+  uint32_t state_count, state_arena, staged_bytes;
   /* Buffer.first_op/last_op are op steps, except in slow_buffers (stage indices). */
   uint32_t step_count;
   const char* step_message;
@@ -968,30 +971,91 @@ static tgrs_status verify_tables(vctx* c, const vvec* v, const char* name, eleme
 static tgrs_status verify_memories(vctx* c, const vtab* root) {
   vvec memories;
   vtab t;
-  uint32_t i, size, alignment;
+  uint32_t i, size, alignment, arena;
+  /* A plan with state or staged constants lists their arenas too (tgrs.fbs, Memory). */
+  const uint32_t needed =
+      c->state_count || c->staged_bytes ? TGRS_REGION_CONSTANTS + 1u : TGRS_REGION_HOST + 1u;
   TRY(get_vector(c, root, FB_PLAN_MEMORIES, "memories", 4, &memories));
-  if (!memories.pos) return TGRS_OK;
+  if (!memories.pos && needed == TGRS_REGION_HOST + 1u) return TGRS_OK;
   push(c, "memories", -1);
-  if (memories.len < TGRS_REGION_HOST + 1u) {
+  if (memories.len < needed) {
     return fail(c, TGRS_ERR_BAD_SIZE, "{v} memories, one per region needs {l}", memories.len,
-                TGRS_REGION_HOST + 1);
+                needed);
   }
   for (i = 0; i < memories.len; ++i) {
+    /* The arenas a caller binds: FAST, SLOW and, when listed, STATE and CONSTANTS. */
+    const int is_arena = i <= TGRS_REGION_SLOW ||
+                         (i >= TGRS_REGION_STATE && i <= TGRS_REGION_CONSTANTS && needed > 4u);
     set_index(c, i);
     TRY(element_table(c, &memories, i, &t));
     TRY(check_string(c, &t, FB_MEMORY_NAME, "name"));
     TRY(get_u32(c, &t, FB_MEMORY_SIZE, "size", 0, &size));
+    /* The STATE arena's size is the entry's; verify_state then holds the slots to it. */
+    if (i == TGRS_REGION_STATE && is_arena) c->state_arena = size;
+    arena = i == TGRS_REGION_FAST    ? c->fast_arena
+            : i == TGRS_REGION_SLOW  ? c->slow_arena
+            : i == TGRS_REGION_STATE ? c->state_arena
+                                     : c->staged_bytes;
     TRY(get_u32(c, &t, FB_MEMORY_ALIGNMENT, "alignment", 0, &alignment));
-    if (alignment == 0 || (alignment & (alignment - 1u)) != 0 ||
-        (i <= TGRS_REGION_SLOW && alignment != 16u)) {
+    if (alignment == 0 || (alignment & (alignment - 1u)) != 0 || (is_arena && alignment != 16u)) {
       push(c, "alignment", -1);
       return fail(c, TGRS_ERR_BAD_ALIGNMENT, "{v}: not a power of two, or not an arena's {l}",
                   alignment, 16);
     }
-    if (i <= TGRS_REGION_SLOW && size != (i == TGRS_REGION_FAST ? c->fast_arena : c->slow_arena)) {
+    if (is_arena && size != arena) {
       push(c, "size", -1);
-      return fail(c, TGRS_ERR_BAD_SIZE, "{v} bytes, the plan's arena is {l}", size,
-                  i == TGRS_REGION_FAST ? c->fast_arena : c->slow_arena);
+      return fail(c, TGRS_ERR_BAD_SIZE, "{v} bytes, the plan's arena is {l}", size, arena);
+    }
+  }
+  pop(c);
+  return TGRS_OK;
+}
+
+/* Plan.state (tgrs.fbs, StateSlot): each slot pairs a graph input with a graph output of
+ * the same bytes, slots sorted by input (so an input is state once), each 16-aligned
+ * inside the STATE arena (c->state_arena, from Plan.memories). */
+static tgrs_status verify_state(vctx* c, const vtab* root) {
+  vvec state, inputs, outputs;
+  uint32_t i, previous = 0;
+  TRY(get_vector(c, root, FB_PLAN_STATE, "state", FB_STATE_SLOT_BYTES, &state));
+  TRY(get_vector(c, root, FB_PLAN_INPUTS, "inputs", 4, &inputs));
+  TRY(get_vector(c, root, FB_PLAN_OUTPUTS, "outputs", 4, &outputs));
+  TRY(spend(c, state.len));
+  push(c, "state", -1);
+  if (state.len && c->state_arena == 0) {
+    return fail(c, TGRS_ERR_BAD_SIZE, "{v} state slots in a state arena of {l} bytes", state.len,
+                0);
+  }
+  for (i = 0; i < state.len; ++i) {
+    const uint8_t* s = c->base + state.pos + 4u + FB_STATE_SLOT_BYTES * i;
+    const uint32_t input = fb_u32(s), output = fb_u32(s + 4), offset = fb_u32(s + 8);
+    const uint32_t size = fb_u32(s + 12);
+    uint32_t in_bytes, out_bytes;
+    set_index(c, i);
+    if (input >= inputs.len || output >= outputs.len) {
+      return fail(c, TGRS_ERR_BAD_INDEX, "input {v} or output out of range (inputs: {l})",
+                  (int64_t)input, inputs.len);
+    }
+    /* Sorted by input, so no input is the state of two slots (and the check is linear). */
+    if (i > 0 && input <= previous) {
+      return fail(c, TGRS_ERR_BAD_VALUE, "input {v} does not follow the previous slot's {l}", input,
+                  previous);
+    }
+    previous = input;
+    in_bytes = tgrs_tensor_table_bytes_(
+        vec_table_trusted(c, &c->tensors, (uint32_t)vec_i32(c, &inputs, input)));
+    out_bytes = tgrs_tensor_table_bytes_(
+        vec_table_trusted(c, &c->tensors, (uint32_t)vec_i32(c, &outputs, output)));
+    if (size != in_bytes || size != out_bytes) {
+      return fail(c, TGRS_ERR_BAD_SIZE, "{v} bytes for an input of {l} bytes (and the output)",
+                  size, in_bytes);
+    }
+    if (offset % 16u != 0) {
+      return fail(c, TGRS_ERR_BAD_ALIGNMENT, "offset {v} is not a multiple of {l}", offset, 16);
+    }
+    if ((uint64_t)offset + align16(size) > c->state_arena) {
+      return fail(c, TGRS_ERR_BAD_SIZE, "slot ends at {v}, past the state arena's {l} bytes",
+                  (int64_t)offset + align16(size), c->state_arena);
     }
   }
   pop(c);
@@ -999,9 +1063,9 @@ static tgrs_status verify_memories(vctx* c, const vtab* root) {
 }
 
 static tgrs_status verify_root(vctx* c, const vtab* root) {
-  uint32_t version, scheduled_peak, i;
+  uint32_t version, scheduled_peak, i, staged_offset;
   uint8_t xip, compression;
-  vvec weight_data, slow_buffers;
+  vvec weight_data, slow_buffers, state;
   vtab t;
   TRY(get_u32(c, root, FB_PLAN_SCHEMA_VERSION, "schema_version", 0, &version));
   TRY(require(c, version != 0, "schema_version"));
@@ -1074,7 +1138,25 @@ static tgrs_status verify_root(vctx* c, const vtab* root) {
   c->step_count = c->stages.len;
   c->step_message = "stage index {v} out of range (stages: {l})";
   TRY(verify_buffers(c, root, FB_PLAN_SLOW_BUFFERS, "slow_buffers", &slow_buffers));
-  return verify_memories(c, root);
+
+  /* Schema 3: persistent state and staged constants. */
+  TRY(get_u32(c, root, FB_PLAN_STAGED_OFFSET, "staged_offset", 0, &staged_offset));
+  TRY(get_u32(c, root, FB_PLAN_STAGED_BYTES, "staged_bytes", 0, &c->staged_bytes));
+  TRY(get_vector(c, root, FB_PLAN_STATE, "state", FB_STATE_SLOT_BYTES, &state));
+  if ((state.len || c->staged_bytes) && version < 3u) {
+    push(c, state.len ? "state" : "staged_bytes", -1);
+    return fail(c, TGRS_ERR_BAD_VALUE, "persistent state or staged constants in a schema {l} plan",
+                0, version);
+  }
+  if (staged_offset % 16u != 0 || (uint64_t)staged_offset + c->staged_bytes > c->weight_data_len) {
+    push(c, "staged_bytes", -1);
+    return fail(c, TGRS_ERR_BAD_OFFSET,
+                "staged constants end at {v}, past weight_data's {l} bytes (or start unaligned)",
+                (int64_t)staged_offset + c->staged_bytes, c->weight_data_len);
+  }
+  c->state_count = state.len;
+  TRY(verify_memories(c, root));
+  return verify_state(c, root);
 }
 
 tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_verify_error* error,

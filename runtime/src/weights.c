@@ -4,6 +4,8 @@
  * file). Otherwise each residency unit (a stage, or all stages of a chain) has one block
  * that fills fast[0, raw_size) before the unit's first stage: a plain copy when
  * compressed_size == raw_size, else an LZ4 block decoded to exactly raw_size bytes.
+ * Staged constants (schema 3) are in-place weights a context copied into its CONSTANTS
+ * arena before the first invoke; they are read from there when it did.
  */
 #include <string.h>
 
@@ -42,7 +44,15 @@ const void* tgrs_exec_weight(tgrs_exec* ex, const tgrs_plan_tensor* tensor) {
       tgrs_plan_get_weight(ex->plan, (uint32_t)tensor->weight, &w) != TGRS_OK) {
     return NULL;
   }
-  if (w.block < 0) return w.data;
+  if (w.block < 0) {
+    /* A staged constant, read from the arena its context hydrated (tgrs.fbs, Plan). */
+    if (ex->staged != NULL && w.offset >= ex->staged_begin &&
+        w.offset - ex->staged_begin < ex->staged_bytes &&
+        w.size <= ex->staged_bytes - (w.offset - ex->staged_begin)) {
+      return ex->staged + (w.offset - ex->staged_begin);
+    }
+    return w.data;
+  }
   if (w.block != ex->loaded_block ||
       tgrs_plan_get_weight_block(ex->plan, (uint32_t)w.block, &block) != TGRS_OK ||
       w.offset > block.raw_size || w.size > block.raw_size - w.offset) {

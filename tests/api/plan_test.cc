@@ -153,7 +153,7 @@ TEST(PlanApiTest, BadArguments) {
   EXPECT_EQ(tigris_plan(&p, m.get(), &lz4_xip), TIGRIS_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tigris_last_error()).find("in place"), std::string::npos);
   tigris_plan_options bad_weights = Options(64 * 1024);
-  bad_weights.xip = 3;
+  bad_weights.xip = 4;  // 0..3 are tigris_weights values
   EXPECT_EQ(tigris_plan(&p, m.get(), &bad_weights), TIGRIS_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tigris_last_error()).find("tigris_plan_options.xip"), std::string::npos);
   tigris_plan_options bad_codec = Options(64 * 1024);

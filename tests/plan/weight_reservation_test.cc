@@ -89,6 +89,14 @@ ir::Graph Load(const std::string& path) {
 // peak <= budget, the planner's weight_bytes equal the emitter's reserved bytes, and a
 // stage that does not fit makes the verdict needs_work with reasons.
 // Returns whether every stage fits.
+// Every stage copies (or with lz4 decompresses) its weights into the fast arena.
+emit::EmitOptions CopiedWeights(bool lz4) {
+  emit::EmitOptions options;
+  options.xip = false;
+  options.lz4 = lz4;
+  return options;
+}
+
 bool ExpectWeightsAndActivationsFit(const ir::Graph& g, int64_t fast_bytes) {
   SCOPED_TRACE(g.name + " @" + std::to_string(fast_bytes));
   const PlanResult p = PlanModel(g, NotXip(fast_bytes));
@@ -106,7 +114,7 @@ bool ExpectWeightsAndActivationsFit(const ir::Graph& g, int64_t fast_bytes) {
     EXPECT_EQ(p.verdict, Verdict::kNeedsWork);
     return false;
   }
-  const emit::EmittedPlan e = emit::EmitPlan(g, p, {/*xip=*/false, /*lz4=*/true});
+  const emit::EmittedPlan e = emit::EmitPlan(g, p, CopiedWeights(/*lz4=*/true));
   EXPECT_EQ(e.stage_reserved_bytes.size(), p.stages.size());
   if (e.stage_reserved_bytes.size() != p.stages.size()) return true;
   for (const Stage& s : p.stages) {
@@ -124,7 +132,7 @@ TEST(WeightReservationTest, VwwSmallCnnInt8At48K) {
   // needs_work; and Compile (which re-checks the emitted prefixes) must accept it.
   Budget budget = NotXip(48 * 1024);
   EXPECT_NE(PlanModel(g, budget).verdict, Verdict::kNeedsWork);
-  EXPECT_NO_THROW(emit::Compile(g, budget, {/*xip=*/false, /*lz4=*/true}));
+  EXPECT_NO_THROW(emit::Compile(g, budget, CopiedWeights(/*lz4=*/true)));
 }
 
 TEST(WeightReservationTest, Mnist8FloatSweep) {
@@ -138,7 +146,7 @@ TEST(WeightReservationTest, Mnist8FloatSweep) {
   // cross-check ran at least once.
   EXPECT_GE(fitting, 1);
   // The reported case: -m 32K -c lz4 failed in the emitter for stage 1.
-  EXPECT_NO_THROW(emit::Compile(g, NotXip(32 * 1024), {/*xip=*/false, /*lz4=*/true}));
+  EXPECT_NO_THROW(emit::Compile(g, NotXip(32 * 1024), CopiedWeights(/*lz4=*/true)));
 }
 
 TEST(WeightReservationTest, CompileReportsDoesNotFitFromThePlanner) {
@@ -146,7 +154,7 @@ TEST(WeightReservationTest, CompileReportsDoesNotFitFromThePlanner) {
   // alone exceed the budget, which the planner must report naming the stage.
   const ir::Graph g = Load(testing::SharedOnnxModel("mnist8.onnx"));
   try {
-    emit::Compile(g, NotXip(8 * 1024), {/*xip=*/false, /*lz4=*/false});
+    emit::Compile(g, NotXip(8 * 1024), CopiedWeights(/*lz4=*/false));
     ADD_FAILURE() << "expected kDoesNotFit";
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::kDoesNotFit);

@@ -141,6 +141,9 @@ TGRS_SAME_FIELD(FB_PLAN_WEIGHTS, Plan, WEIGHTS);
 TGRS_SAME_FIELD(FB_PLAN_WEIGHT_BLOCKS, Plan, WEIGHT_BLOCKS);
 TGRS_SAME_FIELD(FB_PLAN_WEIGHT_DATA, Plan, WEIGHT_DATA);
 TGRS_SAME_FIELD(FB_PLAN_MEMORIES, Plan, MEMORIES);
+TGRS_SAME_FIELD(FB_PLAN_STATE, Plan, STATE);
+TGRS_SAME_FIELD(FB_PLAN_STAGED_OFFSET, Plan, STAGED_OFFSET);
+TGRS_SAME_FIELD(FB_PLAN_STAGED_BYTES, Plan, STAGED_BYTES);
 TGRS_SAME_FIELD(FB_MEMORY_NAME, Memory, NAME);
 TGRS_SAME_FIELD(FB_MEMORY_SIZE, Memory, SIZE);
 TGRS_SAME_FIELD(FB_MEMORY_ALIGNMENT, Memory, ALIGNMENT);
@@ -149,6 +152,8 @@ static_assert(FB_HOME_BYTES == sizeof(fb::Home) && FB_HOME_ALIGN == alignof(fb::
               "Home's wire layout differs from flatc's");
 static_assert(FB_TILE_REGION_BYTES == sizeof(fb::TileRegion),
               "TileRegion's wire layout differs from flatc's");
+static_assert(FB_STATE_SLOT_BYTES == sizeof(fb::StateSlot) && alignof(fb::StateSlot) == 4,
+              "StateSlot's wire layout differs from flatc's");
 
 // Fields per table, from the schema's text: the lines `name: type ...;` between
 // `table Name {` and `}`, comments removed.
@@ -186,7 +191,7 @@ TEST(SchemaIds, EveryFieldOfEveryTableHasAReaderId) {
       {"TilePlan", FB_TILE_CHANNELS + 1},
       {"Stage", FB_STAGE_FAST_RESERVED_BYTES + 1},
       {"Chain", FB_CHAIN_TILE + 1},
-      {"Plan", FB_PLAN_MEMORIES + 1},
+      {"Plan", FB_PLAN_STAGED_BYTES + 1},
       {"Memory", FB_MEMORY_ALIGNMENT + 1},
   };
   EXPECT_EQ(SchemaFieldCounts(), reader)

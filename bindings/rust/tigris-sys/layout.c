@@ -65,6 +65,7 @@ int main(void) {
   OFF(tigris_plan_options, time_limit_seconds);
   OFF(tigris_plan_options, progress);
   OFF(tigris_plan_options, progress_user_data);
+  OFF(tigris_plan_options, state);
   SIZE(tigris_run_io);
   OFF(tigris_run_io, version);
   OFF(tigris_run_io, dtype);

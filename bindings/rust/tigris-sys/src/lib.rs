@@ -68,7 +68,7 @@ pub const TIGRIS_LOAD_OPTIONS_VERSION: c_int = 1;
 pub const TIGRIS_OP_INFO_VERSION: c_int = 1;
 pub const TIGRIS_TENSOR_INFO_VERSION: c_int = 1;
 pub const TIGRIS_ANALYZE_OPTIONS_VERSION: c_int = 2;
-pub const TIGRIS_PLAN_OPTIONS_VERSION: c_int = 2;
+pub const TIGRIS_PLAN_OPTIONS_VERSION: c_int = 3;
 pub const TIGRIS_RUN_IO_VERSION: c_int = 1;
 pub const TIGRIS_RUN_OPTIONS_VERSION: c_int = 1;
 pub const TIGRIS_RUN_STATS_VERSION: c_int = 1;
@@ -186,6 +186,8 @@ pub struct tigris_plan_options {
     pub time_limit_seconds: f64,
     pub progress: tigris_progress_fn,
     pub progress_user_data: *mut c_void,
+    // Since version 3: "IN=OUT[,...]" persistent state pairs, or NULL.
+    pub state: *const c_char,
 }
 
 impl Default for tigris_plan_options {
@@ -202,6 +204,7 @@ impl Default for tigris_plan_options {
             time_limit_seconds: 0.0,
             progress: None,
             progress_user_data: std::ptr::null_mut(),
+            state: std::ptr::null(),
         }
     }
 }

@@ -256,6 +256,10 @@ fn field_offsets_match_c() {
         c::OFFSET_tigris_plan_options_progress_user_data
     );
     assert_eq!(
+        offset_of!(tigris_plan_options, state),
+        c::OFFSET_tigris_plan_options_state
+    );
+    assert_eq!(
         offset_of!(tigris_run_io, version),
         c::OFFSET_tigris_run_io_version
     );

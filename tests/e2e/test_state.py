@@ -1,0 +1,82 @@
+"""Persistent state (`tigris compile --state IN=OUT`) and staged constants (`--weights
+staged`) against onnxruntime: a recurrent cell h' = tanh(x W + h U), y = h' V, run as a
+streaming model runs, each step's h' fed back as the next step's h, from zeros.
+
+The plan keeps h as a graph input for callers without a context (`tigris run` passes it
+explicitly, as here); the runtime context that keeps it between invokes is tested in
+tests/runtime/state_test.cc against this same explicit sequence."""
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from conftest import WORK_DIR, tigris
+from qdq_helpers import onnxruntime_reference
+
+IN, HIDDEN, OUT, STEPS = 6, 16, 3, 5
+
+
+def recurrent_cell():
+    rng = np.random.RandomState(5)
+    inits = [numpy_helper.from_array((rng.standard_normal(s) * 0.4).astype(np.float32), n)
+             for n, s in (("W", [IN, HIDDEN]), ("U", [HIDDEN, HIDDEN]), ("V", [HIDDEN, OUT]))]
+    nodes = [
+        helper.make_node("MatMul", ["x", "W"], ["xw"], name="input_proj"),
+        helper.make_node("MatMul", ["h", "U"], ["hu"], name="recurrent_proj"),
+        helper.make_node("Add", ["xw", "hu"], ["pre"], name="sum"),
+        helper.make_node("Tanh", ["pre"], ["h_next"], name="cell"),
+        helper.make_node("MatMul", ["h_next", "V"], ["y"], name="readout"),
+    ]
+    graph = helper.make_graph(
+        nodes, "recurrent_cell",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, IN]),
+         helper.make_tensor_value_info("h", TensorProto.FLOAT, [1, HIDDEN])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, OUT]),
+         helper.make_tensor_value_info("h_next", TensorProto.FLOAT, [1, HIDDEN])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model
+
+
+def test_a_state_plan_streams_like_onnxruntime():
+    WORK_DIR.mkdir(parents=True, exist_ok=True)
+    path = WORK_DIR / "state.cell.onnx"
+    onnx.save(recurrent_cell(), path)
+    plan = WORK_DIR / "state.cell.tgrs"
+    report = tigris("compile", path, "-m", "2K", "--state", "h=h_next", "--weights", "staged",
+                    "-o", plan).stdout
+    assert "state    64 bytes arena" in report, report
+    listing = tigris("inspect", plan).stdout
+    assert "state      h 1x16 FLOAT32 <- h_next 1x16 FLOAT32" in listing, listing
+    assert "staged: " in listing, listing
+
+    xs = np.random.RandomState(9).standard_normal([STEPS, 1, IN]).astype(np.float32)
+    h_ref = np.zeros([1, HIDDEN], np.float32)
+    h_ours = np.zeros([1, HIDDEN], np.float32)
+    for k in range(STEPS):
+        y_ref, h_ref = onnxruntime_reference(path, {"x": xs[k], "h": h_ref})
+        paths = {name: WORK_DIR / f"state.step{k}.{name}.npy" for name in ("x", "h", "y", "hn")}
+        np.save(paths["x"], xs[k])
+        np.save(paths["h"], h_ours)
+        tigris("run", plan, "--input", paths["x"], "--input", paths["h"],
+               "--output", paths["y"], "--output", paths["hn"])
+        y, h_ours = np.load(paths["y"]), np.load(paths["hn"])
+        np.testing.assert_allclose(y, y_ref, rtol=1e-5, atol=1e-6, err_msg=f"y, step {k}")
+        np.testing.assert_allclose(h_ours, h_ref, rtol=1e-5, atol=1e-6, err_msg=f"h, step {k}")
+
+
+def test_a_state_pair_must_carry_one_tensor():
+    path = WORK_DIR / "state.cell.onnx"
+    onnx.save(recurrent_cell(), path)
+    bad = tigris("compile", path, "-m", "2K", "--state", "h=y", "-o", WORK_DIR / "x.tgrs",
+                 check=False)
+    assert bad.returncode == 1
+    assert "the input is 1x16 float32 but the output is 1x3 float32" in bad.stderr, bad.stderr
+    unknown = tigris("compile", path, "-m", "2K", "--state", "c=h_next", "-o",
+                     WORK_DIR / "x.tgrs", check=False)
+    assert unknown.returncode == 1
+    assert "'c' is not a graph input (inputs: x, h)" in unknown.stderr, unknown.stderr
+    usage = tigris("compile", path, "-m", "2K", "--state", "h", "-o", WORK_DIR / "x.tgrs",
+                   check=False)
+    assert usage.returncode == 2
+    assert "--state expects IN=OUT" in usage.stderr, usage.stderr
