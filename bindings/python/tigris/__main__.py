@@ -80,7 +80,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("model")
     p.add_argument("-m", "--memory", action="append", required=True, help="fast [then slow] budget")
     p.add_argument("-f", "--flash", help="flash budget")
-    p.add_argument("--weights", choices=["auto", "in-place", "copy"], default="auto",
+    p.add_argument("--weights", choices=["auto", "in-place", "copy", "staged"], default="auto",
                    help="where the runtime reads weights from (as tigris compile)")
     p.add_argument("--xip", action="store_true", help="the same as --weights in-place")
     p.add_argument("-c", "--compression", choices=["none", "lz4"], default="none")

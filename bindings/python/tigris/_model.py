@@ -22,7 +22,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 _COMPRESSION = {"none": _c.TIGRIS_COMPRESSION_NONE, "lz4": _c.TIGRIS_COMPRESSION_LZ4}
 _LAYOUT = {"greedy": _c.TIGRIS_LAYOUT_GREEDY, "exact": _c.TIGRIS_LAYOUT_EXACT}
 _WEIGHTS = {"auto": _c.TIGRIS_WEIGHTS_AUTO, "in-place": _c.TIGRIS_WEIGHTS_IN_PLACE,
-            "copy": _c.TIGRIS_WEIGHTS_COPIED}
+            "copy": _c.TIGRIS_WEIGHTS_COPIED, "staged": _c.TIGRIS_WEIGHTS_STAGED}
 
 
 def _set_layout(options, layout: str, time_limit: float) -> None:
@@ -273,15 +273,17 @@ class Model(_Handle):
              time_limit: float = 10.0, weights: str = "auto") -> Plan:
         """Compiles an execution plan. weights says where the runtime reads weights from,
         as `tigris compile --weights`: "auto" (the default: in place, copied into the fast
-        arena by the stages where they fit and are read more than once), "in-place", or
-        "copy" (every stage copies its weights into the fast arena). xip=True is
+        arena by the stages where they fit and are read more than once), "in-place",
+        "copy" (every stage copies its weights into the fast arena), or "staged" (copied
+        once, before the first invoke, into a constants arena). xip=True is
         weights="in-place", xip=False weights="copy". layout and time_limit as in
         analyze."""
         if xip is not None:
             weights = "in-place" if xip else "copy"
         if weights not in _WEIGHTS:
             raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
-                            f"weights must be 'auto', 'in-place' or 'copy', not {weights!r}")
+                            "weights must be 'auto', 'in-place', 'copy' or 'staged', "
+                            f"not {weights!r}")
         if compression not in _COMPRESSION:
             raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
                             f"compression must be 'none' or 'lz4', not {compression!r}")
