@@ -23,6 +23,8 @@ struct ArenaMemory {
   std::string name;  // as the plan names it
   uint32_t size;
   uint32_t alignment;
+  std::string prefix;  // "" for scratch and spills, else "PERSISTENT_" / "CONST_"
+  const char* role;
 };
 
 void WriteFile(const std::string& path, const std::string& text) {
@@ -65,7 +67,19 @@ std::string WriteEmitC(const std::string& bytes, const std::string& what, const 
       plan_memory = memory_name;
       continue;
     }
-    arenas.push_back({i, memory_name, sizes[i], listed && m.alignment ? m.alignment : 16u});
+    arenas.push_back({i, memory_name, sizes[i], listed && m.alignment ? m.alignment : 16u, "",
+                      i == TGRS_REGION_FAST ? "scratch (fast arena)" : "spills (slow arena)"});
+  }
+  // Persistent state and staged constants, when the plan has them (schema 3): named like
+  // the seed's <prefix>_arena_persistent_<mem> and _arena_const_<mem>, since they may share
+  // a memory with scratch (tensor-memory-attributes.txt, "Tensor backing model").
+  for (uint32_t i = TGRS_REGION_STATE; i <= TGRS_REGION_CONSTANTS; ++i) {
+    tgrs_plan_memory m{};
+    if (tgrs_plan_get_memory(&p, i, &m) != TGRS_OK || m.size == 0) continue;
+    const bool state = i == TGRS_REGION_STATE;
+    arenas.push_back({i, m.name, m.size, m.alignment, state ? "PERSISTENT_" : "CONST_",
+                      state ? "persistent state (zero-filled when bound)"
+                            : "staged constants (filled by tgrs_hydrate_constants)"});
   }
 
   std::ostringstream h;
@@ -81,17 +95,18 @@ std::string WriteEmitC(const std::string& bytes, const std::string& what, const 
     << "#ifndef " << macro << "_PLAN_SECTION\n#define " << macro << "_PLAN_SECTION \"."
     << CIdentifier(plan_memory) << "\"\n#endif\n\n";
   for (const ArenaMemory& a : arenas) {
-    const std::string m = macro + "_ARENA_" + Upper(CIdentifier(a.name));
-    h << "/* " << (a.index == TGRS_REGION_FAST ? "scratch (fast arena)" : "spills (slow arena)")
-      << " in " << a.name << (a.size == 0 ? ": unused by this plan" : "") << " */\n"
+    const std::string m = macro + "_ARENA_" + a.prefix + Upper(CIdentifier(a.name));
+    h << "/* " << a.role << " in " << a.name << (a.size == 0 ? ": unused by this plan" : "")
+      << " */\n"
       << "#define " << m << "_SIZE " << a.size << "u\n"
       << "#define " << m << "_ALIGNMENT " << a.alignment << "u\n";
   }
   h << "\n/* Memory indices for tgrs_bind_arena (tgrs_memory_region values). */\n"
     << "enum " << id << "_region {\n";
-  for (const ArenaMemory& a : arenas) {
-    h << "  " << macro << "_ARENA_" << Upper(CIdentifier(a.name)) << " = " << a.index
-      << (a.index + 1 < arenas.size() ? ",\n" : "\n");
+  for (size_t k = 0; k < arenas.size(); ++k) {
+    const ArenaMemory& a = arenas[k];
+    h << "  " << macro << "_ARENA_" << a.prefix << Upper(CIdentifier(a.name)) << " = " << a.index
+      << (k + 1 < arenas.size() ? ",\n" : "\n");
   }
   h << "};\n\nextern const uint8_t " << id << "_plan[" << macro << "_PLAN_BYTES];\n\n"
     << "#endif /* " << macro << "_TGRS_H_ */\n";
