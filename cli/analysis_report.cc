@@ -203,30 +203,52 @@ void PrintAnalysisReport(std::FILE* out, const tigris_analysis* a, const std::st
   std::fprintf(out, "model     %s (%s, %zu ops, %s)\n", name.c_str(),
                model["dtype"].get<std::string>().c_str(), model["ops"].get<size_t>(),
                HumanMacs(tigris_analysis_macs(a)).c_str());
-  std::fprintf(out, "SRAM      %s budget, %s scheduled peak (naive %s)\n",
-               HumanBytes(U64(budget["fast_bytes"])).c_str(),
+  // With --target the lines are named after the memories holding each role (the memory
+  // table below says more); else after the -m shorthand's SRAM, slow and flash.
+  auto label = [&j](const char* role, const char* fallback) {
+    if (j.contains("memories")) {
+      for (const json& m : j["memories"]) {
+        const std::string roles = m.value("role", "");
+        if (roles.find(role) != std::string::npos) return m.value("name", std::string(fallback));
+      }
+    }
+    return std::string(fallback);
+  };
+  std::fprintf(out, "%-9s %s budget, %s scheduled peak (naive %s)\n",
+               label("scratch", "SRAM").c_str(), HumanBytes(U64(budget["fast_bytes"])).c_str(),
                HumanBytes(tigris_analysis_scheduled_peak_bytes(a)).c_str(),
                HumanBytes(tigris_analysis_naive_peak_bytes(a)).c_str());
 
-  const uint64_t slow_budget = U64(budget["slow_bytes"]);
+  // A target's memories are the budgets: the one holding the role, if any.
+  auto size_of = [&j](const char* role, uint64_t fallback) {
+    if (j.contains("memories")) {
+      for (const json& m : j["memories"]) {
+        if (m.value("role", "").find(role) != std::string::npos) return U64(m["size"]);
+      }
+    }
+    return fallback;
+  };
+  const uint64_t slow_budget = size_of("spills", U64(budget["slow_bytes"]));
   const uint64_t slow_peak = tigris_analysis_slow_peak_bytes(a);
   const uint64_t traffic = tigris_analysis_slow_traffic_bytes(a);
   const std::string slow_given =
       slow_budget ? HumanBytes(slow_budget) + " budget" : std::string("not given");
   if (slow_peak == 0 && traffic == 0) {
-    std::fprintf(out, "slow      %s; no spills\n", slow_given.c_str());
+    std::fprintf(out, "%-9s %s; no spills\n", label("spills", "slow").c_str(), slow_given.c_str());
   } else {
-    std::fprintf(out, "slow      %s; spills need %s, %s moved\n", slow_given.c_str(),
-                 HumanBytes(slow_peak).c_str(), HumanBytes(traffic).c_str());
+    std::fprintf(out, "%-9s %s; spills need %s, %s moved\n", label("spills", "slow").c_str(),
+                 slow_given.c_str(), HumanBytes(slow_peak).c_str(), HumanBytes(traffic).c_str());
   }
 
-  const uint64_t flash = U64(budget["flash_bytes"]);
+  const uint64_t flash = size_of("plan", U64(budget["flash_bytes"]));
   const uint64_t weights = U64(model["weight_bytes"]);
   if (flash) {
-    std::fprintf(out, "flash     %s budget, weights %s%s\n", HumanBytes(flash).c_str(),
-                 HumanBytes(weights).c_str(), weights > flash ? " (over the budget)" : "");
+    std::fprintf(out, "%-9s %s budget, weights %s%s\n", label("plan", "flash").c_str(),
+                 HumanBytes(flash).c_str(), HumanBytes(weights).c_str(),
+                 weights > flash ? " (over the budget)" : "");
   } else {
-    std::fprintf(out, "flash     not given; weights %s\n", HumanBytes(weights).c_str());
+    std::fprintf(out, "%-9s not given; weights %s\n", label("plan", "flash").c_str(),
+                 HumanBytes(weights).c_str());
   }
   PrintVerdict(out, a, j);
   if (verbose) PrintStageTable(out, j);

@@ -24,8 +24,8 @@ const char* StrategyName(tgrs_stage_strategy s) {
   return s == TGRS_STRATEGY_TILED ? "tiled" : s == TGRS_STRATEGY_CHAIN ? "chain" : "normal";
 }
 const char* RegionName(tgrs_memory_region r) {
-  static const char* const names[] = {"fast", "slow", "flash", "host"};
-  return static_cast<unsigned>(r) < 4 ? names[r] : "?";
+  static const char* const names[] = {"fast", "slow", "flash", "host", "state", "constants"};
+  return static_cast<unsigned>(r) < 6 ? names[r] : "?";
 }
 const char* KindName(tgrs_buffer_kind k) {
   static const char* const names[] = {"tensor", "row_strip", "scratch"};
@@ -183,6 +183,97 @@ json Weights(const tgrs_plan& p) {
   return {{"weights", weights}, {"blocks", blocks}};
 }
 
+// The memory region `r` lives in: its Plan.memories name (a target's memory), else the
+// region's own name.
+std::string MemoryOf(const tgrs_plan& p, uint32_t r) {
+  tgrs_plan_memory m;
+  if (tgrs_plan_get_memory(&p, r, &m) == TGRS_OK && m.name[0]) return m.name;
+  return RegionName(static_cast<tgrs_memory_region>(r));
+}
+
+std::string TensorName(const tgrs_plan& p, int32_t index) {
+  tgrs_plan_tensor t;
+  return index >= 0 && tgrs_plan_get_tensor(&p, static_cast<uint32_t>(index), &t) == TGRS_OK
+             ? t.name
+             : "";
+}
+
+// Where every tensor lives, by kind (tensor-memory-attributes.txt's SCRATCH, PERSISTENT,
+// CONSTANT): activations' homes per stage (fast) and spilled tensors' over stages (slow);
+// the state slots; each constant read in place from the plan, copied per stage into fast
+// memory, or staged into the constants arena (staged_from: the memory the bytes come from).
+json Placements(const tgrs_plan& p) {
+  json out = json::array();
+  const std::string plan_memory = MemoryOf(p, TGRS_REGION_FLASH);
+  auto home = [&](const tgrs_plan_buffer& b, json where) {
+    json e = {{"tensor", TensorName(p, b.tensor)},
+              {"kind", "SCRATCH"},
+              {"memory", MemoryOf(p, b.home.region)},
+              {"offset", b.home.offset},
+              {"size", b.home.size},
+              {"staged_from", nullptr}};
+    e.update(where);
+    if (b.kind != TGRS_BUFFER_TENSOR) e["buffer"] = KindName(b.kind);
+    out.push_back(e);
+  };
+  for (uint32_t i = 0; i < tgrs_plan_stage_count(&p); ++i) {
+    tgrs_plan_stage s;
+    if (tgrs_plan_get_stage(&p, i, &s) != TGRS_OK) continue;
+    for (uint32_t k = 0; k < s.buffer_count; ++k) {
+      tgrs_plan_buffer b;
+      if (tgrs_plan_get_stage_buffer(&p, i, k, &b) == TGRS_OK) home(b, {{"stages", {i, i}}});
+    }
+  }
+  for (uint32_t i = 0; i < tgrs_plan_slow_buffer_count(&p); ++i) {
+    tgrs_plan_buffer b;
+    if (tgrs_plan_get_slow_buffer(&p, i, &b) == TGRS_OK) {
+      home(b, {{"stages", {b.first_op, b.last_op}}});  // stage indices in slow buffers
+    }
+  }
+  const tgrs_i32s inputs = tgrs_plan_inputs(&p);
+  for (uint32_t i = 0; i < tgrs_plan_state_count(&p); ++i) {
+    tgrs_plan_state_slot s;
+    if (tgrs_plan_get_state(&p, i, &s) != TGRS_OK) continue;
+    out.push_back({{"tensor", TensorName(p, inputs.data[s.input])},
+                   {"kind", "PERSISTENT"},
+                   {"memory", MemoryOf(p, TGRS_REGION_STATE)},
+                   {"offset", s.offset},
+                   {"size", s.size},
+                   {"staged_from", nullptr}});
+  }
+  const uint32_t staged_begin = tgrs_plan_staged_offset(&p);
+  const uint32_t staged_end =
+      staged_begin + static_cast<uint32_t>(tgrs_plan_staged_constants(&p).count);
+  for (uint32_t i = 0; i < tgrs_plan_tensor_count(&p); ++i) {
+    tgrs_plan_tensor t;
+    tgrs_plan_weight w;
+    if (tgrs_plan_get_tensor(&p, i, &t) != TGRS_OK || t.weight < 0 ||
+        tgrs_plan_get_weight(&p, static_cast<uint32_t>(t.weight), &w) != TGRS_OK) {
+      continue;
+    }
+    json e = {{"tensor", t.name}, {"kind", "CONSTANT"}, {"size", w.size}};
+    if (w.block >= 0) {
+      tgrs_plan_weight_block k;
+      e["memory"] = MemoryOf(p, TGRS_REGION_FAST);
+      e["offset"] = w.offset;  // in the stage's reserved prefix
+      e["staged_from"] = plan_memory;
+      if (tgrs_plan_get_weight_block(&p, static_cast<uint32_t>(w.block), &k) == TGRS_OK) {
+        e["stages"] = {k.stage, k.stage};
+      }
+    } else if (w.offset >= staged_begin && w.offset < staged_end) {
+      e["memory"] = MemoryOf(p, TGRS_REGION_CONSTANTS);
+      e["offset"] = w.offset - staged_begin;
+      e["staged_from"] = plan_memory;
+    } else {
+      e["memory"] = plan_memory;  // cold: read in place
+      e["offset"] = w.offset;
+      e["staged_from"] = nullptr;
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string PlanJson(const LoadedPlan& loaded) {
@@ -221,7 +312,8 @@ std::string PlanJson(const LoadedPlan& loaded) {
               {"ops", Ops(p)},
               {"tensors", Tensors(p)},
               {"weights", weights["weights"]},
-              {"weight_blocks", weights["blocks"]}};
+              {"weight_blocks", weights["blocks"]},
+              {"placements", Placements(p)}};
   // Names come from the plan file and need not be UTF-8: invalid bytes become U+FFFD
   // rather than an exception (found by fuzz_plan).
   return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -273,6 +273,15 @@ TEST(CliAnalyzeTest, TargetSaysWhatEachMemoryHolds) {
       << t.out;
   EXPECT_EQ(Analyze("mnist8.onnx", "-m 64K --target " + target).exit_code, 2);
   std::filesystem::remove(tight);
+
+  // The summary lines name the memories holding scratch, spills and the plan, with their
+  // sizes as the budgets (examples/targets/stm32h7.yaml).
+  ProcessResult text = Analyze("vww_mobilenetv1_025_96.onnx", "--target " + target);
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("\nDTCM      128 KiB budget, "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\nAXI_SRAM  512 KiB budget; spills need "), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("\nOSPI_FLASH 64 MiB budget, weights "), std::string::npos) << text.out;
 }
 
 }  // namespace

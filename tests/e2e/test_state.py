@@ -5,6 +5,8 @@ streaming model runs, each step's h' fed back as the next step's h, from zeros.
 The plan keeps h as a graph input for callers without a context (`tigris run` passes it
 explicitly, as here); the runtime context that keeps it between invokes is tested in
 tests/runtime/state_test.cc against this same explicit sequence."""
+import json
+
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
@@ -49,6 +51,21 @@ def test_a_state_plan_streams_like_onnxruntime():
     listing = tigris("inspect", plan).stdout
     assert "state      h 1x16 FLOAT32 <- h_next 1x16 FLOAT32" in listing, listing
     assert "staged: " in listing, listing
+    # Where everything lives (tigris inspect --json, "placements"): the state in its arena,
+    # each weight staged from the plan into the constants arena, back to back in
+    # destination order (16-aligned sizes here), activations in scratch.
+    placements = json.loads(tigris("inspect", plan, "--json").stdout)["placements"]
+    state = [p for p in placements if p["kind"] == "PERSISTENT"]
+    assert state == [{"tensor": "h", "kind": "PERSISTENT", "memory": "state", "offset": 0,
+                      "size": 4 * HIDDEN, "staged_from": None}], state
+    constants = sorted((p for p in placements if p["kind"] == "CONSTANT"),
+                       key=lambda p: p["offset"])
+    assert [p["size"] for p in constants] == [4 * IN * HIDDEN, 4 * HIDDEN * HIDDEN,
+                                              4 * HIDDEN * OUT], constants
+    assert all(p["memory"] == "constants" and p["staged_from"] == "flash" for p in constants)
+    assert [p["offset"] for p in constants] == [0, 4 * IN * HIDDEN,
+                                                4 * IN * HIDDEN + 4 * HIDDEN * HIDDEN]
+    assert {p["memory"] for p in placements if p["kind"] == "SCRATCH"} == {"fast"}
 
     xs = np.random.RandomState(9).standard_normal([STEPS, 1, IN]).astype(np.float32)
     h_ref = np.zeros([1, HIDDEN], np.float32)
