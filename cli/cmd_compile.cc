@@ -44,6 +44,9 @@ const char kCompileHelp[] =
     "                            staged: all copied once, before the first invoke,\n"
     "                              into a CONSTANTS arena the firmware binds\n"
     "                              (tgrs_hydrate_constants; docs/memories.md)\n"
+    "  --rules FILE            placement rules (with --target): which memory scratch,\n"
+    "                          persistent and constant tensors go to, by kind and name;\n"
+    "                          constants in place or staged (docs/memories.md, \"Rules\")\n"
     "  --state IN=OUT          persistent state: graph input IN reads, on each invoke\n"
     "                          through a runtime context, what graph output OUT held\n"
     "                          after the previous one (zeros at first); repeatable\n"
@@ -112,6 +115,7 @@ int RunCompile(int argc, char** argv) {
   options.push_back({"--target"});
   options.push_back({"--emit-c"});
   options.push_back({"--state"});
+  options.push_back({"--rules"});
   Args args({{"--xip"}, {"-h", "--help"}}, options);
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
@@ -123,6 +127,12 @@ int RunCompile(int argc, char** argv) {
   tigris_plan_options plan_options = TIGRIS_PLAN_OPTIONS_INIT;
   const std::vector<std::string>& memory = args.Values("-m");
   const std::optional<TargetFile> target = ReadTargetOption(args);
+  const std::optional<TargetFile> rules = ReadFileOption(args, "--rules", "rules");
+  if (rules && !target) throw UsageError("--rules names a target's memories: give --target too");
+  if (rules) {
+    plan_options.rules_yaml = rules->yaml.c_str();
+    plan_options.rules_source = rules->path.c_str();
+  }
   if (target) {
     if (!memory.empty() || !args.Values("-f").empty()) {
       throw UsageError("--target gives the memory sizes: drop -m and -f");
@@ -179,6 +189,8 @@ int RunCompile(int argc, char** argv) {
     PrintLibraryError(status, tigris_model_last_error(model));
   }
   if (status == TIGRIS_OK) {
+    const std::string warnings = tigris_plan_warnings(plan);
+    if (!warnings.empty()) std::fprintf(stderr, "%s", warnings.c_str());
     const uint64_t raw = tigris_plan_weight_bytes(plan);
     const uint64_t stored = tigris_plan_stored_weight_bytes(plan);
     std::printf("plan     %s  %llu bytes", out_path.c_str(),

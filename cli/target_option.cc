@@ -10,15 +10,19 @@
 
 namespace tigris::cli {
 
-std::optional<TargetFile> ReadTargetOption(const Args& args) {
-  const std::vector<std::string>& given = args.Values("--target");
+std::optional<TargetFile> ReadFileOption(const Args& args, const char* option, const char* what) {
+  const std::vector<std::string>& given = args.Values(option);
   if (given.empty()) return std::nullopt;
-  if (given.size() > 1) throw UsageError("--target is given more than once");
+  if (given.size() > 1) throw UsageError(std::string(option) + " is given more than once");
   std::ifstream in(given[0], std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read target '" + given[0] + "'");
+  if (!in) throw std::runtime_error(std::string("cannot read ") + what + " '" + given[0] + "'");
   std::stringstream text;
   text << in.rdbuf();
   return TargetFile{given[0], text.str()};
+}
+
+std::optional<TargetFile> ReadTargetOption(const Args& args) {
+  return ReadFileOption(args, "--target", "target");
 }
 
 void PrintMemoryTable(const char* memories_json) {

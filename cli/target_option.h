@@ -18,6 +18,8 @@ struct TargetFile {
 // The file --target names, read whole; nullopt without --target. Throws UsageError when
 // given twice, std::runtime_error("cannot read target 'PATH'") when unreadable.
 std::optional<TargetFile> ReadTargetOption(const Args& args);
+// Likewise for any option naming a file (`--rules`); `what` names it in the message.
+std::optional<TargetFile> ReadFileOption(const Args& args, const char* option, const char* what);
 
 // Prints tigris_plan_memories_json as a table: memory, capacity, used, what it holds.
 void PrintMemoryTable(const char* memories_json);

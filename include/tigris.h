@@ -367,12 +367,18 @@ typedef struct tigris_plan_options {
    * what OUT held after the previous one, and zeros before the first (docs/memories.md,
    * "Persistent state"). */
   const char* state;
+  /* Since version 3, tigris_plan_for_target only: placement rules, the YAML text of a
+   * `tensors:` ruleset (docs/memories.md, "Rules"; NULL for none) and the name that
+   * messages give it (NULL: "rules"). Rules decide where scratch, state and constants go;
+   * constants are then read in place or staged as they say. */
+  const char* rules_yaml;
+  const char* rules_source;
 } tigris_plan_options;
 
 #define TIGRIS_PLAN_OPTIONS_INIT                                                        \
   {                                                                                     \
     TIGRIS_PLAN_OPTIONS_VERSION, 0, 0, 0, TIGRIS_WEIGHTS_AUTO, TIGRIS_COMPRESSION_NONE, \
-        TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL, NULL                                    \
+        TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL, NULL, NULL, NULL                        \
   }
 TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int version);
 
@@ -409,10 +415,14 @@ TIGRIS_API uint64_t tigris_plan_fast_arena_bytes(const tigris_execution_plan* pl
 TIGRIS_API uint64_t tigris_plan_slow_arena_bytes(const tigris_execution_plan* plan);
 /* What the plan keeps in each memory, as JSON: [{"name", "size" (capacity; 0 = not given),
  * "used_bytes", "traffic_bytes" (spill bytes moved per inference), "role" ("scratch",
- * "spills", "plan", joined by "+" when one memory holds several, "" when unused)}], every
+ * "spills", "plan", "state", "constants", joined by "+" when one memory holds several, ""
+ * when unused)}], every
  * memory of the target in order (tigris_plan: "fast", "slow", "flash"). Owned by the plan;
  * "[]" for NULL. */
 TIGRIS_API const char* tigris_plan_memories_json(const tigris_execution_plan* plan);
+/* Warnings from planning, one per line ("" when none, or for NULL): today, placement
+ * rules whose ids match no tensor. Owned by the plan. */
+TIGRIS_API const char* tigris_plan_warnings(const tigris_execution_plan* plan);
 
 /* The .tgrs bytes of `plan` in a new buffer the caller releases with tigris_free.
  * Deterministic: the same model and options give the same bytes. */

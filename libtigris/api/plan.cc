@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "api/plan_handle.h"
 #include "api/status.h"
 #include "emit/compile.h"
+#include "target/rules.h"
 #include "target/target.h"
 
 #include <nlohmann/json.hpp>
@@ -113,6 +115,7 @@ void FillPlanHandle(tigris_execution_plan& handle, emit::CompiledPlan compiled) 
                         {"role", m.role}});
   }
   handle.memories_json = memories.dump();
+  for (const std::string& w : compiled.warnings) handle.warnings += "warning: " + w + "\n";
   handle.bytes = std::move(compiled.emitted.bytes);
   // Every emitted plan passes the runtime's verifier here, before any caller sees it.
   DescribePlan(handle, /*summary=*/false);
@@ -138,6 +141,11 @@ TIGRIS_API tigris_status tigris_plan(tigris_execution_plan** out, const tigris_m
   return tigris::api::CreateHandle(out, err, "tigris_plan", [&](tigris_execution_plan& handle) {
     if (!model) throw Error(Status::kInvalidArgument, "tigris_plan: model must not be NULL");
     const tigris::plan::Budget budget = tigris::api::ToBudget(options);
+    if (options->version >= 3 && options->rules_yaml != nullptr) {
+      throw Error(Status::kInvalidArgument,
+                  "tigris_plan: placement rules name a target's memories; use "
+                  "tigris_plan_for_target");
+    }
     const tigris::emit::EmitOptions emit_options = tigris::api::ToEmitOptions(options);
     tigris::api::FillPlanHandle(handle, tigris::emit::Compile(model->graph, budget, emit_options));
   });
@@ -156,14 +164,25 @@ TIGRIS_API tigris_status tigris_plan_for_target(tigris_execution_plan** out,
         const tigris::api::TargetRequest request =
             tigris::api::TargetRequestOf(options, TIGRIS_PLAN_OPTIONS_VERSION, target_yaml, source,
                                          "tigris_plan_for_target", "tigris_plan_options");
+        std::optional<tigris::target::Rules> rules;
+        if (options->version >= 3 && options->rules_yaml != nullptr) {
+          rules = tigris::target::ParseRules(
+              options->rules_yaml, options->rules_source ? options->rules_source : "rules",
+              request.target);
+        }
         tigris::api::FillPlanHandle(
             handle, tigris::emit::CompileForTarget(model->graph, request.target, request.layout,
-                                                   tigris::api::ToEmitOptions(options)));
+                                                   tigris::api::ToEmitOptions(options),
+                                                   rules ? &*rules : nullptr));
       });
 }
 
 TIGRIS_API const char* tigris_plan_memories_json(const tigris_execution_plan* plan) {
   return plan ? plan->memories_json.c_str() : "[]";
+}
+
+TIGRIS_API const char* tigris_plan_warnings(const tigris_execution_plan* plan) {
+  return plan ? plan->warnings.c_str() : "";
 }
 
 TIGRIS_API void tigris_plan_free(tigris_execution_plan* plan) { delete plan; }

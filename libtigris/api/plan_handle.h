@@ -36,6 +36,7 @@ struct tigris_execution_plan {
   std::string last_error;  // tigris_plan_last_error
   // tigris_plan_memories_json: [{name, size, used_bytes, traffic_bytes, role}]
   std::string memories_json = "[]";
+  std::string warnings;  // tigris_plan_warnings
 };
 
 namespace tigris::api {

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "emit/rule_placement.h"
 #include "plan/planner.h"
 #include "plan/weight_residency.h"
 #include "util/error.h"
@@ -88,8 +89,26 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
 }
 
 CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& target,
-                              const plan::LayoutOptions& layout, EmitOptions options) {
-  const target::Memory& scratch = target.memories[static_cast<size_t>(target.ScratchMemory())];
+                              const plan::LayoutOptions& layout, EmitOptions options,
+                              const target::Rules* rules) {
+  RulePlacement placed;
+  if (rules != nullptr) {
+    if (options.lz4) {
+      throw Error(Status::kInvalidArgument,
+                  rules->source +
+                      ": rules keep constants in place or stage them as stored; "
+                      "they do not combine with LZ4 compression");
+    }
+    placed = ApplyRules(graph, target, *rules, options.state);
+    // Constants go where the rules say: in place, or staged; no per-stage copies.
+    options.xip = true;
+    options.copy_where_faster = false;
+    options.stage_constants = false;
+    options.staged_constants = placed.staged;
+  }
+  const int scratch_index =
+      placed.scratch_memory >= 0 ? placed.scratch_memory : target.ScratchMemory();
+  const target::Memory& scratch = target.memories[static_cast<size_t>(scratch_index)];
   plan::Budget budget;
   budget.fast_bytes = scratch.size;
   budget.layout = layout;  // slow_bytes 0: the spills' memory is chosen below
@@ -98,12 +117,18 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
 
   // Spills: the fastest other writable memory with room for the whole slow arena.
   const int64_t slow = out.result.slow_peak_bytes;
-  const int spill = slow > 0 ? target.SpillMemory(slow) : -1;
+  int spill = -1;
+  for (int m : target.WritableBySpeed()) {
+    if (slow > 0 && spill < 0 && m != scratch_index &&
+        target.memories[static_cast<size_t>(m)].size >= slow) {
+      spill = m;
+    }
+  }
   if (slow > 0 && spill < 0) {
-    const std::vector<int> writable = target.WritableBySpeed();
     std::string tried;
-    for (size_t i = 1; i < writable.size(); ++i) {
-      const target::Memory& m = target.memories[static_cast<size_t>(writable[i])];
+    for (int i : target.WritableBySpeed()) {
+      if (i == scratch_index) continue;
+      const target::Memory& m = target.memories[static_cast<size_t>(i)];
       tried += (tried.empty() ? "" : ", ") + m.name + " " + std::to_string(m.size);
     }
     throw Error(Status::kSlowBudgetTooSmall,
@@ -124,10 +149,16 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
   // fastest memory with room). Their sizes are known only once emitted; the names change
   // no size, so the plan is emitted again with them.
   std::vector<int64_t> held(target.memories.size(), 0);
-  held[static_cast<size_t>(target.ScratchMemory())] += out.emitted.fast_arena_bytes;
+  held[static_cast<size_t>(scratch_index)] += out.emitted.fast_arena_bytes;
   if (spill >= 0) held[static_cast<size_t>(spill)] += out.emitted.slow_arena_bytes;
-  auto place = [&](int64_t bytes, const char* what) {
+  // A memory the rules chose (checked against its size with the others below), else the
+  // fastest writable one with room.
+  auto place = [&](int64_t bytes, const char* what, int ruled) {
     if (bytes == 0) return -1;
+    if (ruled >= 0) {
+      held[static_cast<size_t>(ruled)] += bytes;
+      return ruled;
+    }
     for (int m : target.WritableBySpeed()) {
       if (held[static_cast<size_t>(m)] + bytes <= target.memories[static_cast<size_t>(m)].size) {
         held[static_cast<size_t>(m)] += bytes;
@@ -138,8 +169,10 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
                                          std::to_string(bytes) +
                                          " bytes and no writable memory has that much left");
   };
-  const int state_memory = place(out.emitted.state_arena_bytes, "persistent state");
-  const int constants_memory = place(out.emitted.staged_bytes, "staged constants");
+  const int state_memory =
+      place(out.emitted.state_arena_bytes, "persistent state", placed.state_memory);
+  const int constants_memory =
+      place(out.emitted.staged_bytes, "staged constants", placed.constants_memory);
   if (state_memory >= 0 || constants_memory >= 0) {
     if (state_memory >= 0) {
       options.memory_names[3] = target.memories[static_cast<size_t>(state_memory)].name;
@@ -165,7 +198,7 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
       use.role += (use.role.empty() ? "" : "+") + std::string(role);
       use.used_bytes += bytes;
     };
-    if (index == target.ScratchMemory()) add("scratch", out.emitted.fast_arena_bytes);
+    if (index == scratch_index) add("scratch", out.emitted.fast_arena_bytes);
     if (index == spill) {
       add("spills", out.emitted.slow_arena_bytes);
       use.traffic_bytes = out.result.slow_traffic_bytes;
@@ -174,12 +207,14 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
     if (index == state_memory) add("state", out.emitted.state_arena_bytes);
     if (index == constants_memory) add("constants", out.emitted.staged_bytes);
     if (use.used_bytes > m.size) {
-      throw Error(Status::kDoesNotFit, target.source + ": memory " + m.name + " holds " + use.role +
-                                           ", " + std::to_string(use.used_bytes) +
-                                           " bytes, but has " + std::to_string(m.size));
+      throw Error(Status::kDoesNotFit,
+                  target.source + ": memory " + m.name + " holds " + use.role + ", " +
+                      std::to_string(use.used_bytes) + " bytes, but has " + std::to_string(m.size) +
+                      (rules != nullptr ? " (placed there by " + rules->source + ")" : ""));
     }
     out.memories.push_back(std::move(use));
   }
+  out.warnings = std::move(placed.warnings);
   return out;
 }
 

@@ -22,6 +22,7 @@
 #include "ir/graph.h"
 #include "plan/budget.h"
 #include "plan/plan.h"
+#include "target/rules.h"
 #include "target/target.h"
 
 namespace tigris::emit {
@@ -40,6 +41,8 @@ struct CompiledPlan {
   EmittedPlan emitted;
   // Every memory of the target (or the -m shorthand's fast, slow and flash), in order.
   std::vector<MemoryUse> memories;
+  // Placement rules' ids that matched no tensor (target/rules.h), to show the user.
+  std::vector<std::string> warnings;
 };
 
 CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
@@ -51,8 +54,12 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
 // Throws kDoesNotFit as Compile does, kSlowBudgetTooSmall when no other writable memory
 // holds the spills and kFlashBudgetTooSmall when the plan exceeds its memory (each naming
 // the memories and the bytes).
+// With `rules` (target/rules.h; emit/rule_placement.h), the scratch, state and constants
+// arenas go where the rules put them, and constants are read in place or staged as the
+// rules say (no per-stage copies; not with LZ4); refused rules throw kInvalidArgument.
 CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& target,
-                              const plan::LayoutOptions& layout, EmitOptions options);
+                              const plan::LayoutOptions& layout, EmitOptions options,
+                              const target::Rules* rules = nullptr);
 
 }  // namespace tigris::emit
 

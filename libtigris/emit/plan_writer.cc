@@ -73,7 +73,13 @@ class Writer {
 
   EmittedPlan Run() {
     for (const ir::Op& op : g_.ops) records_.push_back(TranslateOp(g_, op));
-    store_ = BuildWeightStore(g_, r_, o_.xip, o_.lz4, records_);
+    StagedPredicate staged;
+    if (o_.xip && o_.stage_constants) {
+      staged = [](const ir::Tensor&) { return true; };
+    } else if (o_.xip && !o_.staged_constants.empty()) {
+      staged = [this](const ir::Tensor& t) { return o_.staged_constants.count(t.name) > 0; };
+    }
+    store_ = BuildWeightStore(g_, r_, o_.xip, o_.lz4, records_, staged);
 
     EmittedPlan out;
     out.weight_bytes = store_.raw_bytes;
@@ -123,9 +129,7 @@ class Writer {
     std::vector<int32_t> inputs(g_.inputs.begin(), g_.inputs.end());
     std::vector<int32_t> outputs(g_.outputs.begin(), g_.outputs.end());
     const std::vector<tgrs::StateSlot> state = StateSlots(out);
-    if (o_.stage_constants && o_.xip && store_.blocks.empty()) {
-      out.staged_bytes = static_cast<int64_t>(store_.data.size());
-    }
+    out.staged_bytes = store_.staged_bytes;
     if (!state.empty() || out.staged_bytes > 0) {
       schema_version_ = std::max(schema_version_, kSchemaVersionState);
     }

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,8 @@ struct EmitOptions {
   // Staged constants: the weights read in place (xip, no blocks) are copied once, before
   // the first invoke, into the CONSTANTS arena and read from there (tgrs.fbs, Plan).
   bool stage_constants = false;
+  // Or only these (IR tensor names; placement rules, target/rules.h), with xip.
+  std::set<std::string> staged_constants{};
   // Persistent state pairs, by tensor name; each input and output at most once, of the
   // same caller-side shape and dtype (else kInvalidArgument naming them).
   std::vector<StatePair> state{};

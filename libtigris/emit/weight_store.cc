@@ -37,7 +37,8 @@ struct LayoutKey {
 }  // namespace
 
 WeightStore BuildWeightStore(const ir::Graph& graph, const plan::PlanResult& result, bool xip,
-                             bool lz4, std::vector<OpRecord>& records) {
+                             bool lz4, std::vector<OpRecord>& records,
+                             const StagedPredicate& staged) {
   WeightStore store;
   const size_t n_tensors = graph.tensors.size();
   store.constants.resize(n_tensors);
@@ -108,7 +109,16 @@ WeightStore BuildWeightStore(const ir::Graph& graph, const plan::PlanResult& res
     }
   }
 
-  // 4. Bytes.
+  // 4. Bytes. The in-place pool first, its staged constants at its front (in first-use
+  //    order, as the rest), so that weight_data[0, staged_bytes) is one contiguous copy.
+  if (staged) {
+    const auto pool = std::find(units.begin(), units.end(), kInPlace);
+    if (pool != units.end()) std::rotate(units.begin(), pool, pool + 1);
+    std::vector<ir::TensorId>& list = unit_constants[kInPlace];
+    std::stable_partition(list.begin(), list.end(), [&](ir::TensorId t) {
+      return static_cast<size_t>(t) < graph.tensors.size() && staged(graph.tensor(t));
+    });
+  }
   for (int unit : units) {
     const std::vector<ir::TensorId>& list = unit_constants[unit];
     if (list.empty()) continue;
@@ -125,6 +135,10 @@ WeightStore BuildWeightStore(const ir::Graph& graph, const plan::PlanResult& res
       if (in_place) store.stored_bytes += static_cast<int64_t>(bytes.size());
       store.tensor_weight[static_cast<size_t>(t)] = static_cast<int32_t>(store.weights.size());
       store.weights.push_back(w);
+      if (in_place && staged && static_cast<size_t>(t) < graph.tensors.size() &&
+          staged(graph.tensor(t))) {
+        store.staged_bytes = analysis::AlignUp(static_cast<int64_t>(w.offset) + w.size);
+      }
     }
     if (in_place) continue;
     block.resize(static_cast<size_t>(analysis::AlignUp(static_cast<int64_t>(block.size()))), 0);

@@ -11,11 +11,13 @@
 //           prefix. A constant read by several units gets one copy per unit (an extra
 //           tensor appended after the IR's tensors).
 // Every blob and block starts at a multiple of 16 in weight_data, and every weight at a
-// multiple of 16 inside its block (so also in the arena).
+// multiple of 16 inside its block (so also in the arena). Staged constants (in-place blobs
+// a context copies into its constants arena) come first, contiguous.
 #ifndef TIGRIS_EMIT_WEIGHT_STORE_H_
 #define TIGRIS_EMIT_WEIGHT_STORE_H_
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "emit/op_record.h"
@@ -51,14 +53,21 @@ struct WeightStore {
   std::vector<int64_t> stage_reserved;  // per stage: fast-arena prefix bytes (aligned)
   int64_t raw_bytes = 0;                // sum of constants' bytes in the runtime layout
   int64_t stored_bytes = 0;             // bytes of blobs or blocks in weight_data (unpadded)
+  // Staged constants: weight_data[0, staged_bytes) holds exactly the in-place blobs that
+  // `staged` chose, back to back (tgrs.fbs, Plan.staged_offset / staged_bytes).
+  int64_t staged_bytes = 0;
 };
+
+// Which in-place constants a plan stages (by IR tensor; a per-unit copy is never staged).
+using StagedPredicate = std::function<bool(const ir::Tensor&)>;
 
 // Lays out the constants that `records` (one per graph op, inputs possibly rewritten to
 // copies here) read, per `result`'s stages. With xip, a unit whose stages have
 // Stage::copy_weights (plan/weight_residency.h) still gets a block; the others share the
 // in-place blobs. compression LZ4 applies to blocks only.
 WeightStore BuildWeightStore(const ir::Graph& graph, const plan::PlanResult& result, bool xip,
-                             bool lz4, std::vector<OpRecord>& records);
+                             bool lz4, std::vector<OpRecord>& records,
+                             const StagedPredicate& staged = nullptr);
 
 }  // namespace tigris::emit
 

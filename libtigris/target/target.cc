@@ -6,6 +6,7 @@
 #include <cctype>
 #include <set>
 
+#include "target/yaml_util.h"
 #include "util/error.h"
 #include "util/size_parse.h"
 
@@ -18,36 +19,6 @@ std::string Upper(std::string s) {
 }
 
 bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
-// "SOURCE:LINE:COLUMN: " for a node (yaml-cpp marks are 0-based).
-std::string Where(const std::string& source, const YAML::Node& node) {
-  const YAML::Mark m = node.Mark();
-  if (m.line < 0) return source + ": ";
-  return source + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": ";
-}
-
-[[noreturn]] void Fail(const std::string& source, const YAML::Node& node, const std::string& what) {
-  throw Error(Status::kInvalidArgument, Where(source, node) + what);
-}
-
-void RequireKeys(const std::string& source, const YAML::Node& map, const char* what,
-                 const std::set<std::string>& known) {
-  if (!map.IsMap()) Fail(source, map, std::string(what) + " must be a mapping");
-  for (const auto& kv : map) {
-    if (!kv.first.IsScalar())
-      Fail(source, kv.first, std::string("a key in ") + what + " is not a name");
-    const std::string key = kv.first.Scalar();
-    if (known.count(key)) continue;
-    std::string list;
-    for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-    Fail(source, kv.first, "unknown key '" + key + "' in " + what + " (known: " + list + ")");
-  }
-}
-
-std::string ScalarOf(const std::string& source, const YAML::Node& node, const std::string& field) {
-  if (!node.IsScalar()) Fail(source, node, field + " must be a single value");
-  return node.Scalar();
-}
 
 int64_t SizeOf(const std::string& source, const YAML::Node& node, const std::string& field) {
   const std::string text = ScalarOf(source, node, field);
@@ -144,14 +115,7 @@ int SpeedRankOfName(const std::string& name) {
 }
 
 Target ParseTarget(const std::string& yaml, const std::string& source) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml);
-  } catch (const YAML::Exception& e) {
-    throw Error(Status::kInvalidArgument, source + ":" + std::to_string(e.mark.line + 1) + ":" +
-                                              std::to_string(e.mark.column + 1) +
-                                              ": not valid YAML: " + e.msg);
-  }
+  const YAML::Node root = LoadYaml(yaml, source);
   if (!root || root.IsNull()) {
     throw Error(Status::kInvalidArgument, source + ": empty target description (needs memories:)");
   }

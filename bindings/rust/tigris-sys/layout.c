@@ -66,6 +66,8 @@ int main(void) {
   OFF(tigris_plan_options, progress);
   OFF(tigris_plan_options, progress_user_data);
   OFF(tigris_plan_options, state);
+  OFF(tigris_plan_options, rules_yaml);
+  OFF(tigris_plan_options, rules_source);
   SIZE(tigris_run_io);
   OFF(tigris_run_io, version);
   OFF(tigris_run_io, dtype);

@@ -188,6 +188,9 @@ pub struct tigris_plan_options {
     pub progress_user_data: *mut c_void,
     // Since version 3: "IN=OUT[,...]" persistent state pairs, or NULL.
     pub state: *const c_char,
+    // Since version 3 (tigris_plan_for_target): placement rules' YAML and its name, or NULL.
+    pub rules_yaml: *const c_char,
+    pub rules_source: *const c_char,
 }
 
 impl Default for tigris_plan_options {
@@ -205,6 +208,8 @@ impl Default for tigris_plan_options {
             progress: None,
             progress_user_data: std::ptr::null_mut(),
             state: std::ptr::null(),
+            rules_yaml: std::ptr::null(),
+            rules_source: std::ptr::null(),
         }
     }
 }

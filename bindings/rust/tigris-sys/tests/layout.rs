@@ -260,6 +260,14 @@ fn field_offsets_match_c() {
         c::OFFSET_tigris_plan_options_state
     );
     assert_eq!(
+        offset_of!(tigris_plan_options, rules_yaml),
+        c::OFFSET_tigris_plan_options_rules_yaml
+    );
+    assert_eq!(
+        offset_of!(tigris_plan_options, rules_source),
+        c::OFFSET_tigris_plan_options_rules_source
+    );
+    assert_eq!(
         offset_of!(tigris_run_io, version),
         c::OFFSET_tigris_run_io_version
     );
