@@ -35,7 +35,8 @@ const char kAnalyzeHelp[] =
     "                          of -m/-f, and print what each memory holds\n"
     "  -v, --verbose           also print a table of every stage (needs -m or --target)\n"
     "  --json                  print JSON instead of the human report\n"
-    "  --timeline FILE.svg     write the memory timeline chart (needs -m)\n"
+    "  --timeline FILE.svg     write the memory timeline chart, a lane per memory (needs\n"
+    "                          -m or --target)\n"
     "  -h, --help              show this help\n"
     "sizes: bytes or a number with K, M or G (binary): 262144, 256K, 1.5MiB\n"
     "layout (with -m):\n";
@@ -116,9 +117,10 @@ bool ParseBudgets(const Args& args, tigris_analyze_options* options, bool target
   }
   if (memory.empty()) {
     for (const char* needs_m : {"-f", "--timeline", "--layout", "--time-limit"}) {
-      if (!args.Values(needs_m).empty()) throw UsageError(std::string(needs_m) + " needs -m FAST");
+      if (!args.Values(needs_m).empty())
+        throw UsageError(std::string(needs_m) + " needs -m FAST or --target");
     }
-    if (args.Flag("-v")) throw UsageError("-v needs -m FAST");
+    if (args.Flag("-v")) throw UsageError("-v needs -m FAST or --target");
     return false;
   }
   if (memory.size() > 2) {

@@ -126,7 +126,10 @@ TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_mode
     analysis.tiled_stage_count = tigris::api::CountTiledStages(analysis.plan);
     // The plan's own graph: the planner may have rewritten its copy (plan/rewrites.h).
     analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis.plan);
-    analysis.chart = tigris::report::ChartFromPlan(analysis.plan.graph, analysis.plan);
+    tigris::report::ChartMemories memories;
+    memories.spills_capacity = budget.slow_bytes;
+    memories.plan_capacity = budget.flash_bytes;
+    analysis.chart = tigris::report::ChartFromPlan(analysis.plan.graph, analysis.plan, memories);
   });
 }
 
@@ -150,7 +153,18 @@ TIGRIS_API tigris_status tigris_analyze_for_target(tigris_analysis** out, const 
         analysis.plan = tigris::plan::PlanModel(model->graph, budget);
         analysis.tiled_stage_count = tigris::api::CountTiledStages(analysis.plan);
         analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis.plan, &target);
-        analysis.chart = tigris::report::ChartFromPlan(analysis.plan.graph, analysis.plan);
+        // The chart's plot and lanes carry the memories' names (docs/memories.md).
+        tigris::report::ChartMemories memories;
+        memories.scratch = target.memories[static_cast<size_t>(target.ScratchMemory())].name;
+        const int spill = target.SpillMemory(analysis.plan.slow_peak_bytes);
+        if (spill >= 0) {
+          memories.spills = target.memories[static_cast<size_t>(spill)].name;
+          memories.spills_capacity = target.memories[static_cast<size_t>(spill)].size;
+        }
+        memories.plan = target.plan().name;
+        memories.plan_capacity = target.plan().size;
+        analysis.chart =
+            tigris::report::ChartFromPlan(analysis.plan.graph, analysis.plan, memories);
       });
 }
 

@@ -14,6 +14,8 @@ namespace {
 // so no bar gets thinner than kMinBarWidth.
 constexpr double kLeft = 78, kRight = 28, kTop = 92, kPlotHeight = 300, kBottom = 92;
 constexpr double kMinPlotWidth = 860, kMinBarWidth = 5;
+// A memory lane under the plot: its bars' full height, and the room it takes.
+constexpr double kLaneBar = 26, kLaneHeight = 44, kLanesTop = 50;
 
 // Colours: Tableau 10, distinguishable for the common colour-vision deficiencies.
 constexpr char kNormalFill[] = "#4c78a8";
@@ -25,6 +27,11 @@ constexpr char kArenaStroke[] = "#333333";
 constexpr char kBoundStroke[] = "#2471a3";
 constexpr char kInk[] = "#222222";
 constexpr char kMuted[] = "#666666";
+
+// The room the lanes take, with a gap before the legend when there are any.
+double LanesHeight(const TimelineChart& chart) {
+  return chart.lanes.empty() ? 0 : kLaneHeight * static_cast<double>(chart.lanes.size()) + 14;
+}
 
 const char* StageFill(const ChartStage& s) {
   if (!s.fits) return kOverFill;
@@ -116,8 +123,8 @@ void DrawHeading(SvgWriter& svg, const TimelineChart& chart, const Frame& f) {
            chart.verdict);
   svg.Text("tspan", {},
            "  \u00b7  scheduled peak " + FormatSize(chart.scheduled_peak_bytes) + " of " +
-               FormatSize(chart.budget_bytes) + " SRAM budget  \u00b7  naive peak " +
-               FormatSize(chart.naive_peak_bytes) + "  \u00b7  " +
+               FormatSize(chart.budget_bytes) + " " + chart.scratch_memory +
+               " budget  \u00b7  naive peak " + FormatSize(chart.naive_peak_bytes) + "  \u00b7  " +
                std::to_string(chart.steps.size()) + " steps in " +
                std::to_string(chart.stages.size()) + " stages");
   svg.Close();
@@ -236,7 +243,7 @@ void DrawAxes(SvgWriter& svg, const TimelineChart& chart, const Frame& f) {
             {"font-size", "12"},
             {"fill", kInk},
             {"transform", "rotate(-90 20 " + mid + ")"}},
-           "fast memory (KiB)");
+           chart.scratch_memory + ", scratch (KiB)");
   svg.Close();
 }
 
@@ -383,7 +390,7 @@ void DrawLegend(SvgWriter& svg, const TimelineChart& chart, const Frame& f) {
   if (above_bound) items.push_back({kBoundStroke, "layout lower bound", 3});
   items.push_back({kBudgetStroke, "budget", 2});
 
-  double y = f.y_bottom + 58;
+  double y = f.y_bottom + 58 + LanesHeight(chart);
   double x = f.x0;
   svg.Open("g", {{"id", "legend"}, {"font-size", "12"}, {"fill", kInk}});
   for (const Item& item : items) {
@@ -412,11 +419,56 @@ void DrawLegend(SvgWriter& svg, const TimelineChart& chart, const Frame& f) {
   svg.Close();
 }
 
+// One lane per other memory: its bytes per step on the lane's own scale (its capacity
+// when given, else its peak), its name on the left and its peak on the right.
+void DrawLanes(SvgWriter& svg, const TimelineChart& chart, const Frame& f) {
+  const double gap = f.bar >= 6 ? f.bar * 0.18 : 0.5;
+  for (size_t k = 0; k < chart.lanes.size(); ++k) {
+    const ChartLane& lane = chart.lanes[k];
+    const double base = f.y_bottom + kLanesTop + kLaneHeight * static_cast<double>(k) + kLaneBar;
+    int64_t peak = 0;
+    for (int64_t b : lane.step_bytes) peak = std::max(peak, b);
+    const double scale = static_cast<double>(
+        std::max<int64_t>(lane.capacity > 0 ? std::max(lane.capacity, peak) : peak, 1));
+    svg.Open("g", {{"id", "lane-" + lane.memory}, {"font-size", "11"}, {"fill", kInk}});
+    svg.Empty("rect", {{"x", Num(f.x0)},
+                       {"y", Num(base - kLaneBar)},
+                       {"width", Num(f.width)},
+                       {"height", Num(kLaneBar)},
+                       {"fill", "#f4f4f4"},
+                       {"stroke", "#d6d6d6"}});
+    svg.Text("text",
+             {{"x", Num(f.x0 - 6)},
+              {"y", Num(base - kLaneBar / 2 + 4)},
+              {"text-anchor", "end"},
+              {"font-weight", "bold"}},
+             lane.memory);
+    for (size_t i = 0; i < lane.step_bytes.size() && i < chart.steps.size(); ++i) {
+      const double h = kLaneBar * static_cast<double>(lane.step_bytes[i]) / scale;
+      if (h <= 0) continue;
+      svg.Open("rect", {{"class", "lane-bar"},
+                        {"x", Num(f.X(i) + gap / 2)},
+                        {"y", Num(base - h)},
+                        {"width", Num(f.bar - gap)},
+                        {"height", Num(h)},
+                        {"fill", kMuted}});
+      svg.Text("title", {},
+               lane.memory + " (" + lane.role + ") at step " + std::to_string(i) + ": " +
+                   FormatSize(lane.step_bytes[i]));
+      svg.Close();
+    }
+    svg.Text("text", {{"x", Num(f.x0)}, {"y", Num(base + 13)}, {"fill", kMuted}},
+             lane.role + ": peak " + FormatSize(peak) +
+                 (lane.capacity > 0 ? " of " + FormatSize(lane.capacity) : std::string()));
+    svg.Close();
+  }
+}
+
 }  // namespace
 
 std::string TimelineSvg(const TimelineChart& chart) {
   const Frame f = MakeFrame(chart);
-  SvgWriter svg(kLeft + f.width + kRight, kTop + kPlotHeight + kBottom);
+  SvgWriter svg(kLeft + f.width + kRight, kTop + kPlotHeight + kBottom + LanesHeight(chart));
   svg.Text("title", {}, chart.model + " memory timeline");
   svg.Empty("rect", {{"width", "100%"}, {"height", "100%"}, {"fill", "#ffffff"}});
   DrawHeading(svg, chart, f);
@@ -424,6 +476,7 @@ std::string TimelineSvg(const TimelineChart& chart) {
   DrawAxes(svg, chart, f);
   DrawBars(svg, chart, f);
   DrawBudgetAndPeak(svg, chart, f);
+  DrawLanes(svg, chart, f);
   DrawLegend(svg, chart, f);
   return svg.Finish();
 }

@@ -45,23 +45,49 @@ struct ChartStage {
   int64_t arena_bytes = 0;
 };
 
+// A lane under the plot for another memory (issue 15: one lane per memory): the bytes it
+// holds at each step, drawn to the lane's own scale.
+struct ChartLane {
+  std::string memory;               // "PSRAM", "slow", ...
+  std::string role;                 // "spills", "weights each op reads in place"
+  int64_t capacity = 0;             // 0: not given
+  std::vector<int64_t> step_bytes;  // one per TimelineChart::steps entry
+};
+
 // Everything the chart shows, copied out of the graph and the plan so it can be drawn
 // later without them.
 struct TimelineChart {
   std::string model;
-  std::string verdict;  // plan::VerdictName
+  std::string scratch_memory = "SRAM";  // the plot's memory: the scratch (fast) arena's
+  std::string verdict;                  // plan::VerdictName
   int64_t budget_bytes = 0;
   int64_t scheduled_peak_bytes = 0;
   int64_t naive_peak_bytes = 0;
   std::vector<ChartStep> steps;
   std::vector<ChartStage> stages;  // in step order, covering every step once
+  std::vector<ChartLane> lanes;    // other memories, in the order drawn
 };
 
-// Copies the chart's data from a plan of `graph` (plan::PlanModel).
-TimelineChart ChartFromPlan(const ir::Graph& graph, const plan::PlanResult& plan);
+// The memories holding a plan's parts, to name the chart's plot and lanes: a target's
+// (emit/compile.h CompileForTarget), else the -m shorthand's.
+struct ChartMemories {
+  std::string scratch = "SRAM";
+  std::string spills = "slow";
+  std::string plan = "flash";
+  int64_t spills_capacity = 0;  // 0: not given
+  int64_t plan_capacity = 0;
+};
+
+// Copies the chart's data from a plan of `graph` (plan::PlanModel): the plot from its
+// timeline, a lane for the spills (each slow buffer from the stage writing it to the last
+// reading it, 16-aligned) when it has any, and a lane for the plan's memory: the bytes of
+// the constants each step's op reads there.
+TimelineChart ChartFromPlan(const ir::Graph& graph, const plan::PlanResult& plan,
+                            const ChartMemories& memories = {});
 
 // Draws the chart. Marked elements, for tools and tests: every bar is a <rect
-// class="bar">, the budget line is the <line id="budget-line">.
+// class="bar">, the budget line is the <line id="budget-line">, each lane a <g
+// id="lane-MEMORY"> of <rect class="lane-bar">s.
 std::string TimelineSvg(const TimelineChart& chart);
 
 }  // namespace tigris::report

@@ -118,6 +118,20 @@ TEST(CliAnalyzeTest, TimelineWritesAnSvg) {
   const std::string svg = tigris::testing::ReadFile(path);
   EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
   EXPECT_NE(svg.find("id=\"budget-line\""), std::string::npos);
+  // vww spills at 64K (json's slow_peak_bytes > 0): a lane for them, and one for the
+  // weights read in place from flash.
+  EXPECT_NE(svg.find("<g id=\"lane-slow\""), std::string::npos);
+  EXPECT_NE(svg.find("<g id=\"lane-flash\""), std::string::npos);
+  std::filesystem::remove(path);
+
+  // With a target the plot and lanes carry its memories' names.
+  const std::string target = tigris::testing::SourceDir() + "/examples/targets/stm32h7.yaml";
+  auto t = Analyze("vww_mobilenetv1_025_96.onnx", "--target " + target + " --timeline " + path);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  const std::string named = tigris::testing::ReadFile(path);
+  EXPECT_NE(named.find("DTCM, scratch (KiB)"), std::string::npos);
+  EXPECT_NE(named.find("<g id=\"lane-AXI_SRAM\""), std::string::npos);
+  EXPECT_NE(named.find("<g id=\"lane-OSPI_FLASH\""), std::string::npos);
   std::filesystem::remove(path);
 
   // With --json the SVG is still written, and stdout stays pure JSON.

@@ -101,6 +101,37 @@ TEST(TimelineSvgTest, IsWellFormedXmlWhateverTheNames) {
   EXPECT_NE(svg.find("net &lt;&amp;&gt; &quot;quoted&quot; &apos;model&apos;"), std::string::npos);
 }
 
+// A lane per other memory (issue 15), each on its own scale: its capacity when given.
+TEST(TimelineSvgTest, LanesShowEachMemoryOnItsOwnScale) {
+  TimelineChart c = FittingChart();
+  c.scratch_memory = "DTCM";
+  c.lanes = {{"PSRAM", "spills", 0, {0, 1024, 4096, 4096, 0}},
+             {"FLASH", "weights each op reads in place", 8192, {2048, 0, 8192, 0, 4096}}};
+  const std::string svg = TimelineSvg(c);
+  EXPECT_NE(svg.find("of 64 KiB DTCM budget"), std::string::npos);
+  EXPECT_NE(svg.find("DTCM, scratch (KiB)"), std::string::npos);
+  ASSERT_NE(svg.find("<g id=\"lane-PSRAM\""), std::string::npos);
+  ASSERT_NE(svg.find("<g id=\"lane-FLASH\""), std::string::npos);
+  // Zero steps draw nothing: 3 bars in PSRAM's lane, 3 in FLASH's.
+  EXPECT_EQ(Count(svg, "class=\"lane-bar\""), 6u);
+  // PSRAM has no capacity: its peak (4096) is the full 26 px; 1024 is a quarter of it.
+  const double full = Attr(Tag(svg, "class=\"lane-bar\"", 1), "height");
+  EXPECT_DOUBLE_EQ(full, 26);
+  EXPECT_DOUBLE_EQ(Attr(Tag(svg, "class=\"lane-bar\"", 0), "height"), 6.5);
+  // FLASH's capacity 8192 is its scale: 2048 is a quarter, 8192 full, 4096 half.
+  EXPECT_DOUBLE_EQ(Attr(Tag(svg, "class=\"lane-bar\"", 3), "height"), 6.5);
+  EXPECT_DOUBLE_EQ(Attr(Tag(svg, "class=\"lane-bar\"", 4), "height"), 26);
+  EXPECT_DOUBLE_EQ(Attr(Tag(svg, "class=\"lane-bar\"", 5), "height"), 13);
+  // Bars sit on their lane's baseline, under the step's plot bar.
+  EXPECT_DOUBLE_EQ(Attr(Tag(svg, "class=\"lane-bar\"", 0), "x"),
+                   Attr(Tag(svg, "class=\"bar\"", 1), "x"));
+  EXPECT_NE(svg.find("spills: peak 4 KiB"), std::string::npos);
+  EXPECT_NE(svg.find("weights each op reads in place: peak 8 KiB of 8 KiB"), std::string::npos);
+  // The canvas grows by the lanes.
+  const TimelineChart plain = FittingChart();
+  EXPECT_GT(Attr(Tag(svg, "<svg "), "height"), Attr(Tag(TimelineSvg(plain), "<svg "), "height"));
+}
+
 TEST(TimelineSvgTest, OneBarPerStepAndATooltipNamingItsOp) {
   const TimelineChart c = FittingChart();
   const std::string svg = TimelineSvg(c);
