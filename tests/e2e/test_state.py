@@ -6,38 +6,22 @@ The plan keeps h as a graph input for callers without a context (`tigris run` pa
 explicitly, as here); the runtime context that keeps it between invokes is tested in
 tests/runtime/state_test.cc against this same explicit sequence."""
 import json
+import sys
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
 
-from conftest import WORK_DIR, tigris
+from conftest import SOURCE_DIR, WORK_DIR, tigris
 from qdq_helpers import onnxruntime_reference
+
+sys.path.insert(0, str(SOURCE_DIR / "tests" / "models"))
+from recurrent_cell import recurrent_cell as make_cell  # noqa: E402
 
 IN, HIDDEN, OUT, STEPS = 6, 16, 3, 5
 
 
 def recurrent_cell():
-    rng = np.random.RandomState(5)
-    inits = [numpy_helper.from_array((rng.standard_normal(s) * 0.4).astype(np.float32), n)
-             for n, s in (("W", [IN, HIDDEN]), ("U", [HIDDEN, HIDDEN]), ("V", [HIDDEN, OUT]))]
-    nodes = [
-        helper.make_node("MatMul", ["x", "W"], ["xw"], name="input_proj"),
-        helper.make_node("MatMul", ["h", "U"], ["hu"], name="recurrent_proj"),
-        helper.make_node("Add", ["xw", "hu"], ["pre"], name="sum"),
-        helper.make_node("Tanh", ["pre"], ["h_next"], name="cell"),
-        helper.make_node("MatMul", ["h_next", "V"], ["y"], name="readout"),
-    ]
-    graph = helper.make_graph(
-        nodes, "recurrent_cell",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, IN]),
-         helper.make_tensor_value_info("h", TensorProto.FLOAT, [1, HIDDEN])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, OUT]),
-         helper.make_tensor_value_info("h_next", TensorProto.FLOAT, [1, HIDDEN])], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    onnx.checker.check_model(model)
-    return model
+    return make_cell("recurrent_cell", IN, HIDDEN, OUT, seed=5, scale=0.4)
 
 
 def test_a_state_plan_streams_like_onnxruntime():
