@@ -32,7 +32,8 @@ bool HasTiledGemm(const tgrs_plan& plan) {
 
 std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
   std::set<int> codes;
-  bool float32 = false, int8 = false, gemm_bands = false, uint8_io = false;
+  bool float32 = false, int8 = false, gemm_bands = false, uint8_io = false, lz4 = false;
+  bool state = false, staged = false;
   std::string sources;
   for (const LoadedPlan* loaded : plans) {
     const tgrs_plan& plan = loaded->plan();
@@ -48,6 +49,9 @@ std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
       uint8_io = uint8_io || t.host_dtype != t.dtype;
     }
     gemm_bands = gemm_bands || HasTiledGemm(plan);
+    lz4 = lz4 || tgrs_plan_compression(&plan) == TGRS_COMPRESSION_LZ4;
+    state = state || tgrs_plan_state_count(&plan) > 0;
+    staged = staged || tgrs_plan_staged_constants(&plan).count > 0;
     std::string path = loaded->path();  // a "*/" in it would end the comment early
     for (size_t at = path.find("*/"); at != std::string::npos; at = path.find("*/", at + 2)) {
       path.replace(at, 2, "*\\/");
@@ -69,6 +73,9 @@ std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
   // Plan features the selected runtime leaves out unless a plan uses them.
   if (gemm_bands) h += "#define TGRS_WITH_GEMM_BANDS 1\n";
   if (uint8_io) h += "#define TGRS_WITH_UINT8_IO 1\n";
+  if (lz4) h += "#define TGRS_WITH_LZ4 1\n";
+  if (state) h += "#define TGRS_WITH_STATE 1\n";
+  if (staged) h += "#define TGRS_WITH_STAGED_CONSTANTS 1\n";
   // A dtype no tensor has is left out (tigris_executor.h), unless that would leave none.
   if (float32 != int8) {
     h += float32 ? "#define TGRS_WITH_INT8 0\n" : "#define TGRS_WITH_FLOAT32 0\n";

@@ -137,14 +137,28 @@
 #endif
 
 /* Plan features, selected like ops (the ops header defines each one its plans use):
- * a GEMM inside a tile loop, fed band by band (the planner's gemm-as-banded-reduction), and
- * a graph input or output the caller passes or receives as uint8 (host_dtype). Left out,
- * such a plan fails with TGRS_ERR_UNSUPPORTED_OP at the op or the copy. */
+ * a GEMM inside a tile loop, fed band by band (the planner's gemm-as-banded-reduction),
+ * a graph input or output the caller passes or receives as uint8 (host_dtype),
+ * LZ4-compressed weight blocks (the LZ4 decoder), and the schema-3 arenas below. Left out,
+ * such a plan fails with
+ * TGRS_ERR_UNSUPPORTED_OP at the op, the copy or the stage whose block it cannot decode. */
 #ifndef TGRS_WITH_GEMM_BANDS
 #define TGRS_WITH_GEMM_BANDS (!TGRS_OPS_SELECTED)
 #endif
 #ifndef TGRS_WITH_UINT8_IO
 #define TGRS_WITH_UINT8_IO (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_LZ4
+#define TGRS_WITH_LZ4 (!TGRS_OPS_SELECTED)
+#endif
+/* Schema-3 arenas (tigris_context.h): persistent state (`tigris compile --state`) and
+ * staged constants (`--weights staged`, placement rules). Left out, tgrs_plan_init refuses
+ * a plan that has them, naming the field, instead of verifying it. */
+#ifndef TGRS_WITH_STATE
+#define TGRS_WITH_STATE (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_STAGED_CONSTANTS
+#define TGRS_WITH_STAGED_CONSTANTS (!TGRS_OPS_SELECTED)
 #endif
 
 #endif /* TGRS_OP_SELECT_H_ */

@@ -85,14 +85,18 @@ tgrs_status
 tgrs_hydrate_constants(tgrs_context* ctx) {
   tgrs_u8s source;
   if (!ready(ctx)) return TGRS_ERR_NULL_ARGUMENT;
-  /* One copy: the planner packs every staged constant into one contiguous source range
-   * in destination-offset order (tensor-memory-attributes.txt, "Per-arena source
-   * contiguity"). A plan without staged constants has nothing to copy. */
+    /* One copy: the planner packs every staged constant into one contiguous source range
+     * in destination-offset order (tensor-memory-attributes.txt, "Per-arena source
+     * contiguity"). A plan without staged constants has nothing to copy. */
+#if TGRS_WITH_STAGED_CONSTANTS
   source = tgrs_plan_staged_constants(ctx->plan_);
   if (source.count > 0) {
     if (ctx->base_[TGRS_REGION_CONSTANTS] == NULL) return TGRS_ERR_ARENA_NOT_BOUND;
     memcpy(ctx->base_[TGRS_REGION_CONSTANTS], source.data, source.count);
   }
+#else
+  (void)source; /* the verifier refused plans that stage constants */
+#endif
   tgrs_mark_hydrated(ctx);
   return TGRS_OK;
 }
@@ -128,8 +132,9 @@ tgrs_status tgrs_invoke(tgrs_context* ctx, const tgrs_input_buffer* inputs, uint
     }
   }
   /* State inputs come from the STATE arena: the caller passes the other inputs, in plan
-   * order, and the full list is assembled here (slots are sorted by input). */
-  state_count = tgrs_plan_state_count(ctx->plan_);
+   * order, and the full list is assembled here (slots are sorted by input). Without
+   * TGRS_WITH_STATE the verifier refused plans with state. */
+  state_count = TGRS_WITH_STATE ? tgrs_plan_state_count(ctx->plan_) : 0u;
   state = (uint8_t*)ctx->base_[TGRS_REGION_STATE];
   if (state_count > 0) {
     const uint32_t total = tgrs_plan_inputs(ctx->plan_).count;

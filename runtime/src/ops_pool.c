@@ -4,13 +4,27 @@
  */
 #include "ops_internal.h"
 
+/* Which of a pair of pool ops a call is. op_dispatch.c calls these functions only for the
+ * codes the build selected (tgrs_op_select.h), so with one of the pair left out every call
+ * is the other: a constant, and --gc-sections drops the left-out kernels. */
+#if TGRS_WITH_OP_MAX_POOL && TGRS_WITH_OP_AVERAGE_POOL
+#define IS_MAX_POOL(call) ((call)->op.code == TGRS_OP_MAX_POOL)
+#else
+#define IS_MAX_POOL(call) TGRS_WITH_OP_MAX_POOL
+#endif
+#if TGRS_WITH_OP_GLOBAL_MAX_POOL && TGRS_WITH_OP_GLOBAL_AVERAGE_POOL
+#define IS_GLOBAL_MAX_POOL(call) ((call)->op.code == TGRS_OP_GLOBAL_MAX_POOL)
+#else
+#define IS_GLOBAL_MAX_POOL(call) TGRS_WITH_OP_GLOBAL_MAX_POOL
+#endif
+
 static int32_t attr_at(tgrs_i32s v, uint32_t i, int32_t fallback) {
   return i < v.count ? v.data[i] : fallback;
 }
 
 tgrs_status tgrs_op_pool(tgrs_op_call* call) {
   const tgrs_plan_op_attrs* a = &call->attrs;
-  const int is_max = call->op.code == TGRS_OP_MAX_POOL;
+  const int is_max = IS_MAX_POOL(call);
   tgrs_pool_params p;
   tgrs_dims in, out;
   tgrs_status st;
@@ -101,7 +115,7 @@ static tgrs_status global_pool_band(tgrs_op_call* call, int is_max) {
 }
 
 tgrs_status tgrs_op_global_pool(tgrs_op_call* call) {
-  const int is_max = call->op.code == TGRS_OP_GLOBAL_MAX_POOL;
+  const int is_max = IS_GLOBAL_MAX_POOL(call);
   tgrs_dims in;
   tgrs_status st;
   if (call->tiled) return global_pool_band(call, is_max);

@@ -24,6 +24,7 @@
 
 #include "fb_read.h"
 #include "plan_internal.h"
+#include "tigris_executor.h" /* tgrs_op_select.h: TGRS_WITH_STATE, ... */
 #include "tigris_runtime.h"
 
 #define TRY(expr)                                   \
@@ -1011,6 +1012,7 @@ static tgrs_status verify_memories(vctx* c, const vtab* root) {
   return TGRS_OK;
 }
 
+#if TGRS_WITH_STATE
 /* Plan.state (tgrs.fbs, StateSlot): each slot pairs a graph input with a graph output of
  * the same bytes, slots sorted by input (so an input is state once), each 16-aligned
  * inside the STATE arena (c->state_arena, from Plan.memories). */
@@ -1061,6 +1063,8 @@ static tgrs_status verify_state(vctx* c, const vtab* root) {
   pop(c);
   return TGRS_OK;
 }
+
+#endif /* TGRS_WITH_STATE */
 
 static tgrs_status verify_root(vctx* c, const vtab* root) {
   uint32_t version, scheduled_peak, i, staged_offset;
@@ -1148,15 +1152,34 @@ static tgrs_status verify_root(vctx* c, const vtab* root) {
     return fail(c, TGRS_ERR_BAD_VALUE, "persistent state or staged constants in a schema {l} plan",
                 0, version);
   }
+#if TGRS_WITH_STAGED_CONSTANTS
   if (staged_offset % 16u != 0 || (uint64_t)staged_offset + c->staged_bytes > c->weight_data_len) {
     push(c, "staged_bytes", -1);
     return fail(c, TGRS_ERR_BAD_OFFSET,
                 "staged constants end at {v}, past weight_data's {l} bytes (or start unaligned)",
                 (int64_t)staged_offset + c->staged_bytes, c->weight_data_len);
   }
+#else
+  (void)staged_offset;
+  if (c->staged_bytes) {
+    push(c, "staged_bytes", -1);
+    return fail(c, TGRS_ERR_UNSUPPORTED_OP,
+                "{v} staged bytes: this runtime was built without staged constants",
+                c->staged_bytes, 0);
+  }
+#endif
   c->state_count = state.len;
   TRY(verify_memories(c, root));
+#if TGRS_WITH_STATE
   return verify_state(c, root);
+#else
+  if (state.len) {
+    push(c, "state", -1);
+    return fail(c, TGRS_ERR_UNSUPPORTED_OP,
+                "{v} state slots: this runtime was built without persistent state", state.len, 0);
+  }
+  return TGRS_OK;
+#endif
 }
 
 tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_verify_error* error,

@@ -29,9 +29,15 @@ tgrs_status tgrs_exec_load_weights(tgrs_exec* ex, const tgrs_plan_stage* stage) 
   if (block.compressed_size == block.raw_size) {
     memcpy(prefix, block.compressed, block.raw_size);
   } else {
+#if TGRS_WITH_LZ4
     st = tgrs_lz4_decode(prefix, block.raw_size, block.compressed, block.compressed_size, &written);
     if (st != TGRS_OK) return st;
     if (written != block.raw_size) return TGRS_ERR_LZ4_CORRUPT;
+#else
+    (void)st;
+    (void)written;
+    return TGRS_ERR_UNSUPPORTED_OP; /* a firmware built without the decoder (tgrs_op_select.h) */
+#endif
   }
   ex->loaded_block = stage->weight_block;
   return TGRS_OK;
@@ -46,7 +52,7 @@ const void* tgrs_exec_weight(tgrs_exec* ex, const tgrs_plan_tensor* tensor) {
   }
   if (w.block < 0) {
     /* A staged constant, read from the arena its context hydrated (tgrs.fbs, Plan). */
-    if (ex->staged != NULL && w.offset >= ex->staged_begin &&
+    if (TGRS_WITH_STAGED_CONSTANTS && ex->staged != NULL && w.offset >= ex->staged_begin &&
         w.offset - ex->staged_begin < ex->staged_bytes &&
         w.size <= ex->staged_bytes - (w.offset - ex->staged_begin)) {
       return ex->staged + (w.offset - ex->staged_begin);

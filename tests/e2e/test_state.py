@@ -50,6 +50,12 @@ def test_a_state_plan_streams_like_onnxruntime():
     assert [p["offset"] for p in constants] == [0, 4 * IN * HIDDEN,
                                                 4 * IN * HIDDEN + 4 * HIDDEN * HIDDEN]
     assert {p["memory"] for p in placements if p["kind"] == "SCRATCH"} == {"fast"}
+    # A runtime built with this plan's ops keeps the state and staging code.
+    header = WORK_DIR / "state.cell.ops.h"
+    tigris("inspect", plan, "--ops-header", header)
+    text = header.read_text()
+    assert "#define TGRS_WITH_STATE 1" in text and "#define TGRS_WITH_STAGED_CONSTANTS 1" in text
+    assert "TGRS_WITH_LZ4" not in text, text
 
     xs = np.random.RandomState(9).standard_normal([STEPS, 1, IN]).astype(np.float32)
     h_ref = np.zeros([1, HIDDEN], np.float32)

@@ -120,7 +120,9 @@ inline std::vector<Bytes> RunFull(const LoadedPlan& p, const std::vector<Bytes>&
 
 // --- compiled models (the C ABI of libtigris.so: load, plan, emit) ----------------------
 
-inline Bytes Compile(const std::string& path, uint64_t fast_bytes) {
+inline Bytes Compile(const std::string& path, uint64_t fast_bytes,
+                     int weights = TIGRIS_WEIGHTS_AUTO,
+                     tigris_compression compression = TIGRIS_COMPRESSION_NONE) {
   tigris_model* model = nullptr;
   if (tigris_load(&model, path.c_str(), nullptr) != TIGRIS_OK) {
     ADD_FAILURE() << path << ": " << tigris_last_error();
@@ -129,6 +131,8 @@ inline Bytes Compile(const std::string& path, uint64_t fast_bytes) {
   tigris_plan_options options;
   tigris_plan_options_init(&options, TIGRIS_PLAN_OPTIONS_VERSION);
   options.fast_bytes = fast_bytes;
+  options.xip = weights;
+  options.compression = compression;
   tigris_execution_plan* plan = nullptr;
   Bytes file;
   if (tigris_plan(&plan, model, &options) != TIGRIS_OK) {

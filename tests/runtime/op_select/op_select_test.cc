@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/plan_fixture.h"
 #include "runtime/reduced_runtime.h"
 #include "support/test_env.h"
 #include "tigris.h"
@@ -133,6 +134,42 @@ TEST(OpSelectTest, AnOpLeftOutFailsWhereItIsReached) {
   EXPECT_EQ(r.status, TGRS_ERR_UNSUPPORTED_OP) << tgrs_status_name(r.status);
   EXPECT_EQ(r.stats.failed_op, first);
   RunFull(*p, inputs);  // the plan itself is fine
+}
+
+// Plan features the header leaves out when its plan does not use them (tgrs_op_select.h):
+// a plan that needs one is refused where it is reached, naming it, never misread.
+TEST(OpSelectTest, FeaturesLeftOutAreRefusedNamingThem) {
+  static_assert(TGRS_WITH_LZ4 == 0 && TGRS_WITH_STATE == 0 && TGRS_WITH_STAGED_CONSTANTS == 0,
+                "kws_small_cnn at 16K --xip has no LZ4 blocks, state or staged constants");
+  const std::string model = testing::SharedOnnxModel("kws_small_cnn.onnx");
+  // Staged constants: tgrs_plan_init refuses the plan, naming the field.
+  {
+    const Bytes file = Compile(model, 64 << 20, TIGRIS_WEIGHTS_STAGED);
+    AlignedBuffer copy = Aligned(file.size());
+    std::memcpy(copy.get(), file.data(), file.size());
+    tgrs_plan plan;
+    EXPECT_EQ(tgrs_plan_init(&plan, copy.get(), file.size()), TGRS_ERR_UNSUPPORTED_OP);
+    char text[200];
+    tgrs_verify_error_format(&plan.error, text, sizeof text);
+    EXPECT_NE(std::string(text).find(
+                  "staged_bytes: 28848 staged bytes: this runtime was built without staged"),
+              std::string::npos)
+        << text;
+  }
+  // An LZ4 block (the fixture's, really compressed: kws_small_cnn's float weights do not
+  // shrink, so its blocks are stored raw): the plan verifies, and stage 0, which loads the
+  // block before any op, fails.
+  {
+    auto p = Load(Serialize(FullPlan(/*compressed=*/true)));
+    ASSERT_NE(p, nullptr);
+    tgrs_plan_weight_block block;
+    ASSERT_EQ(tgrs_plan_get_weight_block(&p->plan, 0, &block), TGRS_OK);
+    ASSERT_LT(block.compressed_size, block.raw_size);
+    const ReducedRun r = RunReduced(p->plan, Inputs(p->plan));
+    EXPECT_EQ(r.status, TGRS_ERR_UNSUPPORTED_OP) << tgrs_status_name(r.status);
+    EXPECT_EQ(r.stats.failed_stage, 0);
+    EXPECT_EQ(r.stats.failed_op, -1);
+  }
 }
 
 }  // namespace
