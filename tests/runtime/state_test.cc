@@ -265,6 +265,60 @@ TEST(StateTest, VerifierRefusesBrokenSlots) {
   EXPECT_EQ(verify(0, 1, &text), TGRS_OK) << text;
 }
 
+// The root's schema-3 fields and the two new Memory entries, corrupted one at a time in a
+// plan with state and staged constants.
+TEST(StateTest, VerifierHoldsStagingAndArenasToThePlan) {
+  plan::Budget budget;
+  budget.fast_bytes = 4096;
+  emit::EmitOptions options;
+  options.state = {{"h", "h_next"}};
+  options.stage_constants = true;
+  const std::vector<uint8_t> good = emit::Compile(RecurrentCell(), budget, options).emitted.bytes;
+  const tgrs::Plan* root = tgrs::GetPlan(good.data());
+  const auto* table = reinterpret_cast<const flatbuffers::Table*>(root);
+  auto at = [&](const void* p) {
+    return static_cast<size_t>(static_cast<const uint8_t*>(p) - good.data());
+  };
+  auto verify = [&](size_t pos, uint32_t value, std::string* text) {
+    std::vector<uint8_t> bytes = good;
+    std::memcpy(bytes.data() + pos, &value, 4);
+    AlignedBuffer copy = PoisonedBuffer(bytes.size());
+    std::memcpy(copy.get(), bytes.data(), bytes.size());
+    tgrs_plan plan;
+    const tgrs_status st = tgrs_plan_init(&plan, copy.get(), bytes.size());
+    char message[256];
+    tgrs_verify_error_format(&plan.error, message, sizeof message);
+    *text = message;
+    return st;
+  };
+  std::string text;
+  const uint32_t data = root->weight_data()->size();
+  ASSERT_EQ(root->staged_bytes(), data);  // W, U, V: every weight is staged
+  const size_t staged = at(table->GetAddressOf(tgrs::Plan::VT_STAGED_BYTES));
+  EXPECT_EQ(verify(staged, data + 16, &text), TGRS_ERR_BAD_OFFSET) << text;
+  EXPECT_NE(text.find("staged_bytes: staged constants end at"), std::string::npos) << text;
+  // Older schemas have neither state nor staging.
+  const size_t version = at(table->GetAddressOf(tgrs::Plan::VT_SCHEMA_VERSION));
+  EXPECT_EQ(verify(version, 2, &text), TGRS_ERR_BAD_VALUE) << text;
+  EXPECT_NE(text.find("state: persistent state or staged constants in a schema 2 plan"),
+            std::string::npos)
+      << text;
+  // The CONSTANTS entry must state the staged bytes; the STATE entry covers the slots.
+  const auto* constants = root->memories()->Get(TGRS_REGION_CONSTANTS);
+  const size_t constants_size = at(
+      reinterpret_cast<const flatbuffers::Table*>(constants)->GetAddressOf(tgrs::Memory::VT_SIZE));
+  EXPECT_EQ(verify(constants_size, data - 16, &text), TGRS_ERR_BAD_SIZE) << text;
+  EXPECT_NE(text.find("memories[5].size"), std::string::npos) << text;
+  const auto* state = root->memories()->Get(TGRS_REGION_STATE);
+  const size_t state_size =
+      at(reinterpret_cast<const flatbuffers::Table*>(state)->GetAddressOf(tgrs::Memory::VT_SIZE));
+  EXPECT_EQ(verify(state_size, 16, &text), TGRS_ERR_BAD_SIZE) << text;
+  EXPECT_NE(text.find("state[0]: slot ends at 32, past the state arena's 16 bytes"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(verify(state_size, 32, &text), TGRS_OK) << text;
+}
+
 TEST(StateTest, CompileRefusesPairsThatAreNotOneTensor) {
   auto message = [](std::vector<emit::StatePair> state) -> std::string {
     try {
