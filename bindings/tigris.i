@@ -218,6 +218,21 @@ tigris_status tigris_load_with(tigris_model** out, const char* path, const void*
 }
 %}
 
+/* Planning with persistent state pairs ("IN=OUT[,IN2=OUT2...]", tigris_plan_options.state)
+ * whose text must outlive the call only: the binding passes it here instead of assigning
+ * the member (read-only below). */
+%inline %{
+tigris_status tigris_plan_with_state(tigris_execution_plan** out, const tigris_model* model,
+                                     tigris_plan_options* options, const char* state) {
+  if (!options || options->version < 3) return tigris_plan(out, model, options);
+  const char* saved = options->state;
+  options->state = (state && *state) ? state : NULL;
+  tigris_status status = tigris_plan(out, model, options);
+  options->state = saved;
+  return status;
+}
+%}
+
 /* The arrays inside a tigris_tensor_info, element by element: SWIG languages see its
  * pointer members as opaque. Out-of-range indices read as 0. */
 %inline %{
@@ -234,7 +249,8 @@ int32_t tigris_tensor_info_zero_point(const tigris_tensor_info* info, size_t i) 
 
 /* String members are library-owned (outputs) or must outlive a call (inputs): assigning one
  * from a binding would hand C a copy nobody frees, so they are read-only here. Loading with
- * names goes through tigris_load_with above. */
+ * names goes through tigris_load_with above, planning with state through
+ * tigris_plan_with_state. */
 %immutable tigris_op_info::type;
 %immutable tigris_op_info::name;
 %immutable tigris_op_info::fused_activation;
@@ -242,5 +258,8 @@ int32_t tigris_tensor_info_zero_point(const tigris_tensor_info* info, size_t i) 
 %immutable tigris_dim_binding::name;
 %immutable tigris_input_shape::name;
 %immutable tigris_load_options::external_data_dir;
+%immutable tigris_plan_options::state;
+%immutable tigris_plan_options::rules_yaml;
+%immutable tigris_plan_options::rules_source;
 
 %include "tigris.h"

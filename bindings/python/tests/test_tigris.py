@@ -1,5 +1,6 @@
 """The Python binding against the CLI: same model, same budgets, same answers."""
 
+import pathlib
 import subprocess
 
 import pytest
@@ -78,6 +79,29 @@ def test_default_weights_are_the_cli_default(model_path, cli, tmp_path):
             model.plan(fast="256K", weights="ram")
         assert info.value.status_name == "TIGRIS_ERR_INVALID_ARGUMENT"
         assert "'ram'" in info.value.message
+
+
+def test_state_and_staged_weights_equal_cli_compile(cli, tmp_path):
+    """plan(state=..., weights="staged") gives `tigris compile --state ... --weights
+    staged`'s bytes; a pair that is not one tensor is refused, naming it."""
+    import sys
+    import onnx
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "tests" / "models"))
+    from recurrent_cell import recurrent_cell
+    path = tmp_path / "cell.onnx"
+    onnx.save(recurrent_cell("cell", 4, 8, 3, seed=1), path)
+    out = tmp_path / "cell.tgrs"
+    subprocess.run([str(cli), "compile", str(path), "-m", "4K", "--state", "h=h_next",
+                    "--weights", "staged", "-o", str(out)], check=True, capture_output=True)
+    with tigris.load(path) as model:
+        with model.plan(fast="4K", weights="staged", state={"h": "h_next"}) as plan:
+            assert plan.emit() == out.read_bytes()
+        with pytest.raises(tigris.Error) as info:
+            model.plan(fast="4K", state={"h": "y"})
+        assert info.value.status_name == "TIGRIS_ERR_INVALID_ARGUMENT"
+        assert "a state pair carries one tensor" in info.value.message
+        with model.plan(fast="4K") as stateless:
+            assert stateless.emit() != out.read_bytes()
 
 
 def test_plan_save_writes_same_bytes(model_path, cli_plan_bytes, tmp_path):

@@ -270,14 +270,17 @@ class Model(_Handle):
 
     def plan(self, fast: Size, slow: Optional[Size] = None, flash: Optional[Size] = None,
              xip: Optional[bool] = None, compression: str = "none", layout: str = "greedy",
-             time_limit: float = 10.0, weights: str = "auto") -> Plan:
+             time_limit: float = 10.0, weights: str = "auto",
+             state: Optional[Mapping[str, str]] = None) -> Plan:
         """Compiles an execution plan. weights says where the runtime reads weights from,
         as `tigris compile --weights`: "auto" (the default: in place, copied into the fast
         arena by the stages where they fit and are read more than once), "in-place",
         "copy" (every stage copies its weights into the fast arena), or "staged" (copied
         once, before the first invoke, into a constants arena). xip=True is
         weights="in-place", xip=False weights="copy". layout and time_limit as in
-        analyze."""
+        analyze. state={"h": "h_next"} pairs graph inputs with graph outputs as persistent
+        state, as `tigris compile --state h=h_next` (a runtime context keeps it between
+        invokes; Plan.run stays stateless: pass h yourself)."""
         if xip is not None:
             weights = "in-place" if xip else "copy"
         if weights not in _WEIGHTS:
@@ -295,7 +298,13 @@ class Model(_Handle):
         options.xip = _WEIGHTS[weights]
         options.compression = _COMPRESSION[compression]
         _set_layout(options, layout, time_limit)
-        status, plan = _c.tigris_plan(self._h, options)
+        pairs = []
+        for name_in, name_out in (state or {}).items():
+            if any(c in str(n) for n in (name_in, name_out) for c in ",="):
+                raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
+                                f"state names may not hold ',' or '=': {name_in!r}")
+            pairs.append(f"{name_in}={name_out}")
+        status, plan = _c.tigris_plan_with_state(self._h, options, ",".join(pairs))
         if status != _c.TIGRIS_OK:
             _c.tigris_plan_free(plan)
             check(status, self._last_error)
