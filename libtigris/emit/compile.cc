@@ -99,12 +99,12 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
                       ": rules keep constants in place or stage them as stored; "
                       "they do not combine with LZ4 compression");
     }
+    // The scratch arena's memory sets the budget, so it is decided on the model as given.
     placed = ApplyRules(graph, target, *rules, options.state);
     // Constants go where the rules say: in place, or staged; no per-stage copies.
     options.xip = true;
     options.copy_where_faster = false;
     options.stage_constants = false;
-    options.staged_constants = placed.staged;
   }
   const int scratch_index =
       placed.scratch_memory >= 0 ? placed.scratch_memory : target.ScratchMemory();
@@ -114,6 +114,12 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
   budget.layout = layout;  // slow_bytes 0: the spills' memory is chosen below
   CompiledPlan out;
   out.result = PlanForEmit(graph, budget, options);
+  if (rules != nullptr) {
+    // Everything else on the graph the plan runs: the planner's rewrites may have replaced
+    // tensors (plan/rewrites.h), and the warnings then name what the plan really lacks.
+    placed = ApplyRules(out.result.graph, target, *rules, options.state);
+    options.staged_constants = placed.staged;
+  }
 
   // Spills: the fastest other writable memory with room for the whole slow arena.
   const int64_t slow = out.result.slow_peak_bytes;

@@ -137,7 +137,9 @@ WeightStore BuildWeightStore(const ir::Graph& graph, const plan::PlanResult& res
       store.weights.push_back(w);
       if (in_place && staged && static_cast<size_t>(t) < graph.tensors.size() &&
           staged(graph.tensor(t))) {
-        store.staged_bytes = analysis::AlignUp(static_cast<int64_t>(w.offset) + w.size);
+        // Up to the last staged byte: blobs are 16-aligned, but weight_data ends where its
+        // last blob does.
+        store.staged_bytes = static_cast<int64_t>(w.offset) + w.size;
       }
     }
     if (in_place) continue;

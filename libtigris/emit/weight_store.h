@@ -54,7 +54,8 @@ struct WeightStore {
   int64_t raw_bytes = 0;                // sum of constants' bytes in the runtime layout
   int64_t stored_bytes = 0;             // bytes of blobs or blocks in weight_data (unpadded)
   // Staged constants: weight_data[0, staged_bytes) holds exactly the in-place blobs that
-  // `staged` chose, back to back (tgrs.fbs, Plan.staged_offset / staged_bytes).
+  // `staged` chose, each 16-aligned, up to the last one's last byte (tgrs.fbs,
+  // Plan.staged_offset / staged_bytes).
   int64_t staged_bytes = 0;
 };
 

@@ -283,6 +283,28 @@ def test_default_weights_fit_256k(stem, variant):
 
 
 @pytest.mark.parametrize("stem,variant", AUTO_CASES, ids=[f"{s}-{v}" for s, v in AUTO_CASES])
+def test_staged_weights_for_every_model(stem, variant):
+    """`tigris compile MODEL -m 256K --weights staged` stages every constant of every shared
+    model: the plan verifies (its staged range inside weight_data, whatever the last
+    weight's size), each constant is placed in the constants arena, copied from the plan,
+    and the plan gives the bytes of the untiled in-place run (without a context it reads
+    the same bytes in place; tests/runtime/state_test.cc runs them from the arena)."""
+    if not model_path(stem, variant).exists():
+        pytest.fail(f"{model_path(stem, variant)} missing: the build generates it (tests/models)")
+    x_path, _ = reference(stem, variant)
+    plan = WORK_DIR / f"{stem}.{variant}.staged.tgrs"
+    tigris("compile", model_path(stem, variant), "-m", "256K", "--weights", "staged", "-o", plan)
+    doc = inspect(plan)
+    constants = [p for p in doc["placements"] if p["kind"] == "CONSTANT"]
+    assert constants, "every shared model has weights"
+    assert {(p["memory"], p["staged_from"]) for p in constants} == {("constants", "flash")}
+    assert doc["plan"]["memories"][5]["size"] <= doc["plan"]["weight_data_bytes"]
+    y, stats = run_plan(plan, x_path, "staged")
+    check_memory_promise(plan, stats)
+    assert y.tobytes() == untiled_bytes(stem, variant)
+
+
+@pytest.mark.parametrize("stem,variant", AUTO_CASES, ids=[f"{s}-{v}" for s, v in AUTO_CASES])
 def test_stm32h7_target(stem, variant):
     """`tigris compile MODEL --target examples/targets/stm32h7.yaml` (DTCM 128K, AXI SRAM
     512K, PSRAM 8M, the plan in 64M of external flash) fits every shared model, each arena
