@@ -221,6 +221,89 @@ TEST(StateTest, StagedConstantsAreReadFromTheirArena) {
 
 // Real models, whose weights end off the 16-byte grid: through a context that staged
 // them, the outputs equal tgrs_run's, which reads the same bytes in place.
+// Two state pairs around an ordinary input, with outputs in another order than inputs:
+// inputs h, x, c; outputs c_next = c + h_next, y, h_next. Slots sort by input (h, then c).
+ir::Graph TwoStateCell() {
+  testing::OnnxModelBuilder b("two_state", 13);
+  b.Input("h", {1, kHidden});
+  b.Input("x", {1, kIn});
+  b.Input("c", {1, kHidden});
+  b.Initializer("W", {kIn, kHidden}, Ramp(kIn * kHidden, 0.05f, 0.2f));
+  b.Initializer("U", {kHidden, kHidden}, Ramp(kHidden * kHidden, 0.04f, 0.2f));
+  b.Initializer("V", {kHidden, kOut}, Ramp(kHidden * kOut, 0.1f, 0.5f));
+  b.Node("MatMul", {"x", "W"}, {"xw"}, "xw");
+  b.Node("MatMul", {"h", "U"}, {"hu"}, "hu");
+  b.Node("Add", {"xw", "hu"}, {"pre"}, "pre");
+  b.Node("Tanh", {"pre"}, {"h_next"}, "tanh");
+  b.Node("Add", {"c", "h_next"}, {"c_next"}, "accumulate");
+  b.Node("MatMul", {"h_next", "V"}, {"y"}, "y");
+  b.Output("c_next", {1, kHidden});
+  b.Output("y", {1, kOut});
+  b.Output("h_next", {1, kHidden});
+  const std::string bytes = b.Bytes();
+  ir::Graph g = onnx_import::LoadOnnxBytes(bytes.data(), bytes.size(), {});
+  passes::Normalize(g);
+  return g;
+}
+
+TEST(StateTest, TwoSlotsAroundAnOrdinaryInput) {
+  plan::Budget budget;
+  budget.fast_bytes = 4096;
+  emit::EmitOptions options;
+  options.state = {{"c", "c_next"}, {"h", "h_next"}};  // given out of order: the plan sorts
+  const std::vector<uint8_t> bytes = emit::Compile(TwoStateCell(), budget, options).emitted.bytes;
+  auto loaded = LoadPlanBytes(bytes);
+  ASSERT_NE(loaded, nullptr);
+  const tgrs_plan& plan = loaded->plan;
+  ASSERT_EQ(tgrs_plan_state_count(&plan), 2u);
+  tgrs_plan_state_slot s0, s1;
+  ASSERT_EQ(tgrs_plan_get_state(&plan, 0, &s0), TGRS_OK);
+  ASSERT_EQ(tgrs_plan_get_state(&plan, 1, &s1), TGRS_OK);
+  EXPECT_EQ(s0.input, 0u);    // h
+  EXPECT_EQ(s0.output, 2u);   // h_next
+  EXPECT_EQ(s1.input, 2u);    // c
+  EXPECT_EQ(s1.output, 0u);   // c_next
+  EXPECT_EQ(s1.offset, 32u);  // after h's 32 bytes
+
+  // The oracle: tgrs_run with h and c passed by hand, zeros first.
+  std::vector<uint8_t> h(kHidden * 4, 0), c(kHidden * 4, 0);
+  tgrs_context ctx;
+  Arenas arenas = Bind(&ctx, plan);
+  for (int k = 0; k < 4; ++k) {
+    const std::vector<uint8_t> x = StepInput(k);
+    RunResult r = RunExact(plan, {h, x, c});
+    ASSERT_EQ(r.status, TGRS_OK);
+    std::vector<std::vector<uint8_t>> out = {std::vector<uint8_t>(kHidden * 4),
+                                             std::vector<uint8_t>(kOut * 4),
+                                             std::vector<uint8_t>(kHidden * 4)};
+    const tgrs_input_buffer in[1] = {{x.data(), x.size()}};
+    const tgrs_output_buffer outs[3] = {{out[0].data(), out[0].size()},
+                                        {out[1].data(), out[1].size()},
+                                        {out[2].data(), out[2].size()}};
+    ASSERT_EQ(tgrs_invoke(&ctx, in, 1, outs, 3, nullptr), TGRS_OK);
+    EXPECT_EQ(out, r.outputs) << "step " << k;
+    c = r.outputs[0];
+    h = r.outputs[2];
+  }
+
+  // The verifier refuses the slots out of input order.
+  const auto* state = tgrs::GetPlan(bytes.data())->state();
+  const size_t at =
+      static_cast<size_t>(reinterpret_cast<const uint8_t*>(state->Get(0)) - bytes.data());
+  std::vector<uint8_t> swapped = bytes;
+  std::memcpy(swapped.data() + at, bytes.data() + at + 16, 16);
+  std::memcpy(swapped.data() + at + 16, bytes.data() + at, 16);
+  AlignedBuffer copy = PoisonedBuffer(swapped.size());
+  std::memcpy(copy.get(), swapped.data(), swapped.size());
+  tgrs_plan bad;
+  EXPECT_EQ(tgrs_plan_init(&bad, copy.get(), swapped.size()), TGRS_ERR_BAD_VALUE);
+  char text[256];
+  tgrs_verify_error_format(&bad.error, text, sizeof text);
+  EXPECT_NE(std::string(text).find("state[1]: input 0 does not follow the previous slot's 2"),
+            std::string::npos)
+      << text;
+}
+
 TEST(StateTest, StagedSharedModelsRunAsInPlace) {
   for (const char* name : {"mnist8.onnx", "conv1d_small.onnx", "kws_small_cnn.onnx"}) {
     SCOPED_TRACE(name);
