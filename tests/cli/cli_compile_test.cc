@@ -71,7 +71,8 @@ TEST(CliCompileTest, UsageErrorsExitTwo) {
       2);
   auto mode = RunCommand(TigrisCli() + " compile " + model + " -m 64K --weights ram -o x.tgrs");
   EXPECT_EQ(mode.exit_code, 2);
-  EXPECT_NE(mode.err.find("--weights expects auto, in-place, copy or staged, got 'ram'"), std::string::npos)
+  EXPECT_NE(mode.err.find("--weights expects auto, in-place, copy or staged, got 'ram'"),
+            std::string::npos)
       << mode.err;
   auto both =
       RunCommand(TigrisCli() + " compile " + model + " -m 64K --xip --weights copy -o x.tgrs");
