@@ -31,10 +31,14 @@ std::vector<float> Ramp(size_t n, float scale, float offset) {
   return v;
 }
 
-ir::Graph RecurrentCell() {
-  testing::OnnxModelBuilder b("cell", 13);
+// The cell h' = tanh(x W + h U), y = h' V (state pair h=h_next). With `accumulator`, also
+// c_next = c + h' (pair c=c_next), inputs ordered h, x, c and outputs c_next, y, h_next:
+// two state inputs around an ordinary one, outputs in another order than inputs.
+ir::Graph Cell(bool accumulator = false) {
+  testing::OnnxModelBuilder b(accumulator ? "two_state" : "cell", 13);
+  if (accumulator) b.Input("h", {1, kHidden});
   b.Input("x", {1, kIn});
-  b.Input("h", {1, kHidden});
+  b.Input(accumulator ? "c" : "h", {1, kHidden});
   b.Initializer("W", {kIn, kHidden}, Ramp(kIn * kHidden, 0.05f, 0.2f));
   b.Initializer("U", {kHidden, kHidden}, Ramp(kHidden * kHidden, 0.04f, 0.2f));
   b.Initializer("V", {kHidden, kOut}, Ramp(kHidden * kOut, 0.1f, 0.5f));
@@ -42,6 +46,10 @@ ir::Graph RecurrentCell() {
   b.Node("MatMul", {"h", "U"}, {"hu"}, "hu");
   b.Node("Add", {"xw", "hu"}, {"pre"}, "pre");
   b.Node("Tanh", {"pre"}, {"h_next"}, "tanh");
+  if (accumulator) {
+    b.Node("Add", {"c", "h_next"}, {"c_next"}, "accumulate");
+    b.Output("c_next", {1, kHidden});
+  }
   b.Node("MatMul", {"h_next", "V"}, {"y"}, "y");
   b.Output("y", {1, kOut});
   b.Output("h_next", {1, kHidden});
@@ -51,13 +59,38 @@ ir::Graph RecurrentCell() {
   return g;
 }
 
-std::unique_ptr<LoadedPlan> CompileCell(bool staged, std::vector<emit::StatePair> state) {
+// The plan of `graph` at a 4 KiB fast budget.
+std::vector<uint8_t> CompileBytes(const ir::Graph& graph, const emit::EmitOptions& options) {
   plan::Budget budget;
   budget.fast_bytes = 4096;
+  return emit::Compile(graph, budget, options).emitted.bytes;
+}
+
+// tgrs_plan_init on `good` with `n` bytes at `pos` replaced by `value`; *text is the
+// verifier's message.
+tgrs_status VerifyCorrupted(const std::vector<uint8_t>& good, size_t pos, const void* value,
+                            size_t n, std::string* text) {
+  AlignedBuffer copy = PoisonedBuffer(good.size());
+  std::memcpy(copy.get(), good.data(), good.size());
+  std::memcpy(copy.get() + pos, value, n);
+  tgrs_plan plan;
+  const tgrs_status st = tgrs_plan_init(&plan, copy.get(), good.size());
+  char message[256];
+  tgrs_verify_error_format(&plan.error, message, sizeof message);
+  *text = message;
+  return st;
+}
+
+// Offset of a flatbuffer object inside its buffer.
+size_t PositionIn(const std::vector<uint8_t>& bytes, const void* p) {
+  return static_cast<size_t>(static_cast<const uint8_t*>(p) - bytes.data());
+}
+
+std::unique_ptr<LoadedPlan> CompileCell(bool staged, std::vector<emit::StatePair> state) {
   emit::EmitOptions options;
   options.stage_constants = staged;
   options.state = std::move(state);
-  return LoadPlanBytes(emit::Compile(RecurrentCell(), budget, options).emitted.bytes);
+  return LoadPlanBytes(CompileBytes(Cell(), options));
 }
 
 std::vector<uint8_t> Bytes(const std::vector<float>& v) {
@@ -221,37 +254,10 @@ TEST(StateTest, StagedConstantsAreReadFromTheirArena) {
 
 // Real models, whose weights end off the 16-byte grid: through a context that staged
 // them, the outputs equal tgrs_run's, which reads the same bytes in place.
-// Two state pairs around an ordinary input, with outputs in another order than inputs:
-// inputs h, x, c; outputs c_next = c + h_next, y, h_next. Slots sort by input (h, then c).
-ir::Graph TwoStateCell() {
-  testing::OnnxModelBuilder b("two_state", 13);
-  b.Input("h", {1, kHidden});
-  b.Input("x", {1, kIn});
-  b.Input("c", {1, kHidden});
-  b.Initializer("W", {kIn, kHidden}, Ramp(kIn * kHidden, 0.05f, 0.2f));
-  b.Initializer("U", {kHidden, kHidden}, Ramp(kHidden * kHidden, 0.04f, 0.2f));
-  b.Initializer("V", {kHidden, kOut}, Ramp(kHidden * kOut, 0.1f, 0.5f));
-  b.Node("MatMul", {"x", "W"}, {"xw"}, "xw");
-  b.Node("MatMul", {"h", "U"}, {"hu"}, "hu");
-  b.Node("Add", {"xw", "hu"}, {"pre"}, "pre");
-  b.Node("Tanh", {"pre"}, {"h_next"}, "tanh");
-  b.Node("Add", {"c", "h_next"}, {"c_next"}, "accumulate");
-  b.Node("MatMul", {"h_next", "V"}, {"y"}, "y");
-  b.Output("c_next", {1, kHidden});
-  b.Output("y", {1, kOut});
-  b.Output("h_next", {1, kHidden});
-  const std::string bytes = b.Bytes();
-  ir::Graph g = onnx_import::LoadOnnxBytes(bytes.data(), bytes.size(), {});
-  passes::Normalize(g);
-  return g;
-}
-
 TEST(StateTest, TwoSlotsAroundAnOrdinaryInput) {
-  plan::Budget budget;
-  budget.fast_bytes = 4096;
   emit::EmitOptions options;
   options.state = {{"c", "c_next"}, {"h", "h_next"}};  // given out of order: the plan sorts
-  const std::vector<uint8_t> bytes = emit::Compile(TwoStateCell(), budget, options).emitted.bytes;
+  const std::vector<uint8_t> bytes = CompileBytes(Cell(/*accumulator=*/true), options);
   auto loaded = LoadPlanBytes(bytes);
   ASSERT_NE(loaded, nullptr);
   const tgrs_plan& plan = loaded->plan;
@@ -287,20 +293,13 @@ TEST(StateTest, TwoSlotsAroundAnOrdinaryInput) {
   }
 
   // The verifier refuses the slots out of input order.
-  const auto* state = tgrs::GetPlan(bytes.data())->state();
-  const size_t at =
-      static_cast<size_t>(reinterpret_cast<const uint8_t*>(state->Get(0)) - bytes.data());
-  std::vector<uint8_t> swapped = bytes;
-  std::memcpy(swapped.data() + at, bytes.data() + at + 16, 16);
-  std::memcpy(swapped.data() + at + 16, bytes.data() + at, 16);
-  AlignedBuffer copy = PoisonedBuffer(swapped.size());
-  std::memcpy(copy.get(), swapped.data(), swapped.size());
-  tgrs_plan bad;
-  EXPECT_EQ(tgrs_plan_init(&bad, copy.get(), swapped.size()), TGRS_ERR_BAD_VALUE);
-  char text[256];
-  tgrs_verify_error_format(&bad.error, text, sizeof text);
-  EXPECT_NE(std::string(text).find("state[1]: input 0 does not follow the previous slot's 2"),
-            std::string::npos)
+  const size_t at = PositionIn(bytes, tgrs::GetPlan(bytes.data())->state()->Get(0));
+  uint8_t swapped[32];
+  std::memcpy(swapped, bytes.data() + at + 16, 16);
+  std::memcpy(swapped + 16, bytes.data() + at, 16);
+  std::string text;
+  EXPECT_EQ(VerifyCorrupted(bytes, at, swapped, sizeof swapped, &text), TGRS_ERR_BAD_VALUE);
+  EXPECT_NE(text.find("state[1]: input 0 does not follow the previous slot's 2"), std::string::npos)
       << text;
 }
 
@@ -362,24 +361,12 @@ TEST(StateTest, PlansWithoutThemHaveNoStateOrConstantsMemory) {
 
 // The verifier holds each slot to the plan: indices, sizes, alignment, the arena.
 TEST(StateTest, VerifierRefusesBrokenSlots) {
-  plan::Budget budget;
-  budget.fast_bytes = 4096;
   emit::EmitOptions options;
   options.state = {{"h", "h_next"}};
-  const std::vector<uint8_t> good = emit::Compile(RecurrentCell(), budget, options).emitted.bytes;
-  const auto* slot = tgrs::GetPlan(good.data())->state()->Get(0);
-  const size_t at = static_cast<size_t>(reinterpret_cast<const uint8_t*>(slot) - good.data());
+  const std::vector<uint8_t> good = CompileBytes(Cell(), options);
+  const size_t at = PositionIn(good, tgrs::GetPlan(good.data())->state()->Get(0));
   auto verify = [&](size_t field, uint32_t value, std::string* text) {
-    std::vector<uint8_t> bytes = good;
-    std::memcpy(bytes.data() + at + 4 * field, &value, 4);
-    AlignedBuffer copy = PoisonedBuffer(bytes.size());
-    std::memcpy(copy.get(), bytes.data(), bytes.size());
-    tgrs_plan plan;
-    const tgrs_status st = tgrs_plan_init(&plan, copy.get(), bytes.size());
-    char message[256];
-    tgrs_verify_error_format(&plan.error, message, sizeof message);
-    *text = message;
-    return st;
+    return VerifyCorrupted(good, at + 4 * field, &value, 4, text);
   };
   std::string text;
   EXPECT_EQ(verify(0, 0, &text), TGRS_ERR_BAD_SIZE) << text;  // x is 4 floats, h_next 8
@@ -398,28 +385,15 @@ TEST(StateTest, VerifierRefusesBrokenSlots) {
 // The root's schema-3 fields and the two new Memory entries, corrupted one at a time in a
 // plan with state and staged constants.
 TEST(StateTest, VerifierHoldsStagingAndArenasToThePlan) {
-  plan::Budget budget;
-  budget.fast_bytes = 4096;
   emit::EmitOptions options;
   options.state = {{"h", "h_next"}};
   options.stage_constants = true;
-  const std::vector<uint8_t> good = emit::Compile(RecurrentCell(), budget, options).emitted.bytes;
+  const std::vector<uint8_t> good = CompileBytes(Cell(), options);
   const tgrs::Plan* root = tgrs::GetPlan(good.data());
   const auto* table = reinterpret_cast<const flatbuffers::Table*>(root);
-  auto at = [&](const void* p) {
-    return static_cast<size_t>(static_cast<const uint8_t*>(p) - good.data());
-  };
+  auto at = [&](const void* p) { return PositionIn(good, p); };
   auto verify = [&](size_t pos, uint32_t value, std::string* text) {
-    std::vector<uint8_t> bytes = good;
-    std::memcpy(bytes.data() + pos, &value, 4);
-    AlignedBuffer copy = PoisonedBuffer(bytes.size());
-    std::memcpy(copy.get(), bytes.data(), bytes.size());
-    tgrs_plan plan;
-    const tgrs_status st = tgrs_plan_init(&plan, copy.get(), bytes.size());
-    char message[256];
-    tgrs_verify_error_format(&plan.error, message, sizeof message);
-    *text = message;
-    return st;
+    return VerifyCorrupted(good, pos, &value, 4, text);
   };
   std::string text;
   const uint32_t data = root->weight_data()->size();
