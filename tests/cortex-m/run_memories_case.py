@@ -14,7 +14,6 @@ explicitly: zeros first, then the previous step's h_next. The test passes when:
 
 import argparse
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_qemu_case import EXIT_MEANINGS, CaseFailure, explain_fault, run  # noqa: E402
+from run_qemu_case import CaseFailure, launch, run  # noqa: E402
 
 CELLS = ("cell_a", "cell_b")
 # Per model: 4 bind errors, zero-fill, latch, unbound constants, staged bytes; then the reset.
@@ -83,21 +82,8 @@ def main():
         output = args.workdir / "tgrs_output.bin"
         output.unlink(missing_ok=True)
 
-        cmd = [args.qemu, "-M", args.machine, "-nographic", "-monitor", "none", "-serial",
-               "none", "-semihosting-config", "enable=on,target=native", "-icount", "shift=0",
-               "-kernel", str(args.firmware)]
         started = time.monotonic()
-        try:
-            result = subprocess.run(cmd, cwd=args.workdir, capture_output=True, text=True,
-                                    timeout=args.timeout)
-        except subprocess.TimeoutExpired:
-            raise CaseFailure(f"QEMU did not finish within {args.timeout} s: {' '.join(cmd)}")
-        console = result.stdout + result.stderr
-        if result.returncode != 0:
-            meaning = EXIT_MEANINGS.get(result.returncode, "QEMU itself failed")
-            raise CaseFailure(f"firmware exit status {result.returncode}: {meaning}\n"
-                              f"firmware said:\n{console.rstrip()}\n"
-                              f"{explain_fault(args.addr2line, args.firmware, console)}")
+        console, _ = launch(args, args.workdir)
         checks = re.search(r"tgrs\.memories_checks=(\d+)", console)
         if not checks or int(checks.group(1)) != EXPECTED_CHECKS:
             raise CaseFailure(f"on-target checks: {checks.group(1) if checks else 'none'} of "

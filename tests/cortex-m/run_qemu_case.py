@@ -121,7 +121,10 @@ def explain_fault(addr2line, firmware, text):
     return "\n".join(lines)
 
 
-def run_qemu(args, workdir):
+def launch(args, workdir):
+    """Runs args.firmware on args.machine in `workdir` (semihosting files live there);
+    returns what it printed and the wall time, or raises CaseFailure naming a hang, a
+    non-zero exit (with the fault's function and line) or QEMU's own failure."""
     cmd = [args.qemu, "-M", args.machine, "-nographic", "-monitor", "none", "-serial", "none",
            "-semihosting-config", "enable=on,target=native", "-icount", "shift=0",
            "-kernel", str(args.firmware)]
@@ -143,6 +146,11 @@ def run_qemu(args, workdir):
         raise CaseFailure(f"firmware exit status {result.returncode}: {meaning}\n"
                           f"command: {' '.join(cmd)} (in {workdir})\n"
                           f"firmware said:\n{console.rstrip()}\n{detail}".rstrip())
+    return console, wall
+
+
+def run_qemu(args, workdir):
+    console, wall = launch(args, workdir)
     stats = {key: int(value) for key, value in re.findall(r"tgrs\.(\w+)=(\d+)", console)}
     for key in ("fast_hwm_bytes", "slow_hwm_bytes", "systick_lo", "stages_run"):
         if key not in stats:
