@@ -205,29 +205,28 @@ void PrintAnalysisReport(std::FILE* out, const tigris_analysis* a, const std::st
                HumanMacs(tigris_analysis_macs(a)).c_str());
   // With --target the lines are named after the memories holding each role (the memory
   // table below says more); else after the -m shorthand's SRAM, slow and flash.
-  auto label = [&j](const char* role, const char* fallback) {
-    if (j.contains("memories")) {
-      for (const json& m : j["memories"]) {
-        const std::string roles = m.value("role", "");
-        if (roles.find(role) != std::string::npos) return m.value("name", std::string(fallback));
-      }
+  // The target memory holding `role` (analysis JSON "memories"), nullptr without one.
+  auto holding = [&j](const char* role) -> const json* {
+    if (!j.contains("memories")) return nullptr;
+    for (const json& m : j["memories"]) {
+      if (m.value("role", "").find(role) != std::string::npos) return &m;
     }
-    return std::string(fallback);
+    return nullptr;
+  };
+  auto label = [&holding](const char* role, const char* fallback) {
+    const json* m = holding(role);
+    return m ? m->value("name", std::string(fallback)) : std::string(fallback);
+  };
+  auto size_of = [&holding](const char* role, uint64_t fallback) {
+    const json* m = holding(role);
+    return m ? U64((*m)["size"]) : fallback;
   };
   std::fprintf(out, "%-9s %s budget, %s scheduled peak (naive %s)\n",
                label("scratch", "SRAM").c_str(), HumanBytes(U64(budget["fast_bytes"])).c_str(),
                HumanBytes(tigris_analysis_scheduled_peak_bytes(a)).c_str(),
                HumanBytes(tigris_analysis_naive_peak_bytes(a)).c_str());
 
-  // A target's memories are the budgets: the one holding the role, if any.
-  auto size_of = [&j](const char* role, uint64_t fallback) {
-    if (j.contains("memories")) {
-      for (const json& m : j["memories"]) {
-        if (m.value("role", "").find(role) != std::string::npos) return U64(m["size"]);
-      }
-    }
-    return fallback;
-  };
+  // A target's memories are the budgets.
   const uint64_t slow_budget = size_of("spills", U64(budget["slow_bytes"]));
   const uint64_t slow_peak = tigris_analysis_slow_peak_bytes(a);
   const uint64_t traffic = tigris_analysis_slow_traffic_bytes(a);

@@ -123,13 +123,7 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
 
   // Spills: the fastest other writable memory with room for the whole slow arena.
   const int64_t slow = out.result.slow_peak_bytes;
-  int spill = -1;
-  for (int m : target.WritableBySpeed()) {
-    if (slow > 0 && spill < 0 && m != scratch_index &&
-        target.memories[static_cast<size_t>(m)].size >= slow) {
-      spill = m;
-    }
-  }
+  const int spill = slow > 0 ? target.SpillMemory(slow, scratch_index) : -1;
   if (slow > 0 && spill < 0) {
     std::string tried;
     for (int i : target.WritableBySpeed()) {

@@ -96,10 +96,10 @@ std::vector<int> Target::WritableBySpeed() const {
   return out;
 }
 
-int Target::SpillMemory(int64_t bytes) const {
-  const std::vector<int> writable = WritableBySpeed();
-  for (size_t i = 1; i < writable.size(); ++i) {
-    if (memories[static_cast<size_t>(writable[i])].size >= bytes) return writable[i];
+int Target::SpillMemory(int64_t bytes, int scratch) const {
+  if (scratch < 0) scratch = ScratchMemory();
+  for (int m : WritableBySpeed()) {
+    if (m != scratch && memories[static_cast<size_t>(m)].size >= bytes) return m;
   }
   return -1;
 }

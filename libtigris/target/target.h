@@ -41,9 +41,10 @@ struct Target {
   std::vector<int> WritableBySpeed() const;
   // Where the scratch (fast) arena goes: the fastest writable memory.
   int ScratchMemory() const { return WritableBySpeed().front(); }
-  // Where `bytes` of spills (the slow arena) go: the fastest other writable memory with
-  // room for all of them; -1 when none has.
-  int SpillMemory(int64_t bytes) const;
+  // Where `bytes` of spills (the slow arena) go: the fastest writable memory other than
+  // `scratch` (the scratch arena's, by default ScratchMemory()) with room for all of them;
+  // -1 when none has.
+  int SpillMemory(int64_t bytes, int scratch = -1) const;
 };
 
 // The default rank of a memory called `name` (case-insensitive): ITCM 0, DTCM 1, TCM 1,
