@@ -109,16 +109,65 @@ void tgrs_clear_hydrated(tgrs_context* ctx) {
   if (ctx != NULL) ctx->hydrated_ = 0u;
 }
 
+/* One run of ctx's plan with its bound arenas and `inputs` (every graph input). */
+static tgrs_status run(tgrs_context* ctx, const tgrs_input_buffer* inputs, uint32_t num_inputs,
+                       const tgrs_output_buffer* outputs, uint32_t num_outputs,
+                       tgrs_run_stats* stats) {
+  tgrs_arenas arenas;
+  arenas.fast = ctx->base_[TGRS_REGION_FAST];
+  arenas.fast_size = ctx->size_[TGRS_REGION_FAST];
+  arenas.slow = ctx->base_[TGRS_REGION_SLOW];
+  arenas.slow_size = ctx->size_[TGRS_REGION_SLOW];
+  return tgrs_run_staged_(ctx->plan_, &arenas, (const uint8_t*)ctx->base_[TGRS_REGION_CONSTANTS],
+                          inputs, num_inputs, outputs, num_outputs, stats, NULL, NULL);
+}
+
+#if TGRS_WITH_STATE
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+/* A plan with persistent state: state inputs come from the STATE arena, the caller passes
+ * the other inputs in plan order, and the full list is assembled here (slots are sorted by
+ * input); after a successful run the paired outputs become the next invoke's state
+ * (ASSIGN_VARIABLE). Not inlined: plans without state do not carry the list on the stack. */
+static tgrs_status
+invoke_with_state(tgrs_context* ctx, const tgrs_input_buffer* inputs, uint32_t num_inputs,
+                  const tgrs_output_buffer* outputs, uint32_t num_outputs, tgrs_run_stats* stats,
+                  uint32_t state_count) {
+  tgrs_input_buffer all[TGRS_CONTEXT_MAX_INPUTS];
+  const uint32_t total = tgrs_plan_inputs(ctx->plan_).count;
+  uint8_t* state = (uint8_t*)ctx->base_[TGRS_REGION_STATE];
+  uint32_t i, next = 0, slot = 0;
+  tgrs_plan_state_slot s;
+  tgrs_status st;
+  if (num_inputs + state_count != total || total > TGRS_CONTEXT_MAX_INPUTS) {
+    return TGRS_ERR_INPUT_COUNT;
+  }
+  if (num_inputs > 0 && inputs == NULL) return TGRS_ERR_NULL_ARGUMENT;
+  for (i = 0; i < total; ++i) {
+    if (slot < state_count && tgrs_plan_get_state(ctx->plan_, slot, &s) == TGRS_OK &&
+        s.input == i) {
+      all[i].data = state + s.offset;
+      all[i].size = s.size;
+      ++slot;
+    } else {
+      all[i] = inputs[next++];
+    }
+  }
+  st = run(ctx, all, total, outputs, num_outputs, stats);
+  if (st != TGRS_OK) return st;
+  for (slot = 0; slot < state_count; ++slot) {
+    if (tgrs_plan_get_state(ctx->plan_, slot, &s) != TGRS_OK) return TGRS_ERR_INCONSISTENT_PLAN;
+    memcpy(state + s.offset, outputs[s.output].data, s.size);
+  }
+  return TGRS_OK;
+}
+#endif
+
 tgrs_status tgrs_invoke(tgrs_context* ctx, const tgrs_input_buffer* inputs, uint32_t num_inputs,
                         const tgrs_output_buffer* outputs, uint32_t num_outputs,
                         tgrs_run_stats* stats) {
-  tgrs_arenas arenas;
-  tgrs_input_buffer all[TGRS_CONTEXT_MAX_INPUTS];
-  const tgrs_input_buffer* run_inputs = inputs;
-  uint32_t m, i, next = 0, slot = 0, state_count;
-  tgrs_plan_state_slot s;
-  uint8_t* state;
-  tgrs_status st;
+  uint32_t m;
   if (stats != NULL) {
     memset(stats, 0, sizeof *stats);
     stats->failed_stage = -1;
@@ -131,40 +180,12 @@ tgrs_status tgrs_invoke(tgrs_context* ctx, const tgrs_input_buffer* inputs, uint
       return TGRS_ERR_ARENA_NOT_BOUND;
     }
   }
-  /* State inputs come from the STATE arena: the caller passes the other inputs, in plan
-   * order, and the full list is assembled here (slots are sorted by input). Without
-   * TGRS_WITH_STATE the verifier refused plans with state. */
-  state_count = TGRS_WITH_STATE ? tgrs_plan_state_count(ctx->plan_) : 0u;
-  state = (uint8_t*)ctx->base_[TGRS_REGION_STATE];
-  if (state_count > 0) {
-    const uint32_t total = tgrs_plan_inputs(ctx->plan_).count;
-    if (num_inputs + state_count != total) return TGRS_ERR_INPUT_COUNT;
-    if (total > TGRS_CONTEXT_MAX_INPUTS) return TGRS_ERR_INPUT_COUNT;
-    if (num_inputs > 0 && inputs == NULL) return TGRS_ERR_NULL_ARGUMENT;
-    for (i = 0; i < total; ++i) {
-      if (slot < state_count && tgrs_plan_get_state(ctx->plan_, slot, &s) == TGRS_OK &&
-          s.input == i) {
-        all[i].data = state + s.offset;
-        all[i].size = s.size;
-        ++slot;
-      } else {
-        all[i] = inputs[next++];
-      }
-    }
-    run_inputs = all;
-    num_inputs = total;
+#if TGRS_WITH_STATE
+  if (tgrs_plan_state_count(ctx->plan_) > 0) {
+    return invoke_with_state(ctx, inputs, num_inputs, outputs, num_outputs, stats,
+                             tgrs_plan_state_count(ctx->plan_));
   }
-  arenas.fast = ctx->base_[TGRS_REGION_FAST];
-  arenas.fast_size = ctx->size_[TGRS_REGION_FAST];
-  arenas.slow = ctx->base_[TGRS_REGION_SLOW];
-  arenas.slow_size = ctx->size_[TGRS_REGION_SLOW];
-  st = tgrs_run_staged_(ctx->plan_, &arenas, (const uint8_t*)ctx->base_[TGRS_REGION_CONSTANTS],
-                        run_inputs, num_inputs, outputs, num_outputs, stats, NULL, NULL);
-  if (st != TGRS_OK) return st;
-  /* ASSIGN_VARIABLE: the paired outputs become the next invoke's state. */
-  for (slot = 0; slot < state_count; ++slot) {
-    if (tgrs_plan_get_state(ctx->plan_, slot, &s) != TGRS_OK) return TGRS_ERR_INCONSISTENT_PLAN;
-    memcpy(state + s.offset, outputs[s.output].data, s.size);
-  }
-  return TGRS_OK;
+#endif
+  /* Without TGRS_WITH_STATE the verifier refused plans with state. */
+  return run(ctx, inputs, num_inputs, outputs, num_outputs, stats);
 }
