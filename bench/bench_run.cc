@@ -70,7 +70,7 @@ void BM_RunPlan(benchmark::State& state, const std::string& path) {
   tgrs_plan_get_tensor(&plan, static_cast<uint32_t>(tgrs_plan_outputs(&plan).data[0]), &out_t);
   std::vector<uint8_t> x(tgrs_plan_tensor_bytes(&in_t), 0), y(tgrs_plan_tensor_bytes(&out_t));
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint8_t>(i * 37 % 251);
-  tgrs_arenas arenas = {fast_arena.get(), fast, slow_arena.get(), slow};
+  tgrs_arenas arenas = {fast_arena.get(), fast, slow_arena.get(), slow, nullptr, 0};
   tgrs_input_buffer in = {x.data(), x.size()};
   tgrs_output_buffer out = {y.data(), y.size()};
   tgrs_run_stats stats{};

@@ -70,16 +70,21 @@ std::string WriteEmitC(const std::string& bytes, const std::string& what, const 
     arenas.push_back({i, memory_name, sizes[i], listed && m.alignment ? m.alignment : 16u, "",
                       i == TGRS_REGION_FAST ? "scratch (fast arena)" : "spills (slow arena)"});
   }
-  // Persistent state and staged constants, when the plan has them (schema 3): named like
-  // the seed's <prefix>_arena_persistent_<mem> and _arena_const_<mem>, since they may share
-  // a memory with scratch (tensor-memory-attributes.txt, "Tensor backing model").
-  for (uint32_t i = TGRS_REGION_STATE; i <= TGRS_REGION_CONSTANTS; ++i) {
+  // Persistent state and staged constants (schema 3) and pinned tensors (schema 4), when
+  // the plan has them: named like the seed's <prefix>_arena_persistent_<mem> and
+  // _arena_const_<mem>, since they may share a memory with scratch
+  // (tensor-memory-attributes.txt, "Tensor backing model").
+  for (uint32_t i = TGRS_REGION_STATE; i <= TGRS_REGION_PINNED; ++i) {
     tgrs_plan_memory m{};
     if (tgrs_plan_get_memory(&p, i, &m) != TGRS_OK || m.size == 0) continue;
-    const bool state = i == TGRS_REGION_STATE;
-    arenas.push_back({i, m.name, m.size, m.alignment, state ? "PERSISTENT_" : "CONST_",
-                      state ? "persistent state (zero-filled when bound)"
-                            : "staged constants (filled by tgrs_hydrate_constants)"});
+    const char* prefix = i == TGRS_REGION_STATE    ? "PERSISTENT_"
+                         : i == TGRS_REGION_PINNED ? "PINNED_"
+                                                   : "CONST_";
+    const char* role = i == TGRS_REGION_STATE    ? "persistent state (zero-filled when bound)"
+                       : i == TGRS_REGION_PINNED ? "tensors placement rules pin there"
+                                                 : "staged constants (filled by "
+                                                   "tgrs_hydrate_constants)";
+    arenas.push_back({i, m.name, m.size, m.alignment, prefix, role});
   }
 
   std::ostringstream h;

@@ -33,6 +33,8 @@ const char* RegionName(tgrs_memory_region r) {
       return "state";
     case TGRS_REGION_CONSTANTS:
       return "constants";
+    case TGRS_REGION_PINNED:
+      return "pinned";
   }
   return "?";
 }

@@ -244,8 +244,11 @@ size_t DumpIntermediates(const tgrs_plan& plan, const std::vector<NpyArray>& inp
   }
   const size_t fast_size = fast_bytes ? fast_bytes : tgrs_plan_fast_arena_bytes(&plan);
   const size_t slow_size = slow_bytes ? slow_bytes : tgrs_plan_slow_arena_bytes(&plan);
-  AlignedBytes fast = Allocate(fast_size), slow = Allocate(slow_size);
-  const tgrs_arenas arenas = {fast.get(), fast_size, slow.get(), slow_size};
+  const size_t pinned_size = tgrs_plan_pinned_arena_bytes(&plan);
+  AlignedBytes fast = Allocate(fast_size), slow = Allocate(slow_size),
+               pinned = Allocate(pinned_size);
+  const tgrs_arenas arenas = {fast.get(), fast_size,    slow.get(),
+                              slow_size,  pinned.get(), pinned_size};
 
   Collector collector;
   collector.plan = &plan;

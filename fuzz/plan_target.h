@@ -67,15 +67,25 @@ inline void Run(const tgrs_plan& plan, const uint8_t* seed, size_t seed_size) {
       }
     }
   }
-  Buffer fast = Allocate(fast_size), slow = Allocate(slow_size);
+  const size_t pinned_size = tgrs_plan_pinned_arena_bytes(&plan);
+  Buffer fast = Allocate(fast_size), slow = Allocate(slow_size), pinned = Allocate(pinned_size);
   std::memset(fast.get(), 0, fast_size ? fast_size : 1);
   std::memset(slow.get(), 0, slow_size ? slow_size : 1);
-  const tgrs_arenas arenas = {fast.get(), fast_size, slow_size ? slow.get() : nullptr, slow_size};
+  std::memset(pinned.get(), 0, pinned_size ? pinned_size : 1);
+  const tgrs_arenas arenas = {fast.get(),
+                              fast_size,
+                              slow_size ? slow.get() : nullptr,
+                              slow_size,
+                              pinned_size ? pinned.get() : nullptr,
+                              pinned_size};
   tgrs_run_stats stats;
   tgrs_run(&plan, &arenas, inputs.data(), static_cast<uint32_t>(inputs.size()), outputs.data(),
            static_cast<uint32_t>(outputs.size()), &stats);
   // The high-water mark never passes the arena it measures.
-  if (stats.fast_hwm_bytes > fast_size || stats.slow_hwm_bytes > slow_size) __builtin_trap();
+  if (stats.fast_hwm_bytes > fast_size || stats.slow_hwm_bytes > slow_size ||
+      stats.pinned_hwm_bytes > pinned_size) {
+    __builtin_trap();
+  }
 }
 
 // Verifies, renders and runs `data` as a plan (see the top of this file).

@@ -197,10 +197,15 @@ void RunPlan(const void* plan_bytes, size_t plan_size, const tigris_run_options*
       options && options->slow_bytes ? options->slow_bytes : tgrs_plan_slow_arena_bytes(&plan);
   AlignedBytes fast = AllocateAligned(static_cast<size_t>(fast_size));
   AlignedBytes slow = AllocateAligned(static_cast<size_t>(slow_size));
-  tgrs_arenas arenas = {fast.get(), static_cast<size_t>(fast_size), slow.get(),
-                        static_cast<size_t>(slow_size)};
+  // Tensors rules pinned to another memory (schema 4): their arena, at the plan's size.
+  const size_t pinned_size = tgrs_plan_pinned_arena_bytes(&plan);
+  AlignedBytes pinned = AllocateAligned(pinned_size);
+  tgrs_arenas arenas = {fast.get(),   static_cast<size_t>(fast_size),
+                        slow.get(),   static_cast<size_t>(slow_size),
+                        pinned.get(), pinned_size};
   PoisonArena(fast.get(), static_cast<size_t>(fast_size));
   PoisonArena(slow.get(), static_cast<size_t>(slow_size));
+  PoisonArena(pinned.get(), pinned_size);
   tgrs_run_stats run_stats;
   const auto start = std::chrono::steady_clock::now();
   st = tgrs_run(&plan, &arenas, in.data(), static_cast<uint32_t>(in.size()), out.data(),

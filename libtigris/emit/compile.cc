@@ -1,8 +1,10 @@
 #include "emit/compile.h"
 
 #include <string>
+#include <vector>
 
 #include "emit/rule_placement.h"
+#include "plan/pinning.h"
 #include "plan/planner.h"
 #include "plan/weight_residency.h"
 #include "util/error.h"
@@ -56,6 +58,28 @@ void RequireReservedFit(const CompiledPlan& out, int64_t fast_bytes) {
                       std::to_string(reserved + stage.peak_bytes) + " > fast budget " +
                       std::to_string(fast_bytes) + " bytes; use xip or a larger budget");
     }
+  }
+}
+
+// Moves the scratch tensors the rules pin to another memory into the pinned arena
+// (plan/pinning.h), naming the rule when one cannot be.
+void PinRuledTensors(plan::PlanResult& result, const RulePlacement& placed,
+                     const target::Rules& rules) {
+  std::vector<ir::TensorId> tensors;
+  for (size_t i = 0; i < result.graph.tensors.size(); ++i) {
+    const ir::TensorId id = static_cast<ir::TensorId>(i);
+    if (placed.pinned.count(result.graph.tensor(id).name)) tensors.push_back(id);
+  }
+  try {
+    plan::PinTensors(result, tensors);
+  } catch (const Error& e) {
+    std::string text;
+    for (const auto& [name, rule] : placed.pinned) {
+      if (std::string(e.what()).find("'" + name + "'") != std::string::npos) {
+        text = rules.rules[static_cast<size_t>(rule)].text + ": ";
+      }
+    }
+    throw Error(e.status(), rules.source + ": " + text + e.what());
   }
 }
 
@@ -119,6 +143,7 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
     // tensors (plan/rewrites.h), and the warnings then name what the plan really lacks.
     placed = ApplyRules(out.result.graph, target, *rules, options.state);
     options.staged_constants = placed.staged;
+    PinRuledTensors(out.result, placed, *rules);
   }
 
   // Spills: the fastest other writable memory with room for the whole slow arena.
@@ -138,9 +163,14 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
                     (tried.empty() ? std::string(" (there is none)") : " (" + tried + " bytes)"));
   }
   const target::Memory& plan_memory = target.plan();
-  options.memory_names = {scratch.name,
-                          spill >= 0 ? target.memories[static_cast<size_t>(spill)].name : "slow",
-                          plan_memory.name, "state", "constants"};
+  const int pinned_memory = out.result.pinned_peak_bytes > 0 ? placed.pinned_memory : -1;
+  options.memory_names = {
+      scratch.name,
+      spill >= 0 ? target.memories[static_cast<size_t>(spill)].name : "slow",
+      plan_memory.name,
+      "state",
+      "constants",
+      pinned_memory >= 0 ? target.memories[static_cast<size_t>(pinned_memory)].name : "pinned"};
   out.emitted = EmitPlan(out.result.graph, out.result, options);
   RequireReservedFit(out, budget.fast_bytes);
 
@@ -151,6 +181,9 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
   std::vector<int64_t> held(target.memories.size(), 0);
   held[static_cast<size_t>(scratch_index)] += out.emitted.fast_arena_bytes;
   if (spill >= 0) held[static_cast<size_t>(spill)] += out.emitted.slow_arena_bytes;
+  if (pinned_memory >= 0) {
+    held[static_cast<size_t>(pinned_memory)] += out.emitted.pinned_arena_bytes;
+  }
   // A memory the rules chose (checked against its size with the others below), else the
   // fastest writable one with room.
   auto place = [&](int64_t bytes, const char* what, int ruled) {
@@ -203,6 +236,7 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
       add("spills", out.emitted.slow_arena_bytes);
       use.traffic_bytes = out.result.slow_traffic_bytes;
     }
+    if (index == pinned_memory) add("pinned", out.emitted.pinned_arena_bytes);
     if (index == target.plan_memory) add("plan", size);
     if (index == state_memory) add("state", out.emitted.state_arena_bytes);
     if (index == constants_memory) add("constants", out.emitted.staged_bytes);

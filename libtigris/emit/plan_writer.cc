@@ -113,7 +113,7 @@ class Writer {
     for (const plan::SlowBuffer& s : r_.slow_buffers) {
       // first_op / last_op hold STAGE indices for slow buffers (docs/plan-format.md).
       const tgrs::Home home(U32(s.home.offset, "slow offset"), U32(s.home.size, "slow size"),
-                            tgrs::MemoryRegion::SLOW);
+                            Region(s.home.region));
       slow.push_back(tgrs::CreateBuffer(b_, tgrs::BufferKind::TENSOR, s.tensor, -1, s.first_stage,
                                         s.last_stage, U32(s.bytes, "slow bytes"), &home));
     }
@@ -133,6 +133,8 @@ class Writer {
     if (!state.empty() || out.staged_bytes > 0) {
       schema_version_ = std::max(schema_version_, kSchemaVersionState);
     }
+    out.pinned_arena_bytes = r_.pinned_peak_bytes;
+    if (out.pinned_arena_bytes > 0) schema_version_ = kSchemaVersionPinned;
 
     const auto generator = b_.CreateString(GeneratorString());
     const auto name = b_.CreateString(g_.name);
@@ -163,13 +165,30 @@ class Writer {
                            U32(static_cast<int64_t>(store_.data.size()), "weight data"), alignment),
         tgrs::CreateMemory(b_, b_.CreateString("host"), 0, 1),
     };
-    if (out.state_arena_bytes > 0 || out.staged_bytes > 0) {
+    if (out.state_arena_bytes > 0 || out.staged_bytes > 0 || out.pinned_arena_bytes > 0) {
       memories.push_back(tgrs::CreateMemory(b_, b_.CreateString(o_.memory_names[3]),
                                             U32(out.state_arena_bytes, "state arena"), alignment));
       memories.push_back(tgrs::CreateMemory(b_, b_.CreateString(o_.memory_names[4]),
                                             U32(out.staged_bytes, "staged constants"), alignment));
     }
+    if (out.pinned_arena_bytes > 0) {
+      memories.push_back(tgrs::CreateMemory(b_, b_.CreateString(o_.memory_names[5]),
+                                            U32(out.pinned_arena_bytes, "pinned arena"),
+                                            alignment));
+    }
     return b_.CreateVector(memories);
+  }
+
+  static tgrs::MemoryRegion Region(plan::MemoryRegion region) {
+    switch (region) {
+      case plan::MemoryRegion::kFast:
+        return tgrs::MemoryRegion::FAST;
+      case plan::MemoryRegion::kSlow:
+        return tgrs::MemoryRegion::SLOW;
+      case plan::MemoryRegion::kPinned:
+        return tgrs::MemoryRegion::PINNED;
+    }
+    throw Error(Status::kInternal, "a buffer home in an unknown region");
   }
 
   // The caller's view of a graph input or output (the onnx_shape Tensor() writes).
@@ -340,8 +359,10 @@ class Writer {
                                                            int64_t shift) {
     std::vector<fb::Offset<tgrs::Buffer>> out;
     for (const plan::Buffer& buf : in) {
-      const tgrs::Home home(U32(buf.home.offset + shift, "buffer offset"),
-                            U32(buf.home.size, "buffer size"), tgrs::MemoryRegion::FAST);
+      // The weight prefix is in the fast arena only.
+      const bool fast = buf.home.region == plan::MemoryRegion::kFast;
+      const tgrs::Home home(U32(buf.home.offset + (fast ? shift : 0), "buffer offset"),
+                            U32(buf.home.size, "buffer size"), Region(buf.home.region));
       out.push_back(tgrs::CreateBuffer(b_, static_cast<tgrs::BufferKind>(buf.kind), buf.tensor,
                                        buf.op, buf.first_op, buf.last_op,
                                        U32(buf.bytes, "buffer bytes"), &home));

@@ -21,7 +21,8 @@ namespace tigris::emit {
 // plan without them and rejects, by version, the plans it would misread.
 inline constexpr uint32_t kSchemaVersion = 1;
 inline constexpr uint32_t kSchemaVersion2DTiles = 2;
-inline constexpr uint32_t kSchemaVersionState = 3;  // Plan.state, staged constants
+inline constexpr uint32_t kSchemaVersionState = 3;   // Plan.state, staged constants
+inline constexpr uint32_t kSchemaVersionPinned = 4;  // homes in the PINNED arena
 
 // A persistent state pair (`tigris compile --state IN=OUT`, format/tgrs.fbs StateSlot):
 // graph input `input` reads what graph output `output` held after the previous invoke.
@@ -47,9 +48,9 @@ struct EmitOptions {
   // Persistent state pairs, by tensor name; each input and output at most once, of the
   // same caller-side shape and dtype (else kInvalidArgument naming them).
   std::vector<StatePair> state{};
-  // Plan.memories' names for FAST, SLOW, FLASH, STATE and CONSTANTS: the target's memories
-  // holding them (emit/compile.h, CompileForTarget), else the roles.
-  std::array<std::string, 5> memory_names{"fast", "slow", "flash", "state", "constants"};
+  // Plan.memories' names for FAST, SLOW, FLASH, STATE, CONSTANTS and PINNED: the target's
+  // memories holding them (emit/compile.h, CompileForTarget), else the roles.
+  std::array<std::string, 6> memory_names{"fast", "slow", "flash", "state", "constants", "pinned"};
 };
 
 struct EmittedPlan {
@@ -62,6 +63,7 @@ struct EmittedPlan {
   std::vector<int64_t> stage_reserved_bytes;  // per stage (0 when xip)
   int64_t state_arena_bytes = 0;              // the STATE arena (persistent state)
   int64_t staged_bytes = 0;                   // the CONSTANTS arena (staged constants)
+  int64_t pinned_arena_bytes = 0;             // the PINNED arena (plan/pinning.h)
 };
 
 // Deterministic: the same graph, result and options give the same bytes. Throws

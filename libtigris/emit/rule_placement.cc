@@ -19,10 +19,12 @@ const std::string& RuleText(const target::Rules& rules, int index) {
   return rules.rules[static_cast<size_t>(index)].text;
 }
 
-// The one memory a role's tensors resolve to (-1: none set), refusing two.
+// The one memory a role's tensors resolve to (-1: none set), refusing two; `why` says why
+// there is one.
 struct RoleMemory {
-  explicit RoleMemory(const char* r) : role(r) {}
+  RoleMemory(const char* r, const char* w) : role(r), why(w) {}
   const char* role;
+  const char* why;
   int memory = -1;
   int rule = -1;
   std::string tensor;
@@ -39,9 +41,7 @@ struct RoleMemory {
       Refuse(rules, RuleText(rules, rule) + " puts " + role + " tensor '" + tensor + "' in " +
                         target.memories[static_cast<size_t>(memory)].name + " but " +
                         RuleText(rules, a.memory_rule) + " puts '" + name + "' in " + a.memory +
-                        ": a plan keeps its " + role +
-                        " tensors in one arena, so one memory (per-tensor placement is not "
-                        "supported yet)");
+                        ": " + why);
     }
     memory = m;
     rule = a.memory_rule;
@@ -59,7 +59,15 @@ RulePlacement ApplyRules(const ir::Graph& graph, const target::Target& target,
     persistent.insert(p.output);
   }
   RulePlacement out;
-  RoleMemory scratch("SCRATCH"), kept("PERSISTENT");
+  RoleMemory scratch("SCRATCH", "a plan keeps its scratch arena in one memory"),
+      pinned("SCRATCH",
+             "a plan pins tensors to one memory besides its scratch arena's (one pinned arena)"),
+      kept("PERSISTENT", "a plan keeps its PERSISTENT tensors in one arena, so one memory");
+  // The scratch arena's memory: what catch-all and type rules give SCRATCH, else the
+  // target's default. An id rule putting a tensor anywhere else pins it there.
+  const target::Attributes arena = target::ResolveKind(rules, TensorKind::kScratch);
+  const int arena_memory =
+      arena.memory.empty() ? target.ScratchMemory() : target.Find(arena.memory);
   const std::string& plan_memory = target.plan().name;
   // Staged destination -> (source, the rule that set it, a tensor).
   std::map<std::string, std::tuple<std::string, int, std::string>> sources;
@@ -82,7 +90,14 @@ RulePlacement ApplyRules(const ir::Graph& graph, const target::Target& target,
     seen.emplace_back(kind, t.name);
     const target::Attributes a = target::Resolve(rules, kind, t.name);
     if (kind == TensorKind::kScratch) {
-      scratch.Add(target, rules, t.name, a);
+      const bool by_id =
+          a.memory_rule >= 0 && !rules.rules[static_cast<size_t>(a.memory_rule)].ids.empty();
+      if (by_id && target.Find(a.memory) != arena_memory) {
+        pinned.Add(target, rules, t.name, a);
+        out.pinned[t.name] = a.memory_rule;
+      } else {
+        scratch.Add(target, rules, t.name, by_id ? arena : a);
+      }
       continue;
     }
     if (kind == TensorKind::kPersistent) {
@@ -126,6 +141,7 @@ RulePlacement ApplyRules(const ir::Graph& graph, const target::Target& target,
     out.staged.insert(t.name);
   }
   out.scratch_memory = scratch.memory;
+  out.pinned_memory = pinned.memory;
   out.state_memory = kept.memory;
   for (const target::Rule& rule : rules.rules) {
     for (const std::string& id : rule.ids) {

@@ -1,5 +1,5 @@
 // Where a buffer lives: a (region, offset, size) home, the contract DESIGN.md asks for
-// from day one. Only two regions exist now; more (ITCM, DTCM, MRAM, ...) append here.
+// from day one.
 #ifndef TIGRIS_PLAN_BUFFER_H_
 #define TIGRIS_PLAN_BUFFER_H_
 
@@ -10,8 +10,9 @@
 
 namespace tigris::plan {
 
-enum class MemoryRegion : uint8_t { kFast = 0, kSlow = 1 };
-std::string_view MemoryRegionName(MemoryRegion region);  // "fast", "slow"
+// kPinned: whole tensors placement rules put in a memory of their own (plan/pinning.h).
+enum class MemoryRegion : uint8_t { kFast = 0, kSlow = 1, kPinned = 2 };
+std::string_view MemoryRegionName(MemoryRegion region);  // "fast", "slow", "pinned"
 
 struct BufferHome {
   MemoryRegion region = MemoryRegion::kFast;

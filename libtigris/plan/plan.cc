@@ -8,6 +8,8 @@ std::string_view MemoryRegionName(MemoryRegion region) {
       return "fast";
     case MemoryRegion::kSlow:
       return "slow";
+    case MemoryRegion::kPinned:
+      return "pinned";
   }
   return "?";
 }

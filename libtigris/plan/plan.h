@@ -87,6 +87,7 @@ struct SlowBuffer {
 };
 
 // One execution step (op) of the plan, for the timeline chart.
+// Fast-arena buffers only: the pinned arena is not the fast arena.
 struct TimelineStep {
   int op = 0;
   int stage = 0;
@@ -111,6 +112,9 @@ struct PlanResult {
   int64_t scheduled_peak_bytes = 0;  // max Stage::peak_bytes (activations only)
   int64_t slow_peak_bytes = 0;       // max offset + size in the slow arena
   LayoutSummary slow_layout;         // how the slow arena was laid out
+  // Tensors rules pinned to a memory of their own (plan/pinning.h), whole, for their whole
+  // life: their arena's highest offset + size, 0 when none is pinned.
+  int64_t pinned_peak_bytes = 0;
   Verdict verdict = Verdict::kOk;
   int64_t macs = 0;
   int64_t recompute_macs = 0;      // extra MACs of halo rows computed more than once

@@ -1,6 +1,7 @@
 #include "plan/plan_check.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -47,6 +48,8 @@ class Checker {
     CheckSpills();
     if (full()) return defects_;
     CheckSlowArena();
+    if (full()) return defects_;
+    CheckPinnedArena();
     return defects_;
   }
 
@@ -361,12 +364,15 @@ class Checker {
     std::vector<BufferHome> live;
     for (const Buffer& b : buffers) {
       if (b.first_op > op || op > b.last_op) continue;
-      Expect(b.home.region == MemoryRegion::kFast, OpName(op) + ": a live buffer is not fast");
+      const bool pinned = b.home.region == MemoryRegion::kPinned && b.kind == BufferKind::kTensor &&
+                          strips == nullptr;
+      Expect(b.home.region == MemoryRegion::kFast || pinned,
+             OpName(op) + ": a live buffer is neither fast nor a pinned whole tensor");
       Expect(b.home.offset % kAlignment == 0 && b.home.size % kAlignment == 0 &&
                  b.home.size >= b.bytes && b.home.size < b.bytes + kAlignment,
              OpName(op) + ": buffer " + Range(b.home) + " of " + std::to_string(b.bytes) +
                  " bytes is not its payload rounded up to 16");
-      live.push_back(b.home);
+      if (!pinned) live.push_back(b.home);  // the pinned arena is checked on its own
     }
     return live;
   }
@@ -445,7 +451,9 @@ class Checker {
         if (full()) return;
       }
       int64_t end = 0;
-      for (const Buffer& b : buffers) end = std::max(end, b.home.offset + b.home.size);
+      for (const Buffer& b : buffers) {
+        if (b.home.region == MemoryRegion::kFast) end = std::max(end, b.home.offset + b.home.size);
+      }
       Expect(stage.peak_bytes == end, name + ": stage.peak_bytes " +
                                           std::to_string(stage.peak_bytes) +
                                           " but its buffers end at " + std::to_string(end));
@@ -517,13 +525,17 @@ class Checker {
     };
     int64_t slow_end = 0;
     for (const SlowBuffer& b : p_.slow_buffers) {
-      Expect(b.home.region == MemoryRegion::kSlow && b.home.offset % kAlignment == 0,
+      Expect((b.home.region == MemoryRegion::kSlow || b.home.region == MemoryRegion::kPinned) &&
+                 b.home.offset % kAlignment == 0,
              "slow buffer of '" + g_.tensor(b.tensor).name + "' is not a 16-aligned slow home");
-      slow_end = std::max(slow_end, b.home.offset + b.home.size);
+      if (b.home.region == MemoryRegion::kSlow) {
+        slow_end = std::max(slow_end, b.home.offset + b.home.size);
+      }
     }
     for (size_t s = 0; s < p_.stages.size() && !full(); ++s) {
       std::vector<BufferHome> live;
       for (const SlowBuffer& b : p_.slow_buffers) {
+        if (b.home.region != MemoryRegion::kSlow) continue;
         if (unit_first(b.first_stage) <= static_cast<int>(s) &&
             static_cast<int>(s) <= unit_last(b.last_stage)) {
           live.push_back(b.home);
@@ -534,6 +546,52 @@ class Checker {
     Expect(p_.slow_peak_bytes == slow_end, "slow_peak_bytes " + std::to_string(p_.slow_peak_bytes) +
                                                " but the slow homes end at " +
                                                std::to_string(slow_end));
+  }
+
+  // Pinned tensors (plan/pinning.h): each has one home in the pinned arena, which its
+  // normal-stage buffers and its slow buffer share, live from the first op of any of them
+  // to the last; tensors live at the same time do not overlap, and pinned_peak_bytes is
+  // the highest end.
+  void CheckPinnedArena() {
+    struct Life {
+      BufferHome home;
+      int first = 0, last = 0;
+    };
+    std::map<ir::TensorId, Life> lives;
+    auto add = [&](ir::TensorId t, const BufferHome& home, int first, int last) {
+      auto [it, fresh] = lives.emplace(t, Life{home, first, last});
+      Life& life = it->second;
+      Expect(fresh || (life.home.offset == home.offset && life.home.size == home.size),
+             "pinned tensor '" + g_.tensor(t).name + "' has two homes");
+      life.first = std::min(life.first, first);
+      life.last = std::max(life.last, last);
+    };
+    for (const Stage& stage : p_.stages) {
+      for (const Buffer& b : stage.buffers) {
+        if (b.home.region == MemoryRegion::kPinned) add(b.tensor, b.home, b.first_op, b.last_op);
+      }
+    }
+    for (const SlowBuffer& b : p_.slow_buffers) {
+      if (b.home.region != MemoryRegion::kPinned) continue;
+      const Stage& first = p_.stages[static_cast<size_t>(b.first_stage)];
+      const Stage& last = p_.stages[static_cast<size_t>(b.last_stage)];
+      add(b.tensor, b.home, first.ops.front(), last.ops.back());
+    }
+    int64_t end = 0;
+    for (auto a = lives.begin(); a != lives.end(); ++a) {
+      end = std::max(end, a->second.home.offset + a->second.home.size);
+      for (auto b = std::next(a); b != lives.end(); ++b) {
+        const Life &x = a->second, &y = b->second;
+        const bool together = x.first <= y.last && y.first <= x.last;
+        const bool apart = x.home.offset + x.home.size <= y.home.offset ||
+                           y.home.offset + y.home.size <= x.home.offset;
+        Expect(!together || apart, "pinned tensors '" + g_.tensor(a->first).name + "' and '" +
+                                       g_.tensor(b->first).name + "' overlap while both live");
+      }
+    }
+    Expect(p_.pinned_peak_bytes == end, "pinned_peak_bytes " +
+                                            std::to_string(p_.pinned_peak_bytes) +
+                                            " but the pinned homes end at " + std::to_string(end));
   }
 
   const ir::Graph& g_;

@@ -25,6 +25,8 @@ const std::vector<Buffer>& FastBuffers(const PlanResult& plan, const Stage& stag
   return stage.buffers;
 }
 
+}  // namespace
+
 std::vector<TimelineStep> BuildTimeline(const PlanResult& plan) {
   std::vector<TimelineStep> timeline;
   for (const Stage& stage : plan.stages) {
@@ -34,7 +36,7 @@ std::vector<TimelineStep> BuildTimeline(const PlanResult& plan) {
       step.op = op;
       step.stage = stage.id;
       for (const Buffer& b : buffers) {
-        if (b.first_op > op || b.last_op < op) continue;
+        if (b.first_op > op || b.last_op < op || b.home.region != MemoryRegion::kFast) continue;
         step.live_bytes += b.home.size;
         step.arena_bytes = std::max(step.arena_bytes, b.home.offset + b.home.size);
       }
@@ -43,6 +45,8 @@ std::vector<TimelineStep> BuildTimeline(const PlanResult& plan) {
   }
   return timeline;
 }
+
+namespace {
 
 // With an exact layout, tile loops and chains get the solver once, at the tile size the
 // search chose (the search itself lays out each trial size greedily: a solve per trial

@@ -21,6 +21,10 @@ namespace tigris::plan {
 // kUnsupportedDType for malformed tensors or attributes (naming them).
 PlanResult PlanModel(const ir::Graph& graph, const Budget& budget);
 
+// Per op, the live bytes and the end of the fast buffers live at it (PlanResult::timeline),
+// from the plan's stages; for passes that move buffers after planning (plan/pinning.h).
+std::vector<TimelineStep> BuildTimeline(const PlanResult& plan);
+
 }  // namespace tigris::plan
 
 #endif  // TIGRIS_PLAN_PLANNER_H_

@@ -132,10 +132,14 @@ Rules ParseRules(const std::string& yaml, const std::string& source, const Targe
   return rules;
 }
 
-Attributes Resolve(const Rules& rules, TensorKind kind, const std::string& name) {
+namespace {
+
+// Merges the rules `matches` accepts.
+template <typename Match>
+Attributes Merge(const Rules& rules, Match matches) {
   std::vector<int> matching;
   for (size_t i = 0; i < rules.rules.size(); ++i) {
-    if (rules.rules[i].Matches(kind, name)) matching.push_back(static_cast<int>(i));
+    if (matches(rules.rules[i])) matching.push_back(static_cast<int>(i));
   }
   // Least specific first, file order within a specificity: each later one overrides.
   std::stable_sort(matching.begin(), matching.end(), [&rules](int a, int b) {
@@ -155,6 +159,16 @@ Attributes Resolve(const Rules& rules, TensorKind kind, const std::string& name)
     }
   }
   return out;
+}
+
+}  // namespace
+
+Attributes Resolve(const Rules& rules, TensorKind kind, const std::string& name) {
+  return Merge(rules, [&](const Rule& r) { return r.Matches(kind, name); });
+}
+
+Attributes ResolveKind(const Rules& rules, TensorKind kind) {
+  return Merge(rules, [&](const Rule& r) { return r.ids.empty() && (!r.type || *r.type == kind); });
 }
 
 }  // namespace tigris::target

@@ -61,6 +61,10 @@ Rules ParseRules(const std::string& yaml, const std::string& source, const Targe
 // The attributes of tensor `name` of kind `kind` (tensor-memory-attributes.txt,
 // "How attributes are applied").
 Attributes Resolve(const Rules& rules, TensorKind kind, const std::string& name);
+// The attributes every tensor of kind `kind` gets from the rules without ids (catch-all and
+// type rules): for SCRATCH, the scratch arena's memory; an id rule that places a tensor
+// elsewhere pins it there (emit/rule_placement.h).
+Attributes ResolveKind(const Rules& rules, TensorKind kind);
 
 }  // namespace tigris::target
 

@@ -45,9 +45,9 @@
 extern "C" {
 #endif
 
-/* Arena slots of a context, indexed by tgrs_memory_region: FAST, SLOW, STATE and
- * CONSTANTS are bound by the caller; the FLASH and HOST slots stay empty. */
-#define TGRS_CONTEXT_ARENAS 6u
+/* Arena slots of a context, indexed by tgrs_memory_region: FAST, SLOW, STATE, CONSTANTS
+ * and PINNED are bound by the caller; the FLASH and HOST slots stay empty. */
+#define TGRS_CONTEXT_ARENAS 7u
 /* Graph inputs of a plan with persistent state that tgrs_invoke can assemble (on its stack,
  * 8 bytes each); a plan without state has no limit. */
 #ifndef TGRS_CONTEXT_MAX_INPUTS

@@ -90,6 +90,11 @@ typedef struct tgrs_arenas {
   size_t fast_size;
   void* slow; /* PSRAM arena; may be NULL when the plan's slow_arena_bytes is 0 */
   size_t slow_size;
+  /* The PINNED arena (schema 4: whole tensors that placement rules put in a memory other
+   * than the fast arena's); may be NULL when the plan has none (tgrs_plan_pinned_arena_bytes
+   * is 0). Appended: an initializer that names only the four fields above leaves it NULL. */
+  void* pinned;
+  size_t pinned_size;
 } tgrs_arenas;
 
 typedef struct tgrs_input_buffer {
@@ -106,12 +111,13 @@ typedef struct tgrs_run_stats {
   /* End of the highest byte range the run touched in each arena (exact, not rounded). */
   size_t fast_hwm_bytes;
   size_t slow_hwm_bytes;
-  uint32_t stages_run;   /* stages executed (a chain's stages count once each) */
-  uint32_t tiles_run;    /* tile iterations over all tiled stages and chains */
-  uint32_t ops_run;      /* kernel invocations (an op in a tile loop counts once per tile) */
-  int32_t failed_stage;  /* stage index at fault, -1 when none */
-  int32_t failed_op;     /* op index at fault, -1 when none */
-  int32_t kernel_status; /* tgrs_kernel_status of TGRS_ERR_KERNEL_REJECTED, else 0 */
+  uint32_t stages_run;     /* stages executed (a chain's stages count once each) */
+  uint32_t tiles_run;      /* tile iterations over all tiled stages and chains */
+  uint32_t ops_run;        /* kernel invocations (an op in a tile loop counts once per tile) */
+  int32_t failed_stage;    /* stage index at fault, -1 when none */
+  int32_t failed_op;       /* op index at fault, -1 when none */
+  int32_t kernel_status;   /* tgrs_kernel_status of TGRS_ERR_KERNEL_REJECTED, else 0 */
+  size_t pinned_hwm_bytes; /* as fast_hwm_bytes, in the PINNED arena (appended) */
 } tgrs_run_stats;
 
 /* Runs every stage of `plan` in order: for each stage it loads the unit's weights into the

@@ -43,7 +43,7 @@ extern "C" {
 
 /* The newest plan schema this reader understands (format/tgrs.fbs, revision history).
  * Plans with schema_version <= this are accepted; newer ones are rejected. */
-#define TGRS_SCHEMA_VERSION 3u
+#define TGRS_SCHEMA_VERSION 4u
 
 /* Required alignment of the plan buffer's base address, in bytes. */
 #define TGRS_PLAN_ALIGNMENT 16u
@@ -120,12 +120,13 @@ typedef enum tgrs_dtype {
 } tgrs_dtype;
 
 typedef enum tgrs_memory_region {
-  TGRS_REGION_FAST = 0,     /* the SRAM arena */
-  TGRS_REGION_SLOW = 1,     /* the PSRAM arena (spills) */
-  TGRS_REGION_FLASH = 2,    /* inside the plan's weight_data */
-  TGRS_REGION_HOST = 3,     /* the caller's input or output buffer */
-  TGRS_REGION_STATE = 4,    /* persistent state kept across invokes (tigris_context.h) */
-  TGRS_REGION_CONSTANTS = 5 /* staged constants, copied in by tgrs_hydrate_constants */
+  TGRS_REGION_FAST = 0,      /* the SRAM arena */
+  TGRS_REGION_SLOW = 1,      /* the PSRAM arena (spills) */
+  TGRS_REGION_FLASH = 2,     /* inside the plan's weight_data */
+  TGRS_REGION_HOST = 3,      /* the caller's input or output buffer */
+  TGRS_REGION_STATE = 4,     /* persistent state kept across invokes (tigris_context.h) */
+  TGRS_REGION_CONSTANTS = 5, /* staged constants, copied in by tgrs_hydrate_constants */
+  TGRS_REGION_PINNED = 6     /* scratch tensors rules pin to a second memory (schema 4) */
 } tgrs_memory_region;
 
 typedef enum tgrs_op_code {
@@ -305,6 +306,8 @@ uint32_t tgrs_plan_weight_block_count(const tgrs_plan* plan);
 /* Memories the plan's homes live in, indexed by tgrs_region (FAST, SLOW, FLASH, HOST, then
  * named memories); 0 for plans written before the list. */
 uint32_t tgrs_plan_memory_count(const tgrs_plan* plan);
+/* Bytes of the PINNED arena (its Memory entry; schema 4): 0 when the plan pins nothing. */
+uint32_t tgrs_plan_pinned_arena_bytes(const tgrs_plan* plan);
 
 /* --- element views ------------------------------------------------------------------
  * tgrs_plan_get_X(plan, index, &out) fills `out` with the X at `index` and returns

@@ -19,3 +19,21 @@ uint8_t* tgrs_exec_fast(tgrs_exec* ex, size_t offset, size_t bytes) {
 uint8_t* tgrs_exec_slow(tgrs_exec* ex, size_t offset, size_t bytes) {
   return arena_range(ex->slow, ex->slow_size, &ex->stats->slow_hwm_bytes, offset, bytes);
 }
+
+uint8_t* tgrs_exec_home(tgrs_exec* ex, const tgrs_home* home, size_t bytes) {
+  switch (home->region) {
+    case TGRS_REGION_FAST:
+      return tgrs_exec_fast(ex, home->offset, bytes);
+    case TGRS_REGION_SLOW:
+      return tgrs_exec_slow(ex, home->offset, bytes);
+    case TGRS_REGION_PINNED:
+      return arena_range(ex->pinned, ex->pinned_size, &ex->stats->pinned_hwm_bytes, home->offset,
+                         bytes);
+    default:
+      return NULL;
+  }
+}
+
+int tgrs_same_home(const tgrs_home* a, const tgrs_home* b) {
+  return a->region == b->region && a->offset == b->offset;
+}

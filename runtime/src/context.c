@@ -25,10 +25,12 @@ tgrs_status tgrs_context_init(tgrs_context* ctx, const tgrs_plan* plan) {
 }
 
 /* The memories a caller binds: FAST and SLOW always (size 0 needs no buffer), STATE and
- * CONSTANTS when the plan lists them (schema 3). FLASH is the plan, HOST the caller's. */
+ * CONSTANTS (schema 3) and PINNED (schema 4) when the plan lists them. FLASH is the plan,
+ * HOST the caller's. */
 static int is_arena(const tgrs_context* ctx, uint32_t memory) {
   return memory == TGRS_REGION_FAST || memory == TGRS_REGION_SLOW ||
-         ((memory == TGRS_REGION_STATE || memory == TGRS_REGION_CONSTANTS) &&
+         ((memory == TGRS_REGION_STATE || memory == TGRS_REGION_CONSTANTS ||
+           memory == TGRS_REGION_PINNED) &&
           memory < tgrs_plan_memory_count(ctx->plan_));
 }
 
@@ -42,7 +44,7 @@ size_t tgrs_context_arena_bytes(const tgrs_context* ctx, uint32_t memory) {
       return tgrs_plan_slow_arena_bytes(ctx->plan_);
     case TGRS_REGION_CONSTANTS:
       return tgrs_plan_staged_constants(ctx->plan_).count;
-    default: /* STATE: its Memory entry, which the verifier holds the slots to */
+    default: /* STATE and PINNED: their Memory entries, which the verifier holds homes to */
       return tgrs_plan_get_memory(ctx->plan_, memory, &m) == TGRS_OK ? m.size : 0;
   }
 }
@@ -118,6 +120,8 @@ static tgrs_status run(tgrs_context* ctx, const tgrs_input_buffer* inputs, uint3
   arenas.fast_size = ctx->size_[TGRS_REGION_FAST];
   arenas.slow = ctx->base_[TGRS_REGION_SLOW];
   arenas.slow_size = ctx->size_[TGRS_REGION_SLOW];
+  arenas.pinned = ctx->base_[TGRS_REGION_PINNED];
+  arenas.pinned_size = ctx->size_[TGRS_REGION_PINNED];
   return tgrs_run_staged_(ctx->plan_, &arenas, (const uint8_t*)ctx->base_[TGRS_REGION_CONSTANTS],
                           inputs, num_inputs, outputs, num_outputs, stats, NULL, NULL);
 }

@@ -18,6 +18,8 @@ typedef struct tgrs_exec {
   size_t fast_size;
   uint8_t* slow;
   size_t slow_size;
+  uint8_t* pinned; /* the PINNED arena (schema 4), NULL when the plan has none */
+  size_t pinned_size;
   const tgrs_input_buffer* inputs;
   const tgrs_output_buffer* outputs;
   int32_t loaded_block; /* weight block now in the fast prefix, -1 when none */
@@ -42,6 +44,11 @@ tgrs_status tgrs_run_staged_(const tgrs_plan* plan, const tgrs_arenas* arenas,
  * [offset, offset + bytes) leaves the arena. */
 uint8_t* tgrs_exec_fast(tgrs_exec* ex, size_t offset, size_t bytes);
 uint8_t* tgrs_exec_slow(tgrs_exec* ex, size_t offset, size_t bytes);
+/* `bytes` at `home` in its arena (FAST, SLOW or PINNED); NULL for any other region. */
+uint8_t* tgrs_exec_home(tgrs_exec* ex, const tgrs_home* home, size_t bytes);
+/* Whether two homes are the same bytes: a pinned tensor's stage buffer is its whole home,
+ * so its reload and spill are no copy at all. */
+int tgrs_same_home(const tgrs_home* a, const tgrs_home* b);
 
 /* --- weights.c ----------------------------------------------------------------------- */
 /* Fills the fast prefix with the stage's weight block unless it is already there. */
@@ -88,7 +95,8 @@ void tgrs_copy_box(const tgrs_plan_tensor* t, uint8_t* whole, uint8_t* strip, co
 /* Index into the plan's inputs / outputs of tensor `tensor`, or -1. */
 int32_t tgrs_exec_graph_input(const tgrs_exec* ex, int32_t tensor);
 int32_t tgrs_exec_graph_output(const tgrs_exec* ex, int32_t tensor);
-/* The slow home of `tensor`, or NULL status TGRS_ERR_INCONSISTENT_PLAN when it has none. */
+/* The whole-tensor home of `tensor` between stages (Plan.slow_buffers: in the SLOW arena,
+ * or the PINNED one for a tensor rules pinned): 1 and *out, or 0 when it has none. */
 int tgrs_exec_slow_home(const tgrs_exec* ex, int32_t tensor, tgrs_home* out);
 /* Records where a failure happened and returns `status`. */
 tgrs_status tgrs_exec_fail(tgrs_exec* ex, tgrs_status status, int32_t op);

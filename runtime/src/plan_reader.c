@@ -278,6 +278,11 @@ uint32_t tgrs_plan_memory_count(const tgrs_plan* plan) {
   return plan && plan->root_ ? fb_vec_len(fb_get_ref(plan->root_, FB_PLAN_MEMORIES)) : 0;
 }
 
+uint32_t tgrs_plan_pinned_arena_bytes(const tgrs_plan* plan) {
+  tgrs_plan_memory m;
+  return tgrs_plan_get_memory(plan, TGRS_REGION_PINNED, &m) == TGRS_OK ? m.size : 0;
+}
+
 /* --- element views ---------------------------------------------------------------------- */
 
 /* Table `index` of vector `vec`, after the NULL / range checks every getter shares. */

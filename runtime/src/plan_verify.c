@@ -64,6 +64,10 @@ typedef struct vctx {
   /* Schema 3: state slots, the STATE arena's size (Plan.memories[STATE]) and the staged
    * constants' bytes. */
   uint32_t state_count, state_arena, staged_bytes;
+  /* Schema 4: the PINNED arena's size (Plan.memories[PINNED], read before any home), whether
+   * the plan lists it, and whether a home lies in it. */
+  uint32_t pinned_arena;
+  int pinned_listed, pinned_homes;
   /* Buffer.first_op/last_op are op steps, except in slow_buffers (stage indices). */
   uint32_t step_count;
   const char* step_message;
@@ -616,18 +620,30 @@ static tgrs_status verify_op(vctx* c, const vtab* t) {
 
 static uint32_t align16(uint32_t bytes) { return (uint32_t)(((uint64_t)bytes + 15u) / 16u * 16u); }
 
-static tgrs_status verify_home(vctx* c, uint32_t at, uint32_t bytes) {
+/* A home (tgrs.fbs, Home) of a buffer of `kind` holding `bytes`: a region a buffer may
+ * live in (FAST, SLOW, FLASH, HOST; PINNED for whole tensors of a schema 4 plan that lists
+ * it), and inside the arena it names. */
+static tgrs_status verify_home(vctx* c, uint32_t at, uint32_t bytes, uint8_t kind) {
   uint32_t offset = fb_u32(c->base + at), size = fb_u32(c->base + at + 4);
   uint8_t region = c->base[at + 8];
   uint32_t arena;
   push(c, "home", -1);
-  if (region > TGRS_REGION_HOST) {
-    return fail(c, TGRS_ERR_BAD_ENUM, "unknown region {v} (known: 0..{l})", region,
+  if (region > TGRS_REGION_HOST && region != TGRS_REGION_PINNED) {
+    return fail(c, TGRS_ERR_BAD_ENUM, "unknown region {v} (known: 0..{l}, 6)", region,
                 TGRS_REGION_HOST);
   }
-  if (region == TGRS_REGION_FAST || region == TGRS_REGION_SLOW) {
-    arena = region == TGRS_REGION_FAST ? c->fast_arena : c->slow_arena;
-    /* Offsets and sizes in FAST and SLOW are multiples of 16 (docs/memory-model.md). */
+  if (region == TGRS_REGION_PINNED && (!c->pinned_listed || kind != TGRS_BUFFER_TENSOR)) {
+    return fail(c, TGRS_ERR_BAD_ENUM,
+                "region {v} (PINNED) holds whole tensors of a schema 4 plan listing its memory "
+                "(schema {l})",
+                region, c->version);
+  }
+  if (region == TGRS_REGION_FAST || region == TGRS_REGION_SLOW || region == TGRS_REGION_PINNED) {
+    arena = region == TGRS_REGION_FAST   ? c->fast_arena
+            : region == TGRS_REGION_SLOW ? c->slow_arena
+                                         : c->pinned_arena;
+    c->pinned_homes |= region == TGRS_REGION_PINNED;
+    /* Offsets and sizes in the arenas are multiples of 16 (docs/memory-model.md). */
     if (offset % 16u != 0) {
       return fail(c, TGRS_ERR_BAD_ALIGNMENT, "offset {v} is not a multiple of {l}", offset, 16);
     }
@@ -688,7 +704,7 @@ static tgrs_status verify_buffer(vctx* c, const vtab* t) {
   }
   TRY(check_field(c, t, FB_BUFFER_HOME, FB_HOME_BYTES, FB_HOME_ALIGN, "home", &home));
   TRY(require(c, home != 0, "home"));
-  return verify_home(c, home, bytes);
+  return verify_home(c, home, bytes, kind);
 }
 
 /* Vector-of-Buffer field `id`. */
@@ -974,8 +990,9 @@ static tgrs_status verify_memories(vctx* c, const vtab* root) {
   vtab t;
   uint32_t i, size, alignment, arena;
   /* A plan with state or staged constants lists their arenas too (tgrs.fbs, Memory). */
-  const uint32_t needed =
-      c->state_count || c->staged_bytes ? TGRS_REGION_CONSTANTS + 1u : TGRS_REGION_HOST + 1u;
+  const uint32_t needed = c->pinned_homes                     ? TGRS_REGION_PINNED + 1u
+                          : c->state_count || c->staged_bytes ? TGRS_REGION_CONSTANTS + 1u
+                                                              : TGRS_REGION_HOST + 1u;
   TRY(get_vector(c, root, FB_PLAN_MEMORIES, "memories", 4, &memories));
   if (!memories.pos && needed == TGRS_REGION_HOST + 1u) return TGRS_OK;
   push(c, "memories", -1);
@@ -984,19 +1001,22 @@ static tgrs_status verify_memories(vctx* c, const vtab* root) {
                 needed);
   }
   for (i = 0; i < memories.len; ++i) {
-    /* The arenas a caller binds: FAST, SLOW and, when listed, STATE and CONSTANTS. */
+    /* The arenas a caller binds: FAST, SLOW and, when listed, STATE, CONSTANTS and PINNED
+     * (a schema 4 plan's entry 6). */
     const int is_arena = i <= TGRS_REGION_SLOW ||
-                         (i >= TGRS_REGION_STATE && i <= TGRS_REGION_CONSTANTS && needed > 4u);
+                         (i >= TGRS_REGION_STATE && i <= TGRS_REGION_CONSTANTS && needed > 4u) ||
+                         (i == TGRS_REGION_PINNED && c->pinned_listed);
     set_index(c, i);
     TRY(element_table(c, &memories, i, &t));
     TRY(check_string(c, &t, FB_MEMORY_NAME, "name"));
     TRY(get_u32(c, &t, FB_MEMORY_SIZE, "size", 0, &size));
     /* The STATE arena's size is the entry's; verify_state then holds the slots to it. */
     if (i == TGRS_REGION_STATE && is_arena) c->state_arena = size;
-    arena = i == TGRS_REGION_FAST    ? c->fast_arena
-            : i == TGRS_REGION_SLOW  ? c->slow_arena
-            : i == TGRS_REGION_STATE ? c->state_arena
-                                     : c->staged_bytes;
+    arena = i == TGRS_REGION_FAST     ? c->fast_arena
+            : i == TGRS_REGION_SLOW   ? c->slow_arena
+            : i == TGRS_REGION_STATE  ? c->state_arena
+            : i == TGRS_REGION_PINNED ? c->pinned_arena
+                                      : c->staged_bytes;
     TRY(get_u32(c, &t, FB_MEMORY_ALIGNMENT, "alignment", 0, &alignment));
     if (alignment == 0 || (alignment & (alignment - 1u)) != 0 || (is_arena && alignment != 16u)) {
       push(c, "alignment", -1);
@@ -1066,6 +1086,22 @@ static tgrs_status verify_state(vctx* c, const vtab* root) {
 
 #endif /* TGRS_WITH_STATE */
 
+/* Schema 4: the PINNED arena's size, from its Memory entry, before any home is checked
+ * against it (verify_memories checks the whole list at the end). */
+static tgrs_status read_pinned_arena(vctx* c, const vtab* root) {
+  vvec memories;
+  vtab t;
+  if (c->version < 4u) return TGRS_OK;
+  TRY(get_vector(c, root, FB_PLAN_MEMORIES, "memories", 4, &memories));
+  if (memories.len <= TGRS_REGION_PINNED) return TGRS_OK;
+  push(c, "memories", TGRS_REGION_PINNED);
+  TRY(element_table(c, &memories, TGRS_REGION_PINNED, &t));
+  TRY(get_u32(c, &t, FB_MEMORY_SIZE, "size", 0, &c->pinned_arena));
+  pop(c);
+  c->pinned_listed = 1;
+  return TGRS_OK;
+}
+
 static tgrs_status verify_root(vctx* c, const vtab* root) {
   uint32_t version, scheduled_peak, i, staged_offset;
   uint8_t xip, compression;
@@ -1079,6 +1115,7 @@ static tgrs_status verify_root(vctx* c, const vtab* root) {
     return fail(c, TGRS_ERR_UNSUPPORTED_VERSION, "plan schema {v} is newer than this reader's {l}",
                 version, TGRS_SCHEMA_VERSION);
   }
+  TRY(read_pinned_arena(c, root));
   TRY(check_string(c, root, FB_PLAN_GENERATOR, "generator"));
   TRY(check_string(c, root, FB_PLAN_MODEL_NAME, "model_name"));
   TRY(get_u32(c, root, FB_PLAN_FAST_ARENA_BYTES, "fast_arena_bytes", 0, &c->fast_arena));

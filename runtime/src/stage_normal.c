@@ -4,7 +4,9 @@
  * graph input (copied from the caller, permuted to the runtime layout) or a spilled tensor
  * (reloaded from its slow home); it is loaded exactly at step s, because before s its bytes
  * may still belong to another live buffer. Spilled tensors and graph outputs are still live
- * at the end of the stage, where they are written out.
+ * at the end of the stage, where they are written out. A tensor placement rules pinned to
+ * another memory (schema 4) has its buffers in the PINNED arena at its whole home: its
+ * reload and spill are then no copy, and kernels read and write it there.
  */
 #include "exec_internal.h"
 
@@ -22,7 +24,11 @@ static int find_buffer(const tgrs_exec* ex, const tgrs_plan_stage* stage, uint32
   uint32_t i;
   for (i = 0; i < stage->buffer_count; ++i) {
     if (tgrs_plan_get_stage_buffer(ex->plan, stage_index, i, out) != TGRS_OK) return 0;
-    if (out->kind != kind || !out->has_home || out->home.region != TGRS_REGION_FAST) continue;
+    if (out->kind != kind || !out->has_home) continue;
+    if (out->home.region != TGRS_REGION_FAST &&
+        (kind != TGRS_BUFFER_TENSOR || out->home.region != TGRS_REGION_PINNED)) {
+      continue;
+    }
     if (kind == TGRS_BUFFER_SCRATCH ? out->op != step : out->tensor != tensor) continue;
     if (out->first_op <= step && step <= out->last_op) return 1;
   }
@@ -40,7 +46,7 @@ static tgrs_status load_buffer(tgrs_exec* ex, const tgrs_plan_buffer* b) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   whole = tgrs_whole_box(&t);
-  dst = tgrs_exec_fast(ex, b->home.offset, b->bytes);
+  dst = tgrs_exec_home(ex, &b->home, b->bytes);
   if (dst == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
   if (input >= 0) {
     return tgrs_host_to_runtime(&t, (const uint8_t*)ex->inputs[input].data, dst, &whole);
@@ -48,7 +54,8 @@ static tgrs_status load_buffer(tgrs_exec* ex, const tgrs_plan_buffer* b) {
     tgrs_home home;
     uint8_t* src;
     if (!tgrs_exec_slow_home(ex, b->tensor, &home)) return TGRS_ERR_INCONSISTENT_PLAN;
-    src = tgrs_exec_slow(ex, home.offset, b->bytes);
+    if (tgrs_same_home(&home, &b->home)) return TGRS_OK; /* pinned: already there */
+    src = tgrs_exec_home(ex, &home, b->bytes);
     if (src == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
     tgrs_copy_box(&t, src, dst, &whole, 1);
   }
@@ -62,7 +69,7 @@ static tgrs_status place(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32_t s
       b.bytes != tgrs_plan_tensor_bytes(&operand->tensor)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
-  operand->data = tgrs_exec_fast(ex, b.home.offset, b.bytes);
+  operand->data = tgrs_exec_home(ex, &b.home, b.bytes);
   return operand->data != NULL ? TGRS_OK : TGRS_ERR_INCONSISTENT_PLAN;
 }
 
@@ -119,14 +126,15 @@ static tgrs_status write_out(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32
       b.bytes != tgrs_plan_tensor_bytes(&t)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
-  src = tgrs_exec_fast(ex, b.home.offset, b.bytes);
+  src = tgrs_exec_home(ex, &b.home, b.bytes);
   if (src == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
   whole = tgrs_whole_box(&t);
   if (to_slow) {
     tgrs_home home;
     uint8_t* dst;
     if (!tgrs_exec_slow_home(ex, tensor, &home)) return TGRS_ERR_INCONSISTENT_PLAN;
-    dst = tgrs_exec_slow(ex, home.offset, b.bytes);
+    if (tgrs_same_home(&home, &b.home)) return TGRS_OK; /* pinned: already there */
+    dst = tgrs_exec_home(ex, &home, b.bytes);
     if (dst == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
     tgrs_copy_box(&t, dst, src, &whole, 0);
     return TGRS_OK;

@@ -83,7 +83,7 @@ static tgrs_status load_box(tgrs_exec* ex, const tgrs_operand* operand) {
                                 (uint8_t*)operand->data, &b);
   }
   if (!tgrs_exec_slow_home(ex, operand->index, &home)) return TGRS_ERR_INCONSISTENT_PLAN;
-  src = tgrs_exec_slow(ex, home.offset, tgrs_plan_tensor_bytes(&operand->tensor));
+  src = tgrs_exec_home(ex, &home, tgrs_plan_tensor_bytes(&operand->tensor));
   if (src == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
   tgrs_copy_box(&operand->tensor, src, (uint8_t*)operand->data, &b, 1);
   return TGRS_OK;
@@ -94,7 +94,7 @@ static tgrs_status store_box(tgrs_exec* ex, const tgrs_operand* operand) {
   const tgrs_box b = tgrs_operand_box(operand);
   tgrs_home home;
   if (tgrs_exec_slow_home(ex, operand->index, &home)) {
-    uint8_t* dst = tgrs_exec_slow(ex, home.offset, tgrs_plan_tensor_bytes(&operand->tensor));
+    uint8_t* dst = tgrs_exec_home(ex, &home, tgrs_plan_tensor_bytes(&operand->tensor));
     if (dst == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
     tgrs_copy_box(&operand->tensor, dst, (uint8_t*)operand->data, &b, 0);
   }

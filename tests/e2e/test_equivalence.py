@@ -353,3 +353,50 @@ def test_exact_layout_keeps_every_promise(stem, variant, budget):
     y, stats = run_plan(exact, x_path, "exact")
     check_memory_promise(exact, stats)
     assert y.tobytes() == untiled_bytes(stem, variant)
+
+
+# Pinned tensors (docs/memories.md, "Pinned tensors"): a small DTCM makes the planner spill
+# and tile, then id rules pin whole tensors (some spilled between stages, some in a normal
+# stage) to SRAM. Constants stay in the plan in both compiles, so the two differ only there.
+PIN_CASES = [("vww_small_cnn", "float"), ("kws_small_cnn", "int8"), ("mnist8", "float"),
+             ("cifar_mobilenet_relu6", "int8")]
+PIN_TARGET = ("memories:\n  - {name: DTCM, size: %s}\n  - {name: SRAM, size: 1M}\n"
+              "  - {name: PSRAM, size: 8M}\n  - {name: FLASH, size: 16M, read_only: true}\n")
+
+
+@pytest.mark.parametrize("stem,variant", PIN_CASES, ids=[f"{s}-{v}" for s, v in PIN_CASES])
+def test_pinned_tensors_keep_every_output_byte(stem, variant):
+    """Pinning moves tensors out of the scratch and spill arenas without changing a byte of
+    the output (the untiled run's), and the arenas they left only shrink."""
+    x_path, _ = reference(stem, variant)
+    target = WORK_DIR / f"{stem}.{variant}.pin_target.yaml"
+    target.write_text(PIN_TARGET % "24K")
+    cold = "tensors:\n  - type: CONSTANT\n    attributes: { memory: FLASH }\n"
+    base_rules = WORK_DIR / f"{stem}.{variant}.pin_base.yaml"
+    base_rules.write_text(cold)
+    base = WORK_DIR / f"{stem}.{variant}.pin_base.tgrs"
+    tigris("compile", model_path(stem, variant), "--target", target, "--rules", base_rules,
+           "-o", base)
+    before = inspect(base)
+    # Whole tensors (no "buffer": not a tile strip), spilled ones (in SRAM or PSRAM) first.
+    whole = [p for p in before["placements"] if p["kind"] == "SCRATCH" and "buffer" not in p]
+    spilled = sorted({p["tensor"] for p in whole if p["memory"] != "DTCM"})
+    in_stage = sorted({p["tensor"] for p in whole if p["memory"] == "DTCM"} - set(spilled))
+    chosen = spilled[:2] + in_stage[:2]
+    assert chosen, before["placements"]
+    pin_rules = WORK_DIR / f"{stem}.{variant}.pin.yaml"
+    pin_rules.write_text(cold + "  - id: [%s]\n    attributes: { memory: SRAM }\n"
+                         % ", ".join(chosen))
+    pinned = WORK_DIR / f"{stem}.{variant}.pin.tgrs"
+    tigris("compile", model_path(stem, variant), "--target", target, "--rules", pin_rules,
+           "-o", pinned)
+    after = inspect(pinned)
+    moved = {p["tensor"] for p in after["placements"] if p["kind"] == "SCRATCH" and
+             p["memory"] == "SRAM" and "buffer" not in p}
+    assert set(chosen) <= moved, (chosen, moved)
+    assert after["plan"]["schema_version"] == 4
+    assert after["plan"]["fast_arena_bytes"] <= before["plan"]["fast_arena_bytes"]
+    assert after["plan"]["slow_arena_bytes"] <= before["plan"]["slow_arena_bytes"]
+    y, stats = run_plan(pinned, x_path, "pinned")
+    assert y.tobytes() == untiled_bytes(stem, variant)
+    assert stats["poison"] == ("intact", "intact"), stats["poison"]

@@ -6,11 +6,12 @@ and the tensor. The target is examples/targets/tcm_sram_psram_mram.yaml (MRAM ho
 plan); the rules are examples/rules/*.yaml.
 
   x [1,2,8,8] -> Conv conv2d_3 (conv2d_3_weight, conv2d_3_bias) -> hot_buf_0 -> Relu
-  -> hot_buf_1 -> Add(state_in) -> large_scratch_tensor -> Relu -> state_out
-  -> Flatten -> Gemm fc_5 (fc_5_weight, fc_5_bias) -> y; state pair state_in=state_out.
+  -> hot_buf_1 -> Add(state_in) -> large_scratch_tensor -> Add(hot_buf_0) -> skip_sum
+  -> Relu -> state_out -> Flatten -> Gemm fc_5 (fc_5_weight, fc_5_bias) -> y;
+  state pair state_in=state_out.
 
-The compiler fuses the Relu into the Conv, so hot_buf_0 is gone from the plan (and a rule
-naming it gets a warning)."""
+hot_buf_0 feeds two ops, so the compiler cannot fuse the Relu into the Conv: both hot
+buffers exist in the plan, for example 2 to pin."""
 import json
 
 import numpy as np
@@ -39,7 +40,9 @@ def seed_net():
         helper.make_node("Relu", ["hot_buf_0"], ["hot_buf_1"], name="relu_4"),
         helper.make_node("Add", ["hot_buf_1", "state_in"], ["large_scratch_tensor"],
                          name="add_state"),
-        helper.make_node("Relu", ["large_scratch_tensor"], ["state_out"], name="relu_state"),
+        helper.make_node("Add", ["large_scratch_tensor", "hot_buf_0"], ["skip_sum"],
+                         name="add_skip"),
+        helper.make_node("Relu", ["skip_sum"], ["state_out"], name="relu_state"),
         helper.make_node("Flatten", ["state_out"], ["flat"], axis=1, name="flatten"),
         helper.make_node("Gemm", ["flat", "fc_5_weight", "fc_5_bias"], ["y"], transB=1,
                          name="fc_5"),
@@ -101,18 +104,40 @@ def test_example_1_defaults_with_targeted_overrides(model):
     assert "DTCM" in result.stdout and "scratch+constants" in result.stdout, result.stdout
 
 
-def test_example_2_scratch_split_over_two_memories_is_refused_naming_the_rules(model):
-    _, result = compile_with(model, RULES / "scratch_to_psram.yaml", "example2", check=False)
-    assert result.returncode == 1, result.stdout
-    assert "rule 1 (type: SCRATCH, id: [hot_buf_0, hot_buf_1], memory: DTCM)" in result.stderr
-    assert "puts 'hot_buf_1' in DTCM" in result.stderr, result.stderr
-    assert "one arena" in result.stderr, result.stderr
-    # Its first rule alone: every scratch tensor in PSRAM.
+def test_example_2_all_scratch_to_psram_except_two_hot_buffers(model):
+    plan, result = compile_with(model, RULES / "scratch_to_psram.yaml", "example2")
+    placed = placements(plan)
+    hot = {"hot_buf_0", "hot_buf_1"}
+    # "Push all scratch to PSRAM, except two hot buffers" (to DTCM): every buffer of the two
+    # in DTCM (the pinned arena), every other scratch buffer in PSRAM (the scratch arena).
+    for tensor, places in placed["SCRATCH"].items():
+        assert {m for m, _ in places} == ({"DTCM"} if tensor in hot else {"PSRAM"}), (tensor,
+                                                                                      places)
+    assert hot <= set(placed["SCRATCH"]), placed["SCRATCH"]
+    # The two are live together (hot_buf_0 feeds add_skip), so they do not share bytes.
+    homes = sorted((p["offset"], p["offset"] + p["size"])
+                   for p in json.loads(tigris("inspect", plan, "--json").stdout)["placements"]
+                   if p["tensor"] in hot)
+    assert homes[0][1] <= homes[1][0], homes
+    lines = {line.split()[0]: line for line in result.stdout.splitlines() if line.strip()}
+    assert "pinned" in lines["DTCM"] and "scratch" in lines["PSRAM"], result.stdout
+
+
+def test_pinning_frees_the_scratch_arena(model):
+    """The two hot buffers leave the scratch arena: it needs less than with every scratch
+    tensor in PSRAM (the first rule alone)."""
     rules = WORK_DIR / "rules.scratch_only.yaml"
     rules.write_text("tensors:\n  - type: SCRATCH\n    attributes: { memory: PSRAM }\n")
-    plan, _ = compile_with(model, rules, "example2a")
-    placed = placements(plan)
-    assert memories_of(placed["SCRATCH"]) == {"PSRAM"}, placed["SCRATCH"]
+    alone, _ = compile_with(model, rules, "example2a")
+    assert memories_of(placements(alone)["SCRATCH"]) == {"PSRAM"}
+    pinned, _ = compile_with(model, RULES / "scratch_to_psram.yaml", "example2b")
+
+    def arena(plan, name):
+        memories = json.loads(tigris("inspect", plan, "--json").stdout)["plan"]["memories"]
+        return memories[{"fast": 0, "pinned": 6}[name]]["size"]
+
+    assert arena(pinned, "fast") < arena(alone, "fast")
+    assert arena(pinned, "pinned") == 2048  # two [1,4,8,8] float tensors, live together
 
 
 def test_example_3_only_constants_to_mram(model):
@@ -125,12 +150,13 @@ def test_example_3_only_constants_to_mram(model):
     assert placed["PERSISTENT"] == {"state_in": [("DTCM", None)]}
 
 
-def test_a_ruled_plan_computes_what_onnxruntime_does(model):
-    plan, _ = compile_with(model, RULES / "defaults_with_overrides.yaml", "run")
+@pytest.mark.parametrize("example", ["defaults_with_overrides", "scratch_to_psram"])
+def test_a_ruled_plan_computes_what_onnxruntime_does(model, example):
+    plan, _ = compile_with(model, RULES / f"{example}.yaml", f"run.{example}")
     rng = np.random.RandomState(4)
     x = rng.standard_normal([1, 2, 8, 8]).astype(np.float32)
     s = rng.standard_normal([1, 4, 8, 8]).astype(np.float32)
-    paths = {n: WORK_DIR / f"rules.run.{n}.npy" for n in ("x", "s", "y", "so")}
+    paths = {n: WORK_DIR / f"rules.run.{example}.{n}.npy" for n in ("x", "s", "y", "so")}
     np.save(paths["x"], x)
     np.save(paths["s"], s)
     tigris("run", plan, "--input", paths["x"], "--input", paths["s"], "--output", paths["y"],
@@ -158,6 +184,10 @@ ERRORS = {
                     "two source memories for the staged destination SRAM"),
     "over_capacity": ("tensors:\n  - attributes: { memory: DTCM }\n",
                       "memory DTCM holds scratch+state+constants"),
+    "pinned_to_two_memories": ("tensors:\n  - type: SCRATCH\n    attributes: { memory: PSRAM }\n"
+                               "  - id: hot_buf_0\n    attributes: { memory: DTCM }\n"
+                               "  - id: hot_buf_1\n    attributes: { memory: SRAM }\n",
+                               "a plan pins tensors to one memory besides its scratch arena's"),
 }
 
 
@@ -183,7 +213,7 @@ def test_an_id_that_matches_no_tensor_is_a_warning(model):
                      "  - type: CONSTANT\n    id: x\n    attributes: { memory: MRAM }\n")
     plan, result = compile_with(model, rules, "warning")
     assert "warning: " in result.stderr
-    assert "id 'hot_buf_0' matches no tensor of the model" in result.stderr, result.stderr
+    assert "id 'hot_buf_0'" not in result.stderr, result.stderr  # it exists: pinned to DTCM
     assert "id 'nope' matches no tensor of the model" in result.stderr, result.stderr
     assert "id 'x' names a tensor of another kind" in result.stderr, result.stderr
     assert plan.exists()

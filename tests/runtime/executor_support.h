@@ -91,8 +91,10 @@ inline RunResult RunExact(const tgrs_plan& plan, const std::vector<std::vector<u
   RunResult r;
   const size_t fast = tgrs_plan_fast_arena_bytes(&plan);
   const size_t slow = tgrs_plan_slow_arena_bytes(&plan);
-  AlignedBuffer fast_arena = PoisonedBuffer(fast), slow_arena = PoisonedBuffer(slow);
-  tgrs_arenas arenas = {fast_arena.get(), fast, slow_arena.get(), slow};
+  const size_t pinned = tgrs_plan_pinned_arena_bytes(&plan);
+  AlignedBuffer fast_arena = PoisonedBuffer(fast), slow_arena = PoisonedBuffer(slow),
+                pinned_arena = PoisonedBuffer(pinned);
+  tgrs_arenas arenas = {fast_arena.get(), fast, slow_arena.get(), slow, pinned_arena.get(), pinned};
   std::vector<tgrs_input_buffer> in;
   for (const auto& x : inputs) in.push_back({x.data(), x.size()});
   const uint32_t n_out = tgrs_plan_outputs(&plan).count;

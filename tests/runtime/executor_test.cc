@@ -72,7 +72,7 @@ TEST(ExecutorHandPlanTest, PermutesInputsRunsTheKernelAndPermutesOutputsBack) {
   const std::vector<uint8_t> x = Floats({-1, 2, 3, -4});
   AlignedBuffer fast = PoisonedBuffer(32);
   std::vector<uint8_t> y(16);
-  tgrs_arenas arenas = {fast.get(), 32, nullptr, 0};
+  tgrs_arenas arenas = {fast.get(), 32, nullptr, 0, nullptr, 0};
   tgrs_input_buffer in = {x.data(), x.size()};
   tgrs_output_buffer out = {y.data(), y.size()};
   tgrs_run_stats stats;
@@ -754,7 +754,7 @@ class ExecutorStatusTest : public ::testing::Test {
   }
   tgrs_status Run(void* fast, size_t fast_size, void* slow, size_t slow_size, size_t input_size,
                   size_t output_size, uint32_t n_in = 1) {
-    tgrs_arenas arenas = {fast, fast_size, slow, slow_size};
+    tgrs_arenas arenas = {fast, fast_size, slow, slow_size, nullptr, 0};
     tgrs_input_buffer in = {input_.data(), input_size};
     tgrs_output_buffer out = {output_.data(), output_size};
     return tgrs_run(&loaded_->plan, &arenas, &in, n_in, &out, 1, nullptr);
@@ -787,7 +787,7 @@ TEST_F(ExecutorStatusTest, EveryBadArgumentHasItsCode) {
 
 TEST_F(ExecutorStatusTest, NullAndUnverifiedPlans) {
   AlignedBuffer fast = PoisonedBuffer(fast_size_);
-  tgrs_arenas arenas = {fast.get(), fast_size_, nullptr, 0};
+  tgrs_arenas arenas = {fast.get(), fast_size_, nullptr, 0, nullptr, 0};
   tgrs_run_stats stats;
   EXPECT_EQ(tgrs_run(nullptr, &arenas, nullptr, 0, nullptr, 0, &stats), TGRS_ERR_NULL_ARGUMENT);
   EXPECT_EQ(tgrs_run(&loaded_->plan, nullptr, nullptr, 0, nullptr, 0, &stats),

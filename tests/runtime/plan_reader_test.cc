@@ -397,7 +397,7 @@ TEST(PlanReaderNames, StatusAndEnumNames) {
   EXPECT_EQ(static_cast<int>(fb::OpCode::GATHER), TGRS_OP_GATHER);
   EXPECT_EQ(static_cast<int>(fb::OpCode::MAX), TGRS_OP_CODE_COUNT - 1);
   EXPECT_EQ(static_cast<int>(fb::DType::MAX), TGRS_DTYPE_INT16);
-  EXPECT_EQ(static_cast<int>(fb::MemoryRegion::MAX), TGRS_REGION_CONSTANTS);
+  EXPECT_EQ(static_cast<int>(fb::MemoryRegion::MAX), TGRS_REGION_PINNED);
   EXPECT_EQ(static_cast<int>(fb::StageStrategy::MAX), TGRS_STRATEGY_CHAIN);
   EXPECT_EQ(static_cast<int>(fb::BufferKind::MAX), TGRS_BUFFER_SCRATCH);
   EXPECT_EQ(static_cast<int>(fb::Activation::MAX), TGRS_ACTIVATION_RELU6);

@@ -72,7 +72,7 @@ inline ReducedRun RunReduced(const tgrs_plan& plan, const std::vector<Bytes>& in
   ReducedRun r;
   const size_t fast = tgrs_plan_fast_arena_bytes(&plan), slow = tgrs_plan_slow_arena_bytes(&plan);
   AlignedBuffer fast_arena = Aligned(fast), slow_arena = Aligned(slow);
-  const tgrs_arenas arenas = {fast_arena.get(), fast, slow_arena.get(), slow};
+  const tgrs_arenas arenas = {fast_arena.get(), fast, slow_arena.get(), slow, nullptr, 0};
   std::vector<tgrs_input_buffer> in;
   for (const Bytes& x : inputs) in.push_back({x.data(), x.size()});
   const uint32_t n_out = tgrs_plan_outputs(&plan).count;
