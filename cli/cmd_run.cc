@@ -1,9 +1,9 @@
-// `tigris run PLAN.tgrs --input X.npy [--input ...] --output Y.npy [-m FAST] [-m SLOW]`:
-// runs a plan on the host with the C99 runtime through the C ABI (tigris_run_plan) and
-// prints the latency and both arenas' high-water marks. The runtime's reader
-// (tigris_runtime.h) is used to learn the plan's input and output shapes, and
-// --dump-intermediates runs the plan once more with the runtime's observer
-// (intermediates.h).
+// `tigris run PLAN.tgrs --input X.npy [--input ...] --output Y.npy [-m FAST] [-m SLOW]`,
+// or `--target T.yaml` (a fit check first, tigris_plan_check_target): runs a plan on the
+// host with the C99 runtime through the C ABI (tigris_run_plan) and prints the latency and
+// both arenas' high-water marks. The runtime's reader (tigris_runtime.h) is used to learn
+// the plan's input and output shapes, and --dump-intermediates runs the plan once more
+// with the runtime's observer (intermediates.h).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +11,7 @@
 #include <fstream>
 #include <memory>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -22,6 +23,7 @@
 #include "intermediates.h"
 #include "model_options.h"
 #include "npy.h"
+#include "target_option.h"
 #include "tigris.h"
 #include "tigris_executor.h"
 #include "tigris_runtime.h"
@@ -31,8 +33,8 @@ namespace {
 
 const char kRunHelp[] =
     "usage: tigris run PLAN.tgrs --input X.npy [--input ...] --output Y.npy [--output ...]\n"
-    "                  [-m FAST] [-m SLOW] [--dequantize] [--dump-intermediates DIR]\n"
-    "                  [--repeat N]\n"
+    "                  [-m FAST] [-m SLOW | --target T.yaml] [--dequantize]\n"
+    "                  [--dump-intermediates DIR] [--repeat N]\n"
     "\n"
     "Runs the plan on this machine with the TiGrIS C99 runtime (the code the microcontroller\n"
     "runs) and prints the latency and the high-water mark of each arena.\n"
@@ -46,6 +48,9 @@ const char kRunHelp[] =
     "  -o, --output PATH       where to write a graph output (.npy), repeated per output\n"
     "  -m, --memory SIZE       fast arena size (default: the plan's fast_arena_bytes);\n"
     "                          a second -m is the slow arena (default: the plan's)\n"
+    "  --target FILE           first check that the plan fits the part: every memory it\n"
+    "                          names (arenas and the plan file) is the target's, and what\n"
+    "                          each holds fits its size (docs/memories.md); exit 1 if not\n"
     "  --dequantize            write int8 outputs as float32 (the plan's output scale)\n"
     "  --dump-intermediates DIR\n"
     "                          also write every op's output to DIR as NNN_<tensor>.npy in\n"
@@ -97,7 +102,8 @@ int RunRun(int argc, char** argv) {
                                                    {"-o", "--output"},
                                                    {"-m", "--memory"},
                                                    {"--dump-intermediates"},
-                                                   {"--repeat"}});
+                                                   {"--repeat"},
+                                                   {"--target"}});
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
     std::fputs(kRunHelp, stdout);
@@ -107,6 +113,10 @@ int RunRun(int argc, char** argv) {
   tigris_run_options options = TIGRIS_RUN_OPTIONS_INIT;
   const std::vector<std::string>& memory = args.Values("-m");
   if (memory.size() > 2) throw UsageError("run takes at most two -m (fast, then slow)");
+  const std::optional<TargetFile> target = ReadTargetOption(args);
+  if (target && !memory.empty()) {
+    throw UsageError("--target checks the plan's own arena sizes against the part: drop -m");
+  }
   if (!memory.empty()) options.fast_bytes = ParseSize(memory[0]);
   if (memory.size() == 2) options.slow_bytes = ParseSize(memory[1]);
   const std::vector<std::string>& dump = args.Values("--dump-intermediates");
@@ -134,6 +144,14 @@ int RunRun(int argc, char** argv) {
     char detail[256];
     tgrs_verify_error_format(&plan.error, detail, sizeof detail);
     throw std::runtime_error(path + ": " + detail + " [" + tgrs_status_name(st) + "]");
+  }
+  if (target) {
+    const tigris_status fits = tigris_plan_check_target(bytes.data(), bytes.size(),
+                                                        target->yaml.c_str(), target->path.c_str());
+    if (fits != TIGRIS_OK) {
+      PrintLibraryError(fits, tigris_last_error());
+      return 1;
+    }
   }
   const tgrs_i32s plan_inputs = tgrs_plan_inputs(&plan);
   const tgrs_i32s plan_outputs = tgrs_plan_outputs(&plan);
@@ -203,6 +221,7 @@ int RunRun(int argc, char** argv) {
 
   std::printf("plan     %s  %zu bytes, model '%s'\n", path.c_str(), bytes.size(),
               tgrs_plan_model_name(&plan));
+  if (target) std::printf("target   %s: every memory the plan uses fits\n", target->path.c_str());
   if (repeat == 1) {
     std::printf("latency  %.3f ms\n", stats.run_seconds * 1e3);
   } else {

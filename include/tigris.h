@@ -279,7 +279,7 @@ TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_mode
 /* tigris_analyze for a target description (the YAML text of `target_yaml`, named `source`
  * in messages; docs/memories.md): the fast budget is the fastest writable memory's size,
  * so options->fast_bytes, slow_bytes and flash_bytes must be 0. The JSON gains "target"
- * ({"source", "spills_fit"}) and "memories" ([{"name", "size", "used_bytes",
+ * ({"source", "spills_fit"}) and "memories" ([{"name", "size", "used_bytes", "peak_bytes",
  * "traffic_bytes", "role"}], as tigris_plan_memories_json; scratch counts activations
  * alone, the plan memory the weights).
  * @return as tigris_analyze, and TIGRIS_ERR_INVALID_ARGUMENT for a malformed target. */
@@ -414,11 +414,11 @@ tigris_plan_stored_weight_bytes(const tigris_execution_plan* plan); /* in file *
 TIGRIS_API uint64_t tigris_plan_fast_arena_bytes(const tigris_execution_plan* plan);
 TIGRIS_API uint64_t tigris_plan_slow_arena_bytes(const tigris_execution_plan* plan);
 /* What the plan keeps in each memory, as JSON: [{"name", "size" (capacity; 0 = not given),
- * "used_bytes", "traffic_bytes" (spill bytes moved per inference), "role" ("scratch",
- * "spills", "plan", "state", "constants", joined by "+" when one memory holds several, ""
- * when unused)}], every
- * memory of the target in order (tigris_plan: "fast", "slow", "flash"). Owned by the plan;
- * "[]" for NULL. */
+ * "used_bytes" and "peak_bytes" (the same: each arena is sized by its peak), "traffic_bytes"
+ * (spill bytes moved per inference), "role" ("scratch", "spills", "plan", "state",
+ * "constants", "pinned", joined by "+" when one memory holds several, "" when unused)}],
+ * every memory of the target in order (tigris_plan: "fast", "slow", "flash"). Owned by the
+ * plan; "[]" for NULL. */
 TIGRIS_API const char* tigris_plan_memories_json(const tigris_execution_plan* plan);
 /* Warnings from planning, one per line ("" when none, or for NULL): today, placement
  * rules whose ids match no tensor. Owned by the plan. */
@@ -495,6 +495,19 @@ TIGRIS_API tigris_status tigris_run_plan(const void* plan, size_t plan_size,
                                          const tigris_run_io* inputs, size_t num_inputs,
                                          tigris_run_io* outputs, size_t num_outputs,
                                          tigris_run_stats* stats);
+
+/* Checks that the .tgrs bytes `plan` fit the target described by the YAML text of
+ * `target_yaml` (`source` names it in messages, or NULL): every memory the plan names
+ * (Plan.memories: its scratch, spill, state, constants and pinned arenas, and the memory
+ * holding the plan file) is one of the target's, the arenas are in writable memory, and
+ * what each memory holds fits its size. What `tigris run --target` checks before it runs.
+ * @return TIGRIS_OK; TIGRIS_ERR_INVALID_ARGUMENT for a malformed target, a plan the
+ *   reader rejects, or a memory the target lacks or that is read-only for an arena (the
+ *   message names it and the role); TIGRIS_ERR_DOES_NOT_FIT naming the memory, what it
+ *   holds and the bytes.
+ * @since 0.2 */
+TIGRIS_API tigris_status tigris_plan_check_target(const void* plan, size_t plan_size,
+                                                  const char* target_yaml, const char* source);
 
 /* ---------------------------------------------------------------------------------------
  * A plan's graph inputs and outputs, and running a plan handle (@since 0.2)

@@ -66,6 +66,7 @@ Json TargetMemories(const ir::Graph& graph, const plan::PlanResult& result,
     memories.push_back({{"name", target.memories[i].name},
                         {"size", target.memories[i].size},
                         {"used_bytes", used},
+                        {"peak_bytes", used},  // arenas are sized by their peaks
                         {"traffic_bytes", traffic},
                         {"role", role}});
   }

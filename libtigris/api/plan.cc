@@ -111,6 +111,7 @@ void FillPlanHandle(tigris_execution_plan& handle, emit::CompiledPlan compiled) 
     memories.push_back({{"name", m.name},
                         {"size", m.size},
                         {"used_bytes", m.used_bytes},
+                        {"peak_bytes", m.used_bytes},  // arenas are sized by their peaks
                         {"traffic_bytes", m.traffic_bytes},
                         {"role", m.role}});
   }

@@ -159,8 +159,10 @@ def test_a_ruled_plan_computes_what_onnxruntime_does(model, example):
     paths = {n: WORK_DIR / f"rules.run.{example}.{n}.npy" for n in ("x", "s", "y", "so")}
     np.save(paths["x"], x)
     np.save(paths["s"], s)
-    tigris("run", plan, "--input", paths["x"], "--input", paths["s"], "--output", paths["y"],
-           "--output", paths["so"])
+    # --target first checks that the plan fits the part it was compiled for.
+    result = tigris("run", plan, "--target", TARGET, "--input", paths["x"], "--input",
+                    paths["s"], "--output", paths["y"], "--output", paths["so"])
+    assert "every memory the plan uses fits" in result.stdout, result.stdout
     y_ref, s_ref = onnxruntime_reference(model, {"x": x, "state_in": s})
     np.testing.assert_allclose(np.load(paths["y"]), y_ref, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(np.load(paths["so"]), s_ref, rtol=1e-5, atol=1e-6)
@@ -217,3 +219,28 @@ def test_an_id_that_matches_no_tensor_is_a_warning(model):
     assert "id 'nope' matches no tensor of the model" in result.stderr, result.stderr
     assert "id 'x' names a tensor of another kind" in result.stderr, result.stderr
     assert plan.exists()
+
+
+def test_run_target_refuses_a_plan_the_part_cannot_hold(model):
+    """`tigris run --target` checks the plan against a part before running: a DTCM too
+    small for what the plan keeps there, and a part without the plan's memories."""
+    plan, _ = compile_with(model, RULES / "scratch_to_psram.yaml", "run_target")
+    x = WORK_DIR / "rules.run_target.x.npy"
+    s = WORK_DIR / "rules.run_target.s.npy"
+    np.save(x, np.zeros([1, 2, 8, 8], np.float32))
+    np.save(s, np.zeros([1, 4, 8, 8], np.float32))
+    io = ["--input", x, "--input", s, "--output", WORK_DIR / "rules.run_target.y.npy",
+          "--output", WORK_DIR / "rules.run_target.so.npy"]
+    # DTCM holds the state (1,024 bytes) and the two pinned buffers (2,048).
+    small = WORK_DIR / "rules.run_target.small.yaml"
+    small.write_text(TARGET.read_text().replace("{name: DTCM, size: 64K}",
+                                                "{name: DTCM, size: 3000}"))
+    result = tigris("run", plan, "--target", small, *io, check=False)
+    assert result.returncode == 1, result.stdout
+    assert "memory DTCM holds state+pinned, 3072 bytes, but has 3000" in result.stderr, \
+        result.stderr
+    other = SOURCE_DIR / "examples" / "targets" / "stm32h7.yaml"
+    result = tigris("run", plan, "--target", other, *io, check=False)
+    assert result.returncode == 1, result.stdout
+    assert "lives in memory 'MRAM', which the target does not have" in result.stderr, \
+        result.stderr
