@@ -218,17 +218,32 @@ tigris_status tigris_load_with(tigris_model** out, const char* path, const void*
 }
 %}
 
-/* Planning with persistent state pairs ("IN=OUT[,IN2=OUT2...]", tigris_plan_options.state)
- * whose text must outlive the call only: the binding passes it here instead of assigning
- * the member (read-only below). */
+/* Planning with the string options whose text must outlive the call only: persistent state
+ * pairs ("IN=OUT[,IN2=OUT2...]", tigris_plan_options.state) and placement rules (rules_yaml
+ * and rules_source), with a target description (tigris_plan_for_target) when target_yaml
+ * is given. The binding passes them here instead of assigning the members (read-only
+ * below); NULL or "" leaves one unset. */
 %inline %{
-tigris_status tigris_plan_with_state(tigris_execution_plan** out, const tigris_model* model,
-                                     tigris_plan_options* options, const char* state) {
-  if (!options || options->version < 3) return tigris_plan(out, model, options);
-  const char* saved = options->state;
+tigris_status tigris_plan_with(tigris_execution_plan** out, const tigris_model* model,
+                               tigris_plan_options* options, const char* state,
+                               const char* target_yaml, const char* target_source,
+                               const char* rules_yaml, const char* rules_source) {
+  if (!options || options->version < 3) {
+    return target_yaml ? tigris_plan_for_target(out, model, options, target_yaml, target_source)
+                       : tigris_plan(out, model, options);
+  }
+  const char* saved_state = options->state;
+  const char* saved_rules = options->rules_yaml;
+  const char* saved_source = options->rules_source;
   options->state = (state && *state) ? state : NULL;
-  tigris_status status = tigris_plan(out, model, options);
-  options->state = saved;
+  options->rules_yaml = (rules_yaml && *rules_yaml) ? rules_yaml : NULL;
+  options->rules_source = rules_source;
+  tigris_status status =
+      target_yaml ? tigris_plan_for_target(out, model, options, target_yaml, target_source)
+                  : tigris_plan(out, model, options);
+  options->state = saved_state;
+  options->rules_yaml = saved_rules;
+  options->rules_source = saved_source;
   return status;
 }
 %}
@@ -250,7 +265,7 @@ int32_t tigris_tensor_info_zero_point(const tigris_tensor_info* info, size_t i) 
 /* String members are library-owned (outputs) or must outlive a call (inputs): assigning one
  * from a binding would hand C a copy nobody frees, so they are read-only here. Loading with
  * names goes through tigris_load_with above, planning with state through
- * tigris_plan_with_state. */
+ * tigris_plan_with. */
 %immutable tigris_op_info::type;
 %immutable tigris_op_info::name;
 %immutable tigris_op_info::fused_activation;

@@ -104,6 +104,56 @@ def test_state_and_staged_weights_equal_cli_compile(cli, tmp_path):
             assert stateless.emit() != out.read_bytes()
 
 
+REPO = pathlib.Path(__file__).resolve().parents[3]
+TARGET = REPO / "examples" / "targets" / "tcm_sram_psram_mram.yaml"
+
+
+def test_target_and_rules_equal_cli_compile(cli, model_path, tmp_path):
+    """plan(target=..., rules=...) gives `tigris compile --target --rules`'s bytes and
+    memory table; analyze(target=...) gives `tigris analyze --target --json`'s report."""
+    import json
+    rules = REPO / "examples" / "rules" / "constants_to_mram.yaml"
+    out = tmp_path / "ruled.tgrs"
+    printed = subprocess.run([str(cli), "compile", str(model_path), "--target", str(TARGET),
+                              "--rules", str(rules), "-o", str(out)],
+                             check=True, capture_output=True, text=True).stdout
+    with tigris.load(model_path) as model:
+        with model.plan(target=TARGET, rules=rules) as plan:
+            assert plan.emit() == out.read_bytes()
+            memories = plan.memories()
+            assert [m["name"] for m in memories] == ["DTCM", "SRAM", "PSRAM", "MRAM"]
+            for m in memories:  # the CLI prints the same table
+                assert f"{m['used_bytes']}" in printed.split(m["name"], 1)[1].splitlines()[0]
+            assert plan.warnings == []
+            plan.check_target(TARGET)
+            small = tmp_path / "small.yaml"
+            small.write_text(TARGET.read_text().replace("{name: DTCM, size: 64K}",
+                                                        "{name: DTCM, size: 16}"))
+            with pytest.raises(tigris.Error) as info:
+                plan.check_target(small)
+            assert info.value.status_name == "TIGRIS_ERR_DOES_NOT_FIT"
+            assert "memory DTCM holds scratch" in info.value.message
+        report = model.analyze(target=TARGET)
+    cli_report = subprocess.run([str(cli), "analyze", str(model_path), "--target", str(TARGET),
+                                 "--json"], check=True, capture_output=True, text=True).stdout
+    assert report == json.loads(cli_report)
+
+
+def test_target_and_budget_options_are_exclusive(model_path):
+    rules = REPO / "examples" / "rules" / "constants_to_mram.yaml"
+    with tigris.load(model_path) as model:
+        for kwargs, text in (({"fast": "64K", "target": TARGET}, "drop fast"),
+                             ({"fast": "64K", "rules": rules}, "give target too"),
+                             ({}, "give fast=SIZE or target=PATH")):
+            with pytest.raises(tigris.Error) as info:
+                model.plan(**kwargs)
+            assert info.value.status_name == "TIGRIS_ERR_INVALID_ARGUMENT"
+            assert text in info.value.message
+        with pytest.raises(tigris.Error) as info:
+            model.plan(target=REPO / "no-such-target.yaml")
+        assert info.value.status_name == "TIGRIS_ERR_IO"
+
+
 def test_plan_save_writes_same_bytes(model_path, cli_plan_bytes, tmp_path):
     out = tmp_path / "p.tgrs"
     with tigris.load(model_path) as model:

@@ -34,6 +34,27 @@ def _set_layout(options, layout: str, time_limit: float) -> None:
     options.time_limit_seconds = float(time_limit)
 
 
+def _read_text(path: PathLike) -> str:
+    """A target or rules file's text, for the library, which parses it (naming `path`)."""
+    try:
+        with open(os.fspath(path), encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise error_for(_c.TIGRIS_ERR_IO, f"cannot read {os.fspath(path)!r}: {e.strerror}") from e
+
+
+def _check_budgets(fast, slow, flash, target, rules) -> None:
+    """Budgets or a target, as the CLI's -m/-f or --target; rules only with a target."""
+    if target is not None and any(v is not None for v in (fast, slow, flash)):
+        raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
+                        "target gives the memory sizes: drop fast, slow and flash")
+    if target is None and fast is None:
+        raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT, "give fast=SIZE or target=PATH")
+    if rules is not None and target is None:
+        raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
+                        "rules name a target's memories: give target too")
+
+
 class _Handle:
     _free = None  # the tigris_*_free function of the subclass
 
@@ -115,6 +136,25 @@ class Plan(_Handle):
     @property
     def slow_arena_bytes(self) -> int:
         return int(_c.tigris_plan_slow_arena_bytes(self._h))
+
+    def memories(self) -> List[Dict[str, Any]]:
+        """What the plan keeps in each memory, as `tigris compile` prints it:
+        [{"name", "size", "used_bytes", "peak_bytes", "traffic_bytes", "role"}], every
+        memory of the target (plan(target=...)) or the fast, slow and flash budgets."""
+        return json.loads(_c.tigris_plan_memories_json(self._h))
+
+    @property
+    def warnings(self) -> List[str]:
+        """Warnings from compiling, one per entry: placement rules whose ids match no
+        tensor."""
+        return [line for line in _c.tigris_plan_warnings(self._h).splitlines() if line]
+
+    def check_target(self, target: PathLike) -> None:
+        """Raises tigris.Error unless the plan fits the target described by the YAML file
+        `target`: each memory it names is the target's, and holds what the plan puts there
+        (as `tigris run --target`)."""
+        data = self.emit()
+        check(_c.tigris_plan_check_target(data, _read_text(target), os.fspath(target)))
 
     def inputs(self) -> List[TensorInfo]:
         """The graph inputs as the plan states them: name, ONNX shape (NCHW), the plan's
@@ -249,29 +289,38 @@ class Model(_Handle):
         """The normalized model as a dict (tigris_model_json, docs/json.md)."""
         return json.loads(_c.tigris_model_json(self._h))
 
-    def analyze(self, fast: Size, slow: Optional[Size] = None, flash: Optional[Size] = None,
-                layout: str = "greedy", time_limit: float = 10.0) -> Dict[str, Any]:
+    def analyze(self, fast: Optional[Size] = None, slow: Optional[Size] = None,
+                flash: Optional[Size] = None, layout: str = "greedy", time_limit: float = 10.0,
+                target: Optional[PathLike] = None) -> Dict[str, Any]:
         """Plans the model under the budgets and returns the report as a plain dict: exactly
         the JSON `tigris analyze MODEL -m FAST [-m SLOW] [-f FLASH] --json` prints.
         layout="exact" packs each arena with a MILP solver, all solves within time_limit
-        seconds (`--layout exact --time-limit S`)."""
+        seconds (`--layout exact --time-limit S`). target="part.yaml" describes the part's
+        memories instead of the budgets (`--target`, docs/memories.md)."""
+        _check_budgets(fast, slow, flash, target, None)
         options = _c.tigris_analyze_options()
         check(_c.tigris_analyze_options_init(options, _c.TIGRIS_ANALYZE_OPTIONS_VERSION))
-        options.fast_bytes = parse_size(fast)
-        options.slow_bytes = optional_size(slow)
-        options.flash_bytes = optional_size(flash)
+        if target is None:
+            options.fast_bytes = parse_size(fast)
+            options.slow_bytes = optional_size(slow)
+            options.flash_bytes = optional_size(flash)
         _set_layout(options, layout, time_limit)
-        status, analysis = _c.tigris_analyze(self._h, options)
+        if target is None:
+            status, analysis = _c.tigris_analyze(self._h, options)
+        else:
+            status, analysis = _c.tigris_analyze_for_target(self._h, options, _read_text(target),
+                                                            os.fspath(target))
         try:
             check(status, self._last_error)
             return json.loads(_c.tigris_analysis_json(analysis))
         finally:
             _c.tigris_analysis_free(analysis)
 
-    def plan(self, fast: Size, slow: Optional[Size] = None, flash: Optional[Size] = None,
-             xip: Optional[bool] = None, compression: str = "none", layout: str = "greedy",
-             time_limit: float = 10.0, weights: str = "auto",
-             state: Optional[Mapping[str, str]] = None) -> Plan:
+    def plan(self, fast: Optional[Size] = None, slow: Optional[Size] = None,
+             flash: Optional[Size] = None, xip: Optional[bool] = None, compression: str = "none",
+             layout: str = "greedy", time_limit: float = 10.0, weights: str = "auto",
+             state: Optional[Mapping[str, str]] = None, target: Optional[PathLike] = None,
+             rules: Optional[PathLike] = None) -> Plan:
         """Compiles an execution plan. weights says where the runtime reads weights from,
         as `tigris compile --weights`: "auto" (the default: in place, copied into the fast
         arena by the stages where they fit and are read more than once), "in-place",
@@ -280,7 +329,11 @@ class Model(_Handle):
         weights="in-place", xip=False weights="copy". layout and time_limit as in
         analyze. state={"h": "h_next"} pairs graph inputs with graph outputs as persistent
         state, as `tigris compile --state h=h_next` (a runtime context keeps it between
-        invokes; Plan.run stays stateless: pass h yourself)."""
+        invokes; Plan.run stays stateless: pass h yourself). target="part.yaml" gives
+        the part's memories instead of fast/slow/flash, and rules="rules.yaml" places
+        tensors in them (`--target`, `--rules`; docs/memories.md); Plan.memories() then
+        says what each memory holds."""
+        _check_budgets(fast, slow, flash, target, rules)
         if xip is not None:
             weights = "in-place" if xip else "copy"
         if weights not in _WEIGHTS:
@@ -292,9 +345,10 @@ class Model(_Handle):
                             f"compression must be 'none' or 'lz4', not {compression!r}")
         options = _c.tigris_plan_options()
         check(_c.tigris_plan_options_init(options, _c.TIGRIS_PLAN_OPTIONS_VERSION))
-        options.fast_bytes = parse_size(fast)
-        options.slow_bytes = optional_size(slow)
-        options.flash_bytes = optional_size(flash)
+        if target is None:
+            options.fast_bytes = parse_size(fast)
+            options.slow_bytes = optional_size(slow)
+            options.flash_bytes = optional_size(flash)
         options.xip = _WEIGHTS[weights]
         options.compression = _COMPRESSION[compression]
         _set_layout(options, layout, time_limit)
@@ -304,7 +358,12 @@ class Model(_Handle):
                 raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
                                 f"state names may not hold ',' or '=': {name_in!r}")
             pairs.append(f"{name_in}={name_out}")
-        status, plan = _c.tigris_plan_with_state(self._h, options, ",".join(pairs))
+        status, plan = _c.tigris_plan_with(
+            self._h, options, ",".join(pairs),
+            _read_text(target) if target is not None else None,
+            os.fspath(target) if target is not None else None,
+            _read_text(rules) if rules is not None else None,
+            os.fspath(rules) if rules is not None else None)
         if status != _c.TIGRIS_OK:
             _c.tigris_plan_free(plan)
             check(status, self._last_error)
