@@ -61,8 +61,18 @@ void RequireReservedFit(const CompiledPlan& out, int64_t fast_bytes) {
   }
 }
 
-// Moves the scratch tensors the rules pin to another memory into the pinned arena
-// (plan/pinning.h), naming the rule when one cannot be.
+// `e` with the rule that asked to pin its tensor (and the rules file) in front.
+[[noreturn]] void RefusePin(const plan::UnpinnableTensor& e, const RulePlacement& placed,
+                            const target::Rules& rules) {
+  const auto it = placed.pinned.find(e.tensor());
+  const std::string rule =
+      it != placed.pinned.end() ? rules.rules[static_cast<size_t>(it->second)].text + ": " : "";
+  throw Error(e.status(), rules.source + ": " + rule + e.what());
+}
+
+// Pins the scratch tensors the rules put in another memory (plan/pinning.h) on the plan's
+// own graph: the planner pinned them by name already; a tensor a rewrite renamed is pinned
+// here (pinning again changes nothing for the others).
 void PinRuledTensors(plan::PlanResult& result, const RulePlacement& placed,
                      const target::Rules& rules) {
   std::vector<ir::TensorId> tensors;
@@ -72,14 +82,8 @@ void PinRuledTensors(plan::PlanResult& result, const RulePlacement& placed,
   }
   try {
     plan::PinTensors(result, tensors);
-  } catch (const Error& e) {
-    std::string text;
-    for (const auto& [name, rule] : placed.pinned) {
-      if (std::string(e.what()).find("'" + name + "'") != std::string::npos) {
-        text = rules.rules[static_cast<size_t>(rule)].text + ": ";
-      }
-    }
-    throw Error(e.status(), rules.source + ": " + text + e.what());
+  } catch (const plan::UnpinnableTensor& e) {
+    RefusePin(e, placed, rules);
   }
 }
 
@@ -136,8 +140,14 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
   plan::Budget budget;
   budget.fast_bytes = scratch.size;
   budget.layout = layout;  // slow_bytes 0: the spills' memory is chosen below
+  // Pinned tensors count against no fast budget (plan/pinning.h).
+  for (const auto& [name, rule] : placed.pinned) budget.pinned.insert(name);
   CompiledPlan out;
-  out.result = PlanForEmit(graph, budget, options);
+  try {
+    out.result = PlanForEmit(graph, budget, options);
+  } catch (const plan::UnpinnableTensor& e) {
+    RefusePin(e, placed, *rules);  // only rules pin
+  }
   if (rules != nullptr) {
     // Everything else on the graph the plan runs: the planner's rewrites may have replaced
     // tensors (plan/rewrites.h), and the warnings then name what the plan really lacks.

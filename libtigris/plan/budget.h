@@ -3,6 +3,8 @@
 #define TIGRIS_PLAN_BUDGET_H_
 
 #include <cstdint>
+#include <set>
+#include <string>
 
 #include "plan/offset_layout.h"
 
@@ -20,6 +22,10 @@ struct Budget {
   // How hard to work at packing each arena into its budget: greedy, or exact within a
   // time limit (plan/offset_layout.h).
   LayoutOptions layout{};
+  // Tensors placement rules pin to a memory of their own, by name (plan/pinning.h): normal
+  // stages hold them outside the fast arena, so they count against no fast budget, and the
+  // plan ends with them pinned. A name the graph lacks is ignored.
+  std::set<std::string> pinned{};
 };
 
 // Throws kInvalidBudget, naming the field, for fast_bytes <= 0, a negative slow or flash

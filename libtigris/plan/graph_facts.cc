@@ -6,7 +6,7 @@
 
 namespace tigris::plan {
 
-GraphFacts ComputeGraphFacts(const ir::Graph& graph) {
+GraphFacts ComputeGraphFacts(const ir::Graph& graph, const std::set<std::string>* pinned) {
   GraphFacts facts;
   facts.lifetimes = analysis::ComputeLifetimes(graph);
   facts.producer = graph.ProducerIndex();
@@ -14,6 +14,11 @@ GraphFacts ComputeGraphFacts(const ir::Graph& graph) {
   facts.graph_output.assign(graph.tensors.size(), false);
   for (ir::TensorId id : graph.outputs) {
     if (id != ir::kNoTensor) facts.graph_output[static_cast<size_t>(id)] = true;
+  }
+  facts.pinned.assign(graph.tensors.size(), false);
+  for (size_t i = 0; pinned != nullptr && i < graph.tensors.size(); ++i) {
+    facts.pinned[i] = facts.IsActivation(static_cast<ir::TensorId>(i)) &&
+                      pinned->count(graph.tensors[i].name) > 0;
   }
   facts.scratch_bytes.reserve(graph.ops.size());
   facts.activation_inputs.resize(graph.ops.size());

@@ -3,6 +3,8 @@
 #define TIGRIS_PLAN_GRAPH_FACTS_H_
 
 #include <cstdint>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "analysis/lifetimes.h"
@@ -15,6 +17,7 @@ struct GraphFacts {
   std::vector<int> producer;                  // by TensorId: op index, -1 if none
   std::vector<std::vector<int>> consumers;    // by TensorId: op indices in order
   std::vector<bool> graph_output;             // by TensorId
+  std::vector<bool> pinned;                   // by TensorId: named in Budget::pinned
   std::vector<int64_t> scratch_bytes;         // by op: analysis/kernel_scratch.h
   // Activation inputs of each op, each once, in operand order.
   std::vector<std::vector<ir::TensorId>> activation_inputs;
@@ -24,7 +27,8 @@ struct GraphFacts {
   }
 };
 
-GraphFacts ComputeGraphFacts(const ir::Graph& graph);
+// `pinned`: Budget::pinned (tensor names), or none.
+GraphFacts ComputeGraphFacts(const ir::Graph& graph, const std::set<std::string>* pinned = nullptr);
 
 }  // namespace tigris::plan
 

@@ -151,13 +151,20 @@ int64_t LiveLowerBound(const std::vector<Interval>& intervals) {
 Layout LayOutBuffers(std::vector<Buffer>& buffers, MemoryRegion region,
                      const LayoutOptions& options, int64_t good_enough_bytes) {
   std::vector<Interval> intervals;
+  std::vector<size_t> where;
   intervals.reserve(buffers.size());
-  for (const Buffer& b : buffers) intervals.push_back({b.first_op, b.last_op, b.bytes});
-  Layout layout = LayOut(intervals, options, good_enough_bytes);
   for (size_t i = 0; i < buffers.size(); ++i) {
-    buffers[i].home.region = region;
-    buffers[i].home.offset = layout.offsets[i];
-    buffers[i].home.size = analysis::AlignUp(buffers[i].bytes);
+    const Buffer& b = buffers[i];
+    if (b.home.region == MemoryRegion::kPinned) continue;  // not in this arena
+    intervals.push_back({b.first_op, b.last_op, b.bytes});
+    where.push_back(i);
+  }
+  Layout layout = LayOut(intervals, options, good_enough_bytes);
+  for (size_t k = 0; k < where.size(); ++k) {
+    Buffer& b = buffers[where[k]];
+    b.home.region = region;
+    b.home.offset = layout.offsets[k];
+    b.home.size = analysis::AlignUp(b.bytes);
   }
   return layout;
 }

@@ -73,7 +73,8 @@ Layout LayOut(const std::vector<Interval>& intervals, const LayoutOptions& optio
 int64_t LiveLowerBound(const std::vector<Interval>& intervals);
 
 // Lays out `buffers` (ordered by first_op) in `region` with LayOut: sets every home and
-// returns the layout.
+// returns the layout. Buffers homed in the pinned arena (plan/pinning.h) are left as they
+// are: they are not in this arena. `layout.offsets` follows the others.
 Layout LayOutBuffers(std::vector<Buffer>& buffers, MemoryRegion region,
                      const LayoutOptions& options = {}, int64_t good_enough_bytes = 0);
 

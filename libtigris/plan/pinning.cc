@@ -44,8 +44,9 @@ bool IsNormal(const Stage& stage) { return !stage.tile && stage.chain < 0; }
             ") computes it in tiles and no stage holds it whole";
     break;
   }
-  throw Error(Status::kInvalidArgument, "tensor '" + graph.tensor(t).name +
-                                            "' cannot be pinned to a memory of its own: " + where);
+  throw UnpinnableTensor(
+      graph.tensor(t).name,
+      "tensor '" + graph.tensor(t).name + "' cannot be pinned to a memory of its own: " + where);
 }
 
 // The end of the highest of `buffers` in the fast arena, as laid out now.
@@ -143,6 +144,15 @@ void PinTensors(PlanResult& plan, const std::vector<ir::TensorId>& tensors) {
   }
   plan.pinned_peak_bytes = layout.peak_bytes;
 
+  // Spilled tensors whose copies between normal stages end now (not those a first call
+  // already pinned: pinning again changes nothing).
+  std::set<ir::TensorId> unspilled;
+  for (const SlowBuffer& slow : plan.slow_buffers) {
+    if (pinned.count(slow.tensor) && slow.home.region == MemoryRegion::kSlow) {
+      unspilled.insert(slow.tensor);
+    }
+  }
+
   // Every whole-tensor home moves there; the arenas they left are laid out again.
   for (Stage& stage : plan.stages) {
     bool moved = false;
@@ -155,10 +165,10 @@ void PinTensors(PlanResult& plan, const std::vector<ir::TensorId>& tensors) {
     // A normal stage's reload and spill of a pinned tensor copy nothing now.
     if (!IsNormal(stage)) continue;
     for (ir::TensorId t : stage.spill_in) {
-      if (pinned.count(t)) plan.slow_traffic_bytes -= graph.tensor(t).byte_size();
+      if (unspilled.count(t)) plan.slow_traffic_bytes -= graph.tensor(t).byte_size();
     }
     for (ir::TensorId t : stage.spill_out) {
-      if (pinned.count(t)) plan.slow_traffic_bytes -= graph.tensor(t).byte_size();
+      if (unspilled.count(t)) plan.slow_traffic_bytes -= graph.tensor(t).byte_size();
     }
   }
   bool slow_moved = false;

@@ -7,6 +7,7 @@
 #include "analysis/macs.h"
 #include "analysis/memory_timeline.h"
 #include "plan/graph_facts.h"
+#include "plan/pinning.h"
 #include "plan/plan_check.h"
 #include "plan/rewrites.h"
 #include "plan/row_tiling.h"
@@ -105,7 +106,7 @@ PlanResult PlanModel(const ir::Graph& model, const Budget& given) {
   // load order unless another is strictly better.
   plan.schedule = ReorderForMemory(plan.graph);
   const ir::Graph& graph = plan.graph;
-  const GraphFacts facts = ComputeGraphFacts(graph);
+  const GraphFacts facts = ComputeGraphFacts(graph, &budget.pinned);
 
   plan.budget = budget;
   plan.naive_peak_bytes = analysis::ComputeMemoryTimeline(graph, facts.lifetimes).peak_bytes;
@@ -130,6 +131,12 @@ PlanResult PlanModel(const ir::Graph& model, const Budget& given) {
   for (const ir::Op& op : graph.ops) plan.macs += analysis::OpMacs(graph, op);
   plan.slow_traffic_bytes = SlowTrafficBytes(graph, plan);
   plan.timeline = BuildTimeline(plan);
+  // Tensors pinned to a memory of their own (Budget::pinned) get their homes there.
+  std::vector<ir::TensorId> pinned;
+  for (size_t i = 0; i < facts.pinned.size(); ++i) {
+    if (facts.pinned[i]) pinned.push_back(static_cast<ir::TensorId>(i));
+  }
+  PinTensors(plan, pinned);
   plan.verdict = Decide(plan);
   // Every plan is replayed before anyone uses it (plan_check.h): a planner bug becomes a
   // kInternal error here instead of an arena overrun on a microcontroller.

@@ -13,7 +13,9 @@ namespace {
 std::vector<Interval> Intervals(const std::vector<Buffer>& buffers) {
   std::vector<Interval> intervals;
   intervals.reserve(buffers.size());
-  for (const Buffer& b : buffers) intervals.push_back({b.first_op, b.last_op, b.bytes});
+  for (const Buffer& b : buffers) {
+    if (b.home.region == MemoryRegion::kFast) intervals.push_back({b.first_op, b.last_op, b.bytes});
+  }
   return intervals;
 }
 
@@ -114,6 +116,13 @@ class NormalStageBuilder {
     // Its global death; Finish() clips it to the stage (see the header).
     b.last_op = facts_->lifetimes[static_cast<size_t>(id)].death;
     b.bytes = facts_->lifetimes[static_cast<size_t>(id)].bytes;
+    if (facts_->pinned[static_cast<size_t>(id)]) {
+      // Outside the fast arena (Budget::pinned): PinTensors gives it its home.
+      b.home.region = MemoryRegion::kPinned;
+      b.home.size = analysis::AlignUp(b.bytes);
+      buffers_.push_back(b);
+      return;
+    }
     Place(b);
   }
 

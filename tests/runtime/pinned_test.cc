@@ -197,6 +197,35 @@ TEST(PinnedTest, VerifierHoldsPinnedHomesToTheirArena) {
   EXPECT_EQ(VerifyCorrupted(good, home, 16 * 1024, &text), TGRS_ERR_BAD_SIZE) << text;
 }
 
+// Budget::pinned: the planner leaves pinned tensors out of the fast budget, so a budget
+// that only fits without them gives one normal stage instead of tiles.
+TEST(PinnedTest, ThePlannerCountsPinnedTensorsAgainstNoFastBudget) {
+  constexpr int64_t kBudget = 9 * 1024;  // b and s (4 KiB each) with room for scratch
+  plan::Budget budget;
+  budget.fast_bytes = kBudget;
+  budget.pinned = {"a", "r"};
+  const plan::PlanResult pinned = plan::PlanModel(Net(), budget);
+  ASSERT_EQ(pinned.stages.size(), 1u);
+  EXPECT_EQ(pinned.stages[0].strategy, plan::StageStrategy::kNormal);
+  EXPECT_LE(pinned.scheduled_peak_bytes, kBudget);
+  EXPECT_EQ(pinned.pinned_peak_bytes, 2 * kC * kH * kW * int64_t{sizeof(float)});
+  // Without the pins the same budget needs more than one normal stage.
+  const plan::PlanResult plain = PlanNet(kBudget);
+  EXPECT_FALSE(plain.stages.size() == 1 &&
+               plain.stages[0].strategy == plan::StageStrategy::kNormal);
+  // Pinning the finished plan again changes nothing.
+  plan::PlanResult again = pinned;
+  plan::PinTensors(again, {Named(again.graph, "a"), Named(again.graph, "r")});
+  EXPECT_EQ(Emit(again), Emit(pinned));
+  EXPECT_EQ(again.slow_traffic_bytes, pinned.slow_traffic_bytes);
+  auto loaded = LoadPlanBytes(Emit(pinned));
+  auto reference = LoadPlanBytes(Emit(PlanNet(64 * 1024)));
+  ASSERT_NE(loaded, nullptr);
+  const RunResult got = RunExact(loaded->plan, {Input()});
+  ASSERT_EQ(got.status, TGRS_OK);
+  EXPECT_EQ(got.outputs, RunExact(reference->plan, {Input()}).outputs);
+}
+
 TEST(PinnedTest, TensorsNeverHeldWholeAreRefusedByName) {
   // At 2 KiB the convolutions run in a tile loop: `r` exists only as row strips.
   plan::PlanResult tiled = PlanNet(2 * 1024);
@@ -211,8 +240,9 @@ TEST(PinnedTest, TensorsNeverHeldWholeAreRefusedByName) {
   try {
     plan::PinTensors(tiled, {Named(tiled.graph, "r")});
     FAIL() << "pinned a tile-loop intermediate";
-  } catch (const Error& e) {
+  } catch (const plan::UnpinnableTensor& e) {
     EXPECT_EQ(e.status(), Status::kInvalidArgument);
+    EXPECT_EQ(e.tensor(), "r");
     EXPECT_NE(std::string(e.what()).find("tensor 'r' cannot be pinned"), std::string::npos)
         << e.what();
     EXPECT_NE(std::string(e.what()).find("computes it in tiles"), std::string::npos) << e.what();
