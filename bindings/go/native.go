@@ -87,11 +87,22 @@ func analyze(m modelHandle, b Budgets) (analysisHandle, error) {
 }
 
 func makePlan(m modelHandle, b Budgets, po PlanOptions) (planHandle, error) {
+	o, err := planOptions(b, po)
+	if err != nil {
+		return nil, err
+	}
+	var out planHandle
+	err = call(func() C.tigris_status { return C.tigris_plan(&out, m, &o) })
+	return out, err
+}
+
+// planOptions is a tigris_plan_options for po, with budgets b.
+func planOptions(b Budgets, po PlanOptions) (C.tigris_plan_options, error) {
 	var o C.tigris_plan_options
 	if err := call(func() C.tigris_status {
 		return C.tigris_plan_options_init(&o, C.TIGRIS_PLAN_OPTIONS_VERSION)
 	}); err != nil {
-		return nil, err
+		return o, err
 	}
 	o.fast_bytes, o.slow_bytes, o.flash_bytes = C.uint64_t(b.Fast), C.uint64_t(b.Slow), C.uint64_t(b.Flash)
 	o.layout = C.tigris_layout(b.Layout)
@@ -106,10 +117,31 @@ func makePlan(m modelHandle, b Budgets, po PlanOptions) (planHandle, error) {
 	if po.LZ4 {
 		o.compression = C.TIGRIS_COMPRESSION_LZ4
 	}
+	return o, nil
+}
+
+func makePlanForTarget(m modelHandle, t Target, po PlanOptions) (planHandle, error) {
+	o, err := planOptions(Budgets{}, po)
+	if err != nil {
+		return nil, err
+	}
+	// C copies of the strings, alive for the call only (the library keeps none).
+	yaml, source := C.CString(t.YAML), C.CString(t.Source)
+	defer C.free(unsafe.Pointer(yaml))
+	defer C.free(unsafe.Pointer(source))
+	if t.Rules != "" {
+		rules, rulesSource := C.CString(t.Rules), C.CString(t.RulesSource)
+		defer C.free(unsafe.Pointer(rules))
+		defer C.free(unsafe.Pointer(rulesSource))
+		o.rules_yaml, o.rules_source = rules, rulesSource
+	}
 	var out planHandle
-	err := call(func() C.tigris_status { return C.tigris_plan(&out, m, &o) })
+	err = call(func() C.tigris_status { return C.tigris_plan_for_target(&out, m, &o, yaml, source) })
 	return out, err
 }
+
+func planMemoriesJSON(p planHandle) string { return C.GoString(C.tigris_plan_memories_json(p)) }
+func planWarnings(p planHandle) string     { return C.GoString(C.tigris_plan_warnings(p)) }
 
 func planFromMemory(data []byte) (planHandle, error) {
 	p, n := cBytes(data)

@@ -92,6 +92,26 @@ namespace Tigris
                 return new Plan(new PlanHandle(raw));
             }
         }
+
+        /// <summary>Compiles a plan for a part's memories instead of budgets: the YAML text
+        /// of a target description (targetSource names it in messages), and placement rules
+        /// when rulesYaml is given (`tigris compile --target T.yaml --rules R.yaml`,
+        /// docs/memories.md).</summary>
+        public Plan PlanForTarget(string targetYaml, string targetSource, string rulesYaml = null,
+                                  string rulesSource = null, bool xip = false, bool lz4 = false)
+        {
+            using (var o = new tigris_plan_options())
+            {
+                TigrisException.Check(tigris_c.tigris_plan_options_init(o, tigris_c.TIGRIS_PLAN_OPTIONS_VERSION));
+                o.xip = xip ? 1 : 0;
+                o.compression = lz4 ? tigris_compression.TIGRIS_COMPRESSION_LZ4 : tigris_compression.TIGRIS_COMPRESSION_NONE;
+                IntPtr raw;
+                // tigris_plan_with (bindings/tigris.i) sets the rules strings for this call only.
+                Check(tigris_c.tigris_plan_with(out raw, h, o, null, targetYaml, targetSource,
+                                                rulesYaml, rulesSource));
+                return new Plan(new PlanHandle(raw));
+            }
+        }
     }
 
     public sealed class Analysis : IDisposable
@@ -137,5 +157,19 @@ namespace Tigris
         }
 
         public void Save(string path) { TigrisException.Check(tigris_c.tigris_emit_to_file(h, path)); }
+
+        /// <summary>What the plan keeps in each memory, as JSON: [{"name", "size",
+        /// "used_bytes", "peak_bytes", "traffic_bytes", "role"}].</summary>
+        public string MemoriesJson { get { return tigris_c.tigris_plan_memories_json(h); } }
+
+        /// <summary>Warnings from compiling (rules whose ids match no tensor), one per entry.</summary>
+        public string[] Warnings
+        {
+            get
+            {
+                return tigris_c.tigris_plan_warnings(h).Split(new[] { '\n' },
+                                                              StringSplitOptions.RemoveEmptyEntries);
+            }
+        }
     }
 }

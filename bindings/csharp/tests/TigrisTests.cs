@@ -111,6 +111,51 @@ public static class TigrisTests
         finally { Directory.Delete(dir, true); }
     }
 
+    const string Part = "memories:\n  - {name: DTCM, size: 64K}\n  - {name: SRAM, size: 512K}\n" +
+                        "  - {name: FLASH, size: 4M, read_only: true}\n";
+    const string Rules = "tensors:\n  - type: CONSTANT\n    attributes: { memory: FLASH }\n" +
+                         "  - id: no_such_tensor\n    attributes: { memory: SRAM }\n";
+
+    public static void TestPlanForTargetMatchesCliCompile()
+    {
+        string dir = Path.Combine(Path.GetTempPath(), "tigris-cs-target-" + Process.GetCurrentProcess().Id);
+        Directory.CreateDirectory(dir);
+        try
+        {
+            string part = Path.Combine(dir, "part.yaml"), rules = Path.Combine(dir, "rules.yaml");
+            File.WriteAllText(part, Part);
+            File.WriteAllText(rules, Rules);
+            string outPath = Path.Combine(dir, "cli.tgrs");
+            string printed = RunCli("compile", ModelPath, "--target", part, "--rules", rules, "-o", outPath);
+            byte[] want = File.ReadAllBytes(outPath);
+            using (Model m = Model.Load(ModelPath))
+            using (Plan p = m.PlanForTarget(Part, part, Rules, rules))
+            {
+                Assert.True(want.SequenceEqual(p.Emit()), "plan bytes equal `tigris compile --target --rules`");
+                foreach (string name in new[] { "DTCM", "SRAM", "FLASH" })
+                {
+                    string line = printed.Split('\n').First(l => l.StartsWith(name + " "));
+                    string used = line.Split(new[] { ' ' }, StringSplitOptions.RemoveEmptyEntries)[2];
+                    Assert.True(p.MemoriesJson.Contains("\"name\":\"" + name + "\",\"size\":") &&
+                                p.MemoriesJson.Contains("\"used_bytes\":" + used + ","),
+                                name + " used " + used + " in " + p.MemoriesJson);
+                }
+                Assert.Equal(1, p.Warnings.Length, "one warning");
+                Assert.True(p.Warnings[0].Contains("id 'no_such_tensor' matches no tensor"), p.Warnings[0]);
+            }
+        }
+        finally { Directory.Delete(dir, true); }
+    }
+
+    public static void TestBadTargetThrowsInvalidArgument()
+    {
+        using (Model m = Model.Load(ModelPath))
+        {
+            Throws(Status.InvalidArgument, "part.yaml:2:",
+                   () => m.PlanForTarget("memories:\n  - {name: DTCM}\n", "part.yaml").Dispose());
+        }
+    }
+
     public static void TestBadPathThrowsIO()
     {
         try

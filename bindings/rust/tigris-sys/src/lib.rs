@@ -322,6 +322,21 @@ extern "C" {
         model: *const tigris_model,
         options: *const tigris_plan_options,
     ) -> tigris_status;
+    pub fn tigris_plan_for_target(
+        out: *mut *mut tigris_execution_plan,
+        model: *const tigris_model,
+        options: *const tigris_plan_options,
+        target_yaml: *const c_char,
+        source: *const c_char,
+    ) -> tigris_status;
+    pub fn tigris_plan_memories_json(plan: *const tigris_execution_plan) -> *const c_char;
+    pub fn tigris_plan_warnings(plan: *const tigris_execution_plan) -> *const c_char;
+    pub fn tigris_plan_check_target(
+        plan: *const c_void,
+        plan_size: usize,
+        target_yaml: *const c_char,
+        source: *const c_char,
+    ) -> tigris_status;
     pub fn tigris_plan_free(plan: *mut tigris_execution_plan);
     pub fn tigris_plan_last_error(plan: *const tigris_execution_plan) -> *const c_char;
     pub fn tigris_plan_file_bytes(plan: *const tigris_execution_plan) -> u64;

@@ -100,24 +100,97 @@ impl Model {
 
     /// Compiles an execution plan. `xip`: weights read in place from flash.
     pub fn plan(&self, budgets: &Budgets, xip: bool, lz4: bool) -> Result<Plan> {
-        let mut o = sys::tigris_plan_options::default();
-        check(unsafe { sys::tigris_plan_options_init(&mut o, sys::TIGRIS_PLAN_OPTIONS_VERSION) })?;
+        let mut o = plan_options(xip, lz4)?;
         o.fast_bytes = budgets.fast.bytes()?;
         o.slow_bytes = budgets.slow_bytes()?;
         o.flash_bytes = budgets.flash_bytes()?;
         (o.layout, o.time_limit_seconds) = budgets.layout_fields(o.time_limit_seconds);
-        o.xip = xip as i32;
-        o.compression = if lz4 {
-            sys::TIGRIS_COMPRESSION_LZ4
-        } else {
-            sys::TIGRIS_COMPRESSION_NONE
-        };
         let mut raw = ptr::null_mut();
         let status = unsafe { sys::tigris_plan(&mut raw, self.raw, &o) };
         if status != sys::TIGRIS_OK {
             return Err(self.fail(status));
         }
         Ok(Plan { raw })
+    }
+
+    /// Compiles a plan for a part's memories instead of budgets, with its placement rules
+    /// if it has any (`tigris compile --target T.yaml [--rules R.yaml]`, docs/memories.md).
+    pub fn plan_for_target(&self, target: &Target, xip: bool, lz4: bool) -> Result<Plan> {
+        let mut o = plan_options(xip, lz4)?;
+        if let Some((rules, source)) = &target.rules {
+            o.rules_yaml = rules.as_ptr();
+            o.rules_source = source.as_ptr();
+        }
+        let mut raw = ptr::null_mut();
+        // SAFETY: the strings live in `target` for the whole call; the library keeps none.
+        let status = unsafe {
+            sys::tigris_plan_for_target(
+                &mut raw,
+                self.raw,
+                &o,
+                target.yaml.as_ptr(),
+                target.source.as_ptr(),
+            )
+        };
+        if status != sys::TIGRIS_OK {
+            return Err(self.fail(status));
+        }
+        Ok(Plan { raw })
+    }
+}
+
+// Plan options with the weight and compression choices; budgets zero.
+fn plan_options(xip: bool, lz4: bool) -> Result<sys::tigris_plan_options> {
+    let mut o = sys::tigris_plan_options::default();
+    check(unsafe { sys::tigris_plan_options_init(&mut o, sys::TIGRIS_PLAN_OPTIONS_VERSION) })?;
+    o.xip = xip as i32;
+    o.compression = if lz4 {
+        sys::TIGRIS_COMPRESSION_LZ4
+    } else {
+        sys::TIGRIS_COMPRESSION_NONE
+    };
+    Ok(o)
+}
+
+/// A part's memories (docs/memories.md): the YAML text of a target description and the name
+/// its messages use, with placement rules (their text and name) when given.
+#[derive(Debug, Clone)]
+pub struct Target {
+    yaml: CString,
+    source: CString,
+    rules: Option<(CString, CString)>,
+}
+
+impl Target {
+    /// A target from its YAML text; `source` names it in messages.
+    pub fn new(yaml: &str, source: &str) -> Result<Target> {
+        Ok(Target {
+            yaml: c_string(yaml, "target")?,
+            source: c_string(source, "target name")?,
+            rules: None,
+        })
+    }
+    /// The same target with placement rules (`--rules`).
+    pub fn with_rules(mut self, yaml: &str, source: &str) -> Result<Target> {
+        self.rules = Some((c_string(yaml, "rules")?, c_string(source, "rules name")?));
+        Ok(self)
+    }
+    /// Reads a target description, and placement rules when `rules` is given, from files.
+    pub fn from_files(target: impl AsRef<Path>, rules: Option<&Path>) -> Result<Target> {
+        let read = |path: &Path| {
+            std::fs::read_to_string(path).map_err(|e| {
+                Error::new(
+                    sys::TIGRIS_ERR_IO,
+                    format!("cannot read {}: {e}", path.display()),
+                )
+            })
+        };
+        let path = target.as_ref();
+        let t = Target::new(&read(path)?, &path.to_string_lossy())?;
+        match rules {
+            Some(r) => t.with_rules(&read(r)?, &r.to_string_lossy()),
+            None => Ok(t),
+        }
     }
 }
 
@@ -271,6 +344,33 @@ impl Plan {
         let bytes = unsafe { std::slice::from_raw_parts(data as *const u8, size).to_vec() };
         unsafe { sys::tigris_free(data) };
         Ok(bytes)
+    }
+    /// What the plan keeps in each memory, as JSON (tigris_plan_memories_json): `[{"name",
+    /// "size", "used_bytes", "peak_bytes", "traffic_bytes", "role"}]`.
+    pub fn memories_json(&self) -> String {
+        unsafe { cstr(sys::tigris_plan_memories_json(self.raw)) }
+    }
+    /// Warnings from compiling (placement rules whose ids match no tensor), one per entry.
+    pub fn warnings(&self) -> Vec<String> {
+        let text = unsafe { cstr(sys::tigris_plan_warnings(self.raw)) };
+        text.lines()
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect()
+    }
+    /// Ok when the plan fits `target`: every memory it names is the target's and holds what
+    /// the plan puts there (`tigris run --target`).
+    pub fn check_target(&self, target: &Target) -> Result<()> {
+        let bytes = self.emit()?;
+        // SAFETY: the bytes and strings are valid for the call.
+        check(unsafe {
+            sys::tigris_plan_check_target(
+                bytes.as_ptr().cast(),
+                bytes.len(),
+                target.yaml.as_ptr(),
+                target.source.as_ptr(),
+            )
+        })
     }
     /// Writes the .tgrs file.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
