@@ -33,7 +33,7 @@ bool HasTiledGemm(const tgrs_plan& plan) {
 std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
   std::set<int> codes;
   bool float32 = false, int8 = false, gemm_bands = false, uint8_io = false, lz4 = false;
-  bool state = false, staged = false;
+  bool state = false, staged = false, pinned = false;
   std::string sources;
   for (const LoadedPlan* loaded : plans) {
     const tgrs_plan& plan = loaded->plan();
@@ -52,6 +52,7 @@ std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
     lz4 = lz4 || tgrs_plan_compression(&plan) == TGRS_COMPRESSION_LZ4;
     state = state || tgrs_plan_state_count(&plan) > 0;
     staged = staged || tgrs_plan_staged_constants(&plan).count > 0;
+    pinned = pinned || tgrs_plan_pinned_arena_bytes(&plan) > 0;
     std::string path = loaded->path();  // a "*/" in it would end the comment early
     for (size_t at = path.find("*/"); at != std::string::npos; at = path.find("*/", at + 2)) {
       path.replace(at, 2, "*\\/");
@@ -76,6 +77,7 @@ std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
   if (lz4) h += "#define TGRS_WITH_LZ4 1\n";
   if (state) h += "#define TGRS_WITH_STATE 1\n";
   if (staged) h += "#define TGRS_WITH_STAGED_CONSTANTS 1\n";
+  if (pinned) h += "#define TGRS_WITH_PINNED 1\n";
   // A dtype no tensor has is left out (tigris_executor.h), unless that would leave none.
   if (float32 != int8) {
     h += float32 ? "#define TGRS_WITH_INT8 0\n" : "#define TGRS_WITH_FLOAT32 0\n";

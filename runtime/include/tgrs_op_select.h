@@ -160,5 +160,10 @@
 #ifndef TGRS_WITH_STAGED_CONSTANTS
 #define TGRS_WITH_STAGED_CONSTANTS (!TGRS_OPS_SELECTED)
 #endif
+/* The schema-4 PINNED arena (tensors placement rules pin to a memory of their own). Left
+ * out, tgrs_plan_init refuses a plan that lists it, naming memories[6]. */
+#ifndef TGRS_WITH_PINNED
+#define TGRS_WITH_PINNED (!TGRS_OPS_SELECTED)
+#endif
 
 #endif /* TGRS_OP_SELECT_H_ */

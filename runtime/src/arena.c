@@ -26,9 +26,11 @@ uint8_t* tgrs_exec_home(tgrs_exec* ex, const tgrs_home* home, size_t bytes) {
       return tgrs_exec_fast(ex, home->offset, bytes);
     case TGRS_REGION_SLOW:
       return tgrs_exec_slow(ex, home->offset, bytes);
+#if TGRS_WITH_PINNED /* else the verifier refused PINNED homes */
     case TGRS_REGION_PINNED:
       return arena_range(ex->pinned, ex->pinned_size, &ex->stats->pinned_hwm_bytes, home->offset,
                          bytes);
+#endif
     default:
       return NULL;
   }

@@ -53,7 +53,6 @@ static tgrs_status check_arguments(const tgrs_plan* plan, const tgrs_arenas* are
   const tgrs_i32s in = tgrs_plan_inputs(plan), out = tgrs_plan_outputs(plan);
   const uint32_t fast_needed = tgrs_plan_fast_arena_bytes(plan);
   const uint32_t slow_needed = tgrs_plan_slow_arena_bytes(plan);
-  const uint32_t pinned_needed = tgrs_plan_pinned_arena_bytes(plan);
   uint32_t i;
   if (fast_needed > 0) {
     if (arenas->fast == NULL || arenas->fast_size < fast_needed) return TGRS_ERR_ARENA_TOO_SMALL;
@@ -65,12 +64,17 @@ static tgrs_status check_arguments(const tgrs_plan* plan, const tgrs_arenas* are
     }
     if (misaligned(arenas->slow)) return TGRS_ERR_SLOW_ARENA_MISALIGNED;
   }
-  if (pinned_needed > 0) {
-    if (arenas->pinned == NULL || arenas->pinned_size < pinned_needed) {
-      return TGRS_ERR_ARENA_TOO_SMALL;
+#if TGRS_WITH_PINNED
+  {
+    const uint32_t pinned_needed = tgrs_plan_pinned_arena_bytes(plan);
+    if (pinned_needed > 0) {
+      if (arenas->pinned == NULL || arenas->pinned_size < pinned_needed) {
+        return TGRS_ERR_ARENA_TOO_SMALL;
+      }
+      if (misaligned(arenas->pinned)) return TGRS_ERR_ARENA_MISALIGNED;
     }
-    if (misaligned(arenas->pinned)) return TGRS_ERR_ARENA_MISALIGNED;
   }
+#endif
   if (num_inputs != in.count) return TGRS_ERR_INPUT_COUNT;
   if (num_outputs != out.count) return TGRS_ERR_OUTPUT_COUNT;
   if (num_inputs > 0 && inputs == NULL) return TGRS_ERR_NULL_ARGUMENT;
@@ -196,10 +200,12 @@ tgrs_status tgrs_run_staged_(const tgrs_plan* plan, const tgrs_arenas* arenas,
   ex.fast_size = arenas->fast_size;
   ex.slow = (uint8_t*)arenas->slow;
   ex.slow_size = arenas->slow_size;
+#if TGRS_WITH_PINNED
   if (tgrs_plan_pinned_arena_bytes(plan) > 0) {
     ex.pinned = (uint8_t*)arenas->pinned;
     ex.pinned_size = arenas->pinned_size;
   }
+#endif
   ex.inputs = inputs;
   ex.outputs = outputs;
   ex.loaded_block = -1;

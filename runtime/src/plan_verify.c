@@ -628,21 +628,25 @@ static tgrs_status verify_home(vctx* c, uint32_t at, uint32_t bytes, uint8_t kin
   uint8_t region = c->base[at + 8];
   uint32_t arena;
   push(c, "home", -1);
-  if (region > TGRS_REGION_HOST && region != TGRS_REGION_PINNED) {
+  if (region > TGRS_REGION_HOST && (!TGRS_WITH_PINNED || region != TGRS_REGION_PINNED)) {
     return fail(c, TGRS_ERR_BAD_ENUM, "unknown region {v} (known: 0..{l}, 6)", region,
                 TGRS_REGION_HOST);
   }
+#if TGRS_WITH_PINNED
   if (region == TGRS_REGION_PINNED && (!c->pinned_listed || kind != TGRS_BUFFER_TENSOR)) {
     return fail(c, TGRS_ERR_BAD_ENUM,
                 "region {v} (PINNED) holds whole tensors of a schema 4 plan listing its memory "
                 "(schema {l})",
                 region, c->version);
   }
+  c->pinned_homes |= region == TGRS_REGION_PINNED;
+#else
+  (void)kind;
+#endif
   if (region == TGRS_REGION_FAST || region == TGRS_REGION_SLOW || region == TGRS_REGION_PINNED) {
     arena = region == TGRS_REGION_FAST   ? c->fast_arena
             : region == TGRS_REGION_SLOW ? c->slow_arena
                                          : c->pinned_arena;
-    c->pinned_homes |= region == TGRS_REGION_PINNED;
     /* Offsets and sizes in the arenas are multiples of 16 (docs/memory-model.md). */
     if (offset % 16u != 0) {
       return fail(c, TGRS_ERR_BAD_ALIGNMENT, "offset {v} is not a multiple of {l}", offset, 16);
@@ -1095,6 +1099,12 @@ static tgrs_status read_pinned_arena(vctx* c, const vtab* root) {
   TRY(get_vector(c, root, FB_PLAN_MEMORIES, "memories", 4, &memories));
   if (memories.len <= TGRS_REGION_PINNED) return TGRS_OK;
   push(c, "memories", TGRS_REGION_PINNED);
+#if !TGRS_WITH_PINNED
+  (void)t;
+  return fail(c, TGRS_ERR_UNSUPPORTED_OP,
+              "a pinned arena: this runtime was built without pinned tensors ({v} memories)",
+              memories.len, 0);
+#endif
   TRY(element_table(c, &memories, TGRS_REGION_PINNED, &t));
   TRY(get_u32(c, &t, FB_MEMORY_SIZE, "size", 0, &c->pinned_arena));
   pop(c);

@@ -25,8 +25,8 @@ static int find_buffer(const tgrs_exec* ex, const tgrs_plan_stage* stage, uint32
   for (i = 0; i < stage->buffer_count; ++i) {
     if (tgrs_plan_get_stage_buffer(ex->plan, stage_index, i, out) != TGRS_OK) return 0;
     if (out->kind != kind || !out->has_home) continue;
-    if (out->home.region != TGRS_REGION_FAST &&
-        (kind != TGRS_BUFFER_TENSOR || out->home.region != TGRS_REGION_PINNED)) {
+    if (out->home.region != TGRS_REGION_FAST && (!TGRS_WITH_PINNED || kind != TGRS_BUFFER_TENSOR ||
+                                                 out->home.region != TGRS_REGION_PINNED)) {
       continue;
     }
     if (kind == TGRS_BUFFER_SCRATCH ? out->op != step : out->tensor != tensor) continue;
@@ -54,7 +54,7 @@ static tgrs_status load_buffer(tgrs_exec* ex, const tgrs_plan_buffer* b) {
     tgrs_home home;
     uint8_t* src;
     if (!tgrs_exec_slow_home(ex, b->tensor, &home)) return TGRS_ERR_INCONSISTENT_PLAN;
-    if (tgrs_same_home(&home, &b->home)) return TGRS_OK; /* pinned: already there */
+    if (TGRS_WITH_PINNED && tgrs_same_home(&home, &b->home)) return TGRS_OK; /* pinned */
     src = tgrs_exec_home(ex, &home, b->bytes);
     if (src == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
     tgrs_copy_box(&t, src, dst, &whole, 1);
@@ -133,7 +133,7 @@ static tgrs_status write_out(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32
     tgrs_home home;
     uint8_t* dst;
     if (!tgrs_exec_slow_home(ex, tensor, &home)) return TGRS_ERR_INCONSISTENT_PLAN;
-    if (tgrs_same_home(&home, &b.home)) return TGRS_OK; /* pinned: already there */
+    if (TGRS_WITH_PINNED && tgrs_same_home(&home, &b.home)) return TGRS_OK; /* pinned */
     dst = tgrs_exec_home(ex, &home, b.bytes);
     if (dst == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
     tgrs_copy_box(&t, dst, src, &whole, 0);

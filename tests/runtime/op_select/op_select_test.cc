@@ -139,8 +139,9 @@ TEST(OpSelectTest, AnOpLeftOutFailsWhereItIsReached) {
 // Plan features the header leaves out when its plan does not use them (tgrs_op_select.h):
 // a plan that needs one is refused where it is reached, naming it, never misread.
 TEST(OpSelectTest, FeaturesLeftOutAreRefusedNamingThem) {
-  static_assert(TGRS_WITH_LZ4 == 0 && TGRS_WITH_STATE == 0 && TGRS_WITH_STAGED_CONSTANTS == 0,
-                "kws_small_cnn at 16K --xip has no LZ4 blocks, state or staged constants");
+  static_assert(TGRS_WITH_LZ4 == 0 && TGRS_WITH_STATE == 0 && TGRS_WITH_STAGED_CONSTANTS == 0 &&
+                    TGRS_WITH_PINNED == 0,
+                "kws_small_cnn at 16K --xip has no LZ4 blocks, state, staged constants or pins");
   const std::string model = testing::SharedOnnxModel("kws_small_cnn.onnx");
   // Staged constants: tgrs_plan_init refuses the plan, naming the field.
   {
@@ -153,6 +154,44 @@ TEST(OpSelectTest, FeaturesLeftOutAreRefusedNamingThem) {
     tgrs_verify_error_format(&plan.error, text, sizeof text);
     EXPECT_NE(std::string(text).find(
                   "staged_bytes: 28848 staged bytes: this runtime was built without staged"),
+              std::string::npos)
+        << text;
+  }
+  // A pinned arena: placement rules pin the graph output (whole: one normal stage) to SRAM;
+  // tgrs_plan_init refuses the plan, naming the memory entry.
+  {
+    tigris_model* m = nullptr;
+    ASSERT_EQ(tigris_load(&m, model.c_str(), nullptr), TIGRIS_OK);
+    tigris_tensor_info out{};
+    out.version = TIGRIS_TENSOR_INFO_VERSION;
+    ASSERT_EQ(tigris_model_tensor(m, static_cast<size_t>(tigris_model_output(m, 0)), &out),
+              TIGRIS_OK);
+    const std::string rules =
+        std::string("tensors:\n  - id: \"") + out.name + "\"\n    attributes: { memory: SRAM }\n";
+    tigris_plan_options options;
+    tigris_plan_options_init(&options, TIGRIS_PLAN_OPTIONS_VERSION);
+    options.rules_yaml = rules.c_str();
+    tigris_execution_plan* plan = nullptr;
+    ASSERT_EQ(tigris_plan_for_target(&plan, m, &options,
+                                     "memories:\n  - {name: DTCM, size: 256K}\n"
+                                     "  - {name: SRAM, size: 1M}\n"
+                                     "  - {name: FLASH, size: 4M, read_only: true}\n",
+                                     "part.yaml"),
+              TIGRIS_OK)
+        << tigris_last_error();
+    void* bytes = nullptr;
+    size_t size = 0;
+    ASSERT_EQ(tigris_emit(&bytes, &size, plan), TIGRIS_OK);
+    AlignedBuffer copy = Aligned(size);
+    std::memcpy(copy.get(), bytes, size);
+    tigris_free(bytes);
+    tigris_plan_free(plan);
+    tigris_model_free(m);
+    tgrs_plan loaded;
+    EXPECT_EQ(tgrs_plan_init(&loaded, copy.get(), size), TGRS_ERR_UNSUPPORTED_OP);
+    char text[200];
+    tgrs_verify_error_format(&loaded.error, text, sizeof text);
+    EXPECT_NE(std::string(text).find("memories[6]: a pinned arena: this runtime was built without"),
               std::string::npos)
         << text;
   }
