@@ -24,8 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run_qemu_case import CaseFailure, launch, run  # noqa: E402
 
 CELLS = ("cell_a", "cell_b")
-# Per model: 4 bind errors, zero-fill, latch, unbound constants, staged bytes; then the reset.
-EXPECTED_CHECKS = 8 * len(CELLS) + 1
+# Per model: 4 bind errors, zero-fill, latch, unbound constants, staged bytes; cell_b's
+# pinned arena: unbound, too small, misaligned; then the reset.
+EXPECTED_CHECKS = 8 * len(CELLS) + 3 + 1
 
 
 def io_shapes(tigris, plan):

@@ -4,8 +4,9 @@
  * caller-supplied arenas" wires them, from the headers `tigris compile --emit-c` wrote for
  * tests/cortex-m/three_memories.yaml:
  *  - DTCM: one scratch buffer (.bss, the board's SSRAM2/3), shared by both models;
- *  - SRAM: each model's own persistent state and staged constants (.psram, the board's
- *    PSRAM window);
+ *  - SRAM: each model's own persistent state and staged constants, and cell_b's pinned
+ *    arena (two activations its placement rules pin there; .psram, the board's PSRAM
+ *    window);
  *  - FLASH: both plans (cell_a.c, cell_b.c: const arrays in .tgrs_plan, the board's SSRAM1),
  *    the source the constants are staged from.
  * On the target it checks the context contract for the new arenas (the four bind errors,
@@ -40,6 +41,8 @@ static uint8_t const_a[CELL_A_ARENA_CONST_SRAM_SIZE]
     __attribute__((aligned(CELL_A_ARENA_CONST_SRAM_ALIGNMENT), section(".psram")));
 static uint8_t const_b[CELL_B_ARENA_CONST_SRAM_SIZE]
     __attribute__((aligned(CELL_B_ARENA_CONST_SRAM_ALIGNMENT), section(".psram")));
+static uint8_t pinned_b[CELL_B_ARENA_PINNED_SRAM_SIZE]
+    __attribute__((aligned(CELL_B_ARENA_PINNED_SRAM_ALIGNMENT), section(".psram")));
 
 static uint8_t input_bytes[MAX_IO_BYTES] __attribute__((aligned(16)));
 static uint8_t output_bytes[MAX_IO_BYTES] __attribute__((aligned(16)));
@@ -132,6 +135,29 @@ static int bind_and_check(model* m, uint8_t* state, size_t state_size, uint8_t* 
   return HARNESS_EXIT_OK;
 }
 
+/* cell_b's PINNED arena: invoking without it, then two bind errors, then the bind. */
+static int bind_pinned(model* m, uint8_t* arena, size_t size, uint32_t* checks) {
+  uint8_t x[MAX_IO_BYTES / 4], y[MAX_IO_BYTES / 4], h[MAX_IO_BYTES / 4];
+  tgrs_input_buffer in[1];
+  tgrs_output_buffer out[2];
+  memset(x, 0, sizeof x);
+  in[0].data = x;
+  in[0].size = m->x_bytes;
+  out[0].data = y;
+  out[0].size = m->y_bytes;
+  out[1].data = h;
+  out[1].size = m->h_bytes;
+  *checks += tgrs_invoke(&m->ctx, in, 1, out, 2, NULL) == TGRS_ERR_ARENA_NOT_BOUND;
+  *checks +=
+      tgrs_bind_arena(&m->ctx, TGRS_REGION_PINNED, arena, size - 1) == TGRS_ERR_ARENA_TOO_SMALL;
+  *checks +=
+      tgrs_bind_arena(&m->ctx, TGRS_REGION_PINNED, arena + 8, size) == TGRS_ERR_ARENA_MISALIGNED;
+  if (tgrs_bind_arena(&m->ctx, TGRS_REGION_PINNED, arena, size) != TGRS_OK) {
+    return fail(HARNESS_EXIT_SETUP_FAILED, "binding the pinned arena: ", m->name);
+  }
+  return HARNESS_EXIT_OK;
+}
+
 static tgrs_status step(model* m, const uint8_t* x, uint8_t* y) {
   tgrs_input_buffer in[1];
   tgrs_output_buffer out[2];
@@ -165,7 +191,8 @@ int main(void) {
   if ((code = bind_and_check(&a, state_a, sizeof state_a, const_a, sizeof const_a, &checks)) !=
           HARNESS_EXIT_OK ||
       (code = bind_and_check(&b, state_b, sizeof state_b, const_b, sizeof const_b, &checks)) !=
-          HARNESS_EXIT_OK) {
+          HARNESS_EXIT_OK ||
+      (code = bind_pinned(&b, pinned_b, sizeof pinned_b, &checks)) != HARNESS_EXIT_OK) {
     return code;
   }
 
