@@ -237,10 +237,18 @@ int RunRun(int argc, char** argv) {
   std::printf("slow     high-water %llu of %llu bytes arena\n",
               static_cast<unsigned long long>(stats.slow_hwm_bytes),
               static_cast<unsigned long long>(stats.slow_arena_bytes));
+  if (stats.pinned_arena_bytes > 0) {
+    std::printf("pinned   high-water %llu of %llu bytes arena\n",
+                static_cast<unsigned long long>(stats.pinned_hwm_bytes),
+                static_cast<unsigned long long>(stats.pinned_arena_bytes));
+  }
   // The arenas were poisoned before the run (tigris_run_plan): proof of the high-water mark.
-  std::printf("poison   fast %s, slow %s beyond the high-water marks\n",
+  std::printf("poison   fast %s, slow %s beyond the high-water marks%s\n",
               stats.fast_untouched_beyond_hwm ? "intact" : "DAMAGED",
-              stats.slow_untouched_beyond_hwm ? "intact" : "DAMAGED");
+              stats.slow_untouched_beyond_hwm ? "intact" : "DAMAGED",
+              stats.pinned_arena_bytes == 0       ? ""
+              : stats.pinned_untouched_beyond_hwm ? "; pinned intact"
+                                                  : "; pinned DAMAGED");
   for (uint32_t i = 0; i < plan_outputs.count; ++i) {
     std::printf("output   %s %s %s\n", args.Values("-o")[i].c_str(),
                 NpyShapeText(out_arrays[i].shape).c_str(), out_arrays[i].descr.c_str());

@@ -463,7 +463,7 @@ typedef struct tigris_run_options {
 #define TIGRIS_RUN_OPTIONS_INIT \
   { TIGRIS_RUN_OPTIONS_VERSION, 0, 0 }
 
-#define TIGRIS_RUN_STATS_VERSION 1
+#define TIGRIS_RUN_STATS_VERSION 2
 typedef struct tigris_run_stats {
   int version;               /* set by the caller: TIGRIS_RUN_STATS_VERSION */
   uint64_t fast_arena_bytes; /* the arenas the run used */
@@ -478,6 +478,11 @@ typedef struct tigris_run_stats {
    * touched), 0 otherwise. */
   int fast_untouched_beyond_hwm;
   int slow_untouched_beyond_hwm;
+  /* Since version 2: the PINNED arena (tensors placement rules pin to a memory of their own,
+   * docs/memories.md), 0 when the plan has none; as the fields above. */
+  uint64_t pinned_arena_bytes;
+  uint64_t pinned_hwm_bytes;
+  int pinned_untouched_beyond_hwm;
 } tigris_run_stats;
 
 /* Verifies `plan` (plan_size bytes of a .tgrs, any alignment: it is copied) with the

@@ -5,6 +5,7 @@
 // conversion of inputs and outputs with the plan's scales (ONNX QuantizeLinear /
 // DequantizeLinear, the kernels' own helpers).
 #include <chrono>
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -115,10 +116,16 @@ Status ToStatus(tgrs_status st) {
 
 // Zeroes *stats (keeping its version) before anything can fail, so a caller reads a
 // defined failed_op (-1) and runtime_status whatever happens.
+// A caller's tigris_run_stats is as large as its version: version 1 ends before the pinned
+// arena's fields.
+size_t StatsBytes(int version) {
+  return version >= 2 ? sizeof(tigris_run_stats) : offsetof(tigris_run_stats, pinned_arena_bytes);
+}
+
 void ResetStats(tigris_run_stats* stats) {
   if (stats && stats->version >= 1 && stats->version <= TIGRIS_RUN_STATS_VERSION) {
     const int version = stats->version;
-    std::memset(stats, 0, sizeof *stats);
+    std::memset(stats, 0, StatsBytes(version));
     stats->version = version;
     stats->failed_op = -1;
   }
@@ -223,6 +230,12 @@ void RunPlan(const void* plan_bytes, size_t plan_size, const tigris_run_options*
         PoisonIntact(fast.get(), run_stats.fast_hwm_bytes, static_cast<size_t>(fast_size));
     stats->slow_untouched_beyond_hwm =
         PoisonIntact(slow.get(), run_stats.slow_hwm_bytes, static_cast<size_t>(slow_size));
+    if (stats->version >= 2) {
+      stats->pinned_arena_bytes = pinned_size;
+      stats->pinned_hwm_bytes = run_stats.pinned_hwm_bytes;
+      stats->pinned_untouched_beyond_hwm =
+          PoisonIntact(pinned.get(), run_stats.pinned_hwm_bytes, pinned_size);
+    }
   }
   if (st != TGRS_OK) {
     std::string where;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -61,6 +62,26 @@ TEST(RunPlanTest, FloatPlanRunsWithThePlansArenas) {
   ASSERT_EQ(tigris_run_plan(shifted.data() + 1, plan.size(), nullptr, &in, 1, &out2, 1, nullptr),
             TIGRIS_OK);
   EXPECT_EQ(std::memcmp(y.data(), y2.data(), 40), 0);
+}
+
+// A version-1 caller's tigris_run_stats ends before the pinned arena's fields (version 2):
+// the library writes none of them.
+TEST(RunPlanTest, Version1StatsAreWrittenOnlyAsFarAsVersion1Reaches) {
+  const std::vector<uint8_t> plan = Compile(SharedOnnxModel("mnist8.onnx"), 8 << 10);
+  std::vector<float> x(28 * 28, 0.25f), y(10);
+  tigris_run_io in = Io(TIGRIS_DTYPE_FLOAT32, x.data(), x.size() * 4);
+  tigris_run_io out = Io(TIGRIS_DTYPE_FLOAT32, y.data(), y.size() * 4);
+  const size_t v1 = offsetof(tigris_run_stats, pinned_arena_bytes);
+  std::vector<uint8_t> block(sizeof(tigris_run_stats), 0xA5);
+  tigris_run_stats* stats = reinterpret_cast<tigris_run_stats*>(block.data());
+  stats->version = 1;
+  ASSERT_EQ(tigris_run_plan(plan.data(), plan.size(), nullptr, &in, 1, &out, 1, stats), TIGRIS_OK);
+  EXPECT_GT(stats->fast_arena_bytes, 0u);
+  for (size_t i = v1; i < block.size(); ++i) ASSERT_EQ(block[i], 0xA5) << "byte " << i;
+  stats->version = 2;
+  ASSERT_EQ(tigris_run_plan(plan.data(), plan.size(), nullptr, &in, 1, &out, 1, stats), TIGRIS_OK);
+  EXPECT_EQ(stats->pinned_arena_bytes, 0u);  // mnist8 at 8K pins nothing
+  EXPECT_EQ(stats->pinned_hwm_bytes, 0u);
 }
 
 TEST(RunPlanTest, Int8PlanQuantizesFloatInputsAndDequantizesOutputs) {

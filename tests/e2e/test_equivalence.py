@@ -400,3 +400,10 @@ def test_pinned_tensors_keep_every_output_byte(stem, variant):
     y, stats = run_plan(pinned, x_path, "pinned")
     assert y.tobytes() == untiled_bytes(stem, variant)
     assert stats["poison"] == ("intact", "intact"), stats["poison"]
+    # The pinned arena: the plan's size, touched to its last byte, nothing beyond.
+    result = tigris("run", pinned, "--input", x_path, "--output", WORK_DIR / "pinned.out.npy")
+    hwm, arena = map(int, re.search(r"pinned +high-water (\d+) of (\d+) bytes",
+                                    result.stdout).groups())
+    assert arena == after["plan"]["memories"][6]["size"], result.stdout
+    assert -(-hwm // ALIGNMENT) * ALIGNMENT == arena, result.stdout
+    assert "; pinned intact" in result.stdout, result.stdout

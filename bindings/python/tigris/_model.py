@@ -93,6 +93,8 @@ class RunStats:
     fast_hwm_bytes: int
     slow_hwm_bytes: int
     run_seconds: float
+    pinned_arena_bytes: int = 0  # the arena of tensors placement rules pin (0: none)
+    pinned_hwm_bytes: int = 0
 
 
 class RunOutputs(Dict[str, np.ndarray]):
@@ -213,7 +215,8 @@ class Plan(_Handle):
         check(_c.tigris_plan_run(self._h, options, in_ios, out_ios, stats), self._last_error)
         outputs.stats = RunStats(int(stats.fast_arena_bytes), int(stats.slow_arena_bytes),
                                  int(stats.fast_hwm_bytes), int(stats.slow_hwm_bytes),
-                                 float(stats.run_seconds))
+                                 float(stats.run_seconds), int(stats.pinned_arena_bytes),
+                                 int(stats.pinned_hwm_bytes))
         return outputs
 
     def _last_error(self) -> str:

@@ -88,6 +88,9 @@ int main(void) {
   OFF(tigris_run_stats, failed_op);
   OFF(tigris_run_stats, fast_untouched_beyond_hwm);
   OFF(tigris_run_stats, slow_untouched_beyond_hwm);
+  OFF(tigris_run_stats, pinned_arena_bytes);
+  OFF(tigris_run_stats, pinned_hwm_bytes);
+  OFF(tigris_run_stats, pinned_untouched_beyond_hwm);
   /* Enums are passed as C ints; Rust declares them as c_int-sized integers. */
   printf("pub const SIZEOF_tigris_status: usize = %zu;\n", sizeof(tigris_status));
   printf("pub const SIZEOF_tigris_dtype: usize = %zu;\n", sizeof(tigris_dtype));

@@ -71,7 +71,7 @@ pub const TIGRIS_ANALYZE_OPTIONS_VERSION: c_int = 2;
 pub const TIGRIS_PLAN_OPTIONS_VERSION: c_int = 3;
 pub const TIGRIS_RUN_IO_VERSION: c_int = 1;
 pub const TIGRIS_RUN_OPTIONS_VERSION: c_int = 1;
-pub const TIGRIS_RUN_STATS_VERSION: c_int = 1;
+pub const TIGRIS_RUN_STATS_VERSION: c_int = 2;
 
 /// Opaque handles.
 #[repr(C)]
@@ -244,6 +244,10 @@ pub struct tigris_run_stats {
     pub failed_op: i32,
     pub fast_untouched_beyond_hwm: c_int,
     pub slow_untouched_beyond_hwm: c_int,
+    // Since version 2: the PINNED arena.
+    pub pinned_arena_bytes: u64,
+    pub pinned_hwm_bytes: u64,
+    pub pinned_untouched_beyond_hwm: c_int,
 }
 
 extern "C" {

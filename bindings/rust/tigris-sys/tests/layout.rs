@@ -335,6 +335,18 @@ fn field_offsets_match_c() {
         offset_of!(tigris_run_stats, slow_untouched_beyond_hwm),
         c::OFFSET_tigris_run_stats_slow_untouched_beyond_hwm
     );
+    assert_eq!(
+        offset_of!(tigris_run_stats, pinned_arena_bytes),
+        c::OFFSET_tigris_run_stats_pinned_arena_bytes
+    );
+    assert_eq!(
+        offset_of!(tigris_run_stats, pinned_hwm_bytes),
+        c::OFFSET_tigris_run_stats_pinned_hwm_bytes
+    );
+    assert_eq!(
+        offset_of!(tigris_run_stats, pinned_untouched_beyond_hwm),
+        c::OFFSET_tigris_run_stats_pinned_untouched_beyond_hwm
+    );
 }
 
 #[test]
