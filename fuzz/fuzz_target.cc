@@ -41,6 +41,13 @@ void FuzzRules(const std::string& text) {
         tigris::target::TensorKind::kConstant}) {
     const tigris::target::Attributes a = tigris::target::Resolve(rules, kind, "x");
     if ((a.memory.empty()) != (a.memory_rule < 0)) __builtin_trap();
+    // The arena's memory (ResolveKind) comes from a rule without ids, of this kind or "*".
+    const tigris::target::Attributes k = tigris::target::ResolveKind(rules, kind);
+    if (k.memory.empty() != (k.memory_rule < 0)) __builtin_trap();
+    if (k.memory_rule >= 0) {
+      const tigris::target::Rule& r = rules.rules[static_cast<size_t>(k.memory_rule)];
+      if (!r.ids.empty() || (r.type && *r.type != kind)) __builtin_trap();
+    }
   }
 }
 
