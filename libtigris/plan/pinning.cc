@@ -108,7 +108,12 @@ void PinTensors(PlanResult& plan, const std::vector<ir::TensorId>& tensors) {
   // Each tensor's life over the stages holding it whole.
   std::map<ir::TensorId, Pin> pins;
   for (ir::TensorId t : pinned) {
-    if (graph.tensor(t).is_constant) RefuseUnheld(plan, t);
+    if (graph.tensor(t).is_constant) {
+      throw UnpinnableTensor(graph.tensor(t).name,
+                             "tensor '" + graph.tensor(t).name +
+                                 "' is a constant: constants are read in place or staged "
+                                 "(CONSTANT rules), never pinned");
+    }
     Pin pin;
     pin.tensor = t;
     pin.bytes = graph.tensor(t).byte_size();

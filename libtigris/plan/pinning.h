@@ -43,8 +43,8 @@ class UnpinnableTensor : public Error {
 };
 
 // Pins `tensors` (of plan.graph) as above, setting plan.pinned_peak_bytes, and checks the
-// result (plan_check.h). Throws UnpinnableTensor for a tensor held only in tiles or not at
-// all (a constant, or a tensor no op reads or writes).
+// result (plan_check.h). Throws UnpinnableTensor for a constant, and for a tensor held only
+// in tiles or not at all (no op reads or writes it).
 void PinTensors(PlanResult& plan, const std::vector<ir::TensorId>& tensors);
 
 }  // namespace tigris::plan
