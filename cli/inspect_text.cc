@@ -126,6 +126,19 @@ void PrintHeader(const LoadedPlan& loaded) {
   std::printf("arenas     fast %u B, slow %u B (scheduled peak %u B)\n",
               tgrs_plan_fast_arena_bytes(&p), tgrs_plan_slow_arena_bytes(&p),
               tgrs_plan_scheduled_peak_bytes(&p));
+  // Where each arena and the plan live (Plan.memories: a target's names, or the roles').
+  std::string where;
+  for (uint32_t r = 0; r < tgrs_plan_memory_count(&p); ++r) {
+    tgrs_plan_memory m;
+    if (r == TGRS_REGION_HOST || tgrs_plan_get_memory(&p, r, &m) != TGRS_OK) continue;
+    if (r != TGRS_REGION_FLASH && m.size == 0) continue;  // an arena the plan does not use
+    static const char* const kRoles[] = {"scratch", "spills",    "plan",  "",
+                                         "state",   "constants", "pinned"};
+    if (r >= sizeof kRoles / sizeof kRoles[0]) break;  // a later schema's memories
+    where += std::string(where.empty() ? "" : ", ") + kRoles[r] + " in " + m.name;
+    if (r != TGRS_REGION_FLASH) where += " (" + std::to_string(m.size) + " B)";
+  }
+  if (!where.empty()) std::printf("memories   %s\n", where.c_str());
   std::printf("weights    %u blobs, %u B of weight data, %s\n", tgrs_plan_weight_count(&p),
               tgrs_plan_weight_data(&p).count, WeightResidencyText(p).c_str());
   tgrs_i32s inputs = tgrs_plan_inputs(&p), outputs = tgrs_plan_outputs(&p);

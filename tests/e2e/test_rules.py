@@ -121,6 +121,9 @@ def test_example_2_all_scratch_to_psram_except_two_hot_buffers(model):
     assert homes[0][1] <= homes[1][0], homes
     lines = {line.split()[0]: line for line in result.stdout.splitlines() if line.strip()}
     assert "pinned" in lines["DTCM"] and "scratch" in lines["PSRAM"], result.stdout
+    text = tigris("inspect", plan).stdout
+    assert ("memories   scratch in PSRAM (2048 B), plan in MRAM, state in DTCM (1024 B), "
+            "pinned in DTCM (2048 B)\n") in text, text
 
 
 def test_pinning_frees_the_scratch_arena(model):
