@@ -70,23 +70,6 @@ void RequireReservedFit(const CompiledPlan& out, int64_t fast_bytes) {
   throw Error(e.status(), rules.source + ": " + rule + e.what());
 }
 
-// Pins the scratch tensors the rules put in another memory (plan/pinning.h) on the plan's
-// own graph: the planner pinned them by name already; a tensor a rewrite renamed is pinned
-// here (pinning again changes nothing for the others).
-void PinRuledTensors(plan::PlanResult& result, const RulePlacement& placed,
-                     const target::Rules& rules) {
-  std::vector<ir::TensorId> tensors;
-  for (size_t i = 0; i < result.graph.tensors.size(); ++i) {
-    const ir::TensorId id = static_cast<ir::TensorId>(i);
-    if (placed.pinned.count(result.graph.tensor(id).name)) tensors.push_back(id);
-  }
-  try {
-    plan::PinTensors(result, tensors);
-  } catch (const plan::UnpinnableTensor& e) {
-    RefusePin(e, placed, rules);
-  }
-}
-
 }  // namespace
 
 CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
@@ -140,7 +123,9 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
   plan::Budget budget;
   budget.fast_bytes = scratch.size;
   budget.layout = layout;  // slow_bytes 0: the spills' memory is chosen below
-  // Pinned tensors count against no fast budget (plan/pinning.h).
+  // Pinned tensors count against no fast budget; the planner pins them by name
+  // (plan/pinning.h), so a tensor a rewrite replaced is not pinned, and the rules' second
+  // pass below warns that its id matches no tensor.
   for (const auto& [name, rule] : placed.pinned) budget.pinned.insert(name);
   CompiledPlan out;
   try {
@@ -153,7 +138,6 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
     // tensors (plan/rewrites.h), and the warnings then name what the plan really lacks.
     placed = ApplyRules(out.result.graph, target, *rules, options.state);
     options.staged_constants = placed.staged;
-    PinRuledTensors(out.result, placed, *rules);
   }
 
   // Spills: the fastest other writable memory with room for the whole slow arena.

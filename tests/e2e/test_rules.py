@@ -193,6 +193,10 @@ ERRORS = {
                                "  - id: hot_buf_0\n    attributes: { memory: DTCM }\n"
                                "  - id: hot_buf_1\n    attributes: { memory: SRAM }\n",
                                "a plan pins tensors to one memory besides its scratch arena's"),
+    # With a 700-byte DTCM the planner tiles relu_4, so hot_buf_1 never exists whole.
+    "pinned_inside_a_tile_loop": ("tensors:\n  - type: SCRATCH\n    id: hot_buf_1\n"
+                                  "    attributes: { memory: SRAM }\n",
+                                  "rule 0 (type: SCRATCH, id: hot_buf_1, memory: SRAM) at "),
 }
 
 
@@ -202,14 +206,19 @@ def test_rule_errors_name_the_rule_and_tensor(model, case):
     rules = WORK_DIR / f"rules.error.{case}.yaml"
     rules.write_text(text)
     target = TARGET
-    if case == "over_capacity":  # a DTCM that holds the scratch but not the constants too
-        target = WORK_DIR / "rules.small_dtcm.yaml"
+    if case in ("over_capacity", "pinned_inside_a_tile_loop"):
+        # A DTCM that holds the scratch but not the constants too; one that makes it tile.
+        size = "12K" if case == "over_capacity" else "700"
+        target = WORK_DIR / f"rules.dtcm_{size}.yaml"
         target.write_text(TARGET.read_text().replace("{name: DTCM, size: 64K}",
-                                                     "{name: DTCM, size: 12K}"))
+                                                     f"{{name: DTCM, size: {size}}}"))
     _, result = compile_with(model, rules, f"error.{case}", target=target, check=False)
     assert result.returncode == 1, result.stdout + result.stderr
     assert expected in result.stderr, result.stderr
     assert str(rules) in result.stderr, result.stderr  # the rules file is named
+    if case == "pinned_inside_a_tile_loop":
+        assert ("tensor 'hot_buf_1' cannot be pinned to a memory of its own: stage 1 (ops "
+                "relu_4) computes it in tiles") in result.stderr, result.stderr
 
 
 def test_an_id_that_matches_no_tensor_is_a_warning(model):
