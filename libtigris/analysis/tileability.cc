@@ -140,6 +140,24 @@ RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
       t.kind = RowTileClass::kReduction;
       return t;
     }
+    case OpType::kGather: {
+      // The row form of an embedding lookup (the planner's embedding-as-rows,
+      // plan/rewrites.h): out[n, :, h, w] = table[ids[n, 0, h, w], :], so row h of the
+      // output is the lookup of row h of the ids, and a strip of ids rows makes the strip.
+      const ir::TensorId table = op.input(0);
+      const ir::TensorId ids = op.inputs.size() > 1 ? op.input(1) : ir::kNoTensor;
+      if (table == ir::kNoTensor || ids == ir::kNoTensor || !graph.IsConstant(table) ||
+          graph.tensor(table).shape.size() != 2 || graph.tensor(ids).is_constant) {
+        return Untileable(op, "needs the whole tensor");
+      }
+      const ir::Shape& is = graph.tensor(ids).shape;
+      if (is.size() != 4 || is[1] != 1 || is[0] != out[0] || is[2] != out[2] || is[3] != out[3] ||
+          out[1] != graph.tensor(table).shape[1]) {
+        return Untileable(op, "has indices that are not a map of rows (embedding-as-rows)");
+      }
+      t.kind = RowTileClass::kPointwise;
+      return t;
+    }
     case OpType::kSlice:
       // A strided copy: row y of the output is row y of the input when H is kept whole
       // (first 0, step 1); along N, C or W it slices within each row.

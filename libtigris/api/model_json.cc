@@ -19,9 +19,9 @@ Json TensorRef(const ir::Graph& g, ir::TensorId id) {
 
 // A graph input with a host permutation (input-transpose-trim) reports the shape the
 // caller passes, the ONNX model's: the normalized input is transpose(it, permutation). An
-// output with a host shape (the planner's classifier-as-pointwise rewrite) reports that.
+// input or output with a host shape (the planner's rewrites) reports that.
 ir::Shape CallerShape(const ir::Tensor& t, bool is_input) {
-  if (!is_input && !t.host_shape.empty()) return t.host_shape;
+  if (!t.host_shape.empty()) return t.host_shape;
   if (!is_input || t.host_permutation.size() != t.shape.size()) return t.shape;
   ir::Shape shape(t.shape.size());
   for (size_t i = 0; i < t.shape.size(); ++i) {

@@ -194,8 +194,8 @@ class Writer {
   // The caller's view of a graph input or output (the onnx_shape Tensor() writes).
   std::vector<int64_t> CallerShape(const ir::Tensor& t, bool is_input) const {
     const Perm hp = t.host_permutation.empty() ? IdentityPerm(t.shape.size()) : t.host_permutation;
-    if (is_input) return PermuteShape(t.shape, InversePerm(hp));
-    return t.host_shape.empty() ? PermuteShape(t.shape, hp) : t.host_shape;
+    if (!t.host_shape.empty()) return t.host_shape;
+    return is_input ? PermuteShape(t.shape, InversePerm(hp)) : PermuteShape(t.shape, hp);
   }
   static ir::DType CallerDType(const ir::Tensor& t) {
     return t.host_dtype == ir::DType::kUnknown ? t.dtype : t.host_dtype;
@@ -288,7 +288,7 @@ class Writer {
                           std::find(g_.inputs.begin(), g_.inputs.end(), id) != g_.inputs.end();
     const bool is_output = i < g_.tensors.size() && g_.IsGraphOutput(id);
     std::vector<int32_t> host_perm, onnx_shape;
-    if (is_output && !t.host_shape.empty()) {
+    if ((is_input || is_output) && !t.host_shape.empty()) {
       // The same bytes in the runtime layout and the caller's (ir::Tensor::host_shape).
       onnx_shape = I32s(t.host_shape, "tensor '" + t.name + "' shape");
     } else if (is_output) {

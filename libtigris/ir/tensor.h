@@ -34,10 +34,11 @@ struct Tensor {
   // Graph inputs: this tensor = transpose(the ONNX model's input, host_permutation) (set
   // when "input transpose trim" removes a leading Transpose). Empty: ONNX layout.
   std::vector<int64_t> host_permutation;
-  // Graph outputs: the shape the caller receives when it differs from `shape` by more than
-  // a permutation: the planner's classifier-as-pointwise rewrite (plan/rewrites.h) made
-  // a classifier's [N, M] output a [N, M, 1, 1] map, whose runtime bytes are the [N, M]
-  // bytes. Empty: `shape` (permuted as above). Never set together with host_permutation.
+  // Graph inputs and outputs: the shape the caller passes or receives when it differs from
+  // `shape` by more than a permutation, the bytes being the same: the planner's
+  // classifier-as-pointwise rewrite (plan/rewrites.h) made a classifier's [N, M] output a
+  // [N, M, 1, 1] map, embedding-as-rows token ids [N, T] a [N, 1, T, 1] map. Empty: `shape`
+  // (permuted as above). Never set together with host_permutation.
   std::vector<int64_t> host_shape;
   // Graph inputs and outputs: the dtype the caller passes or receives when the model
   // declares another than `dtype`: kUInt8 for a uint8 tensor qdq-fold made int8 (zero point

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
+#include <tuple>
 
 #include "analysis/macs.h"
 #include "analysis/memory_timeline.h"
+#include "plan/dense_split.h"
 #include "plan/graph_facts.h"
 #include "plan/pinning.h"
 #include "plan/plan_check.h"
@@ -84,24 +87,19 @@ Verdict Decide(const PlanResult& plan) {
   return plan.stages.size() == 1 ? Verdict::kOk : Verdict::kPartitioned;
 }
 
-}  // namespace
-
-PlanResult PlanModel(const ir::Graph& model, const Budget& given) {
-  ValidateBudget(given);
+// PlanModel with or without the fdt-fan-out-fan-in rewrite (plan/dense_split.h).
+PlanResult PlanWith(const ir::Graph& model, const Budget& given, bool split_dense) {
   Budget budget = given;
   if (budget.layout.mode == LayoutMode::kExact) {
     budget.layout.deadline = std::chrono::steady_clock::now() +
                              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                  std::chrono::duration<double>(budget.layout.time_limit_seconds));
   }
-  if (model.ops.empty()) {
-    throw Error(Status::kEmptyModel, "graph '" + model.name + "' has no ops to plan");
-  }
   // Phase 0: the planner's own graph, rewritten where the budget calls for a form some
   // strategy can tile (plan/rewrites.h). Every later phase, and the plan, refer to it.
   PlanResult plan;
   plan.graph = model;
-  plan.rewrites = RewriteForBudget(plan.graph, budget);
+  plan.rewrites = RewriteForBudget(plan.graph, budget, split_dense);
   // Phase 0b: the op order with the least single-stage live peak (plan/schedule.h); the
   // load order unless another is strictly better.
   plan.schedule = ReorderForMemory(plan.graph);
@@ -148,6 +146,49 @@ PlanResult PlanModel(const ir::Graph& model, const Budget& given) {
                                                  std::to_string(budget.slow_bytes));
   }
   return plan;
+}
+
+bool SplitsDensePairs(const PlanResult& plan) {
+  return std::any_of(plan.rewrites.begin(), plan.rewrites.end(),
+                     [](const Rewrite& r) { return r.kind == kDenseSplitRewrite; });
+}
+
+// Whether `a` is a better plan than `b`: it fits where `b` does not, else it has the lower
+// fast peak, else the lower slow traffic.
+bool Better(const PlanResult& a, const PlanResult& b) {
+  const auto key = [](const PlanResult& p) {
+    return std::make_tuple(p.verdict == Verdict::kNeedsWork, p.scheduled_peak_bytes,
+                           p.slow_traffic_bytes);
+  };
+  return key(a) < key(b);
+}
+
+}  // namespace
+
+PlanResult PlanModel(const ir::Graph& model, const Budget& budget) {
+  ValidateBudget(budget);
+  if (model.ops.empty()) {
+    throw Error(Status::kEmptyModel, "graph '" + model.name + "' has no ops to plan");
+  }
+  // The split of dense pairs competes with the plan without it (issue 14: "the existing
+  // strategies and FDT compete in the same search"): its estimate is per pair, and the
+  // stages around it may plan better unsplit. The unsplit plan wins ties (fewer ops).
+  std::optional<PlanResult> split;
+  std::optional<Error> split_error;
+  try {
+    split = PlanWith(model, budget, /*split_dense=*/true);
+  } catch (const Error& e) {
+    split_error = e;
+  }
+  if (split && !SplitsDensePairs(*split)) return std::move(*split);
+  if (split_error && split_error->status() != Status::kSlowBudgetTooSmall) throw *split_error;
+  try {
+    PlanResult unsplit = PlanWith(model, budget, /*split_dense=*/false);
+    return split && Better(*split, unsplit) ? std::move(*split) : unsplit;
+  } catch (const Error& e) {
+    if (split && e.status() == Status::kSlowBudgetTooSmall) return std::move(*split);
+    throw;
+  }
 }
 
 }  // namespace tigris::plan

@@ -18,7 +18,10 @@ namespace tigris::plan {
 // does (Stage::weight_bytes + Stage::peak_bytes <= fast_bytes). Throws kInvalidBudget
 // (ValidateBudget), kEmptyModel for a graph without ops, kSlowBudgetTooSmall when a given slow
 // budget is below the spills' slow_peak_bytes (the message states both), and kInvalidModel /
-// kUnsupportedDType for malformed tensors or attributes (naming them).
+// kUnsupportedDType for malformed tensors or attributes (naming them). When the split of
+// dense pairs (plan/dense_split.h) applies, the plan without it is made too and the better
+// of the two returned (it fits, else the lower fast peak, else the lower slow traffic; the
+// unsplit plan on a tie).
 PlanResult PlanModel(const ir::Graph& graph, const Budget& budget);
 
 // Per op, the live bytes and the end of the fast buffers live at it (PlanResult::timeline),

@@ -17,13 +17,16 @@ namespace tigris::plan {
 
 struct Rewrite {
   std::string op;    // the op's name (rewrites keep it)
-  std::string kind;  // "classifier-as-pointwise", "gemm-as-banded-reduction"
+  std::string kind;  // "classifier-as-pointwise", "gemm-as-banded-reduction",
+                     // "embedding-as-rows"
   std::string why;   // the numbers that called for it
 };
 
-// Applies every rewrite `budget` calls for, in op order, and lists them. Tensor ids stay
+// Applies every rewrite `budget` calls for, in op order, and lists them; the split of
+// dense pairs (plan/dense_split.h) last, and only with `split_dense`. Tensor ids stay
 // valid: a rewrite may append tensors, never renumbers.
-std::vector<Rewrite> RewriteForBudget(ir::Graph& graph, const Budget& budget);
+std::vector<Rewrite> RewriteForBudget(ir::Graph& graph, const Budget& budget,
+                                      bool split_dense = true);
 
 // classifier-as-pointwise: a classifier Gemm over a pooled [N, K, 1, 1] map whose [N, M]
 // result is a graph output becomes the 1x1 convolution it is, writing [N, M, 1, 1]. Its
@@ -62,6 +65,29 @@ bool ClassifierAsPointwise(ir::Graph& graph, int op);
 // [N, M] for the caller (host_shape). Returns false, leaving the graph untouched, when op
 // `op` does not qualify.
 bool GemmAsBandedReduction(ir::Graph& graph, int op);
+
+// embedding-as-rows: the text classifier's embedding lookup and mean over its tokens
+// (tests/e2e/test_gather.py) become a map whose rows are the tokens and a global average
+// pool over them, a banded reduction (analysis/tileability.h), so a tile loop looks up a
+// band of tokens at a time and only the pooled [N, D] stays resident, not the [N, T, D]
+// lookup (the FDT paper's text classifier, section 5: its largest buffer):
+//
+//   before:  ids[N,T] -> Gather(table [V, D]) -> e[N,T,D] -> ReduceMean(axes [1]) -> m[N,D]
+//   after:   ids[N,1,T,1] (graph input, host_shape [N, T]) -> Gather(table) -> e[N,D,T,1]
+//            -> GlobalAveragePool -> m[N,D,1,1]
+//
+// The rewritten Gather is the IR's row form of an embedding lookup: out[n, :, h, w] =
+// table[ids[n, 0, h, w], :]. Every tensor keeps its bytes: ids [N, 1, T, 1] is stored as
+// [N, T] (C = 1), e [N, D, T, 1] in the runtime's NHWC layout as [N, T, D] (one table row
+// per token, in token order), m as [N, D].
+//
+// Conditions: the Gather is verify.cc's lookup (axis 0 of a constant [V, D] table) by a
+// graph input [N, T] that nothing else reads and that has no host view (permutation,
+// shape or dtype); e is read only by a ReduceMean over axis 1 whose [N, D] result
+// (keepdims 0) has no host permutation and is read by Gemms as A only (they read A's bytes
+// as [N, K]) or is a graph output (host_shape). `op` is the Gather. Returns false, leaving
+// the graph untouched, when it does not qualify.
+bool EmbeddingAsRows(ir::Graph& graph, int op);
 
 }  // namespace tigris::plan
 

@@ -186,6 +186,44 @@ tgrs_status tgrs_op_slice(tgrs_op_call* call) {
                                              &in, call->in[0].data, &out, call->out[0].data));
 }
 
+/* GATHER's row form (the planner's embedding-as-rows, docs/planning.md "Rewrites"): indices
+ * [N, H, W, 1] and output [N, H, W, D] in the runtime layout, whole or a strip of rows in
+ * a tile loop; each index's table row lands contiguously, in index order. */
+static tgrs_status gather_rows(tgrs_op_call* call) {
+  const tgrs_plan_tensor* table = &call->in[0].tensor;
+  const tgrs_plan_tensor* idx = &call->in[1].tensor;
+  tgrs_dims ids, out;
+  tgrs_gather_params p;
+  tgrs_kernel_status ks;
+  tgrs_status st;
+  int64_t count;
+  if (table->shape.count != 2 || call->out[0].tensor.shape.count != 4) {
+    return TGRS_ERR_UNSUPPORTED_OP;
+  }
+  if ((st = tgrs_operand_dims(&call->in[1], 1, &ids)) != TGRS_OK ||
+      (st = tgrs_operand_dims(&call->out[0], 1, &out)) != TGRS_OK) {
+    return st;
+  }
+  if (ids.c != 1 || ids.n != out.n || ids.h != out.h || ids.w != out.w ||
+      out.c != table->shape.data[1]) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  count = (int64_t)ids.n * ids.h * ids.w;
+  if (count < 1 || count * out.c > INT32_MAX) return TGRS_ERR_UNSUPPORTED_OP;
+  p.elem_size = tgrs_dtype_size(table->dtype);
+  p.rows = table->shape.data[0];
+  p.row_len = out.c;
+  p.index_size = (int32_t)tgrs_dtype_size(idx->dtype);
+  p.outer = 1;
+  p.inner = (int32_t)count;
+  p.stride_outer = 0;
+  p.stride_inner = out.c;
+  p.stride_elem = 1;
+  ks = tgrs_gather(&p, call->in[0].data, call->in[1].data, call->out[0].data);
+  return ks == TGRS_KERNEL_INDEX_OUT_OF_RANGE ? TGRS_ERR_INDEX_OUT_OF_RANGE
+                                              : tgrs_kernel_result(call, ks);
+}
+
 /* GATHER (docs/plan-format.md "Attributes"): table = input 0 (a weight of rank 1 or 2, in
  * ONNX order), indices = input 1 (int32 or int64, rank <= 2, in ONNX order as every rank
  * <= 2 tensor is); the output (ONNX shape: the indices' then the table's row extents)
@@ -203,12 +241,14 @@ tgrs_status tgrs_op_gather(tgrs_op_call* call) {
   uint32_t i, seen = 0;
   tgrs_gather_params p;
   tgrs_kernel_status ks;
-  if (call->tiled || call->num_inputs != 2 || ri > 2 || rt < 1 || rt > 2 || ro != ri + rt - 1) {
-    return TGRS_ERR_UNSUPPORTED_OP;
-  }
+  if (call->num_inputs != 2) return TGRS_ERR_UNSUPPORTED_OP;
   if (call->in[0].data == NULL || call->in[1].data == NULL || table->dtype != out->dtype ||
       (idx->dtype != TGRS_DTYPE_INT32 && idx->dtype != TGRS_DTYPE_INT64) || perm.count != ro) {
     return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (ri == 4) return gather_rows(call);
+  if (call->tiled || ri > 2 || rt < 1 || rt > 2 || ro != ri + rt - 1) {
+    return TGRS_ERR_UNSUPPORTED_OP;
   }
   /* ONNX extents and strides from the runtime shape, walking it from its innermost axis. */
   for (i = ro; i-- > 0;) {

@@ -729,6 +729,20 @@ static tgrs_status verify_buffers(vctx* c, const vtab* t, unsigned id, const cha
   return TGRS_OK;
 }
 
+/* The input a region's range indexes: the op's first that is not a weight (weights are
+ * never cut; a row-form GATHER's table is input 0 and its ids input 1); -1 for none. */
+static int32_t region_input(const vctx* c, const uint8_t* inputs) {
+  uint32_t i;
+  for (i = 0; i < fb_vec_len(inputs); ++i) {
+    const int32_t t = fb_i32(inputs + 4u + 4u * i);
+    if (t >= 0 &&
+        fb_get_i32(vec_table_trusted(c, &c->tensors, (uint32_t)t), FB_TENSOR_WEIGHT, -1) < 0) {
+      return t;
+    }
+  }
+  return -1;
+}
+
 /* One TileRegion of op `op` along `axis`: rows (TilePlan.regions), columns or channels.
  * The messages name no axis: the path does ("regions", "columns", "channels"), and one set
  * of strings keeps the verifier's Cortex-M code small. */
@@ -738,7 +752,7 @@ static tgrs_status verify_region(vctx* c, const uint8_t* r, int32_t op, int axis
   const uint8_t* op_table = vec_table_trusted(c, &c->ops, (uint32_t)op);
   const uint8_t* inputs = fb_get_ref(op_table, FB_OP_INPUTS);
   const uint8_t* outputs = fb_get_ref(op_table, FB_OP_OUTPUTS);
-  int64_t in_extent = fb_vec_len(inputs) ? tensor_extent(c, fb_i32(inputs + 4), axis) : -1;
+  int64_t in_extent = tensor_extent(c, region_input(c, inputs), axis);
   int64_t out_extent = fb_vec_len(outputs) ? tensor_extent(c, fb_i32(outputs + 4), axis) : -1;
   if (in_begin < 0 || in_end < in_begin) {
     return fail(c, TGRS_ERR_BAD_VALUE, "input [{v}, {l}) is not a range", in_begin, in_end);

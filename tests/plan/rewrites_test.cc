@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/macs.h"
+#include "analysis/tileability.h"
 #include "plan/plan_simulator.h"
 #include "plan/planner.h"
 #include "plan/rewrites.h"
@@ -189,6 +190,76 @@ TEST(PlannerRewrites, AGemmOverAMapOverBudgetReadsItOneBandAtATime) {
   EXPECT_LE(p.scheduled_peak_bytes, 240);
   testing::ExpectPlanReplays(p);
   EXPECT_EQ(OpTypes(p.graph), (std::vector<std::string>{"Gemm", "Gemm"}));
+}
+
+// ids [1, 8] int64 -> Gather(table [10, 4]) -> e [1, 8, 4] -> ReduceMean(axes [1]) -> m [1, 4]
+//   -> Gemm(B [2, 4]) -> y [1, 2]: the FDT paper's text classifier in small.
+ir::Graph TextClassifier() {
+  GraphBuilder b;
+  ir::TensorId ids = b.Input("ids", {1, 8}, ir::DType::kInt64);
+  std::vector<float> table(40);
+  for (size_t i = 0; i < table.size(); ++i) table[i] = static_cast<float>(i);
+  ir::TensorId t = b.Floats("table", {10, 4}, table);
+  ir::TensorId e = b.Op(OpType::kGather, "embed", {t, ids}, "e", {1, 8, 4});
+  ir::TensorId m =
+      b.Op(OpType::kReduceMean, "mean", {e}, "m", {1, 4},
+           testing::Attrs({{"axes", std::vector<int64_t>{1}}, {"keepdims", int64_t{0}}}));
+  ir::TensorId w = b.Floats("B", {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+  b.Output(b.Op(OpType::kGemm, "fc", {m, w}, "y", {1, 2}));
+  return b.Take();
+}
+
+TEST(EmbeddingAsRows, TokensBecomeRowsAndTheMeanAPool) {
+  ir::Graph g = TextClassifier();
+  ASSERT_TRUE(plan::EmbeddingAsRows(g, 0));
+  EXPECT_EQ(OpTypes(g), (std::vector<std::string>{"Gather", "GlobalAveragePool", "Gemm"}));
+  const ir::Tensor& ids = g.tensor(g.inputs[0]);
+  EXPECT_EQ(ids.shape, (ir::Shape{1, 1, 8, 1}));
+  EXPECT_EQ(ids.host_shape, (std::vector<int64_t>{1, 8}));  // the caller still passes [1, 8]
+  EXPECT_EQ(g.tensor(g.ops[0].outputs[0]).shape, (ir::Shape{1, 4, 8, 1}));
+  EXPECT_EQ(g.tensor(g.ops[1].outputs[0]).shape, (ir::Shape{1, 4, 1, 1}));
+  EXPECT_TRUE(g.ops[1].attrs.GetInts("axes").empty());
+  // The lookup is a row-wise op and the pool a reduction over its rows.
+  EXPECT_EQ(analysis::ClassifyRowTiling(g, g.ops[0]).kind, analysis::RowTileClass::kPointwise);
+  EXPECT_EQ(analysis::ClassifyRowTiling(g, g.ops[1]).kind, analysis::RowTileClass::kReduction);
+}
+
+TEST(EmbeddingAsRows, OtherFormsKeepTheirShapes) {
+  {  // the ids read by another op too
+    ir::Graph g = TextClassifier();
+    g.ops.push_back(g.ops[0]);
+    g.ops.back().name = "embed2";
+    g.ops.back().outputs = {g.AddTensor(g.tensor(g.ops[0].outputs[0]))};
+    EXPECT_FALSE(plan::EmbeddingAsRows(g, 0));
+    EXPECT_EQ(g.tensor(g.inputs[0]).shape, (ir::Shape{1, 8}));
+  }
+  {  // a mean over the embedding's axis
+    ir::Graph g = TextClassifier();
+    g.ops[1].attrs.Set("axes", std::vector<int64_t>{2});
+    EXPECT_FALSE(plan::EmbeddingAsRows(g, 0));
+  }
+  {  // keepdims: [1, 1, 4] is no Gemm operand
+    ir::Graph g = TextClassifier();
+    g.ops[1].attrs.Set("keepdims", int64_t{1});
+    EXPECT_FALSE(plan::EmbeddingAsRows(g, 0));
+  }
+  {  // a Gather the untiled kernel runs: its rank-2 ids stay the caller's
+    ir::Graph g = TextClassifier();
+    EXPECT_EQ(analysis::ClassifyRowTiling(g, g.ops[0]).kind, analysis::RowTileClass::kUntileable);
+  }
+}
+
+TEST(PlannerRewrites, ATextClassifierOverBudgetLooksUpABandOfTokensAtATime) {
+  // The lookup is 128 B and the mean 16 B; at 112 B only bands of tokens fit.
+  const ir::Graph graph = TextClassifier();
+  EXPECT_TRUE(PlanModel(graph, {1024, 0, 0}).rewrites.empty());
+  const PlanResult p = PlanModel(graph, {112, 0, 0});
+  ASSERT_EQ(p.rewrites.size(), 1u);
+  EXPECT_EQ(p.rewrites[0].op, "embed");
+  EXPECT_EQ(p.rewrites[0].kind, "embedding-as-rows");
+  EXPECT_EQ(p.verdict, plan::Verdict::kTiled);
+  EXPECT_LE(p.scheduled_peak_bytes, 112);
+  testing::ExpectPlanReplays(p);
 }
 
 }  // namespace

@@ -1,0 +1,249 @@
+#include "plan/dense_split.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "analysis/alignment.h"
+
+namespace tigris::plan {
+namespace {
+
+constexpr size_t kFloat = sizeof(float);
+
+bool IsFloat(const ir::Tensor& t) { return t.dtype == ir::DType::kFloat32 && !t.quant; }
+
+// gemm-normalize's canonical float Gemm: A non-constant, B a constant [M, K], C absent or a
+// constant [M], nothing quantized.
+bool IsCanonicalFloatGemm(const ir::Graph& graph, const ir::Op& op) {
+  if (op.type != ir::OpType::kGemm || op.inputs.size() < 2 || op.inputs.size() > 3 ||
+      op.outputs.size() != 1 || op.outputs[0] == ir::kNoTensor) {
+    return false;
+  }
+  const ir::TensorId a = op.input(0), b = op.input(1), c = op.input(2);
+  if (a == ir::kNoTensor || graph.IsConstant(a) || !IsFloat(graph.tensor(a)) ||
+      !graph.IsConstant(b) || !IsFloat(graph.tensor(b)) || graph.tensor(b).shape.size() != 2 ||
+      !IsFloat(graph.tensor(op.outputs[0]))) {
+    return false;
+  }
+  if (c != ir::kNoTensor && (!graph.IsConstant(c) || !IsFloat(graph.tensor(c)) ||
+                             graph.tensor(c).shape != ir::Shape{graph.tensor(b).shape[0]})) {
+    return false;
+  }
+  return op.attrs.GetInt("transA", 0) == 0 && op.attrs.GetInt("transB", 1) == 1;
+}
+
+int64_t Aligned(const ir::Graph& graph, ir::TensorId id) {
+  return analysis::AlignUp(graph.tensor(id).byte_size());
+}
+
+// Part k's first neuron and extent when `total` neurons are cut into `parts` parts (the
+// first total % parts parts one neuron longer).
+std::pair<int64_t, int64_t> PartRange(int64_t total, int parts, int k) {
+  const int64_t base = total / parts, extra = total % parts;
+  const int64_t begin = k * base + std::min<int64_t>(k, extra);
+  return {begin, base + (k < extra ? 1 : 0)};
+}
+
+// Rows [begin, begin + count) of a row-major float [rows, cols] constant.
+std::vector<uint8_t> Rows(const ir::Tensor& t, int64_t cols, int64_t begin, int64_t count) {
+  const auto* from = t.data.data() + static_cast<size_t>(begin * cols) * kFloat;
+  return std::vector<uint8_t>(from, from + static_cast<size_t>(count * cols) * kFloat);
+}
+
+// Columns [begin, begin + count) of every row of a row-major float [rows, cols] constant.
+std::vector<uint8_t> Columns(const ir::Tensor& t, int64_t rows, int64_t cols, int64_t begin,
+                             int64_t count) {
+  std::vector<uint8_t> out(static_cast<size_t>(rows * count) * kFloat);
+  for (int64_t r = 0; r < rows; ++r) {
+    std::memcpy(out.data() + static_cast<size_t>(r * count) * kFloat,
+                t.data.data() + static_cast<size_t>(r * cols + begin) * kFloat,
+                static_cast<size_t>(count) * kFloat);
+  }
+  return out;
+}
+
+ir::TensorId AddActivation(ir::Graph& graph, const ir::Tensor& like, const std::string& name,
+                           ir::Shape shape) {
+  ir::Tensor t;
+  t.name = graph.UniqueTensorName(name);
+  t.dtype = like.dtype;
+  t.shape = std::move(shape);
+  return graph.AddTensor(std::move(t));
+}
+
+}  // namespace
+
+std::vector<DensePair> FindDensePairs(const ir::Graph& graph) {
+  std::vector<DensePair> pairs;
+  const std::vector<std::vector<int>> consumers = graph.ConsumerIndex();
+  for (size_t i = 0; i < graph.ops.size(); ++i) {
+    const ir::Op& a = graph.ops[i];
+    if (!IsCanonicalFloatGemm(graph, a)) continue;
+    const ir::TensorId h = a.outputs[0];
+    const std::vector<int>& readers = consumers[static_cast<size_t>(h)];
+    if (readers.size() != 1 || graph.IsGraphOutput(h)) continue;
+    const ir::Op& b = graph.ops[static_cast<size_t>(readers[0])];
+    if (!IsCanonicalFloatGemm(graph, b) || b.input(0) != h || b.input(1) == h || b.input(2) == h) {
+      continue;
+    }
+    const ir::Shape& hs = graph.tensor(h).shape;
+    const ir::Tensor& y = graph.tensor(b.outputs[0]);
+    const ir::Shape& ba = graph.tensor(a.input(1)).shape;
+    const ir::Shape& bb = graph.tensor(b.input(1)).shape;
+    if (hs.size() != 2 || hs[1] != ba[0] || bb[1] != hs[1] || y.shape.size() != 2 ||
+        y.shape != ir::Shape{hs[0], bb[0]} || !y.host_permutation.empty() ||
+        !y.host_shape.empty() || hs[1] < kMinDenseParts) {
+      continue;
+    }
+    pairs.push_back({static_cast<int>(i), readers[0]});
+  }
+  return pairs;
+}
+
+int64_t UnsplitPairBytes(const ir::Graph& graph, const DensePair& pair) {
+  const ir::Op& a = graph.ops[static_cast<size_t>(pair.a)];
+  const ir::Op& b = graph.ops[static_cast<size_t>(pair.b)];
+  const int64_t x = Aligned(graph, a.input(0)), h = Aligned(graph, a.outputs[0]);
+  return std::max(x + h, h + Aligned(graph, b.outputs[0]));
+}
+
+int64_t SplitPairBytes(const ir::Graph& graph, const DensePair& pair, int parts) {
+  const ir::Op& a = graph.ops[static_cast<size_t>(pair.a)];
+  const ir::Op& b = graph.ops[static_cast<size_t>(pair.b)];
+  const ir::Shape& hs = graph.tensor(a.outputs[0]).shape;
+  const int64_t part =
+      analysis::AlignUp(hs[0] * PartRange(hs[1], parts, 0).second * static_cast<int64_t>(kFloat));
+  const int64_t x = Aligned(graph, a.input(0)), y = Aligned(graph, b.outputs[0]);
+  // Gemm_b's part k reads h_k into p_k next to acc_{k-1}; the Add then holds acc_{k-1},
+  // p_k and acc_k. x stays live for the parts still to come.
+  return x + std::max(part + 2 * y, 3 * y);
+}
+
+void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
+  const ir::Op a = graph.ops[static_cast<size_t>(pair.a)];
+  const ir::Op b = graph.ops[static_cast<size_t>(pair.b)];
+  const ir::Tensor h = graph.tensor(a.outputs[0]);
+  const ir::Tensor ba = graph.tensor(a.input(1));
+  const ir::Tensor bb = graph.tensor(b.input(1));
+  const int64_t n = h.shape[0], m = h.shape[1], k_in = ba.shape[1], l = bb.shape[0];
+  const ir::TensorId y = b.outputs[0];
+
+  std::vector<ir::Op> split;
+  ir::TensorId acc = ir::kNoTensor;
+  for (int k = 0; k < parts; ++k) {
+    const auto [begin, count] = PartRange(m, parts, k);
+    const std::string part = "_part" + std::to_string(k);
+
+    ir::Op fan_out = a;  // name, attributes and fused activation kept
+    fan_out.name = a.name + part;
+    fan_out.inputs[1] =
+        graph.AddConstant(ba.name + part, ba.dtype, {count, k_in}, Rows(ba, k_in, begin, count));
+    if (a.input(2) != ir::kNoTensor) {
+      fan_out.inputs[2] =
+          graph.AddConstant(graph.tensor(a.input(2)).name + part, ir::DType::kFloat32, {count},
+                            Rows(graph.tensor(a.input(2)), 1, begin, count));
+    }
+    const ir::TensorId h_k = AddActivation(graph, h, h.name + part, {n, count});
+    fan_out.outputs = {h_k};
+
+    ir::Op fan_in = b;
+    fan_in.name = b.name + part;
+    fan_in.fused_activation = ir::Activation::kNone;  // applied once, after the merge
+    fan_in.inputs = {h_k, graph.AddConstant(bb.name + part, bb.dtype, {l, count},
+                                            Columns(bb, l, m, begin, count))};
+    if (k == 0 && b.input(2) != ir::kNoTensor) fan_in.inputs.push_back(b.input(2));
+    const bool last = k + 1 == parts;
+    const bool activation_after = b.fused_activation != ir::Activation::kNone;
+    const ir::TensorId p_k =
+        AddActivation(graph, graph.tensor(y), graph.tensor(y).name + "_partial" + part, {n, l});
+    fan_in.outputs = {p_k};
+    split.push_back(std::move(fan_out));
+    split.push_back(std::move(fan_in));
+    if (k == 0) {
+      acc = p_k;
+    } else {
+      ir::Op merge;
+      merge.type = ir::OpType::kAdd;
+      merge.name = b.name + "_merge" + std::to_string(k);
+      merge.inputs = {acc, p_k};
+      acc = last && !activation_after
+                ? y
+                : AddActivation(graph, graph.tensor(y),
+                                graph.tensor(y).name + "_sum" + std::to_string(k), {n, l});
+      merge.outputs = {acc};
+      split.push_back(std::move(merge));
+    }
+  }
+  if (b.fused_activation != ir::Activation::kNone) {
+    ir::Op activation;
+    activation.type =
+        b.fused_activation == ir::Activation::kRelu ? ir::OpType::kRelu : ir::OpType::kRelu6;
+    activation.name = b.name + "_activation";
+    activation.inputs = {acc};
+    activation.outputs = {y};
+    split.push_back(std::move(activation));
+  }
+
+  // The parts take Gemm_b's place (x is ready there: Gemm_a ran before it); Gemm_a goes.
+  std::vector<ir::Op> ops;
+  ops.reserve(graph.ops.size() + split.size());
+  for (size_t i = 0; i < graph.ops.size(); ++i) {
+    if (static_cast<int>(i) == pair.a) continue;
+    if (static_cast<int>(i) == pair.b) {
+      for (ir::Op& op : split) ops.push_back(std::move(op));
+      continue;
+    }
+    ops.push_back(std::move(graph.ops[i]));
+  }
+  graph.ops = std::move(ops);
+}
+
+std::vector<Rewrite> SplitDensePairsForBudget(ir::Graph& graph, const Budget& budget) {
+  std::vector<Rewrite> rewrites;
+  // Splitting moves op indices, so the pairs are found again after each split. Each part
+  // is itself a Gemm pair, never split again; a pair no split improves is kept. Each round
+  // settles one pair, so this ends.
+  std::set<std::string> settled;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const DensePair& pair : FindDensePairs(graph)) {
+      const ir::Op& a = graph.ops[static_cast<size_t>(pair.a)];
+      const ir::Op& b = graph.ops[static_cast<size_t>(pair.b)];
+      if (settled.count(a.name) || settled.count(b.name)) continue;
+      settled.insert(a.name);
+      changed = true;
+      const int64_t unsplit = UnsplitPairBytes(graph, pair);
+      if (unsplit <= budget.fast_bytes) break;
+      const int64_t neurons = graph.tensor(a.outputs[0]).shape[1];
+      int best = 0;
+      int64_t best_bytes = unsplit;
+      for (int parts = kMinDenseParts; parts <= kMaxDenseParts && parts <= neurons; ++parts) {
+        const int64_t bytes = SplitPairBytes(graph, pair, parts);
+        if (bytes < best_bytes) {
+          best = parts;
+          best_bytes = bytes;
+        }
+        if (bytes <= budget.fast_bytes) break;  // the fewest parts that fit
+      }
+      if (best == 0) break;
+      rewrites.push_back({a.name + "+" + b.name, kDenseSplitRewrite,
+                          "the pair needs " + std::to_string(unsplit) +
+                              " B unsplit, over the fast budget of " +
+                              std::to_string(budget.fast_bytes) + " B; in " + std::to_string(best) +
+                              " parts of '" + graph.tensor(a.outputs[0]).name + "' an estimated " +
+                              std::to_string(best_bytes) + " B"});
+      for (int k = 0; k < best; ++k) {
+        settled.insert(a.name + "_part" + std::to_string(k));
+        settled.insert(b.name + "_part" + std::to_string(k));
+      }
+      SplitDensePair(graph, pair, best);
+      break;
+    }
+  }
+  return rewrites;
+}
+
+}  // namespace tigris::plan

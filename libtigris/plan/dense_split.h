@@ -1,0 +1,76 @@
+// fdt-fan-out-fan-in: the FDT paper's split of the buffer between two dense layers
+// (fused-depthwise-tiling-paper.txt, section 3: "FDT fan-out", "FDT fan-in", Fig. 4), a
+// planner rewrite (plan/rewrites.h) on float32 graphs.
+//
+// Feature-map tiling cannot cut the vector between two fully connected layers: every
+// output of the second reads all of it. The paper cuts it along its neurons instead. The
+// first Gemm's output neurons are split into N parts (its weight rows and bias with them,
+// its fused activation applied per part: "fan-out"). The second Gemm's input dimension is
+// split the same way, so each part yields a partial result of the whole output, and the
+// partials are summed ("fan-in" and "Merge"):
+//
+//   before:  x -> Gemm_a(B_a [M, K], C_a) -> h[n, M] -> Gemm_b(B_b [L, M], C_b) -> y[n, L]
+//   after:   for k < N:  h_k = Gemm_a(x; B_a rows of part k, C_a of part k)   [n, M_k]
+//                        p_k = Gemm_b(h_k; B_b columns of part k, C_b for k = 0 only)
+//                        acc_k = acc_{k-1} + p_k  (acc_0 = p_0; acc_{N-1} is y)
+//            then Gemm_b's fused activation (Relu / Relu6), if any, on y
+//
+// Every multiply-accumulate is made once, so the MACs are the unsplit graph's; the float
+// sum is the same sum in another order (parts of the dot products, then their total).
+// Only x, one part h_k and two partial results are live at once instead of x and all of h,
+// then h and y: the rewrite pays where y is small (the MLP 128-2048-2048-10's last pair:
+// 16 KiB -> 8.8 KiB with 16 parts).
+//
+// int8 graphs keep their pairs: their partial sums must stay int32 until one final
+// requantization to be bit-identical, and the runtime's Gemm always requantizes.
+#ifndef TIGRIS_PLAN_DENSE_SPLIT_H_
+#define TIGRIS_PLAN_DENSE_SPLIT_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/graph.h"
+#include "plan/budget.h"
+#include "plan/rewrites.h"
+
+namespace tigris::plan {
+
+// Rewrite::kind of this rewrite.
+inline constexpr char kDenseSplitRewrite[] = "fdt-fan-out-fan-in";
+
+// Parts the paper's search tries (section 4.3: N in 2..25).
+inline constexpr int kMinDenseParts = 2;
+inline constexpr int kMaxDenseParts = 25;
+
+// A candidate pair: Gemm_a (op index a) whose output only Gemm_b (op index b) reads, as A.
+struct DensePair {
+  int a = -1;
+  int b = -1;
+};
+
+// Every pair fdt-fan-out-fan-in may split, in op order: both Gemms canonical
+// (gemm-normalize: B a constant [M, K], C absent or a constant [M]) and float32 without
+// quantization; h = Gemm_a's output, a 2-D [n, M] read only by Gemm_b, as A, and not a
+// graph output; y = Gemm_b's output, 2-D [n, L] with no host view.
+std::vector<DensePair> FindDensePairs(const ir::Graph& graph);
+
+// The fast bytes the pair needs unsplit (16-byte aligned: x + h while Gemm_a runs, h + y
+// while Gemm_b runs) and, split into `parts`, the estimate the planner chooses by:
+// x + h_k + acc + p_k while part k of Gemm_b runs (x stays live until the last part).
+int64_t UnsplitPairBytes(const ir::Graph& graph, const DensePair& pair);
+int64_t SplitPairBytes(const ir::Graph& graph, const DensePair& pair, int parts);
+
+// Splits `pair` into `parts` parts (2 <= parts <= M) as above. Ops keep their order
+// otherwise; the parts take Gemm_b's place. Tensors are only appended (ids stay valid);
+// h and the unsplit weights are left without readers.
+void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts);
+
+// The rewrite as RewriteForBudget makes it (PlanModel then keeps the plan without it when
+// that is as good: plan/planner.h): each pair whose unsplit bytes exceed the fast
+// budget is split into the fewest parts whose estimate fits it, or else the parts with the
+// lowest estimate, if that is below the unsplit bytes; one Rewrite per split pair.
+std::vector<Rewrite> SplitDensePairsForBudget(ir::Graph& graph, const Budget& budget);
+
+}  // namespace tigris::plan
+
+#endif  // TIGRIS_PLAN_DENSE_SPLIT_H_
