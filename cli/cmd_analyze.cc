@@ -113,6 +113,7 @@ bool ParseBudgets(const Args& args, tigris_analyze_options* options, bool target
     options->layout = layout.layout;
     options->time_limit_seconds = layout.time_limit_seconds;
     options->progress = layout.progress;
+    options->fdt = layout.fdt;
     return true;
   }
   if (memory.empty()) {
@@ -121,6 +122,7 @@ bool ParseBudgets(const Args& args, tigris_analyze_options* options, bool target
         throw UsageError(std::string(needs_m) + " needs -m FAST or --target");
     }
     if (args.Flag("-v")) throw UsageError("-v needs -m FAST or --target");
+    if (args.Flag("--no-fdt")) throw UsageError("--no-fdt needs -m FAST or --target");
     return false;
   }
   if (memory.size() > 2) {
@@ -137,6 +139,7 @@ bool ParseBudgets(const Args& args, tigris_analyze_options* options, bool target
   options->layout = layout.layout;
   options->time_limit_seconds = layout.time_limit_seconds;
   options->progress = layout.progress;
+  options->fdt = layout.fdt;
   return true;
 }
 
@@ -210,7 +213,9 @@ int RunAnalyze(int argc, char** argv) {
   options.push_back({"--timeline"});
   options.push_back({"--target"});
   for (std::vector<std::string>& spelling : LayoutOptionSpellings()) options.push_back(spelling);
-  Args args({{"--json"}, {"-v", "--verbose"}, {"-h", "--help"}}, options);
+  std::vector<std::vector<std::string>> flags = {{"--json"}, {"-v", "--verbose"}, {"-h", "--help"}};
+  for (std::vector<std::string>& spelling : LayoutFlagSpellings()) flags.push_back(spelling);
+  Args args(flags, options);
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
     std::printf("%s%s%s", kAnalyzeHelp, LayoutOptionsHelp(), ModelOptionsHelp());

@@ -117,7 +117,9 @@ int RunCompile(int argc, char** argv) {
   options.push_back({"--emit-c"});
   options.push_back({"--state"});
   options.push_back({"--rules"});
-  Args args({{"--xip"}, {"-h", "--help"}}, options);
+  std::vector<std::vector<std::string>> flags = {{"--xip"}, {"-h", "--help"}};
+  for (std::vector<std::string>& spelling : LayoutFlagSpellings()) flags.push_back(spelling);
+  Args args(flags, options);
   args.Parse(argc, argv, 2);
   if (args.Flag("-h")) {
     std::printf("%s%s%s", kCompileHelp, LayoutOptionsHelp(), ModelOptionsHelp());
@@ -168,6 +170,7 @@ int RunCompile(int argc, char** argv) {
   plan_options.layout = layout.layout;
   plan_options.time_limit_seconds = layout.time_limit_seconds;
   plan_options.progress = layout.progress;
+  plan_options.fdt = layout.fdt;
   if (args.Values("-o").size() != 1) throw UsageError("compile needs exactly one -o OUT.tgrs");
   if (args.Values("--emit-c").size() > 1) throw UsageError("--emit-c is given more than once");
   if (!args.Values("--emit-c").empty() &&

@@ -19,16 +19,21 @@ std::vector<std::vector<std::string>> LayoutOptionSpellings() {
   return {{"--layout"}, {"--time-limit"}};
 }
 
+std::vector<std::vector<std::string>> LayoutFlagSpellings() { return {{"--no-fdt"}}; }
+
 const char* LayoutOptionsHelp() {
   return "  --layout MODE           how arenas are packed: greedy (default; the lower of first\n"
          "                          fit and greedy by size) or exact (then a MILP solver for\n"
          "                          every arena above its live-bytes bound)\n"
          "  --time-limit SECONDS    exact: what all the solves may take together (default 10);\n"
-         "                          an arena left when it is up keeps its greedy layout\n";
+         "                          an arena left when it is up keeps its greedy layout\n"
+         "  --no-fdt                feature-map tiling alone: none of the FDT paper's splits\n"
+         "                          (embedding-as-rows, fdt-fan-out-fan-in; docs/planning.md)\n";
 }
 
 LayoutChoice ParseLayoutOptions(const Args& args) {
   LayoutChoice choice;
+  if (args.Flag("--no-fdt")) choice.fdt = 0;
   const std::vector<std::string>& layout = args.Values("--layout");
   if (layout.size() > 1) throw UsageError("--layout is given more than once");
   if (!layout.empty()) {

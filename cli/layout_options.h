@@ -1,5 +1,6 @@
-// `--layout greedy|exact` and `--time-limit SECONDS`, shared by analyze and compile: how
-// hard the planner works at packing each arena (docs/memory-model.md).
+// `--layout greedy|exact`, `--time-limit SECONDS` and `--no-fdt`, shared by analyze and
+// compile: how hard the planner works at packing each arena (docs/memory-model.md), and
+// whether it may make the FDT paper's splits (docs/planning.md, "Rewrites").
 #ifndef TIGRIS_CLI_LAYOUT_OPTIONS_H_
 #define TIGRIS_CLI_LAYOUT_OPTIONS_H_
 
@@ -11,8 +12,9 @@
 
 namespace tigris::cli {
 
-// Options to merge into a subcommand's Args, and their help lines.
+// Options and flags to merge into a subcommand's Args, and their help lines.
 std::vector<std::vector<std::string>> LayoutOptionSpellings();
+std::vector<std::vector<std::string>> LayoutFlagSpellings();
 const char* LayoutOptionsHelp();
 
 struct LayoutChoice {
@@ -20,6 +22,7 @@ struct LayoutChoice {
   double time_limit_seconds = 10.0;
   // Prints the library's progress lines ("tigris: exact layout ...") to stderr.
   tigris_progress_fn progress = nullptr;
+  int fdt = 1;  // 0 with --no-fdt
 };
 
 // Throws UsageError for an unknown layout, a time limit that is not a positive number of

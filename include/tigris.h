@@ -250,7 +250,7 @@ typedef enum tigris_layout {
  * at a time, on the thread that called tigris_analyze / tigris_plan. */
 typedef void (*tigris_progress_fn)(const char* message, void* user_data);
 
-#define TIGRIS_ANALYZE_OPTIONS_VERSION 2
+#define TIGRIS_ANALYZE_OPTIONS_VERSION 3
 typedef struct tigris_analyze_options {
   int version;         /* TIGRIS_ANALYZE_OPTIONS_VERSION */
   uint64_t fast_bytes; /* SRAM budget in bytes; required, > 0 */
@@ -263,10 +263,14 @@ typedef struct tigris_analyze_options {
   double time_limit_seconds;   /* TIGRIS_LAYOUT_EXACT: all solves together, > 0; default 10 */
   tigris_progress_fn progress; /* NULL (default): silent */
   void* progress_user_data;
+  /* Since version 3: 1 (default) lets the planner split what feature-map tiling cannot, as
+   * the FDT paper does (docs/planning.md, "Rewrites": embedding-as-rows and
+   * fdt-fan-out-fan-in); 0 plans with feature-map tiling alone. */
+  int fdt;
 } tigris_analyze_options;
 
 #define TIGRIS_ANALYZE_OPTIONS_INIT \
-  { TIGRIS_ANALYZE_OPTIONS_VERSION, 0, 0, 0, TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL }
+  { TIGRIS_ANALYZE_OPTIONS_VERSION, 0, 0, 0, TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL, 1 }
 TIGRIS_API tigris_status tigris_analyze_options_init(tigris_analyze_options* opts, int version);
 
 /* Plans `model` under the budgets: lifetimes, memory timeline, temporal partitioning,
@@ -346,7 +350,7 @@ typedef enum tigris_weights {
   TIGRIS_WEIGHTS_STAGED = 3
 } tigris_weights;
 
-#define TIGRIS_PLAN_OPTIONS_VERSION 3
+#define TIGRIS_PLAN_OPTIONS_VERSION 4
 typedef struct tigris_plan_options {
   int version;          /* TIGRIS_PLAN_OPTIONS_VERSION */
   uint64_t fast_bytes;  /* SRAM budget, required, > 0 */
@@ -373,12 +377,14 @@ typedef struct tigris_plan_options {
    * constants are then read in place or staged as they say. */
   const char* rules_yaml;
   const char* rules_source;
+  /* Since version 4, as in tigris_analyze_options. */
+  int fdt;
 } tigris_plan_options;
 
 #define TIGRIS_PLAN_OPTIONS_INIT                                                        \
   {                                                                                     \
     TIGRIS_PLAN_OPTIONS_VERSION, 0, 0, 0, TIGRIS_WEIGHTS_AUTO, TIGRIS_COMPRESSION_NONE, \
-        TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL, NULL, NULL, NULL                        \
+        TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL, NULL, NULL, NULL, 1                     \
   }
 TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int version);
 

@@ -151,6 +151,7 @@ TIGRIS_API tigris_status tigris_analyze_for_target(tigris_analysis** out, const 
         tigris::plan::Budget budget;
         budget.fast_bytes = target.memories[static_cast<size_t>(target.ScratchMemory())].size;
         budget.layout = request.layout;
+        budget.fdt = request.fdt;
         analysis.plan = tigris::plan::PlanModel(model->graph, budget);
         analysis.tiled_stage_count = tigris::api::CountTiledStages(analysis.plan);
         analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis.plan, &target);

@@ -66,11 +66,14 @@ plan::LayoutOptions ToLayoutOptions(tigris_layout layout, double time_limit_seco
 }
 
 size_t AnalyzeOptionsSize(int version) {
-  return version >= 2 ? sizeof(tigris_analyze_options) : offsetof(tigris_analyze_options, layout);
+  if (version >= 3) return sizeof(tigris_analyze_options);
+  return version == 2 ? offsetof(tigris_analyze_options, fdt)
+                      : offsetof(tigris_analyze_options, layout);
 }
 
 size_t PlanOptionsSize(int version) {
-  if (version >= 3) return sizeof(tigris_plan_options);
+  if (version >= 4) return sizeof(tigris_plan_options);
+  if (version == 3) return offsetof(tigris_plan_options, fdt);
   return version == 2 ? offsetof(tigris_plan_options, state)
                       : offsetof(tigris_plan_options, layout);
 }

@@ -30,8 +30,16 @@ plan::LayoutOptions ToLayoutOptions(tigris_layout layout, double time_limit_seco
                                     tigris_progress_fn progress, void* progress_user_data,
                                     const char* struct_name);
 
+// The version from which an options struct has `fdt` (default 1 before it).
+constexpr int FdtVersion(const tigris_analyze_options*) { return 3; }
+constexpr int FdtVersion(const tigris_plan_options*) { return 4; }
+template <typename Options>
+bool FdtOf(const Options& options) {
+  return options.version < FdtVersion(&options) || options.fdt != 0;
+}
+
 // The budgets and, from version 2, the layout of a tigris_analyze_options or
-// tigris_plan_options whose version was checked.
+// tigris_plan_options whose version was checked (and its fdt switch from FdtVersion).
 template <typename Options>
 plan::Budget BudgetOf(const Options& options, const char* struct_name) {
   plan::Budget budget =
@@ -40,6 +48,7 @@ plan::Budget BudgetOf(const Options& options, const char* struct_name) {
     budget.layout = ToLayoutOptions(options.layout, options.time_limit_seconds, options.progress,
                                     options.progress_user_data, struct_name);
   }
+  budget.fdt = FdtOf(options);
   return budget;
 }
 
@@ -51,6 +60,7 @@ plan::Budget BudgetOf(const Options& options, const char* struct_name) {
 struct TargetRequest {
   target::Target target;
   plan::LayoutOptions layout;
+  bool fdt = true;
 };
 template <typename Options>
 TargetRequest TargetRequestOf(const Options* options, int latest_version, const char* target_yaml,
@@ -68,11 +78,13 @@ TargetRequest TargetRequestOf(const Options* options, int latest_version, const 
   }
   return {target::ParseTarget(target_yaml, source ? source : "target"),
           ToLayoutOptions(options->layout, options->time_limit_seconds, options->progress,
-                          options->progress_user_data, struct_name)};
+                          options->progress_user_data, struct_name),
+          FdtOf(*options)};
 }
 
 // The size of a tigris_analyze_options / tigris_plan_options struct at `version` (1: up to
-// flash_bytes / compression; 2: the layout fields too).
+// flash_bytes / compression; 2: the layout fields too; plan 3: state and rules; then
+// fdt).
 size_t AnalyzeOptionsSize(int version);
 size_t PlanOptionsSize(int version);
 

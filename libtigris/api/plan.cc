@@ -173,7 +173,7 @@ TIGRIS_API tigris_status tigris_plan_for_target(tigris_execution_plan** out,
         }
         tigris::api::FillPlanHandle(
             handle, tigris::emit::CompileForTarget(model->graph, request.target, request.layout,
-                                                   tigris::api::ToEmitOptions(options),
+                                                   request.fdt, tigris::api::ToEmitOptions(options),
                                                    rules ? &*rules : nullptr));
       });
 }

@@ -100,7 +100,7 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
 }
 
 CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& target,
-                              const plan::LayoutOptions& layout, EmitOptions options,
+                              const plan::LayoutOptions& layout, bool fdt, EmitOptions options,
                               const target::Rules* rules) {
   RulePlacement placed;
   if (rules != nullptr) {
@@ -123,6 +123,7 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
   plan::Budget budget;
   budget.fast_bytes = scratch.size;
   budget.layout = layout;  // slow_bytes 0: the spills' memory is chosen below
+  budget.fdt = fdt;
   // Pinned tensors count against no fast budget; the planner pins them by name
   // (plan/pinning.h), so a tensor a rewrite replaced is not pinned, and the rules' second
   // pass below warns that its id matches no tensor.

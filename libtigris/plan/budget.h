@@ -26,6 +26,9 @@ struct Budget {
   // stages hold them outside the fast arena, so they count against no fast budget, and the
   // plan ends with them pinned. A name the graph lacks is ignored.
   std::set<std::string> pinned{};
+  // Whether the planner may make the FDT paper's splits (plan/rewrites.h:
+  // embedding-as-rows, fdt-fan-out-fan-in); false plans with feature-map tiling alone.
+  bool fdt = true;
 };
 
 // Throws kInvalidBudget, naming the field, for fast_bytes <= 0, a negative slow or flash

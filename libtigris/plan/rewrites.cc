@@ -174,7 +174,7 @@ std::vector<Rewrite> RewriteForBudget(ir::Graph& graph, const Budget& budget, bo
   const std::vector<std::vector<int>> consumers = graph.ConsumerIndex();
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const ir::Op& op = graph.ops[i];
-    if (const int mean = RowEmbeddingMean(graph, consumers, op); mean >= 0) {
+    if (const int mean = budget.fdt ? RowEmbeddingMean(graph, consumers, op) : -1; mean >= 0) {
       // Untiled, the lookup and its mean are resident together.
       const int64_t e = analysis::AlignUp(graph.tensor(op.outputs[0]).byte_size());
       const int64_t m = analysis::AlignUp(
@@ -213,7 +213,7 @@ std::vector<Rewrite> RewriteForBudget(ir::Graph& graph, const Budget& budget, bo
     rewrites.push_back(std::move(rewrite));
   }
   // Last: it adds and removes ops, which the scan above must not see.
-  if (split_dense) {
+  if (split_dense && budget.fdt) {
     for (Rewrite& rewrite : SplitDensePairsForBudget(graph, budget)) {
       rewrites.push_back(std::move(rewrite));
     }

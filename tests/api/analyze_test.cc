@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "support/onnx_builder.h"
 #include "support/test_env.h"
@@ -107,6 +108,55 @@ TEST(AnalyzeTest, AVersionOneStructIsNeitherOverwrittenNorReadPastItsEnd) {
   ASSERT_TRUE(a);
   const auto j = nlohmann::json::parse(tigris_analysis_json(a.get()));
   EXPECT_EQ(j["budget"]["layout"], "greedy");
+}
+
+// x [1, 16] -> Gemm (64) -> Relu -> Gemm (64) -> Relu -> Gemm (2) -> y: its last pair
+// needs 512 B unsplit; split (fdt-fan-out-fan-in) far less.
+ModelPtr SmallMlp() {
+  OnnxModelBuilder b("small_mlp", 13);
+  b.Input("x", {1, 16});
+  const int64_t widths[] = {16, 64, 64, 2};
+  std::string in = "x";
+  for (int i = 0; i < 3; ++i) {
+    const std::string id = std::to_string(i), out = i == 2 ? "y" : "h" + id;
+    b.Initializer("w" + id, {widths[i + 1], widths[i]},
+                  std::vector<float>(static_cast<size_t>(widths[i + 1] * widths[i]), 0.01f));
+    b.Node("Gemm", {in, "w" + id}, {i == 2 ? out : "g" + id}, "fc" + id).Attr("transB", int64_t{1});
+    if (i < 2) b.Node("Relu", {"g" + id}, {out}, "relu" + id);
+    in = out;
+  }
+  b.Output("y", {1, 2});
+  const std::string bytes = b.Bytes();
+  tigris_model* m = nullptr;
+  EXPECT_EQ(tigris_load_from_memory(&m, bytes.data(), bytes.size(), nullptr), TIGRIS_OK)
+      << tigris_last_error();
+  return ModelPtr(m);
+}
+
+std::vector<std::string> RewriteKinds(const tigris_analysis* a) {
+  std::vector<std::string> kinds;
+  const nlohmann::json j = nlohmann::json::parse(tigris_analysis_json(a));
+  for (const auto& r : j["rewrites"]) kinds.push_back(r["kind"]);
+  return kinds;
+}
+
+// `fdt` (version 3) defaults to on; 0 plans with feature-map tiling alone, and a version-2
+// struct, which has no such field, plans as the default does.
+TEST(AnalyzeTest, TheFdtSwitchTurnsTheSplitsOff) {
+  ModelPtr m = SmallMlp();
+  tigris_analyze_options o = Budget(400);
+  EXPECT_EQ(o.fdt, 1);
+  AnalysisPtr split = Analyze(m.get(), o);
+  EXPECT_EQ(RewriteKinds(split.get()), std::vector<std::string>{"fdt-fan-out-fan-in"});
+  EXPECT_NE(tigris_analysis_verdict(split.get()), TIGRIS_VERDICT_NEEDS_WORK);
+  o.fdt = 0;
+  AnalysisPtr unsplit = Analyze(m.get(), o);
+  EXPECT_TRUE(RewriteKinds(unsplit.get()).empty());
+  EXPECT_LT(tigris_analysis_scheduled_peak_bytes(split.get()),
+            tigris_analysis_scheduled_peak_bytes(unsplit.get()));
+  o.version = 2;  // `fdt` (still 0) lies past a version-2 struct and is not read
+  AnalysisPtr v2 = Analyze(m.get(), o);
+  EXPECT_EQ(RewriteKinds(v2.get()), std::vector<std::string>{"fdt-fan-out-fan-in"});
 }
 
 TEST(AnalyzeTest, BadLayoutOptionsNameTheField) {

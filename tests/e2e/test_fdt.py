@@ -98,8 +98,8 @@ def models():
     return paths
 
 
-def analyze(path, budget):
-    return json.loads(tigris("analyze", path, "-m", str(budget), "--json").stdout)
+def analyze(path, budget, *options):
+    return json.loads(tigris("analyze", path, "-m", str(budget), "--json", *options).stdout)
 
 
 def compile_and_run(path, budget, feeds, tag):
@@ -115,8 +115,11 @@ def compile_and_run(path, budget, feeds, tag):
 
 
 def assert_fits_with_no_extra_macs(path, budget, rewrite):
-    """The plan at `budget` fits it, made by `rewrite`, with the unsplit plan's MACs."""
+    """The plan at `budget` fits it, made by `rewrite`, with the unsplit plan's MACs; with
+    feature-map tiling alone (--no-fdt) it does not."""
     roomy, tight = analyze(path, "16M"), analyze(path, budget)
+    ffmt = analyze(path, budget, "--no-fdt")
+    assert ffmt["rewrites"] == [] and ffmt["verdict"] == "needs_work", ffmt["verdict"]
     assert [r["kind"] for r in roomy["rewrites"]] == []
     assert rewrite in [r["kind"] for r in tight["rewrites"]], tight["rewrites"]
     assert tight["verdict"] != "infeasible", tight["verdict"]

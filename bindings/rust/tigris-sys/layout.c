@@ -54,6 +54,7 @@ int main(void) {
   OFF(tigris_analyze_options, time_limit_seconds);
   OFF(tigris_analyze_options, progress);
   OFF(tigris_analyze_options, progress_user_data);
+  OFF(tigris_analyze_options, fdt);
   SIZE(tigris_plan_options);
   OFF(tigris_plan_options, version);
   OFF(tigris_plan_options, fast_bytes);
@@ -68,6 +69,7 @@ int main(void) {
   OFF(tigris_plan_options, state);
   OFF(tigris_plan_options, rules_yaml);
   OFF(tigris_plan_options, rules_source);
+  OFF(tigris_plan_options, fdt);
   SIZE(tigris_run_io);
   OFF(tigris_run_io, version);
   OFF(tigris_run_io, dtype);

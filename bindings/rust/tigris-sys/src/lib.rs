@@ -67,8 +67,8 @@ pub type tigris_progress_fn =
 pub const TIGRIS_LOAD_OPTIONS_VERSION: c_int = 1;
 pub const TIGRIS_OP_INFO_VERSION: c_int = 1;
 pub const TIGRIS_TENSOR_INFO_VERSION: c_int = 1;
-pub const TIGRIS_ANALYZE_OPTIONS_VERSION: c_int = 2;
-pub const TIGRIS_PLAN_OPTIONS_VERSION: c_int = 3;
+pub const TIGRIS_ANALYZE_OPTIONS_VERSION: c_int = 3;
+pub const TIGRIS_PLAN_OPTIONS_VERSION: c_int = 4;
 pub const TIGRIS_RUN_IO_VERSION: c_int = 1;
 pub const TIGRIS_RUN_OPTIONS_VERSION: c_int = 1;
 pub const TIGRIS_RUN_STATS_VERSION: c_int = 2;
@@ -154,6 +154,8 @@ pub struct tigris_analyze_options {
     pub time_limit_seconds: f64,
     pub progress: tigris_progress_fn,
     pub progress_user_data: *mut c_void,
+    // Since version 3: 1 lets the planner make the FDT paper's splits, 0 not.
+    pub fdt: c_int,
 }
 
 impl Default for tigris_analyze_options {
@@ -168,6 +170,7 @@ impl Default for tigris_analyze_options {
             time_limit_seconds: 0.0,
             progress: None,
             progress_user_data: std::ptr::null_mut(),
+            fdt: 0,
         }
     }
 }
@@ -191,6 +194,8 @@ pub struct tigris_plan_options {
     // Since version 3 (tigris_plan_for_target): placement rules' YAML and its name, or NULL.
     pub rules_yaml: *const c_char,
     pub rules_source: *const c_char,
+    // Since version 4, as in tigris_analyze_options.
+    pub fdt: c_int,
 }
 
 impl Default for tigris_plan_options {
@@ -210,6 +215,7 @@ impl Default for tigris_plan_options {
             state: std::ptr::null(),
             rules_yaml: std::ptr::null(),
             rules_source: std::ptr::null(),
+            fdt: 0,
         }
     }
 }

@@ -240,6 +240,10 @@ fn field_offsets_match_c() {
         c::OFFSET_tigris_analyze_options_progress_user_data
     );
     assert_eq!(
+        offset_of!(tigris_analyze_options, fdt),
+        c::OFFSET_tigris_analyze_options_fdt
+    );
+    assert_eq!(
         offset_of!(tigris_plan_options, layout),
         c::OFFSET_tigris_plan_options_layout
     );
@@ -266,6 +270,10 @@ fn field_offsets_match_c() {
     assert_eq!(
         offset_of!(tigris_plan_options, rules_source),
         c::OFFSET_tigris_plan_options_rules_source
+    );
+    assert_eq!(
+        offset_of!(tigris_plan_options, fdt),
+        c::OFFSET_tigris_plan_options_fdt
     );
     assert_eq!(
         offset_of!(tigris_run_io, version),
