@@ -174,14 +174,14 @@ PlanResult PlanModel(const ir::Graph& model, const Budget& budget) {
   // strategies and FDT compete in the same search"): its estimate is per pair, and the
   // stages around it may plan better unsplit. The unsplit plan wins ties (fewer ops).
   std::optional<PlanResult> split;
-  std::optional<Error> split_error;
   try {
     split = PlanWith(model, budget, /*split_dense=*/true);
   } catch (const Error& e) {
-    split_error = e;
+    // Rethrown as it is (a subclass such as UnpinnableTensor keeps its type), unless the
+    // split's spills alone overran the slow budget: then the unsplit plan decides.
+    if (e.status() != Status::kSlowBudgetTooSmall) throw;
   }
   if (split && !SplitsDensePairs(*split)) return std::move(*split);
-  if (split_error && split_error->status() != Status::kSlowBudgetTooSmall) throw *split_error;
   try {
     PlanResult unsplit = PlanWith(model, budget, /*split_dense=*/false);
     return split && Better(*split, unsplit) ? std::move(*split) : unsplit;
