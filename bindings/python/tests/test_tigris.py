@@ -219,3 +219,52 @@ def test_model_accessors_match_model_json(model_path):
 
 def test_version():
     assert tigris.version().count(".") == 2
+
+
+def _small_mlp(path):
+    """x [1, 16] -> Gemm 64 -> Relu -> Gemm 64 -> Relu -> Gemm 2: at 400 bytes only the
+    FDT split of its last pair fits (docs/planning.md, "Rewrites")."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    widths, nodes, inits, x = [16, 64, 64, 2], [], [], "x"
+    for i in range(3):
+        inits.append(numpy_helper.from_array(
+            np.full([widths[i + 1], widths[i]], 0.01, np.float32), f"w{i}"))
+        out = "y" if i == 2 else f"h{i}"
+        nodes.append(helper.make_node("Gemm", [x, f"w{i}"], [out if i == 2 else f"g{i}"],
+                                      transB=1))
+        if i < 2:
+            nodes.append(helper.make_node("Relu", [f"g{i}"], [out]))
+        x = out
+    graph = helper.make_graph(
+        nodes, "small_mlp", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2])], inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+
+
+def test_fdt_switch_matches_cli(cli, tmp_path):
+    """fdt=False is `--no-fdt`: the same report, and at 400 bytes no plan from either."""
+    import json
+    path = tmp_path / "small_mlp.onnx"
+    _small_mlp(path)
+    for fdt, flags in ((True, []), (False, ["--no-fdt"])):
+        out = subprocess.run([str(cli), "analyze", str(path), "-m", "400", "--json", *flags],
+                             check=True, capture_output=True, text=True).stdout
+        with tigris.load(path) as model:
+            report = model.analyze(fast=400, fdt=fdt)
+        assert report == json.loads(out)
+        kinds = [r["kind"] for r in report["rewrites"]]
+        assert kinds == (["fdt-fan-out-fan-in"] if fdt else [])
+    plan_path = tmp_path / "mlp.tgrs"
+    subprocess.run([str(cli), "compile", str(path), "-m", "400", "--xip", "-o", str(plan_path)],
+                   check=True, capture_output=True)
+    refused = subprocess.run([str(cli), "compile", str(path), "-m", "400", "--xip", "--no-fdt",
+                              "-o", str(tmp_path / "no.tgrs")], capture_output=True, text=True)
+    assert refused.returncode != 0 and "TIGRIS_ERR_DOES_NOT_FIT" in refused.stderr
+    with tigris.load(path) as model:
+        with model.plan(fast=400, xip=True) as plan:
+            assert plan.emit() == plan_path.read_bytes()
+        with pytest.raises(tigris.Error) as info:
+            model.plan(fast=400, xip=True, fdt=False)
+        assert info.value.status_name == "TIGRIS_ERR_DOES_NOT_FIT"

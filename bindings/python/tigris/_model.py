@@ -294,12 +294,13 @@ class Model(_Handle):
 
     def analyze(self, fast: Optional[Size] = None, slow: Optional[Size] = None,
                 flash: Optional[Size] = None, layout: str = "greedy", time_limit: float = 10.0,
-                target: Optional[PathLike] = None) -> Dict[str, Any]:
+                target: Optional[PathLike] = None, fdt: bool = True) -> Dict[str, Any]:
         """Plans the model under the budgets and returns the report as a plain dict: exactly
         the JSON `tigris analyze MODEL -m FAST [-m SLOW] [-f FLASH] --json` prints.
         layout="exact" packs each arena with a MILP solver, all solves within time_limit
         seconds (`--layout exact --time-limit S`). target="part.yaml" describes the part's
-        memories instead of the budgets (`--target`, docs/memories.md)."""
+        memories instead of the budgets (`--target`, docs/memories.md). fdt=False plans
+        with feature-map tiling alone, none of the FDT paper's splits (`--no-fdt`)."""
         _check_budgets(fast, slow, flash, target, None)
         options = _c.tigris_analyze_options()
         check(_c.tigris_analyze_options_init(options, _c.TIGRIS_ANALYZE_OPTIONS_VERSION))
@@ -308,6 +309,7 @@ class Model(_Handle):
             options.slow_bytes = optional_size(slow)
             options.flash_bytes = optional_size(flash)
         _set_layout(options, layout, time_limit)
+        options.fdt = 1 if fdt else 0
         if target is None:
             status, analysis = _c.tigris_analyze(self._h, options)
         else:
@@ -323,7 +325,7 @@ class Model(_Handle):
              flash: Optional[Size] = None, xip: Optional[bool] = None, compression: str = "none",
              layout: str = "greedy", time_limit: float = 10.0, weights: str = "auto",
              state: Optional[Mapping[str, str]] = None, target: Optional[PathLike] = None,
-             rules: Optional[PathLike] = None) -> Plan:
+             rules: Optional[PathLike] = None, fdt: bool = True) -> Plan:
         """Compiles an execution plan. weights says where the runtime reads weights from,
         as `tigris compile --weights`: "auto" (the default: in place, copied into the fast
         arena by the stages where they fit and are read more than once), "in-place",
@@ -335,7 +337,7 @@ class Model(_Handle):
         invokes; Plan.run stays stateless: pass h yourself). target="part.yaml" gives
         the part's memories instead of fast/slow/flash, and rules="rules.yaml" places
         tensors in them (`--target`, `--rules`; docs/memories.md); Plan.memories() then
-        says what each memory holds."""
+        says what each memory holds. fdt as in analyze."""
         _check_budgets(fast, slow, flash, target, rules)
         if xip is not None:
             weights = "in-place" if xip else "copy"
@@ -355,6 +357,7 @@ class Model(_Handle):
         options.xip = _WEIGHTS[weights]
         options.compression = _COMPRESSION[compression]
         _set_layout(options, layout, time_limit)
+        options.fdt = 1 if fdt else 0
         pairs = []
         for name_in, name_out in (state or {}).items():
             if any(c in str(n) for n in (name_in, name_out) for c in ",="):
