@@ -35,6 +35,39 @@ bool IsCanonicalFloatGemm(const ir::Graph& graph, const ir::Op& op) {
   return op.attrs.GetInt("transA", 0) == 0 && op.attrs.GetInt("transB", 1) == 1;
 }
 
+// An op applied to each element of h on its own (the paper's PART blocks between a fan-out
+// and a fan-in): an activation with constant parameters, or Add / Sub / Mul / Div with a
+// constant scalar. `h` is the input it reads; the op runs per part unchanged.
+bool IsPerElement(const ir::Graph& graph, const ir::Op& op, ir::TensorId h) {
+  if (op.outputs.size() != 1 || op.input(0) == ir::kNoTensor) return false;
+  switch (op.type) {
+    case ir::OpType::kRelu:
+    case ir::OpType::kRelu6:
+    case ir::OpType::kLeakyRelu:
+    case ir::OpType::kSelu:
+    case ir::OpType::kSigmoid:
+    case ir::OpType::kHardSigmoid:
+    case ir::OpType::kHardSwish:
+    case ir::OpType::kTanh:
+    case ir::OpType::kClip:
+      if (op.input(0) != h) return false;
+      for (size_t i = 1; i < op.inputs.size(); ++i) {
+        if (op.input(i) != ir::kNoTensor && !graph.IsConstant(op.input(i))) return false;
+      }
+      return true;
+    case ir::OpType::kAdd:
+    case ir::OpType::kSub:
+    case ir::OpType::kMul:
+    case ir::OpType::kDiv: {
+      if (op.inputs.size() != 2 || (op.input(0) == h) == (op.input(1) == h)) return false;
+      const ir::TensorId other = op.input(0) == h ? op.input(1) : op.input(0);
+      return graph.IsConstant(other) && graph.tensor(other).num_elements() == 1;
+    }
+    default:
+      return false;
+  }
+}
+
 int64_t Aligned(const ir::Graph& graph, ir::TensorId id) {
   return analysis::AlignUp(graph.tensor(id).byte_size());
 }
@@ -82,14 +115,31 @@ std::vector<DensePair> FindDensePairs(const ir::Graph& graph) {
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const ir::Op& a = graph.ops[i];
     if (!IsCanonicalFloatGemm(graph, a)) continue;
-    const ir::TensorId h = a.outputs[0];
-    const std::vector<int>& readers = consumers[static_cast<size_t>(h)];
-    if (readers.size() != 1 || graph.IsGraphOutput(h)) continue;
-    const ir::Op& b = graph.ops[static_cast<size_t>(readers[0])];
+    const ir::Shape& hs = graph.tensor(a.outputs[0]).shape;
+    // Down from h through per-element ops, each the only reader of what it reads, to
+    // Gemm_b; every tensor on the way is h's shape and float.
+    DensePair pair{static_cast<int>(i), -1, {}};
+    ir::TensorId h = a.outputs[0];
+    for (;;) {
+      const std::vector<int>& readers = consumers[static_cast<size_t>(h)];
+      if (readers.size() != 1 || graph.IsGraphOutput(h) || graph.tensor(h).shape != hs ||
+          !IsFloat(graph.tensor(h))) {
+        break;
+      }
+      const ir::Op& next = graph.ops[static_cast<size_t>(readers[0])];
+      if (IsPerElement(graph, next, h)) {
+        pair.between.push_back(readers[0]);
+        h = next.outputs[0];
+        continue;
+      }
+      pair.b = readers[0];
+      break;
+    }
+    if (pair.b < 0) continue;
+    const ir::Op& b = graph.ops[static_cast<size_t>(pair.b)];
     if (!IsCanonicalFloatGemm(graph, b) || b.input(0) != h || b.input(1) == h || b.input(2) == h) {
       continue;
     }
-    const ir::Shape& hs = graph.tensor(h).shape;
     const ir::Tensor& y = graph.tensor(b.outputs[0]);
     const ir::Shape& ba = graph.tensor(a.input(1)).shape;
     const ir::Shape& bb = graph.tensor(b.input(1)).shape;
@@ -98,7 +148,7 @@ std::vector<DensePair> FindDensePairs(const ir::Graph& graph) {
         !y.host_shape.empty() || hs[1] < kMinDenseParts) {
       continue;
     }
-    pairs.push_back({static_cast<int>(i), readers[0]});
+    pairs.push_back(std::move(pair));
   }
   return pairs;
 }
@@ -107,7 +157,8 @@ int64_t UnsplitPairBytes(const ir::Graph& graph, const DensePair& pair) {
   const ir::Op& a = graph.ops[static_cast<size_t>(pair.a)];
   const ir::Op& b = graph.ops[static_cast<size_t>(pair.b)];
   const int64_t x = Aligned(graph, a.input(0)), h = Aligned(graph, a.outputs[0]);
-  return std::max(x + h, h + Aligned(graph, b.outputs[0]));
+  // A per-element op between them holds its input and output, both h's size.
+  return std::max({x + h, pair.between.empty() ? 0 : 2 * h, h + Aligned(graph, b.outputs[0])});
 }
 
 int64_t SplitPairBytes(const ir::Graph& graph, const DensePair& pair, int parts) {
@@ -118,8 +169,9 @@ int64_t SplitPairBytes(const ir::Graph& graph, const DensePair& pair, int parts)
       analysis::AlignUp(hs[0] * PartRange(hs[1], parts, 0).second * static_cast<int64_t>(kFloat));
   const int64_t x = Aligned(graph, a.input(0)), y = Aligned(graph, b.outputs[0]);
   // Gemm_b's part k reads h_k into p_k next to acc_{k-1}; the Add then holds acc_{k-1},
-  // p_k and acc_k. x stays live for the parts still to come.
-  return x + std::max(part + 2 * y, 3 * y);
+  // p_k and acc_k; a per-element op between them, its input and output part next to
+  // acc_{k-1}. x stays live for the parts still to come.
+  return x + std::max({part + 2 * y, 3 * y, pair.between.empty() ? 0 : 2 * part + y});
 }
 
 void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
@@ -148,19 +200,32 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
     }
     const ir::TensorId h_k = AddActivation(graph, h, h.name + part, {n, count});
     fan_out.outputs = {h_k};
+    split.push_back(std::move(fan_out));
+    // The per-element ops between the two, on this part.
+    ir::TensorId in_k = h_k;
+    for (int index : pair.between) {
+      ir::Op each = graph.ops[static_cast<size_t>(index)];
+      const ir::Tensor& out = graph.tensor(each.outputs[0]);
+      for (ir::TensorId& input : each.inputs) {
+        if (input != ir::kNoTensor && !graph.IsConstant(input)) input = in_k;
+      }
+      each.name += part;
+      in_k = AddActivation(graph, out, out.name + part, {n, count});
+      each.outputs = {in_k};
+      split.push_back(std::move(each));
+    }
 
     ir::Op fan_in = b;
     fan_in.name = b.name + part;
     fan_in.fused_activation = ir::Activation::kNone;  // applied once, after the merge
-    fan_in.inputs = {h_k, graph.AddConstant(bb.name + part, bb.dtype, {l, count},
-                                            Columns(bb, l, m, begin, count))};
+    fan_in.inputs = {in_k, graph.AddConstant(bb.name + part, bb.dtype, {l, count},
+                                             Columns(bb, l, m, begin, count))};
     if (k == 0 && b.input(2) != ir::kNoTensor) fan_in.inputs.push_back(b.input(2));
     const bool last = k + 1 == parts;
     const bool activation_after = b.fused_activation != ir::Activation::kNone;
     const ir::TensorId p_k =
         AddActivation(graph, graph.tensor(y), graph.tensor(y).name + "_partial" + part, {n, l});
     fan_in.outputs = {p_k};
-    split.push_back(std::move(fan_out));
     split.push_back(std::move(fan_in));
     if (k == 0) {
       acc = p_k;
@@ -187,12 +252,17 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
     split.push_back(std::move(activation));
   }
 
-  // The parts take Gemm_b's place (x is ready there: Gemm_a ran before it); Gemm_a goes.
+  // The parts take Gemm_b's place (x is ready there: Gemm_a ran before it); Gemm_a and
+  // the ops between go.
   std::vector<ir::Op> ops;
   ops.reserve(graph.ops.size() + split.size());
   for (size_t i = 0; i < graph.ops.size(); ++i) {
-    if (static_cast<int>(i) == pair.a) continue;
-    if (static_cast<int>(i) == pair.b) {
+    const int index = static_cast<int>(i);
+    if (index == pair.a ||
+        std::find(pair.between.begin(), pair.between.end(), index) != pair.between.end()) {
+      continue;
+    }
+    if (index == pair.b) {
       for (ir::Op& op : split) ops.push_back(std::move(op));
       continue;
     }

@@ -11,6 +11,8 @@
 //
 //   before:  x -> Gemm_a(B_a [M, K], C_a) -> h[n, M] -> Gemm_b(B_b [L, M], C_b) -> y[n, L]
 //   after:   for k < N:  h_k = Gemm_a(x; B_a rows of part k, C_a of part k)   [n, M_k]
+//                        (then on h_k any per-element ops between the two: Sigmoid, Tanh,
+//                        Clip, ..., or arithmetic with a constant scalar)
 //                        p_k = Gemm_b(h_k; B_b columns of part k, C_b for k = 0 only)
 //                        acc_k = acc_{k-1} + p_k  (acc_0 = p_0; acc_{N-1} is y)
 //            then Gemm_b's fused activation (Relu / Relu6), if any, on y
@@ -42,16 +44,20 @@ inline constexpr char kDenseSplitRewrite[] = "fdt-fan-out-fan-in";
 inline constexpr int kMinDenseParts = 2;
 inline constexpr int kMaxDenseParts = 25;
 
-// A candidate pair: Gemm_a (op index a) whose output only Gemm_b (op index b) reads, as A.
+// A candidate pair: Gemm_a (op index a) whose output reaches Gemm_b (op index b), as A,
+// through the per-element ops `between` (in order; often none), each the only reader of
+// what it reads: the paper's PART blocks, run on each part unchanged.
 struct DensePair {
   int a = -1;
   int b = -1;
+  std::vector<int> between;
 };
 
 // Every pair fdt-fan-out-fan-in may split, in op order: both Gemms canonical
 // (gemm-normalize: B a constant [M, K], C absent or a constant [M]) and float32 without
-// quantization; h = Gemm_a's output, a 2-D [n, M] read only by Gemm_b, as A, and not a
-// graph output; y = Gemm_b's output, 2-D [n, L] with no host view.
+// quantization; h = Gemm_a's output, a 2-D [n, M] read only by Gemm_b, as A, or by a chain
+// of per-element ops (DensePair::between) that ends in Gemm_b, none of it a graph output;
+// y = Gemm_b's output, 2-D [n, L] with no host view.
 std::vector<DensePair> FindDensePairs(const ir::Graph& graph);
 
 // The fast bytes the pair needs unsplit (16-byte aligned: x + h while Gemm_a runs, h + y

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 
@@ -84,9 +85,16 @@ std::vector<double> Evaluate(const ir::Graph& g, const std::vector<float>& x) {
           y[static_cast<size_t>(i * out[1] + j)] = Activate(op.fused_activation, float(sum));
         }
       }
-    } else if (op.type == OpType::kAdd) {
+    } else if (op.type == OpType::kAdd || op.type == OpType::kMul) {
+      // Elementwise, a one-value operand broadcast.
       const std::vector<double> a = value(op.input(0)), b = value(op.input(1));
-      for (size_t i = 0; i < y.size(); ++i) y[i] = a[i] + b[i];
+      for (size_t i = 0; i < y.size(); ++i) {
+        const double u = a[a.size() == 1 ? 0 : i], v = b[b.size() == 1 ? 0 : i];
+        y[i] = op.type == OpType::kAdd ? u + v : u * v;
+      }
+    } else if (op.type == OpType::kSigmoid) {
+      const std::vector<double> a = value(op.input(0));
+      for (size_t i = 0; i < y.size(); ++i) y[i] = 1.0 / (1.0 + std::exp(-a[i]));
     } else {
       if (op.type != OpType::kRelu && op.type != OpType::kRelu6) {
         ADD_FAILURE() << "the interpreter has no " << ir::OpTypeName(op.type);
@@ -198,6 +206,52 @@ TEST(DenseSplit, PairsItCannotSplitAreNotFound) {
     g.tensor(g.ops[1].input(1)).is_constant = false;
     EXPECT_TRUE(plan::FindDensePairs(g).empty());
   }
+}
+
+// fc_a -> Sigmoid -> Mul(0.5) -> fc_b: the per-element ops between run on each part.
+ir::Graph PairThroughPerElementOps(bool square) {
+  ir::Graph g = Pair(1, 4, 7, 3, ir::Activation::kNone);
+  const ir::TensorId h = g.ops[0].outputs[0];
+  ir::Tensor s = g.tensor(h);
+  s.name = "s";
+  const ir::TensorId sid = g.AddTensor(s);
+  s.name = "t";
+  const ir::TensorId tid = g.AddTensor(s);
+  ir::Tensor half;
+  half.name = "half";
+  half.dtype = ir::DType::kFloat32;
+  half.shape = {1};
+  half.is_constant = true;
+  half.SetData(std::vector<float>{0.5f});
+  const ir::TensorId hid = g.AddTensor(half);
+  ir::Op sigmoid;
+  sigmoid.type = OpType::kSigmoid;
+  sigmoid.name = "sigmoid";
+  sigmoid.inputs = {h};
+  sigmoid.outputs = {sid};
+  ir::Op scale;
+  scale.type = OpType::kMul;
+  scale.name = "scale";
+  scale.inputs = {sid, square ? sid : hid};
+  scale.outputs = {tid};
+  g.ops[1].inputs[0] = tid;
+  g.ops.insert(g.ops.begin() + 1, {sigmoid, scale});
+  return g;
+}
+
+TEST(DenseSplit, PerElementOpsBetweenRunOnEachPart) {
+  const ir::Graph before = PairThroughPerElementOps(/*square=*/false);
+  const std::vector<plan::DensePair> pairs = plan::FindDensePairs(before);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].between, (std::vector<int>{1, 2}));
+  ir::Graph after = before;
+  plan::SplitDensePair(after, pairs[0], 3);
+  // Per part: Gemm, Sigmoid, Mul, Gemm; an Add per part after the first.
+  EXPECT_EQ(after.ops.size(), 3u * 4u + 2u);
+  ExpectSameOutputs(before, after, 4);
+  EXPECT_EQ(TotalMacs(after), TotalMacs(before));
+  // A Mul of s by itself is per element too, but reads its input twice: not a PART op here.
+  EXPECT_TRUE(plan::FindDensePairs(PairThroughPerElementOps(/*square=*/true)).empty());
 }
 
 // The MLP 128 -> 2048 -> 2048 -> 10 at 0.6 x 16 KiB: the first pair gains nothing
