@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <deque>
+#include <mutex>
 #include <numeric>
 #include <unordered_map>
 #include <utility>
@@ -125,6 +127,19 @@ std::pair<int64_t, int64_t> Step(const ScheduleProblem& problem, const OpFacts& 
   return {during, during - problem.scratch[vi] - freed};
 }
 
+// No order's peak is below the most bytes one op needs live while it runs: what it reads,
+// what it writes and its scratch. When the load order reaches it, nothing can do better.
+int64_t OpLowerBound(const ScheduleProblem& problem, const OpFacts& facts) {
+  int64_t bound = 0;
+  for (size_t v = 0; v < static_cast<size_t>(problem.op_count); ++v) {
+    int64_t bytes = problem.scratch[v];
+    for (int x : facts.reads[v]) bytes += problem.values[static_cast<size_t>(x)].bytes;
+    for (int x : facts.writes[v]) bytes += problem.values[static_cast<size_t>(x)].bytes;
+    bound = std::max(bound, bytes);
+  }
+  return bound;
+}
+
 }  // namespace
 
 std::string_view ScheduleSearchName(ScheduleSearch search) {
@@ -187,6 +202,9 @@ Schedule ScheduleForMemory(const ScheduleProblem& problem, int64_t max_states) {
   if (n == 0) return schedule;
 
   const OpFacts facts = FactsOf(problem);
+  // The split of dense pairs (plan/dense_split.h) writes its parts in the order that needs
+  // the least, with a downset per subset of parts: this spares the search on it.
+  if (schedule.peak_bytes <= OpLowerBound(problem, facts)) return schedule;
   // The trail keeps n levels of (parent, op) pairs: bound the states per level so that it
   // stays within a few tens of megabytes however many ops there are.
   const int64_t cap = std::min<int64_t>(max_states, std::max<int64_t>(64, 4'000'000 / n));
@@ -264,8 +282,47 @@ Schedule ScheduleForMemory(const ScheduleProblem& problem, int64_t max_states) {
   return schedule;
 }
 
+namespace {
+
+bool SameProblem(const ScheduleProblem& a, const ScheduleProblem& b) {
+  if (a.op_count != b.op_count || a.scratch != b.scratch || a.values.size() != b.values.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.values.size(); ++i) {
+    const ScheduleProblem::Value& x = a.values[i];
+    const ScheduleProblem::Value& y = b.values[i];
+    if (x.bytes != y.bytes || x.producer != y.producer || x.consumers != y.consumers ||
+        x.graph_output != y.graph_output) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// ScheduleForMemory is a pure function of the problem, and the planner's search
+// (plan/explore.h) plans one rewritten graph under several strategy sets: its schedules
+// are remembered, the last few problems with their results, across threads.
+Schedule CachedSchedule(const ScheduleProblem& problem) {
+  constexpr size_t kRemembered = 16;
+  static std::mutex mutex;
+  static std::deque<std::pair<ScheduleProblem, Schedule>> remembered;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const auto& [known, schedule] : remembered) {
+      if (SameProblem(known, problem)) return schedule;
+    }
+  }
+  Schedule schedule = ScheduleForMemory(problem);
+  std::lock_guard<std::mutex> lock(mutex);
+  remembered.emplace_back(problem, schedule);
+  if (remembered.size() > kRemembered) remembered.pop_front();
+  return schedule;
+}
+
+}  // namespace
+
 Schedule ReorderForMemory(ir::Graph& graph) {
-  Schedule schedule = ScheduleForMemory(ScheduleProblemOf(graph));
+  Schedule schedule = CachedSchedule(ScheduleProblemOf(graph));
   if (schedule.reordered) {
     std::vector<ir::Op> ops;
     ops.reserve(graph.ops.size());
