@@ -1,5 +1,5 @@
 // `tigris analyze MODEL [-m FAST [-m SLOW]] [-f FLASH] [-v] [--json] [--timeline FILE]
-//  [--layout greedy|exact [--time-limit S]]`:
+//  [--explore] [--layout greedy|exact [--time-limit S]] [--objective G [--max-recompute P]]`:
 // load, normalize and verify a model, then report it; with -m, plan it under the budgets
 // (tigris_analyze) and report the memory analysis.
 #include <cerrno>
@@ -12,6 +12,7 @@
 
 #include "analysis_report.h"
 #include "commands.h"
+#include "exploration_table.h"
 #include "layout_options.h"
 #include "model_options.h"
 #include "target_option.h"
@@ -33,7 +34,11 @@ const char kAnalyzeHelp[] =
     "  -f, --flash SIZE        flash budget for the weights (reported)\n"
     "  --target FILE           plan for a part's memories (YAML, docs/memories.md) instead\n"
     "                          of -m/-f, and print what each memory holds\n"
-    "  -v, --verbose           also print a table of every stage (needs -m or --target)\n"
+    "  -v, --verbose           also print a table of every stage (needs -m or --target);\n"
+    "                          with --explore, every plan the search made\n"
+    "  --explore               search (as --objective memory unless it says otherwise) and\n"
+    "                          print the Pareto front of what it found: fast memory,\n"
+    "                          recompute MACs, slow traffic, tile steps (docs/planning.md)\n"
     "  --json                  print JSON instead of the human report\n"
     "  --timeline FILE.svg     write the memory timeline chart, a lane per memory (needs\n"
     "                          -m or --target)\n"
@@ -109,20 +114,18 @@ bool ParseBudgets(const Args& args, tigris_analyze_options* options, bool target
     }
     if (args.Values("--timeline").size() > 1)
       throw UsageError("--timeline is given more than once");
-    const LayoutChoice layout = ParseLayoutOptions(args);
-    options->layout = layout.layout;
-    options->time_limit_seconds = layout.time_limit_seconds;
-    options->progress = layout.progress;
-    options->fdt = layout.fdt;
+    ApplyLayoutChoice(ParseLayoutOptions(args, args.Flag("--explore")), options);
     return true;
   }
   if (memory.empty()) {
-    for (const char* needs_m : {"-f", "--timeline", "--layout", "--time-limit"}) {
+    for (const char* needs_m :
+         {"-f", "--timeline", "--layout", "--time-limit", "--objective", "--max-recompute"}) {
       if (!args.Values(needs_m).empty())
         throw UsageError(std::string(needs_m) + " needs -m FAST or --target");
     }
-    if (args.Flag("-v")) throw UsageError("-v needs -m FAST or --target");
-    if (args.Flag("--no-fdt")) throw UsageError("--no-fdt needs -m FAST or --target");
+    for (const char* needs_m : {"-v", "--no-fdt", "--explore"}) {
+      if (args.Flag(needs_m)) throw UsageError(std::string(needs_m) + " needs -m FAST or --target");
+    }
     return false;
   }
   if (memory.size() > 2) {
@@ -135,11 +138,7 @@ bool ParseBudgets(const Args& args, tigris_analyze_options* options, bool target
   if (memory.size() == 2) options->slow_bytes = ParseSizeOption("-m (slow)", memory[1]);
   if (!args.Values("-f").empty())
     options->flash_bytes = ParseSizeOption("-f", args.Values("-f")[0]);
-  const LayoutChoice layout = ParseLayoutOptions(args);
-  options->layout = layout.layout;
-  options->time_limit_seconds = layout.time_limit_seconds;
-  options->progress = layout.progress;
-  options->fdt = layout.fdt;
+  ApplyLayoutChoice(ParseLayoutOptions(args, args.Flag("--explore")), options);
   return true;
 }
 
@@ -181,6 +180,12 @@ int AnalyzeUnderBudget(const tigris_model* model, const Args& args,
     std::printf("%s\n", tigris_analysis_json(analysis));
   } else {
     PrintAnalysisReport(stdout, analysis, ModelStem(args.positional()[0]), args.Flag("-v"));
+    if (args.Flag("--explore")) {
+      const nlohmann::json report = nlohmann::json::parse(tigris_analysis_json(analysis));
+      std::printf("\n");
+      PrintExplorationTable(stdout, report.at("exploration"),
+                            report.at("totals").at("macs").get<uint64_t>(), args.Flag("-v"));
+    }
     if (target) {
       const nlohmann::json report = nlohmann::json::parse(tigris_analysis_json(analysis));
       std::printf("\n");
@@ -213,7 +218,8 @@ int RunAnalyze(int argc, char** argv) {
   options.push_back({"--timeline"});
   options.push_back({"--target"});
   for (std::vector<std::string>& spelling : LayoutOptionSpellings()) options.push_back(spelling);
-  std::vector<std::vector<std::string>> flags = {{"--json"}, {"-v", "--verbose"}, {"-h", "--help"}};
+  std::vector<std::vector<std::string>> flags = {
+      {"--json"}, {"-v", "--verbose"}, {"--explore"}, {"-h", "--help"}};
   for (std::vector<std::string>& spelling : LayoutFlagSpellings()) flags.push_back(spelling);
   Args args(flags, options);
   args.Parse(argc, argv, 2);

@@ -166,11 +166,7 @@ int RunCompile(int argc, char** argv) {
         "--weights in-place (--xip) and staged keep weights as stored and cannot "
         "be combined with -c lz4");
   }
-  const LayoutChoice layout = ParseLayoutOptions(args);
-  plan_options.layout = layout.layout;
-  plan_options.time_limit_seconds = layout.time_limit_seconds;
-  plan_options.progress = layout.progress;
-  plan_options.fdt = layout.fdt;
+  ApplyLayoutChoice(ParseLayoutOptions(args), &plan_options);
   if (args.Values("-o").size() != 1) throw UsageError("compile needs exactly one -o OUT.tgrs");
   if (args.Values("--emit-c").size() > 1) throw UsageError("--emit-c is given more than once");
   if (!args.Values("--emit-c").empty() &&

@@ -1,14 +1,40 @@
 #include "layout_options.h"
 
+#include <unistd.h>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace tigris::cli {
 namespace {
 
+// A search's "explore: DONE/TOTAL configurations, PLANS plans" (tigris.h) as a bar
+// redrawn in place on a terminal; elsewhere a line per configuration searched.
+void PrintSearchProgress(int done, int total, int plans) {
+  static int last_done = -1;
+  if (isatty(fileno(stderr))) {
+    constexpr int kWidth = 30;
+    const int filled = total > 0 ? done * kWidth / total : kWidth;
+    std::fprintf(stderr, "\rtigris: exploring [%s%s] %d/%d configurations, %d plans",
+                 std::string(static_cast<size_t>(filled), '#').c_str(),
+                 std::string(static_cast<size_t>(kWidth - filled), '.').c_str(), done, total,
+                 plans);
+    if (done == total) std::fprintf(stderr, "\n");
+  } else if (done != last_done) {
+    std::fprintf(stderr, "tigris: explored %d/%d configurations, %d plans\n", done, total, plans);
+  }
+  last_done = done;
+  std::fflush(stderr);
+}
+
 void PrintProgress(const char* message, void* /*user_data*/) {
+  int done = 0, total = 0, plans = 0;
+  if (std::sscanf(message, "explore: %d/%d configurations, %d plans", &done, &total, &plans) == 3) {
+    PrintSearchProgress(done, total, plans);
+    return;
+  }
   std::fprintf(stderr, "tigris: %s\n", message);
   std::fflush(stderr);
 }
@@ -16,7 +42,7 @@ void PrintProgress(const char* message, void* /*user_data*/) {
 }  // namespace
 
 std::vector<std::vector<std::string>> LayoutOptionSpellings() {
-  return {{"--layout"}, {"--time-limit"}};
+  return {{"--layout"}, {"--time-limit"}, {"--objective"}, {"--max-recompute"}};
 }
 
 std::vector<std::vector<std::string>> LayoutFlagSpellings() { return {{"--no-fdt"}}; }
@@ -28,12 +54,52 @@ const char* LayoutOptionsHelp() {
          "  --time-limit SECONDS    exact: what all the solves may take together (default 10);\n"
          "                          an arena left when it is up keeps its greedy layout\n"
          "  --no-fdt                feature-map tiling alone: none of the FDT paper's splits\n"
-         "                          (embedding-as-rows, fdt-fan-out-fan-in; docs/planning.md)\n";
+         "                          (embedding-as-rows, fdt-fan-out-fan-in; docs/planning.md)\n"
+         "  --objective GOAL        search every configuration of tiling strategies and FDT\n"
+         "                          splits at lower planning budgets and take the plan with\n"
+         "                          the least fast memory (memory) or the least recompute,\n"
+         "                          slow traffic and tile steps (latency); default: one pass\n"
+         "  --max-recompute PCT     with a search: choose no plan recomputing more than PCT%\n"
+         "                          of the model's MACs\n";
 }
 
-LayoutChoice ParseLayoutOptions(const Args& args) {
+// --objective and --max-recompute into `choice`.
+void ParseSearchOptions(const Args& args, bool explore, LayoutChoice& choice) {
+  const std::vector<std::string>& objective = args.Values("--objective");
+  if (objective.size() > 1) throw UsageError("--objective is given more than once");
+  if (explore) choice.objective = TIGRIS_OBJECTIVE_MEMORY;
+  if (!objective.empty()) {
+    if (objective[0] == "memory") {
+      choice.objective = TIGRIS_OBJECTIVE_MEMORY;
+    } else if (objective[0] == "latency") {
+      choice.objective = TIGRIS_OBJECTIVE_LATENCY;
+    } else {
+      throw UsageError("--objective expects memory or latency, got '" + objective[0] + "'");
+    }
+  }
+  const std::vector<std::string>& most = args.Values("--max-recompute");
+  if (most.size() > 1) throw UsageError("--max-recompute is given more than once");
+  if (!most.empty()) {
+    if (choice.objective == TIGRIS_OBJECTIVE_NONE) {
+      throw UsageError("--max-recompute needs a search: --objective memory|latency");
+    }
+    std::string text = most[0];
+    if (!text.empty() && text.back() == '%') text.pop_back();
+    char* end = nullptr;
+    errno = 0;
+    const double percent = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(percent) || percent < 0) {
+      throw UsageError("--max-recompute expects a percentage >= 0, got '" + most[0] + "'");
+    }
+    choice.max_recompute_percent = percent;
+  }
+  if (choice.objective != TIGRIS_OBJECTIVE_NONE) choice.progress = PrintProgress;
+}
+
+LayoutChoice ParseLayoutOptions(const Args& args, bool explore) {
   LayoutChoice choice;
   if (args.Flag("--no-fdt")) choice.fdt = 0;
+  ParseSearchOptions(args, explore, choice);
   const std::vector<std::string>& layout = args.Values("--layout");
   if (layout.size() > 1) throw UsageError("--layout is given more than once");
   if (!layout.empty()) {

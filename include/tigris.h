@@ -246,11 +246,27 @@ typedef enum tigris_layout {
   TIGRIS_LAYOUT_EXACT = 1
 } tigris_layout;
 
-/* Told about long work (an exact layout solve running past a second), one line of text
- * at a time, on the thread that called tigris_analyze / tigris_plan. */
+/* Told about long work (an exact layout solve running past a second; a search), one line
+ * of text at a time, on the thread that called tigris_analyze / tigris_plan. A search
+ * reports "explore: DONE/TOTAL configurations, PLANS plans" as it goes. */
 typedef void (*tigris_progress_fn)(const char* message, void* user_data);
 
-#define TIGRIS_ANALYZE_OPTIONS_VERSION 3
+/* What the planner optimizes (pinned values; docs/planning.md, "Search"). */
+typedef enum tigris_objective {
+  /* One planning pass: the simplest tiling strategies that fit, the largest tiles, the FDT
+   * splits where they plan better. The default. */
+  TIGRIS_OBJECTIVE_NONE = 0,
+  /* Search: plan under every configuration of tiling strategies and FDT splits at a series
+   * of lower planning budgets, and take the plan with the least fast memory (ties: least
+   * recompute, slow traffic, tile steps). The JSON's "exploration" lists every plan that
+   * fits and marks the Pareto front. */
+  TIGRIS_OBJECTIVE_MEMORY = 1,
+  /* Search, then the least recompute MACs (ties: least slow traffic, tile steps, fast
+   * memory). */
+  TIGRIS_OBJECTIVE_LATENCY = 2
+} tigris_objective;
+
+#define TIGRIS_ANALYZE_OPTIONS_VERSION 4
 typedef struct tigris_analyze_options {
   int version;         /* TIGRIS_ANALYZE_OPTIONS_VERSION */
   uint64_t fast_bytes; /* SRAM budget in bytes; required, > 0 */
@@ -267,10 +283,18 @@ typedef struct tigris_analyze_options {
    * the FDT paper does (docs/planning.md, "Rewrites": embedding-as-rows and
    * fdt-fan-out-fan-in); 0 plans with feature-map tiling alone. */
   int fdt;
+  /* Since version 4: a tigris_objective (default TIGRIS_OBJECTIVE_NONE), and with a search,
+   * the most recompute a chosen plan may have, in percent of the model's MACs (negative, the
+   * default: no limit; when plans fit but none within it: TIGRIS_ERR_DOES_NOT_FIT). */
+  tigris_objective objective;
+  double max_recompute_percent;
 } tigris_analyze_options;
 
-#define TIGRIS_ANALYZE_OPTIONS_INIT \
-  { TIGRIS_ANALYZE_OPTIONS_VERSION, 0, 0, 0, TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL, 1 }
+#define TIGRIS_ANALYZE_OPTIONS_INIT                                                     \
+  {                                                                                     \
+    TIGRIS_ANALYZE_OPTIONS_VERSION, 0, 0, 0, TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL, 1, \
+        TIGRIS_OBJECTIVE_NONE, -1.0                                                     \
+  }
 TIGRIS_API tigris_status tigris_analyze_options_init(tigris_analyze_options* opts, int version);
 
 /* Plans `model` under the budgets: lifetimes, memory timeline, temporal partitioning,
@@ -350,7 +374,7 @@ typedef enum tigris_weights {
   TIGRIS_WEIGHTS_STAGED = 3
 } tigris_weights;
 
-#define TIGRIS_PLAN_OPTIONS_VERSION 4
+#define TIGRIS_PLAN_OPTIONS_VERSION 5
 typedef struct tigris_plan_options {
   int version;          /* TIGRIS_PLAN_OPTIONS_VERSION */
   uint64_t fast_bytes;  /* SRAM budget, required, > 0 */
@@ -379,12 +403,15 @@ typedef struct tigris_plan_options {
   const char* rules_source;
   /* Since version 4, as in tigris_analyze_options. */
   int fdt;
+  /* Since version 5, as in tigris_analyze_options (version 4). */
+  tigris_objective objective;
+  double max_recompute_percent;
 } tigris_plan_options;
 
-#define TIGRIS_PLAN_OPTIONS_INIT                                                        \
-  {                                                                                     \
-    TIGRIS_PLAN_OPTIONS_VERSION, 0, 0, 0, TIGRIS_WEIGHTS_AUTO, TIGRIS_COMPRESSION_NONE, \
-        TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL, NULL, NULL, NULL, 1                     \
+#define TIGRIS_PLAN_OPTIONS_INIT                                                                 \
+  {                                                                                              \
+    TIGRIS_PLAN_OPTIONS_VERSION, 0, 0, 0, TIGRIS_WEIGHTS_AUTO, TIGRIS_COMPRESSION_NONE,          \
+        TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL, NULL, NULL, NULL, 1, TIGRIS_OBJECTIVE_NONE, -1.0 \
   }
 TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int version);
 

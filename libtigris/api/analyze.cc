@@ -148,10 +148,8 @@ TIGRIS_API tigris_status tigris_analyze_for_target(tigris_analysis** out, const 
             options, TIGRIS_ANALYZE_OPTIONS_VERSION, target_yaml, source,
             "tigris_analyze_for_target", "tigris_analyze_options");
         const tigris::target::Target& target = request.target;
-        tigris::plan::Budget budget;
+        tigris::plan::Budget budget = request.choices;
         budget.fast_bytes = target.memories[static_cast<size_t>(target.ScratchMemory())].size;
-        budget.layout = request.layout;
-        budget.fdt = request.fdt;
         analysis.plan = tigris::plan::PlanModel(model->graph, budget);
         analysis.tiled_stage_count = tigris::api::CountTiledStages(analysis.plan);
         analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis.plan, &target);

@@ -65,14 +65,52 @@ plan::LayoutOptions ToLayoutOptions(tigris_layout layout, double time_limit_seco
   return options;
 }
 
+plan::SearchOptions ToSearchOptions(int version, int since, tigris_objective objective,
+                                    double max_recompute_percent, tigris_progress_fn progress,
+                                    void* progress_user_data, const char* struct_name) {
+  plan::SearchOptions search;
+  if (version < since) return search;
+  switch (objective) {
+    case TIGRIS_OBJECTIVE_NONE:
+      search.objective = plan::Objective::kNone;
+      break;
+    case TIGRIS_OBJECTIVE_MEMORY:
+      search.objective = plan::Objective::kMemory;
+      break;
+    case TIGRIS_OBJECTIVE_LATENCY:
+      search.objective = plan::Objective::kLatency;
+      break;
+    default:
+      throw Error(Status::kInvalidArgument,
+                  std::string(struct_name) + ".objective is " +
+                      std::to_string(static_cast<int>(objective)) +
+                      "; expected TIGRIS_OBJECTIVE_NONE (0), _MEMORY (1) or _LATENCY (2)");
+  }
+  if (std::isnan(max_recompute_percent)) {
+    throw Error(Status::kInvalidArgument,
+                std::string(struct_name) + ".max_recompute_percent is not a number");
+  }
+  search.max_recompute_percent = max_recompute_percent;
+  if (progress) {
+    search.progress = [progress, progress_user_data](int done, int total, int plans) {
+      const std::string message = "explore: " + std::to_string(done) + "/" + std::to_string(total) +
+                                  " configurations, " + std::to_string(plans) + " plans";
+      progress(message.c_str(), progress_user_data);
+    };
+  }
+  return search;
+}
+
 size_t AnalyzeOptionsSize(int version) {
-  if (version >= 3) return sizeof(tigris_analyze_options);
+  if (version >= 4) return sizeof(tigris_analyze_options);
+  if (version == 3) return offsetof(tigris_analyze_options, objective);
   return version == 2 ? offsetof(tigris_analyze_options, fdt)
                       : offsetof(tigris_analyze_options, layout);
 }
 
 size_t PlanOptionsSize(int version) {
-  if (version >= 4) return sizeof(tigris_plan_options);
+  if (version >= 5) return sizeof(tigris_plan_options);
+  if (version == 4) return offsetof(tigris_plan_options, objective);
   if (version == 3) return offsetof(tigris_plan_options, fdt);
   return version == 2 ? offsetof(tigris_plan_options, state)
                       : offsetof(tigris_plan_options, layout);

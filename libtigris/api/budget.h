@@ -38,6 +38,26 @@ bool FdtOf(const Options& options) {
   return options.version < FdtVersion(&options) || options.fdt != 0;
 }
 
+// The version from which an options struct has `objective` and `max_recompute_percent`.
+constexpr int SearchVersion(const tigris_analyze_options*) { return 4; }
+constexpr int SearchVersion(const tigris_plan_options*) { return 5; }
+
+// The search fields of an options struct (version SearchVersion on; none before), with the
+// progress callback of its layout fields reporting the search. Error(kInvalidArgument)
+// naming `struct_name`.field for an objective that is not a tigris_objective value or a
+// max_recompute_percent that is not a number.
+plan::SearchOptions ToSearchOptions(int version, int since, tigris_objective objective,
+                                    double max_recompute_percent, tigris_progress_fn progress,
+                                    void* progress_user_data, const char* struct_name);
+template <typename Options>
+plan::SearchOptions SearchOf(const Options& options, const char* struct_name) {
+  return ToSearchOptions(
+      options.version, SearchVersion(&options),
+      options.version >= SearchVersion(&options) ? options.objective : TIGRIS_OBJECTIVE_NONE,
+      options.version >= SearchVersion(&options) ? options.max_recompute_percent : -1.0,
+      options.progress, options.progress_user_data, struct_name);
+}
+
 // The budgets and, from version 2, the layout of a tigris_analyze_options or
 // tigris_plan_options whose version was checked (and its fdt switch from FdtVersion).
 template <typename Options>
@@ -49,6 +69,7 @@ plan::Budget BudgetOf(const Options& options, const char* struct_name) {
                                     options.progress_user_data, struct_name);
   }
   budget.fdt = FdtOf(options);
+  budget.search = SearchOf(options, struct_name);
   return budget;
 }
 
@@ -59,8 +80,8 @@ plan::Budget BudgetOf(const Options& options, const char* struct_name) {
 // naming `function` otherwise.
 struct TargetRequest {
   target::Target target;
-  plan::LayoutOptions layout;
-  bool fdt = true;
+  // The planner's choices: layout, fdt and search (the sizes are the target's, left 0).
+  plan::Budget choices;
 };
 template <typename Options>
 TargetRequest TargetRequestOf(const Options* options, int latest_version, const char* target_yaml,
@@ -76,15 +97,19 @@ TargetRequest TargetRequestOf(const Options* options, int latest_version, const 
                     ": the target gives the memory sizes; leave fast_bytes, slow_bytes and "
                     "flash_bytes 0");
   }
-  return {target::ParseTarget(target_yaml, source ? source : "target"),
-          ToLayoutOptions(options->layout, options->time_limit_seconds, options->progress,
-                          options->progress_user_data, struct_name),
-          FdtOf(*options)};
+  TargetRequest request;
+  request.target = target::ParseTarget(target_yaml, source ? source : "target");
+  request.choices.layout =
+      ToLayoutOptions(options->layout, options->time_limit_seconds, options->progress,
+                      options->progress_user_data, struct_name);
+  request.choices.fdt = FdtOf(*options);
+  request.choices.search = SearchOf(*options, struct_name);
+  return request;
 }
 
 // The size of a tigris_analyze_options / tigris_plan_options struct at `version` (1: up to
 // flash_bytes / compression; 2: the layout fields too; plan 3: state and rules; then
-// fdt).
+// fdt; then objective and max_recompute_percent).
 size_t AnalyzeOptionsSize(int version);
 size_t PlanOptionsSize(int version);
 

@@ -172,8 +172,8 @@ TIGRIS_API tigris_status tigris_plan_for_target(tigris_execution_plan** out,
               request.target);
         }
         tigris::api::FillPlanHandle(
-            handle, tigris::emit::CompileForTarget(model->graph, request.target, request.layout,
-                                                   request.fdt, tigris::api::ToEmitOptions(options),
+            handle, tigris::emit::CompileForTarget(model->graph, request.target, request.choices,
+                                                   tigris::api::ToEmitOptions(options),
                                                    rules ? &*rules : nullptr));
       });
 }

@@ -100,7 +100,7 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
 }
 
 CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& target,
-                              const plan::LayoutOptions& layout, bool fdt, EmitOptions options,
+                              const plan::Budget& choices, EmitOptions options,
                               const target::Rules* rules) {
   RulePlacement placed;
   if (rules != nullptr) {
@@ -121,9 +121,10 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
       placed.scratch_memory >= 0 ? placed.scratch_memory : target.ScratchMemory();
   const target::Memory& scratch = target.memories[static_cast<size_t>(scratch_index)];
   plan::Budget budget;
-  budget.fast_bytes = scratch.size;
-  budget.layout = layout;  // slow_bytes 0: the spills' memory is chosen below
-  budget.fdt = fdt;
+  budget.fast_bytes = scratch.size;  // slow_bytes 0: the spills' memory is chosen below
+  budget.layout = choices.layout;
+  budget.fdt = choices.fdt;
+  budget.search = choices.search;
   // Pinned tensors count against no fast budget; the planner pins them by name
   // (plan/pinning.h), so a tensor a rewrite replaced is not pinned, and the rules' second
   // pass below warns that its id matches no tensor.

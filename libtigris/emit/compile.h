@@ -50,7 +50,8 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
 
 // Plans `graph` for `target`: the scratch (fast) arena in the fastest writable memory, the
 // spills (slow arena) in the fastest other writable memory with room for them, the plan,
-// and the weights it keeps in place, in the target's plan memory. `layout` and `fdt` as in Budget.
+// and the weights it keeps in place, in the target's plan memory. The layout, fdt and
+// search of `choices` apply (its sizes are ignored: the target gives them).
 // Throws kDoesNotFit as Compile does, kSlowBudgetTooSmall when no other writable memory
 // holds the spills and kFlashBudgetTooSmall when the plan exceeds its memory (each naming
 // the memories and the bytes).
@@ -58,7 +59,7 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
 // arenas go where the rules put them, and constants are read in place or staged as the
 // rules say (no per-stage copies; not with LZ4); refused rules throw kInvalidArgument.
 CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& target,
-                              const plan::LayoutOptions& layout, bool fdt, EmitOptions options,
+                              const plan::Budget& choices, EmitOptions options,
                               const target::Rules* rules = nullptr);
 
 }  // namespace tigris::emit

@@ -3,12 +3,45 @@
 #define TIGRIS_PLAN_BUDGET_H_
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "plan/offset_layout.h"
 
 namespace tigris::plan {
+
+// Bits of Budget::strategies, in the order of TilingStrategies().
+constexpr uint32_t kStreamedRowsStrategy = 1u << 0;
+constexpr uint32_t kRowsStrategy = 1u << 1;
+constexpr uint32_t kTwoDStrategy = 1u << 2;
+constexpr uint32_t kChannelGroupsStrategy = 1u << 3;
+constexpr uint32_t kAllTilingStrategies = 0xF;
+
+// What PlanModel optimizes (issue 14, "A Pareto result").
+enum class Objective : uint8_t {
+  // One planning pass: the simplest strategies that fit, the largest tiles, the FDT splits
+  // where they plan better (the default; docs/planning.md).
+  kNone = 0,
+  // Search, then the least fast memory (ties: least recompute, slow traffic, tile steps).
+  kMemory,
+  // Search, then the least recompute (ties: least slow traffic, tile steps, fast memory).
+  kLatency,
+};
+std::string_view ObjectiveName(Objective objective);  // "none", "memory", "latency"
+
+struct SearchOptions {
+  Objective objective = Objective::kNone;
+  // Plans recomputing more than this percentage of the model's MACs are not chosen;
+  // negative: no limit.
+  double max_recompute_percent = -1;
+  // Worker threads for the candidates; 0: one per hardware thread.
+  int threads = 0;
+  // Told, on the calling thread, how far the search is: candidate configurations searched
+  // of all, and plans made so far.
+  std::function<void(int done, int total, int plans)> progress;
+};
 
 struct Budget {
   int64_t fast_bytes = 0;   // SRAM arena; must be > 0
@@ -29,10 +62,18 @@ struct Budget {
   // Whether the planner may make the FDT paper's splits (plan/rewrites.h:
   // embedding-as-rows, fdt-fan-out-fan-in); false plans with feature-map tiling alone.
   bool fdt = true;
+  // The feature-map tiling strategies the planner may use, a bit per entry of
+  // TilingStrategies() (plan/tiling_strategy.h): all by default; 0 leaves stages and spills
+  // (and the FDT splits) alone. The search (plan/explore.h) plans with subsets.
+  uint32_t strategies = kAllTilingStrategies;
+  // Whether to search (plan/explore.h) instead of planning once, and for what.
+  SearchOptions search{};
 };
 
 // Throws kInvalidBudget, naming the field, for fast_bytes <= 0, a negative slow or flash
-// budget, or an exact layout's time limit that is not a positive number.
+// budget, an exact layout's time limit that is not a positive number, strategy bits
+// beyond kAllTilingStrategies, a max_recompute_percent that is not a number, or negative
+// threads.
 void ValidateBudget(const Budget& budget);
 
 }  // namespace tigris::plan

@@ -21,6 +21,7 @@
 #include "ir/graph.h"
 #include "plan/budget.h"
 #include "plan/buffer.h"
+#include "plan/exploration.h"
 #include "plan/offset_layout.h"
 #include "plan/rewrites.h"
 #include "plan/schedule.h"
@@ -120,6 +121,8 @@ struct PlanResult {
   int64_t recompute_macs = 0;      // extra MACs of halo rows computed more than once
   int64_t slow_traffic_bytes = 0;  // bytes moved between the slow and the fast arena
   std::vector<TimelineStep> timeline;
+  // Set when the plan was chosen by a search (Budget::search, plan/explore.h).
+  std::optional<Exploration> exploration;
 };
 
 }  // namespace tigris::plan

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "plan/dense_split.h"
 #include "plan/row_tiling.h"
+#include "plan/tiling_strategy.h"
 
 namespace tigris::plan {
 namespace {
@@ -76,6 +78,38 @@ json StageJson(const ir::Graph& graph, const PlanResult& plan, const Stage& stag
           {"reasons", stage.reasons}};
 }
 
+// The search's plans (plan/exploration.h), for `analyze --explore` (docs/json.md).
+json ExplorationJson(const Exploration& e) {
+  json plans = json::array();
+  const std::vector<TilingStrategy>& all = TilingStrategies();
+  for (const ExploredPlan& p : e.plans) {
+    json strategies = json::array();
+    for (size_t k = 0; k < all.size(); ++k) {
+      if (p.config.strategies & (1u << k)) strategies.push_back(all[k].name);
+    }
+    json fdt = json::array();
+    if (p.config.embedding_as_rows) fdt.push_back("embedding-as-rows");
+    if (p.config.dense_split) fdt.push_back(kDenseSplitRewrite);
+    plans.push_back({{"strategies", strategies},
+                     {"fdt", fdt},
+                     {"planned_fast_bytes", p.planned_fast_bytes},
+                     {"fast_bytes", p.fast_bytes},
+                     {"recompute_macs", p.recompute_macs},
+                     {"slow_traffic_bytes", p.slow_traffic_bytes},
+                     {"tile_steps", p.tile_steps},
+                     {"on_front", p.on_front}});
+  }
+  return {{"objective", ObjectiveName(e.options.objective)},
+          {"max_recompute_percent", e.options.max_recompute_percent >= 0
+                                        ? json(e.options.max_recompute_percent)
+                                        : json(nullptr)},
+          {"configurations", e.configurations},
+          {"passes", e.passes},
+          {"seconds", e.seconds},
+          {"chosen", e.chosen >= 0 ? json(e.chosen) : json(nullptr)},
+          {"plans", plans}};
+}
+
 }  // namespace
 
 json PlanToJson(const ir::Graph& graph, const PlanResult& plan) {
@@ -111,33 +145,36 @@ json PlanToJson(const ir::Graph& graph, const PlanResult& plan) {
   for (const Rewrite& r : plan.rewrites) {
     rewrites.push_back({{"op", r.op}, {"kind", r.kind}, {"why", r.why}});
   }
-  return {{"memory", {{"naive_peak_bytes", plan.naive_peak_bytes}, {"largest_tensor", largest}}},
-          {"rewrites", rewrites},
-          {"schedule",
-           {{"search", ScheduleSearchName(plan.schedule.search)},
-            {"downsets", plan.schedule.downsets},
-            {"reordered", plan.schedule.reordered},
-            {"load_order_peak_bytes", plan.schedule.load_order_peak_bytes},
-            {"peak_bytes", plan.schedule.peak_bytes}}},
-          {"budget",
-           {{"fast_bytes", plan.budget.fast_bytes},
-            {"slow_bytes", plan.budget.slow_bytes},
-            {"flash_bytes", plan.budget.flash_bytes},
-            {"layout", LayoutModeName(plan.budget.layout.mode)},
-            {"time_limit_seconds", plan.budget.layout.mode == LayoutMode::kExact
-                                       ? json(plan.budget.layout.time_limit_seconds)
-                                       : json(nullptr)}}},
-          {"stages", stages},
-          {"chains", chains},
-          {"scheduled_peak_bytes", plan.scheduled_peak_bytes},
-          {"slow_peak_bytes", plan.slow_peak_bytes},
-          {"slow_layout", LayoutJson(plan.slow_layout, plan.slow_peak_bytes)},
-          {"verdict", VerdictName(plan.verdict)},
-          {"totals",
-           {{"macs", plan.macs},
-            {"recompute_macs", plan.recompute_macs},
-            {"slow_traffic_bytes", plan.slow_traffic_bytes}}},
-          {"timeline", timeline}};
+  json out = {
+      {"memory", {{"naive_peak_bytes", plan.naive_peak_bytes}, {"largest_tensor", largest}}},
+      {"rewrites", rewrites},
+      {"schedule",
+       {{"search", ScheduleSearchName(plan.schedule.search)},
+        {"downsets", plan.schedule.downsets},
+        {"reordered", plan.schedule.reordered},
+        {"load_order_peak_bytes", plan.schedule.load_order_peak_bytes},
+        {"peak_bytes", plan.schedule.peak_bytes}}},
+      {"budget",
+       {{"fast_bytes", plan.budget.fast_bytes},
+        {"slow_bytes", plan.budget.slow_bytes},
+        {"flash_bytes", plan.budget.flash_bytes},
+        {"layout", LayoutModeName(plan.budget.layout.mode)},
+        {"time_limit_seconds", plan.budget.layout.mode == LayoutMode::kExact
+                                   ? json(plan.budget.layout.time_limit_seconds)
+                                   : json(nullptr)}}},
+      {"stages", stages},
+      {"chains", chains},
+      {"scheduled_peak_bytes", plan.scheduled_peak_bytes},
+      {"slow_peak_bytes", plan.slow_peak_bytes},
+      {"slow_layout", LayoutJson(plan.slow_layout, plan.slow_peak_bytes)},
+      {"verdict", VerdictName(plan.verdict)},
+      {"totals",
+       {{"macs", plan.macs},
+        {"recompute_macs", plan.recompute_macs},
+        {"slow_traffic_bytes", plan.slow_traffic_bytes}}},
+      {"timeline", timeline}};
+  if (plan.exploration) out["exploration"] = ExplorationJson(*plan.exploration);
+  return out;
 }
 
 }  // namespace tigris::plan

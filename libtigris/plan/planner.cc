@@ -9,6 +9,7 @@
 #include "analysis/macs.h"
 #include "analysis/memory_timeline.h"
 #include "plan/dense_split.h"
+#include "plan/explore.h"
 #include "plan/graph_facts.h"
 #include "plan/pinning.h"
 #include "plan/plan_check.h"
@@ -87,8 +88,9 @@ Verdict Decide(const PlanResult& plan) {
   return plan.stages.size() == 1 ? Verdict::kOk : Verdict::kPartitioned;
 }
 
-// PlanModel with or without the fdt-fan-out-fan-in rewrite (plan/dense_split.h).
-PlanResult PlanWith(const ir::Graph& model, const Budget& given, bool split_dense) {
+}  // namespace
+
+PlanResult PlanPass(const ir::Graph& model, const Budget& given, bool split_dense) {
   Budget budget = given;
   if (budget.layout.mode == LayoutMode::kExact) {
     budget.layout.deadline = std::chrono::steady_clock::now() +
@@ -148,6 +150,8 @@ PlanResult PlanWith(const ir::Graph& model, const Budget& given, bool split_dens
   return plan;
 }
 
+namespace {
+
 bool SplitsDensePairs(const PlanResult& plan) {
   return std::any_of(plan.rewrites.begin(), plan.rewrites.end(),
                      [](const Rewrite& r) { return r.kind == kDenseSplitRewrite; });
@@ -170,12 +174,13 @@ PlanResult PlanModel(const ir::Graph& model, const Budget& budget) {
   if (model.ops.empty()) {
     throw Error(Status::kEmptyModel, "graph '" + model.name + "' has no ops to plan");
   }
+  if (budget.search.objective != Objective::kNone) return SearchPlans(model, budget);
   // The split of dense pairs competes with the plan without it (issue 14: "the existing
   // strategies and FDT compete in the same search"): its estimate is per pair, and the
   // stages around it may plan better unsplit. The unsplit plan wins ties (fewer ops).
   std::optional<PlanResult> split;
   try {
-    split = PlanWith(model, budget, /*split_dense=*/true);
+    split = PlanPass(model, budget, /*split_dense=*/true);
   } catch (const Error& e) {
     // Rethrown as it is (a subclass such as UnpinnableTensor keeps its type), unless the
     // split's spills alone overran the slow budget: then the unsplit plan decides.
@@ -183,7 +188,7 @@ PlanResult PlanModel(const ir::Graph& model, const Budget& budget) {
   }
   if (split && !SplitsDensePairs(*split)) return std::move(*split);
   try {
-    PlanResult unsplit = PlanWith(model, budget, /*split_dense=*/false);
+    PlanResult unsplit = PlanPass(model, budget, /*split_dense=*/false);
     return split && Better(*split, unsplit) ? std::move(*split) : unsplit;
   } catch (const Error& e) {
     if (split && e.status() == Status::kSlowBudgetTooSmall) return std::move(*split);

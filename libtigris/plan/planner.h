@@ -22,7 +22,13 @@ namespace tigris::plan {
 // dense pairs (plan/dense_split.h) applies, the plan without it is made too and the better
 // of the two returned (it fits, else the lower fast peak, else the lower slow traffic; the
 // unsplit plan on a tie).
+// With budget.search.objective set, PlanModel searches instead (plan/explore.h).
 PlanResult PlanModel(const ir::Graph& graph, const Budget& budget);
+
+// One planning pass with `budget` as it is (PlanModel without the competition between the
+// split and unsplit plans, and without the search): the dense split only with
+// `split_dense` (and budget.fdt). Throws as PlanModel does.
+PlanResult PlanPass(const ir::Graph& graph, const Budget& budget, bool split_dense);
 
 // Per op, the live bytes and the end of the fast buffers live at it (PlanResult::timeline),
 // from the plan's stages; for passes that move buffers after planning (plan/pinning.h).

@@ -37,10 +37,14 @@ int64_t LoopWeights(const ir::Graph& graph, const Budget& budget, const std::vec
 // `allow_recompute` (a streamed chain growing), only streamed strategies: a longer chain
 // that must recompute its halo costs more MACs than the spill it saves.
 TileShape FitAfterWeights(const ir::Graph& graph, const GraphFacts& facts, TilePlan& loop,
-                          int64_t fast_bytes, int64_t weights, bool allow_recompute = true) {
+                          const Budget& budget, int64_t weights, bool allow_recompute = true) {
+  const int64_t fast_bytes = budget.fast_bytes;
   if (weights >= fast_bytes) return {};
   loop.tile_cols = 0;
-  for (const TilingStrategy& strategy : TilingStrategies()) {
+  const std::vector<TilingStrategy>& strategies = TilingStrategies();
+  for (size_t k = 0; k < strategies.size(); ++k) {
+    const TilingStrategy& strategy = strategies[k];
+    if ((budget.strategies & (1u << k)) == 0) continue;  // not allowed (Budget::strategies)
     if (!strategy.streamed && !allow_recompute) continue;
     loop.streamed = strategy.streamed;
     if (!strategy.problem(graph, loop).empty()) continue;
@@ -109,7 +113,7 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
     std::string reason;
     std::optional<TilePlan> loop = MakeTileLoop(graph, facts, first.ops, &reason);
     int64_t weights = first.weight_bytes;
-    TileShape shape = FitAfterWeights(graph, facts, *loop, fast_bytes, weights);
+    TileShape shape = FitAfterWeights(graph, facts, *loop, budget, weights);
     if (shape.rows == 0) {
       std::string why;
       if (weights >= fast_bytes) {
@@ -156,7 +160,7 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
       // recompute its halo costs more MACs than the spill it saves (issue 11: vww at 64 KiB
       // recomputed 34.7% of its MACs in one 8-stage chain).
       const TileShape longer_shape =
-          FitAfterWeights(graph, facts, *longer, fast_bytes, longer_weights, !loop->streamed);
+          FitAfterWeights(graph, facts, *longer, budget, longer_weights, !loop->streamed);
       if (longer_shape.rows == 0) break;
       if (longer_shape.cols > 0 && !WithinTwoDRecompute(graph, facts, *longer, longer_shape)) {
         break;

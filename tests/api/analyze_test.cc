@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/onnx_builder.h"
@@ -157,6 +158,71 @@ TEST(AnalyzeTest, TheFdtSwitchTurnsTheSplitsOff) {
   o.version = 2;  // `fdt` (still 0) lies past a version-2 struct and is not read
   AnalysisPtr v2 = Analyze(m.get(), o);
   EXPECT_EQ(RewriteKinds(v2.get()), std::vector<std::string>{"fdt-fan-out-fan-in"});
+}
+
+// `objective` (version 4): the search's plan needs no more than the single pass's, its
+// JSON lists the plans with the chosen one, and the progress callback hears it on the
+// calling thread; a version-3 struct, which has no such field, plans once.
+TEST(AnalyzeTest, TheMemoryObjectiveSearchesAndReportsWhatItFound) {
+  ModelPtr m = LoadShared("kws_small_cnn.onnx");
+  tigris_analyze_options o = Budget(16 * 1024);
+  EXPECT_EQ(o.objective, TIGRIS_OBJECTIVE_NONE);
+  EXPECT_LT(o.max_recompute_percent, 0);
+  AnalysisPtr single = Analyze(m.get(), o);
+  EXPECT_FALSE(nlohmann::json::parse(tigris_analysis_json(single.get())).contains("exploration"));
+
+  struct Heard {
+    std::vector<std::string> messages;
+    std::thread::id thread;
+    bool other_thread = false;
+  } heard;
+  heard.thread = std::this_thread::get_id();
+  o.objective = TIGRIS_OBJECTIVE_MEMORY;
+  o.progress = [](const char* message, void* user) {
+    auto* h = static_cast<Heard*>(user);
+    h->messages.emplace_back(message);
+    h->other_thread = h->other_thread || std::this_thread::get_id() != h->thread;
+  };
+  o.progress_user_data = &heard;
+  AnalysisPtr searched = Analyze(m.get(), o);
+  ASSERT_TRUE(searched);
+  EXPECT_LE(tigris_analysis_scheduled_peak_bytes(searched.get()),
+            tigris_analysis_scheduled_peak_bytes(single.get()));
+  const auto j = nlohmann::json::parse(tigris_analysis_json(searched.get()));
+  const auto& e = j.at("exploration");
+  EXPECT_EQ(e.at("objective"), "memory");
+  ASSERT_TRUE(e.at("chosen").is_number());
+  const auto& chosen = e.at("plans").at(e.at("chosen").get<size_t>());
+  EXPECT_EQ(chosen.at("fast_bytes"), j.at("scheduled_peak_bytes"));
+  EXPECT_TRUE(chosen.at("on_front").get<bool>());
+  for (const auto& p : e.at("plans")) {
+    EXPECT_GE(p.at("fast_bytes").get<uint64_t>(), chosen.at("fast_bytes").get<uint64_t>());
+  }
+  ASSERT_FALSE(heard.messages.empty());
+  EXPECT_FALSE(heard.other_thread);
+  const std::string last = heard.messages.back();
+  EXPECT_EQ(last.rfind("explore: ", 0), 0u) << last;
+  const std::string all = std::to_string(e.at("configurations").get<int>());
+  EXPECT_NE(last.find(all + "/" + all + " configurations"), std::string::npos) << last;
+
+  o.version = 3;  // `objective` lies past a version-3 struct and is not read
+  AnalysisPtr v3 = Analyze(m.get(), o);
+  EXPECT_FALSE(nlohmann::json::parse(tigris_analysis_json(v3.get())).contains("exploration"));
+}
+
+TEST(AnalyzeTest, BadSearchOptionsNameTheField) {
+  ModelPtr m = TwoRelus();
+  tigris_analysis* a = nullptr;
+  tigris_analyze_options o = Budget(1 << 20);
+  o.objective = static_cast<tigris_objective>(9);
+  EXPECT_EQ(tigris_analyze(&a, m.get(), &o), TIGRIS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tigris_last_error()).find("tigris_analyze_options.objective"),
+            std::string::npos);
+  o.objective = TIGRIS_OBJECTIVE_LATENCY;
+  o.max_recompute_percent = std::nan("");
+  EXPECT_EQ(tigris_analyze(&a, m.get(), &o), TIGRIS_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tigris_last_error()).find("max_recompute_percent"), std::string::npos);
+  EXPECT_EQ(a, nullptr);
 }
 
 TEST(AnalyzeTest, BadLayoutOptionsNameTheField) {

@@ -17,7 +17,7 @@ const char kModel[] = "vww_mobilenetv1_025_96.onnx";
 
 emit::CompiledPlan ForTarget(const std::string& yaml) {
   return emit::CompileForTarget(LoadNormalized(SharedOnnxModel(kModel)),
-                                target::ParseTarget(yaml, "t.yaml"), plan::LayoutOptions{}, true,
+                                target::ParseTarget(yaml, "t.yaml"), plan::Budget{},
                                 emit::EmitOptions{});
 }
 

@@ -268,3 +268,32 @@ def test_fdt_switch_matches_cli(cli, tmp_path):
         with pytest.raises(tigris.Error) as info:
             model.plan(fast=400, xip=True, fdt=False)
         assert info.value.status_name == "TIGRIS_ERR_DOES_NOT_FIT"
+
+
+def test_objective_matches_cli(cli, tmp_path):
+    """objective="memory" is `--objective memory`: the same plans found and chosen (the
+    search's time aside), and the plan from Model.plan is the CLI's byte for byte."""
+    import json
+    path = tmp_path / "small_mlp.onnx"
+    _small_mlp(path)
+    out = subprocess.run([str(cli), "analyze", str(path), "-m", "2K", "--json", "--objective",
+                          "memory"], check=True, capture_output=True, text=True).stdout
+    expected = json.loads(out)
+    with tigris.load(path) as model:
+        report = model.analyze(fast="2K", objective="memory")
+        single = model.analyze(fast="2K")
+    for r in (report, expected):
+        r["exploration"].pop("seconds")
+    assert report == expected
+    assert "exploration" not in single
+    assert report["scheduled_peak_bytes"] <= single["scheduled_peak_bytes"]
+    plan_path = tmp_path / "mlp.tgrs"
+    subprocess.run([str(cli), "compile", str(path), "-m", "2K", "--xip", "--objective", "memory",
+                    "-o", str(plan_path)], check=True, capture_output=True)
+    with tigris.load(path) as model:
+        with model.plan(fast="2K", xip=True, objective="memory") as plan:
+            assert plan.emit() == plan_path.read_bytes()
+        for bad in ({"objective": "speed"}, {"max_recompute": 5}):
+            with pytest.raises(tigris.Error) as info:
+                model.analyze(fast="2K", **bad)
+            assert info.value.status_name == "TIGRIS_ERR_INVALID_ARGUMENT"

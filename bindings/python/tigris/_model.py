@@ -34,6 +34,20 @@ def _set_layout(options, layout: str, time_limit: float) -> None:
     options.time_limit_seconds = float(time_limit)
 
 
+def _set_search(options, objective: Optional[str], max_recompute: Optional[float]) -> None:
+    """The search fields of an options struct (docs/planning.md, "Search")."""
+    objectives = {None: _c.TIGRIS_OBJECTIVE_NONE, "memory": _c.TIGRIS_OBJECTIVE_MEMORY,
+                  "latency": _c.TIGRIS_OBJECTIVE_LATENCY}
+    if objective not in objectives:
+        raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
+                        f"objective must be None, 'memory' or 'latency', not {objective!r}")
+    if max_recompute is not None and objective is None:
+        raise error_for(_c.TIGRIS_ERR_INVALID_ARGUMENT,
+                        "max_recompute needs a search: objective='memory' or 'latency'")
+    options.objective = objectives[objective]
+    options.max_recompute_percent = -1.0 if max_recompute is None else float(max_recompute)
+
+
 def _read_text(path: PathLike) -> str:
     """A target or rules file's text, for the library, which parses it (naming `path`)."""
     try:
@@ -294,13 +308,18 @@ class Model(_Handle):
 
     def analyze(self, fast: Optional[Size] = None, slow: Optional[Size] = None,
                 flash: Optional[Size] = None, layout: str = "greedy", time_limit: float = 10.0,
-                target: Optional[PathLike] = None, fdt: bool = True) -> Dict[str, Any]:
+                target: Optional[PathLike] = None, fdt: bool = True,
+                objective: Optional[str] = None,
+                max_recompute: Optional[float] = None) -> Dict[str, Any]:
         """Plans the model under the budgets and returns the report as a plain dict: exactly
         the JSON `tigris analyze MODEL -m FAST [-m SLOW] [-f FLASH] --json` prints.
         layout="exact" packs each arena with a MILP solver, all solves within time_limit
         seconds (`--layout exact --time-limit S`). target="part.yaml" describes the part's
         memories instead of the budgets (`--target`, docs/memories.md). fdt=False plans
-        with feature-map tiling alone, none of the FDT paper's splits (`--no-fdt`)."""
+        with feature-map tiling alone, none of the FDT paper's splits (`--no-fdt`).
+        objective="memory" or "latency" searches and picks by it (`--objective`; the
+        dict's "exploration" lists every plan found and the Pareto front), max_recompute
+        caps the chosen plan's recompute in percent of the MACs (`--max-recompute`)."""
         _check_budgets(fast, slow, flash, target, None)
         options = _c.tigris_analyze_options()
         check(_c.tigris_analyze_options_init(options, _c.TIGRIS_ANALYZE_OPTIONS_VERSION))
@@ -310,6 +329,7 @@ class Model(_Handle):
             options.flash_bytes = optional_size(flash)
         _set_layout(options, layout, time_limit)
         options.fdt = 1 if fdt else 0
+        _set_search(options, objective, max_recompute)
         if target is None:
             status, analysis = _c.tigris_analyze(self._h, options)
         else:
@@ -325,7 +345,8 @@ class Model(_Handle):
              flash: Optional[Size] = None, xip: Optional[bool] = None, compression: str = "none",
              layout: str = "greedy", time_limit: float = 10.0, weights: str = "auto",
              state: Optional[Mapping[str, str]] = None, target: Optional[PathLike] = None,
-             rules: Optional[PathLike] = None, fdt: bool = True) -> Plan:
+             rules: Optional[PathLike] = None, fdt: bool = True,
+             objective: Optional[str] = None, max_recompute: Optional[float] = None) -> Plan:
         """Compiles an execution plan. weights says where the runtime reads weights from,
         as `tigris compile --weights`: "auto" (the default: in place, copied into the fast
         arena by the stages where they fit and are read more than once), "in-place",
@@ -337,7 +358,7 @@ class Model(_Handle):
         invokes; Plan.run stays stateless: pass h yourself). target="part.yaml" gives
         the part's memories instead of fast/slow/flash, and rules="rules.yaml" places
         tensors in them (`--target`, `--rules`; docs/memories.md); Plan.memories() then
-        says what each memory holds. fdt as in analyze."""
+        says what each memory holds. fdt, objective and max_recompute as in analyze."""
         _check_budgets(fast, slow, flash, target, rules)
         if xip is not None:
             weights = "in-place" if xip else "copy"
@@ -358,6 +379,7 @@ class Model(_Handle):
         options.compression = _COMPRESSION[compression]
         _set_layout(options, layout, time_limit)
         options.fdt = 1 if fdt else 0
+        _set_search(options, objective, max_recompute)
         pairs = []
         for name_in, name_out in (state or {}).items():
             if any(c in str(n) for n in (name_in, name_out) for c in ",="):

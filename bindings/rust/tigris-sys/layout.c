@@ -55,6 +55,8 @@ int main(void) {
   OFF(tigris_analyze_options, progress);
   OFF(tigris_analyze_options, progress_user_data);
   OFF(tigris_analyze_options, fdt);
+  OFF(tigris_analyze_options, objective);
+  OFF(tigris_analyze_options, max_recompute_percent);
   SIZE(tigris_plan_options);
   OFF(tigris_plan_options, version);
   OFF(tigris_plan_options, fast_bytes);
@@ -70,6 +72,8 @@ int main(void) {
   OFF(tigris_plan_options, rules_yaml);
   OFF(tigris_plan_options, rules_source);
   OFF(tigris_plan_options, fdt);
+  OFF(tigris_plan_options, objective);
+  OFF(tigris_plan_options, max_recompute_percent);
   SIZE(tigris_run_io);
   OFF(tigris_run_io, version);
   OFF(tigris_run_io, dtype);

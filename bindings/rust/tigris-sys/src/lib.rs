@@ -60,6 +60,11 @@ pub type tigris_layout = c_int;
 pub const TIGRIS_LAYOUT_GREEDY: tigris_layout = 0;
 pub const TIGRIS_LAYOUT_EXACT: tigris_layout = 1;
 
+pub type tigris_objective = c_int;
+pub const TIGRIS_OBJECTIVE_NONE: tigris_objective = 0;
+pub const TIGRIS_OBJECTIVE_MEMORY: tigris_objective = 1;
+pub const TIGRIS_OBJECTIVE_LATENCY: tigris_objective = 2;
+
 /// Progress lines of long work (an exact layout solve), on the calling thread.
 pub type tigris_progress_fn =
     Option<unsafe extern "C" fn(message: *const c_char, user_data: *mut c_void)>;
@@ -67,8 +72,8 @@ pub type tigris_progress_fn =
 pub const TIGRIS_LOAD_OPTIONS_VERSION: c_int = 1;
 pub const TIGRIS_OP_INFO_VERSION: c_int = 1;
 pub const TIGRIS_TENSOR_INFO_VERSION: c_int = 1;
-pub const TIGRIS_ANALYZE_OPTIONS_VERSION: c_int = 3;
-pub const TIGRIS_PLAN_OPTIONS_VERSION: c_int = 4;
+pub const TIGRIS_ANALYZE_OPTIONS_VERSION: c_int = 4;
+pub const TIGRIS_PLAN_OPTIONS_VERSION: c_int = 5;
 pub const TIGRIS_RUN_IO_VERSION: c_int = 1;
 pub const TIGRIS_RUN_OPTIONS_VERSION: c_int = 1;
 pub const TIGRIS_RUN_STATS_VERSION: c_int = 2;
@@ -156,6 +161,10 @@ pub struct tigris_analyze_options {
     pub progress_user_data: *mut c_void,
     // Since version 3: 1 lets the planner make the FDT paper's splits, 0 not.
     pub fdt: c_int,
+    // Since version 4: search for the least memory or latency, and the recompute limit
+    // in percent of the model's MACs (negative: none).
+    pub objective: tigris_objective,
+    pub max_recompute_percent: f64,
 }
 
 impl Default for tigris_analyze_options {
@@ -171,6 +180,8 @@ impl Default for tigris_analyze_options {
             progress: None,
             progress_user_data: std::ptr::null_mut(),
             fdt: 0,
+            objective: TIGRIS_OBJECTIVE_NONE,
+            max_recompute_percent: 0.0,
         }
     }
 }
@@ -196,6 +207,9 @@ pub struct tigris_plan_options {
     pub rules_source: *const c_char,
     // Since version 4, as in tigris_analyze_options.
     pub fdt: c_int,
+    // Since version 5, as in tigris_analyze_options (version 4).
+    pub objective: tigris_objective,
+    pub max_recompute_percent: f64,
 }
 
 impl Default for tigris_plan_options {
@@ -216,6 +230,8 @@ impl Default for tigris_plan_options {
             rules_yaml: std::ptr::null(),
             rules_source: std::ptr::null(),
             fdt: 0,
+            objective: TIGRIS_OBJECTIVE_NONE,
+            max_recompute_percent: 0.0,
         }
     }
 }

@@ -244,6 +244,14 @@ fn field_offsets_match_c() {
         c::OFFSET_tigris_analyze_options_fdt
     );
     assert_eq!(
+        offset_of!(tigris_analyze_options, objective),
+        c::OFFSET_tigris_analyze_options_objective
+    );
+    assert_eq!(
+        offset_of!(tigris_analyze_options, max_recompute_percent),
+        c::OFFSET_tigris_analyze_options_max_recompute_percent
+    );
+    assert_eq!(
         offset_of!(tigris_plan_options, layout),
         c::OFFSET_tigris_plan_options_layout
     );
@@ -274,6 +282,14 @@ fn field_offsets_match_c() {
     assert_eq!(
         offset_of!(tigris_plan_options, fdt),
         c::OFFSET_tigris_plan_options_fdt
+    );
+    assert_eq!(
+        offset_of!(tigris_plan_options, objective),
+        c::OFFSET_tigris_plan_options_objective
+    );
+    assert_eq!(
+        offset_of!(tigris_plan_options, max_recompute_percent),
+        c::OFFSET_tigris_plan_options_max_recompute_percent
     );
     assert_eq!(
         offset_of!(tigris_run_io, version),
