@@ -1,8 +1,8 @@
 // tigris_analyze time (issue 3's benchmark): planning a loaded model under a budget, the
 // model loaded once outside the timed loop.
 //   build/bench/bench_analyze --benchmark_repetitions=5
-// Also times the timeline SVG on top, which is drawn on first request only, and the exact
-// layout (issue 13) against its time limit: each iteration's time must stay under the
+// Also times the search (issue 14), the timeline SVG on top, which is drawn on first request only,
+// and the exact layout (issue 13) against its time limit: each iteration's time must stay under the
 // limit plus the greedy planning time; the counter `peak` is the plan's fast arena.
 #include <benchmark/benchmark.h>
 
@@ -13,7 +13,8 @@
 namespace {
 
 void BM_Analyze(benchmark::State& state, const char* file, uint64_t fast_bytes, bool with_svg,
-                tigris_layout layout = TIGRIS_LAYOUT_GREEDY, double time_limit_seconds = 10) {
+                tigris_layout layout = TIGRIS_LAYOUT_GREEDY, double time_limit_seconds = 10,
+                tigris_objective objective = TIGRIS_OBJECTIVE_NONE) {
   const std::string path = std::string(TIGRIS_MODELS_DIR) + "/onnx/" + file;
   tigris_model* model = nullptr;
   if (tigris_load(&model, path.c_str(), nullptr) != TIGRIS_OK) {
@@ -24,6 +25,7 @@ void BM_Analyze(benchmark::State& state, const char* file, uint64_t fast_bytes, 
   options.fast_bytes = fast_bytes;
   options.layout = layout;
   options.time_limit_seconds = time_limit_seconds;
+  options.objective = objective;
   uint64_t peak = 0;
   for (auto _ : state) {
     tigris_analysis* analysis = nullptr;
@@ -71,6 +73,19 @@ BENCHMARK_CAPTURE(BM_Analyze, mobilenet_v2_100_224_6400B_exact_1s, "mobilenet_v2
 BENCHMARK_CAPTURE(BM_Analyze, vww_mobilenetv1_025_96_64K_exact_1s, "vww_mobilenetv1_025_96.onnx",
                   64 * 1024, false, TIGRIS_LAYOUT_EXACT, 1.0)
     ->Unit(benchmark::kMillisecond);
+
+// The search (issue 14, `analyze --explore`: < 30 s on 2 cores): every configuration of
+// tiling strategies and FDT splits at a bisected series of budgets, on every hardware
+// thread; `peak` is the least fast memory it found. The text classifier and MLP of
+// tests/e2e/test_fdt.py search FDT configurations too, but are made by the tests.
+BENCHMARK_CAPTURE(BM_Analyze, mobilenet_v2_100_224_64K_explore, "mobilenet_v2_100_224.onnx",
+                  64 * 1024, false, TIGRIS_LAYOUT_GREEDY, 10.0, TIGRIS_OBJECTIVE_MEMORY)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Analyze, vww_mobilenetv1_025_96_64K_explore, "vww_mobilenetv1_025_96.onnx",
+                  64 * 1024, false, TIGRIS_LAYOUT_GREEDY, 10.0, TIGRIS_OBJECTIVE_MEMORY)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 // plan the model under the budgets and write the .tgrs execution plan.
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "args.h"
 #include "commands.h"
 #include "emit_c.h"
+#include "exploration_table.h"
 #include "inspect_plan.h"
 #include "layout_options.h"
 #include "model_options.h"
@@ -224,6 +226,7 @@ int RunCompile(int argc, char** argv) {
                   static_cast<unsigned long long>(tigris_plan_slow_arena_bytes(plan)));
       PrintStateAndConstants(tigris_plan_memories_json(plan));
     }
+    PrintSearchChoice(stdout, nlohmann::json::parse(tigris_plan_exploration_json(plan)));
     if (!args.Values("--emit-c").empty() && !bytes.empty()) {
       const std::string stem = std::filesystem::path(out_path).stem().string();
       std::printf("firmware %s\n",

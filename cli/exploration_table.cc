@@ -67,4 +67,20 @@ void PrintExplorationTable(std::FILE* out, const json& exploration, uint64_t mod
   }
 }
 
+void PrintSearchChoice(std::FILE* out, const json& exploration) {
+  if (!exploration.is_object() || !exploration.at("chosen").is_number()) return;
+  const size_t chosen = exploration.at("chosen").get<size_t>();
+  const json& p = exploration.at("plans").at(chosen);
+  std::fprintf(out,
+               "search   %s objective: plan %zu of %zu that fit (%d configurations, %d passes, "
+               "%.1f s): %s fast, %llu recompute MACs, %s moved, %llu tile steps\n",
+               exploration.at("objective").get<std::string>().c_str(), chosen + 1,
+               exploration.at("plans").size(), exploration.at("configurations").get<int>(),
+               exploration.at("passes").get<int>(), exploration.at("seconds").get<double>(),
+               HumanBytes(p.at("fast_bytes").get<uint64_t>()).c_str(),
+               static_cast<unsigned long long>(p.at("recompute_macs").get<uint64_t>()),
+               HumanBytes(p.at("slow_traffic_bytes").get<uint64_t>()).c_str(),
+               static_cast<unsigned long long>(p.at("tile_steps").get<uint64_t>()));
+}
+
 }  // namespace tigris::cli

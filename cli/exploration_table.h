@@ -1,5 +1,6 @@
 // The table `tigris analyze --explore` prints: the plans the planner's search made
-// (docs/planning.md, "Search"), from the "exploration" object of tigris_analysis_json.
+// (docs/planning.md, "Search"), from the "exploration" object of tigris_analysis_json
+// (tigris_plan_exploration_json for compile's one line).
 #ifndef TIGRIS_CLI_EXPLORATION_TABLE_H_
 #define TIGRIS_CLI_EXPLORATION_TABLE_H_
 
@@ -15,6 +16,9 @@ namespace tigris::cli {
 // share.
 void PrintExplorationTable(std::FILE* out, const nlohmann::json& exploration, uint64_t model_macs,
                            bool all);
+
+// One line for `tigris compile --objective`: what the search chose, of how many plans.
+void PrintSearchChoice(std::FILE* out, const nlohmann::json& exploration);
 
 }  // namespace tigris::cli
 

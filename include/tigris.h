@@ -456,6 +456,10 @@ TIGRIS_API const char* tigris_plan_memories_json(const tigris_execution_plan* pl
 /* Warnings from planning, one per line ("" when none, or for NULL): today, placement
  * rules whose ids match no tensor. Owned by the plan. */
 TIGRIS_API const char* tigris_plan_warnings(const tigris_execution_plan* plan);
+/* With a search (options' objective), what it found, as the analysis JSON's
+ * "exploration" object (docs/json.md: the plans that fit, the Pareto front, the one
+ * chosen); "null" when the plan was made in one pass, or for NULL. Owned by the plan. */
+TIGRIS_API const char* tigris_plan_exploration_json(const tigris_execution_plan* plan);
 
 /* The .tgrs bytes of `plan` in a new buffer the caller releases with tigris_free.
  * Deterministic: the same model and options give the same bytes. */

@@ -15,6 +15,7 @@
 #include "api/plan_handle.h"
 #include "api/status.h"
 #include "emit/compile.h"
+#include "plan/plan_json.h"
 #include "target/rules.h"
 #include "target/target.h"
 
@@ -117,6 +118,9 @@ void FillPlanHandle(tigris_execution_plan& handle, emit::CompiledPlan compiled) 
   }
   handle.memories_json = memories.dump();
   for (const std::string& w : compiled.warnings) handle.warnings += "warning: " + w + "\n";
+  if (compiled.result.exploration) {
+    handle.exploration_json = plan::ExplorationToJson(*compiled.result.exploration).dump();
+  }
   handle.bytes = std::move(compiled.emitted.bytes);
   // Every emitted plan passes the runtime's verifier here, before any caller sees it.
   DescribePlan(handle, /*summary=*/false);
@@ -180,6 +184,10 @@ TIGRIS_API tigris_status tigris_plan_for_target(tigris_execution_plan** out,
 
 TIGRIS_API const char* tigris_plan_memories_json(const tigris_execution_plan* plan) {
   return plan ? plan->memories_json.c_str() : "[]";
+}
+
+TIGRIS_API const char* tigris_plan_exploration_json(const tigris_execution_plan* plan) {
+  return plan ? plan->exploration_json.c_str() : "null";
 }
 
 TIGRIS_API const char* tigris_plan_warnings(const tigris_execution_plan* plan) {

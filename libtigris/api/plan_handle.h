@@ -36,7 +36,8 @@ struct tigris_execution_plan {
   std::string last_error;  // tigris_plan_last_error
   // tigris_plan_memories_json: [{name, size, used_bytes, traffic_bytes, role}]
   std::string memories_json = "[]";
-  std::string warnings;  // tigris_plan_warnings
+  std::string warnings;                   // tigris_plan_warnings
+  std::string exploration_json = "null";  // tigris_plan_exploration_json
 };
 
 namespace tigris::api {

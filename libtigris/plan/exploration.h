@@ -36,8 +36,10 @@ struct Exploration {
   SearchOptions options;   // without the progress callback
   int configurations = 0;  // configurations searched
   int passes = 0;          // planning passes made (fitting or not)
-  // Plans that fit the caller's budget, duplicates (all four figures equal) kept once, in
-  // the order they were made: by configuration, then by planning budget, highest first.
+  // Plans that fit the caller's budget in the order they were made: by configuration,
+  // then by planning budget, highest first. Duplicates (all four figures equal) are listed
+  // once, at the first, with the configuration allowing the fewest choices (strategies and
+  // FDT rewrites) that made them.
   std::vector<ExploredPlan> plans;
   int chosen = -1;  // index into plans of the returned plan
   double seconds = 0;

@@ -119,6 +119,14 @@ Key LatencyKey(const ExploredPlan& p) {
   return {p.recompute_macs, p.slow_traffic_bytes, p.tile_steps, p.fast_bytes};
 }
 
+// How many of the planner's choices a configuration allows: its strategies and FDT
+// rewrites.
+int Choices(const SearchConfig& c) {
+  int n = (c.embedding_as_rows ? 1 : 0) + (c.dense_split ? 1 : 0);
+  for (uint32_t bits = c.strategies; bits != 0; bits &= bits - 1) ++n;
+  return n;
+}
+
 bool SameFigures(const ExploredPlan& a, const ExploredPlan& b) {
   return MemoryKey(a) == MemoryKey(b);
 }
@@ -275,9 +283,16 @@ PlanResult SearchPlans(const ir::Graph& graph, const Budget& budget) {
   exploration.passes = passes.load();
   for (const std::vector<ExploredPlan>& found : results) {
     for (const ExploredPlan& p : found) {
-      const bool seen = std::any_of(exploration.plans.begin(), exploration.plans.end(),
-                                    [&](const ExploredPlan& q) { return SameFigures(p, q); });
-      if (!seen) exploration.plans.push_back(p);
+      const auto seen = std::find_if(exploration.plans.begin(), exploration.plans.end(),
+                                     [&](const ExploredPlan& q) { return SameFigures(p, q); });
+      if (seen == exploration.plans.end()) {
+        exploration.plans.push_back(p);
+      } else if (Choices(p.config) < Choices(seen->config)) {
+        // Listed with the simplest configuration that makes it (it is planned again with
+        // that one when chosen): a plan that needs no tiling is a stages-only plan.
+        seen->config = p.config;
+        seen->planned_fast_bytes = p.planned_fast_bytes;
+      }
     }
   }
   MarkParetoFront(exploration.plans);

@@ -78,8 +78,9 @@ json StageJson(const ir::Graph& graph, const PlanResult& plan, const Stage& stag
           {"reasons", stage.reasons}};
 }
 
-// The search's plans (plan/exploration.h), for `analyze --explore` (docs/json.md).
-json ExplorationJson(const Exploration& e) {
+}  // namespace
+
+json ExplorationToJson(const Exploration& e) {
   json plans = json::array();
   const std::vector<TilingStrategy>& all = TilingStrategies();
   for (const ExploredPlan& p : e.plans) {
@@ -109,8 +110,6 @@ json ExplorationJson(const Exploration& e) {
           {"chosen", e.chosen >= 0 ? json(e.chosen) : json(nullptr)},
           {"plans", plans}};
 }
-
-}  // namespace
 
 json PlanToJson(const ir::Graph& graph, const PlanResult& plan) {
   json largest = nullptr;
@@ -173,7 +172,7 @@ json PlanToJson(const ir::Graph& graph, const PlanResult& plan) {
         {"recompute_macs", plan.recompute_macs},
         {"slow_traffic_bytes", plan.slow_traffic_bytes}}},
       {"timeline", timeline}};
-  if (plan.exploration) out["exploration"] = ExplorationJson(*plan.exploration);
+  if (plan.exploration) out["exploration"] = ExplorationToJson(*plan.exploration);
   return out;
 }
 

@@ -12,6 +12,9 @@ namespace tigris::plan {
 
 nlohmann::json PlanToJson(const ir::Graph& graph, const PlanResult& plan);
 
+// A search's "exploration" object (docs/json.md), which PlanToJson includes when set.
+nlohmann::json ExplorationToJson(const Exploration& exploration);
+
 }  // namespace tigris::plan
 
 #endif  // TIGRIS_PLAN_PLAN_JSON_H_

@@ -67,7 +67,10 @@ def test_the_memory_objective_runs_in_the_least_memory_it_found(variant, path, b
     x_path = WORK_DIR / f"explore.{variant}.x.npy"
     np.save(x_path, x)
     plan = WORK_DIR / f"explore.{variant}.tgrs"
-    tigris("compile", path, "-m", least, "--xip", "--objective", "memory", "-o", plan)
+    compiled = tigris("compile", path, "-m", least, "--xip", "--objective", "memory", "-o",
+                      plan).stdout
+    assert re.search(r"^search +memory objective: plan \d+ of \d+ that fit", compiled, re.M), \
+        compiled
     untiled = WORK_DIR / f"explore.{variant}.untiled.tgrs"
     tigris("compile", path, "-m", "64M", "--xip", "-o", untiled)
     y, high_water = run(plan, x_path, variant)

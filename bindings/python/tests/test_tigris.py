@@ -293,6 +293,11 @@ def test_objective_matches_cli(cli, tmp_path):
     with tigris.load(path) as model:
         with model.plan(fast="2K", xip=True, objective="memory") as plan:
             assert plan.emit() == plan_path.read_bytes()
+            found = plan.exploration()
+            found.pop("seconds")
+            assert found == expected["exploration"]
+        with model.plan(fast="2K", xip=True) as plan:
+            assert plan.exploration() is None
         for bad in ({"objective": "speed"}, {"max_recompute": 5}):
             with pytest.raises(tigris.Error) as info:
                 model.analyze(fast="2K", **bad)

@@ -159,6 +159,12 @@ class Plan(_Handle):
         memory of the target (plan(target=...)) or the fast, slow and flash budgets."""
         return json.loads(_c.tigris_plan_memories_json(self._h))
 
+    def exploration(self) -> Optional[Dict[str, Any]]:
+        """What the search found (plan(objective=...)): the "exploration" object of
+        analyze's dict (the plans that fit, the Pareto front, the chosen one); None when
+        the plan was made in one pass."""
+        return json.loads(_c.tigris_plan_exploration_json(self._h))
+
     @property
     def warnings(self) -> List[str]:
         """Warnings from compiling, one per entry: placement rules whose ids match no

@@ -357,6 +357,7 @@ extern "C" {
     ) -> tigris_status;
     pub fn tigris_plan_memories_json(plan: *const tigris_execution_plan) -> *const c_char;
     pub fn tigris_plan_warnings(plan: *const tigris_execution_plan) -> *const c_char;
+    pub fn tigris_plan_exploration_json(plan: *const tigris_execution_plan) -> *const c_char;
     pub fn tigris_plan_check_target(
         plan: *const c_void,
         plan_size: usize,
