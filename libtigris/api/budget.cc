@@ -65,11 +65,10 @@ plan::LayoutOptions ToLayoutOptions(tigris_layout layout, double time_limit_seco
   return options;
 }
 
-plan::SearchOptions ToSearchOptions(int version, int since, tigris_objective objective,
-                                    double max_recompute_percent, tigris_progress_fn progress,
-                                    void* progress_user_data, const char* struct_name) {
+plan::SearchOptions ToSearchOptions(tigris_objective objective, double max_recompute_percent,
+                                    tigris_progress_fn progress, void* progress_user_data,
+                                    const char* struct_name) {
   plan::SearchOptions search;
-  if (version < since) return search;
   switch (objective) {
     case TIGRIS_OBJECTIVE_NONE:
       search.objective = plan::Objective::kNone;

@@ -42,20 +42,18 @@ bool FdtOf(const Options& options) {
 constexpr int SearchVersion(const tigris_analyze_options*) { return 4; }
 constexpr int SearchVersion(const tigris_plan_options*) { return 5; }
 
-// The search fields of an options struct (version SearchVersion on; none before), with the
-// progress callback of its layout fields reporting the search. Error(kInvalidArgument)
-// naming `struct_name`.field for an objective that is not a tigris_objective value or a
-// max_recompute_percent that is not a number.
-plan::SearchOptions ToSearchOptions(int version, int since, tigris_objective objective,
-                                    double max_recompute_percent, tigris_progress_fn progress,
-                                    void* progress_user_data, const char* struct_name);
+// The search fields of an options struct, with the progress callback of its layout fields
+// reporting the search. Error(kInvalidArgument) naming `struct_name`.field for an objective
+// that is not a tigris_objective value or a max_recompute_percent that is not a number.
+plan::SearchOptions ToSearchOptions(tigris_objective objective, double max_recompute_percent,
+                                    tigris_progress_fn progress, void* progress_user_data,
+                                    const char* struct_name);
+// Those of a struct whose version was checked: none before SearchVersion (one pass).
 template <typename Options>
 plan::SearchOptions SearchOf(const Options& options, const char* struct_name) {
-  return ToSearchOptions(
-      options.version, SearchVersion(&options),
-      options.version >= SearchVersion(&options) ? options.objective : TIGRIS_OBJECTIVE_NONE,
-      options.version >= SearchVersion(&options) ? options.max_recompute_percent : -1.0,
-      options.progress, options.progress_user_data, struct_name);
+  if (options.version < SearchVersion(&options)) return {};
+  return ToSearchOptions(options.objective, options.max_recompute_percent, options.progress,
+                         options.progress_user_data, struct_name);
 }
 
 // The budgets and, from version 2, the layout of a tigris_analyze_options or
