@@ -81,6 +81,10 @@ func analyze(m modelHandle, b Budgets) (analysisHandle, error) {
 	if b.TimeLimit != 0 {
 		o.time_limit_seconds = C.double(b.TimeLimit)
 	}
+	o.objective = C.tigris_objective(b.Objective)
+	if b.MaxRecompute != nil {
+		o.max_recompute_percent = C.double(*b.MaxRecompute)
+	}
 	var out analysisHandle
 	err := call(func() C.tigris_status { return C.tigris_analyze(&out, m, &o) })
 	return out, err
@@ -108,6 +112,10 @@ func planOptions(b Budgets, po PlanOptions) (C.tigris_plan_options, error) {
 	o.layout = C.tigris_layout(b.Layout)
 	if b.TimeLimit != 0 {
 		o.time_limit_seconds = C.double(b.TimeLimit)
+	}
+	o.objective = C.tigris_objective(b.Objective)
+	if b.MaxRecompute != nil {
+		o.max_recompute_percent = C.double(*b.MaxRecompute)
 	}
 	o.xip = 0
 	if po.XIP {
@@ -142,6 +150,9 @@ func makePlanForTarget(m modelHandle, t Target, po PlanOptions) (planHandle, err
 
 func planMemoriesJSON(p planHandle) string { return C.GoString(C.tigris_plan_memories_json(p)) }
 func planWarnings(p planHandle) string     { return C.GoString(C.tigris_plan_warnings(p)) }
+func planExplorationJSON(p planHandle) string {
+	return C.GoString(C.tigris_plan_exploration_json(p))
+}
 
 func planFromMemory(data []byte) (planHandle, error) {
 	p, n := cBytes(data)

@@ -35,12 +35,26 @@ func ParseSize(text string) (uint64, error) {
 // Budgets in bytes. Fast (SRAM) is required; Slow and Flash are 0 for "not given".
 // Layout says how hard to work at packing each arena: LayoutGreedy (the zero value) or
 // LayoutExact, a MILP solve per arena within TimeLimit seconds for the whole plan (0: the
-// library's default, 10 s). The CLI's --layout and --time-limit.
+// library's default, 10 s). The CLI's --layout and --time-limit. Objective searches
+// (ObjectiveMemory, ObjectiveLatency; the zero value plans once) among plans recomputing at
+// most *MaxRecompute percent of the MACs (nil: no limit): the CLI's --objective and
+// --max-recompute (docs/planning.md, "Search").
 type Budgets struct {
 	Fast, Slow, Flash uint64
 	Layout            Layout
 	TimeLimit         float64
+	Objective         Objective
+	MaxRecompute      *float64
 }
+
+// Objective is what the planner optimizes (tigris_objective).
+type Objective int
+
+const (
+	ObjectiveNone    Objective = 0 // one planning pass
+	ObjectiveMemory  Objective = 1 // search; the least fast memory
+	ObjectiveLatency Objective = 2 // search; the least recompute, slow traffic, tile steps
+)
 
 // Layout is how the planner places buffers in an arena (docs/memory-model.md).
 type Layout int
@@ -202,6 +216,16 @@ func (p *Plan) Save(path string) error {
 		return err
 	}
 	return emitToFile(p.h, path)
+}
+
+// ExplorationJSON is what the search found when the Budgets had an Objective
+// (tigris_plan_exploration_json): the analysis JSON's "exploration" object, "null" for a
+// plan made in one pass.
+func (p *Plan) ExplorationJSON() string {
+	if p.h == nil {
+		return "null"
+	}
+	return planExplorationJSON(p.h)
 }
 
 // Summary of the plan: the .tgrs size, its weights raw and as stored (LZ4), and the

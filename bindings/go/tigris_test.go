@@ -256,3 +256,64 @@ func TestExactLayoutMatchesCLI(t *testing.T) {
 		t.Errorf("want TIGRIS_ERR_INVALID_ARGUMENT, got %v", err)
 	}
 }
+
+func TestObjectiveMatchesCLI(t *testing.T) {
+	path := filepath.Join(env(t, "TIGRIS_MODELS_DIR"), "onnx", "kws_small_cnn.onnx")
+	out, err := exec.Command(cli(t), "analyze", path, "-m", "16K", "--json", "--objective", "latency",
+		"--max-recompute", "0").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]any
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	m, err := tigris.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	zero := 0.0
+	b := tigris.Budgets{Fast: 16 << 10, Objective: tigris.ObjectiveLatency, MaxRecompute: &zero}
+	a, err := m.Analyze(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	var got map[string]any
+	if err := json.Unmarshal([]byte(a.JSON()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if float64(a.ScheduledPeakBytes()) != want["scheduled_peak_bytes"].(float64) {
+		t.Errorf("peak %v, CLI %v", a.ScheduledPeakBytes(), want["scheduled_peak_bytes"])
+	}
+	explored := got["exploration"].(map[string]any)
+	if explored["chosen"] != want["exploration"].(map[string]any)["chosen"] ||
+		explored["objective"] != "latency" || explored["max_recompute_percent"] != 0.0 {
+		t.Errorf("exploration %v, CLI %v", explored, want["exploration"])
+	}
+	p, err := m.Plan(b, tigris.PlanOptions{XIP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var fromPlan map[string]any
+	if err := json.Unmarshal([]byte(p.ExplorationJSON()), &fromPlan); err != nil {
+		t.Fatal(err)
+	}
+	if fromPlan["chosen"] != explored["chosen"] {
+		t.Errorf("plan's exploration chose %v, analysis %v", fromPlan["chosen"], explored["chosen"])
+	}
+	one, err := m.Plan(tigris.Budgets{Fast: 16 << 10}, tigris.PlanOptions{XIP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	if one.ExplorationJSON() != "null" {
+		t.Errorf("a one-pass plan has exploration %s", one.ExplorationJSON())
+	}
+	_, err = m.Analyze(tigris.Budgets{Fast: 16 << 10, Objective: 7})
+	if !errors.Is(err, &tigris.Error{Status: tigris.StatusInvalidArgument}) {
+		t.Errorf("want TIGRIS_ERR_INVALID_ARGUMENT, got %v", err)
+	}
+}

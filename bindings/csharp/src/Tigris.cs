@@ -25,6 +25,11 @@ namespace Tigris
     /// (a MILP solve per arena above its live bound, within a time limit for the plan).</summary>
     public enum Layout { Greedy = 0, Exact = 1 }
 
+    /// <summary>What the planner optimizes (docs/planning.md, "Search"): None plans once;
+    /// Memory and Latency search (the CLI's --objective), among plans recomputing at most
+    /// maxRecomputePercent of the MACs (negative: no limit; --max-recompute).</summary>
+    public enum Objective { None = 0, Memory = 1, Latency = 2 }
+
     public sealed partial class Model : IDisposable
     {
         readonly ModelHandle h;
@@ -59,15 +64,19 @@ namespace Tigris
         }
 
         /// <summary>Plans the model under the budgets; slow / flash 0 = not given. layout and
-        /// timeLimitSeconds are the CLI's --layout and --time-limit.</summary>
+        /// timeLimitSeconds are the CLI's --layout and --time-limit, objective and
+        /// maxRecomputePercent its --objective and --max-recompute.</summary>
         public Analysis Analyze(ulong fast, ulong slow = 0, ulong flash = 0,
-                                Layout layout = Layout.Greedy, double timeLimitSeconds = 10)
+                                Layout layout = Layout.Greedy, double timeLimitSeconds = 10,
+                                Objective objective = Objective.None,
+                                double maxRecomputePercent = -1)
         {
             using (var o = new tigris_analyze_options())
             {
                 TigrisException.Check(tigris_c.tigris_analyze_options_init(o, tigris_c.TIGRIS_ANALYZE_OPTIONS_VERSION));
                 o.fast_bytes = fast; o.slow_bytes = slow; o.flash_bytes = flash;
                 o.layout = (tigris_layout)layout; o.time_limit_seconds = timeLimitSeconds;
+                o.objective = (tigris_objective)objective; o.max_recompute_percent = maxRecomputePercent;
                 IntPtr raw;
                 Check(tigris_c.tigris_analyze(out raw, h, o));
                 return new Analysis(new AnalysisHandle(raw));
@@ -76,15 +85,18 @@ namespace Tigris
 
         public Analysis Analyze(string fast) { return Analyze(Library.ParseSize(fast)); }
 
-        /// <summary>Compiles a plan. xip: weights read in place from flash.</summary>
+        /// <summary>Compiles a plan. xip: weights read in place from flash. The other
+        /// options as in Analyze.</summary>
         public Plan Plan(ulong fast, bool xip, bool lz4 = false, ulong slow = 0, ulong flash = 0,
-                         Layout layout = Layout.Greedy, double timeLimitSeconds = 10)
+                         Layout layout = Layout.Greedy, double timeLimitSeconds = 10,
+                         Objective objective = Objective.None, double maxRecomputePercent = -1)
         {
             using (var o = new tigris_plan_options())
             {
                 TigrisException.Check(tigris_c.tigris_plan_options_init(o, tigris_c.TIGRIS_PLAN_OPTIONS_VERSION));
                 o.fast_bytes = fast; o.slow_bytes = slow; o.flash_bytes = flash;
                 o.layout = (tigris_layout)layout; o.time_limit_seconds = timeLimitSeconds;
+                o.objective = (tigris_objective)objective; o.max_recompute_percent = maxRecomputePercent;
                 o.xip = xip ? 1 : 0;
                 o.compression = lz4 ? tigris_compression.TIGRIS_COMPRESSION_LZ4 : tigris_compression.TIGRIS_COMPRESSION_NONE;
                 IntPtr raw;
@@ -161,6 +173,9 @@ namespace Tigris
         /// <summary>What the plan keeps in each memory, as JSON: [{"name", "size",
         /// "used_bytes", "peak_bytes", "traffic_bytes", "role"}].</summary>
         public string MemoriesJson { get { return tigris_c.tigris_plan_memories_json(h); } }
+        /// <summary>What the search found (an objective other than None): the analysis
+        /// JSON's "exploration" object; "null" for a plan made in one pass.</summary>
+        public string ExplorationJson { get { return tigris_c.tigris_plan_exploration_json(h); } }
 
         /// <summary>Warnings from compiling (rules whose ids match no tensor), one per entry.</summary>
         public string[] Warnings

@@ -91,6 +91,22 @@ public static class TigrisTests
         }
     }
 
+    public static void TestObjectiveMatchesCli()
+    {
+        string path = Path.Combine(Env("TIGRIS_MODELS_DIR"), "onnx", "kws_small_cnn.onnx");
+        string cli = RunCli("analyze", path, "-m", "16K", "--json", "--objective", "memory");
+        using (Model m = Model.Load(path))
+        using (Analysis a = m.Analyze(16UL << 10, objective: Objective.Memory))
+        using (Plan p = m.Plan(16UL << 10, true, objective: Objective.Memory))
+        using (Plan once = m.Plan(16UL << 10, true))
+        {
+            Assert.Equal(Top(cli, "scheduled_peak_bytes"), a.ScheduledPeakBytes.ToString(), "scheduled_peak_bytes");
+            Assert.True(a.Json.Contains("\"objective\": \"memory\""), "the analysis has the exploration");
+            Assert.True(p.ExplorationJson.StartsWith("{"), "the plan has the exploration");
+            Assert.Equal("null", once.ExplorationJson, "a one-pass plan has none");
+        }
+    }
+
     public static void TestPlanBytesMatchCliCompile()
     {
         string dir = Path.Combine(Path.GetTempPath(), "tigris-cs-" + Process.GetCurrentProcess().Id);

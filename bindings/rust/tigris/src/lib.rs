@@ -18,7 +18,7 @@ mod run;
 mod size;
 
 pub use error::{Error, Result};
-pub use model::{Analysis, Budgets, Layout, Model, Plan, Target, Verdict};
+pub use model::{Analysis, Budgets, Layout, Model, Objective, Plan, Target, Verdict};
 pub use run::{DType, Input, Output, RunOptions, RunStats, TensorData, TensorInfo};
 pub use size::{parse_size, Size};
 

@@ -90,6 +90,7 @@ impl Model {
         o.slow_bytes = budgets.slow_bytes()?;
         o.flash_bytes = budgets.flash_bytes()?;
         (o.layout, o.time_limit_seconds) = budgets.layout_fields(o.time_limit_seconds);
+        (o.objective, o.max_recompute_percent) = budgets.objective_fields();
         let mut raw = ptr::null_mut();
         let status = unsafe { sys::tigris_analyze(&mut raw, self.raw, &o) };
         if status != sys::TIGRIS_OK {
@@ -105,6 +106,7 @@ impl Model {
         o.slow_bytes = budgets.slow_bytes()?;
         o.flash_bytes = budgets.flash_bytes()?;
         (o.layout, o.time_limit_seconds) = budgets.layout_fields(o.time_limit_seconds);
+        (o.objective, o.max_recompute_percent) = budgets.objective_fields();
         let mut raw = ptr::null_mut();
         let status = unsafe { sys::tigris_plan(&mut raw, self.raw, &o) };
         if status != sys::TIGRIS_OK {
@@ -196,13 +198,28 @@ impl Target {
 
 /// Memory budgets: fast (SRAM) is required; slow (PSRAM) and flash are "not given" by default.
 /// `layout` says how hard to work at packing each arena (the CLI's `--layout`,
-/// `--time-limit`).
+/// `--time-limit`); `objective` whether to search, and for what (`--objective`,
+/// `--max-recompute`).
 #[derive(Debug, Clone)]
 pub struct Budgets {
     pub fast: Size,
     pub slow: Option<Size>,
     pub flash: Option<Size>,
     pub layout: Layout,
+    pub objective: Objective,
+}
+
+/// What the planner optimizes (tigris_objective; docs/planning.md, "Search").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Objective {
+    /// One planning pass: the simplest strategies that fit, the largest tiles (the default).
+    OnePass,
+    /// Search every configuration of tiling strategies and FDT splits at lower planning
+    /// budgets; take the least fast memory, among plans recomputing at most
+    /// `max_recompute_percent` of the MACs when given.
+    Memory { max_recompute_percent: Option<f64> },
+    /// Search; take the least recompute, then slow traffic and tile steps.
+    Latency { max_recompute_percent: Option<f64> },
 }
 
 /// How the planner places buffers in an arena (docs/memory-model.md).
@@ -222,10 +239,15 @@ impl Budgets {
             slow: None,
             flash: None,
             layout: Layout::Greedy,
+            objective: Objective::OnePass,
         }
     }
     pub fn with_layout(mut self, layout: Layout) -> Budgets {
         self.layout = layout;
+        self
+    }
+    pub fn with_objective(mut self, objective: Objective) -> Budgets {
+        self.objective = objective;
         self
     }
     pub fn with_slow(mut self, slow: impl Into<Size>) -> Budgets {
@@ -241,6 +263,24 @@ impl Budgets {
     }
     fn flash_bytes(&self) -> Result<u64> {
         self.flash.as_ref().map_or(Ok(0), Size::bytes)
+    }
+    /// (tigris_objective, max_recompute_percent) for an options struct.
+    fn objective_fields(&self) -> (sys::tigris_objective, f64) {
+        match self.objective {
+            Objective::OnePass => (sys::TIGRIS_OBJECTIVE_NONE, -1.0),
+            Objective::Memory {
+                max_recompute_percent,
+            } => (
+                sys::TIGRIS_OBJECTIVE_MEMORY,
+                max_recompute_percent.unwrap_or(-1.0),
+            ),
+            Objective::Latency {
+                max_recompute_percent,
+            } => (
+                sys::TIGRIS_OBJECTIVE_LATENCY,
+                max_recompute_percent.unwrap_or(-1.0),
+            ),
+        }
     }
     /// (tigris_layout, time limit) for an options struct; the greedy layout keeps the
     /// library's default limit.
@@ -349,6 +389,11 @@ impl Plan {
     /// "size", "used_bytes", "peak_bytes", "traffic_bytes", "role"}]`.
     pub fn memories_json(&self) -> String {
         unsafe { cstr(sys::tigris_plan_memories_json(self.raw)) }
+    }
+    /// What the search found when the budgets had an objective (tigris_plan_exploration_json):
+    /// the analysis JSON's "exploration" object, or "null" for a plan made in one pass.
+    pub fn exploration_json(&self) -> String {
+        unsafe { cstr(sys::tigris_plan_exploration_json(self.raw)) }
     }
     /// Warnings from compiling (placement rules whose ids match no tensor), one per entry.
     pub fn warnings(&self) -> Vec<String> {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use support::json::{self, Json};
-use tigris::{Budgets, Layout, Model, Verdict};
+use tigris::{Budgets, Layout, Model, Objective, Verdict};
 
 fn model_path() -> PathBuf {
     let dir = std::env::var("TIGRIS_MODELS_DIR").expect("TIGRIS_MODELS_DIR (ctest sets it)");
@@ -176,6 +176,54 @@ fn exact_layout_matches_cli_and_beats_greedy_on_cifar() {
     assert!(exact < greedy);
     let bad = Budgets::fast("64M").with_layout(Layout::Exact {
         time_limit_seconds: 0.0,
+    });
+    let err = model.analyze(&bad).unwrap_err();
+    assert_eq!(err.status(), tigris::status::INVALID_ARGUMENT);
+}
+
+#[test]
+fn objectives_match_cli() {
+    let dir = std::env::var("TIGRIS_MODELS_DIR").expect("TIGRIS_MODELS_DIR (ctest sets it)");
+    let path = PathBuf::from(dir).join("onnx/kws_small_cnn.onnx");
+    let model = Model::load(&path).unwrap();
+    for (flag, objective) in [
+        (
+            "memory",
+            Objective::Memory {
+                max_recompute_percent: None,
+            },
+        ),
+        (
+            "latency",
+            Objective::Latency {
+                max_recompute_percent: Some(0.0),
+            },
+        ),
+    ] {
+        let mut args = vec!["-m", "16K", "--json", "--objective", flag];
+        if flag == "latency" {
+            args.extend(["--max-recompute", "0"]);
+        }
+        let (_, doc) = cli_analyze(&path, &args);
+        let budgets = Budgets::fast("16K").with_objective(objective);
+        let a = model.analyze(&budgets).unwrap();
+        assert_eq!(
+            a.scheduled_peak_bytes() as f64,
+            doc.get("scheduled_peak_bytes").num()
+        );
+        let mine = json::parse(&a.json());
+        let (theirs, ours) = (doc.get("exploration"), mine.get("exploration"));
+        assert_eq!(ours.get("objective").str(), flag);
+        assert_eq!(ours.get("chosen").num(), theirs.get("chosen").num());
+        assert_eq!(ours.get("passes").num(), theirs.get("passes").num());
+        let plan = model.plan(&budgets, true, false).unwrap();
+        let explored = json::parse(&plan.exploration_json());
+        assert_eq!(explored.get("chosen").num(), theirs.get("chosen").num());
+    }
+    let one_pass = model.plan(&Budgets::fast("16K"), true, false).unwrap();
+    assert_eq!(one_pass.exploration_json(), "null");
+    let bad = Budgets::fast("16K").with_objective(Objective::Memory {
+        max_recompute_percent: Some(f64::NAN),
     });
     let err = model.analyze(&bad).unwrap_err();
     assert_eq!(err.status(), tigris::status::INVALID_ARGUMENT);
