@@ -10,29 +10,30 @@
 namespace tigris::cli {
 namespace {
 
-// A search's "explore: DONE/TOTAL configurations, PLANS plans" (tigris.h) as a bar
+// A search's "explore: DONE/TOTAL configurations, PASSES passes" (tigris.h) as a bar
 // redrawn in place on a terminal; elsewhere a line per configuration searched.
-void PrintSearchProgress(int done, int total, int plans) {
+void PrintSearchProgress(int done, int total, int passes) {
   static int last_done = -1;
   if (isatty(fileno(stderr))) {
     constexpr int kWidth = 30;
     const int filled = total > 0 ? done * kWidth / total : kWidth;
-    std::fprintf(stderr, "\rtigris: exploring [%s%s] %d/%d configurations, %d plans",
+    std::fprintf(stderr, "\rtigris: exploring [%s%s] %d/%d configurations, %d passes",
                  std::string(static_cast<size_t>(filled), '#').c_str(),
                  std::string(static_cast<size_t>(kWidth - filled), '.').c_str(), done, total,
-                 plans);
+                 passes);
     if (done == total) std::fprintf(stderr, "\n");
   } else if (done != last_done) {
-    std::fprintf(stderr, "tigris: explored %d/%d configurations, %d plans\n", done, total, plans);
+    std::fprintf(stderr, "tigris: explored %d/%d configurations, %d passes\n", done, total, passes);
   }
   last_done = done;
   std::fflush(stderr);
 }
 
 void PrintProgress(const char* message, void* /*user_data*/) {
-  int done = 0, total = 0, plans = 0;
-  if (std::sscanf(message, "explore: %d/%d configurations, %d plans", &done, &total, &plans) == 3) {
-    PrintSearchProgress(done, total, plans);
+  int done = 0, total = 0, passes = 0;
+  if (std::sscanf(message, "explore: %d/%d configurations, %d passes", &done, &total, &passes) ==
+      3) {
+    PrintSearchProgress(done, total, passes);
     return;
   }
   std::fprintf(stderr, "tigris: %s\n", message);

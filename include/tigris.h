@@ -248,7 +248,7 @@ typedef enum tigris_layout {
 
 /* Told about long work (an exact layout solve running past a second; a search), one line
  * of text at a time, on the thread that called tigris_analyze / tigris_plan. A search
- * reports "explore: DONE/TOTAL configurations, PLANS plans" as it goes. */
+ * reports "explore: DONE/TOTAL configurations, PASSES passes" as it goes. */
 typedef void (*tigris_progress_fn)(const char* message, void* user_data);
 
 /* What the planner optimizes (pinned values; docs/planning.md, "Search"). */

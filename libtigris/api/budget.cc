@@ -91,9 +91,9 @@ plan::SearchOptions ToSearchOptions(tigris_objective objective, double max_recom
   }
   search.max_recompute_percent = max_recompute_percent;
   if (progress) {
-    search.progress = [progress, progress_user_data](int done, int total, int plans) {
+    search.progress = [progress, progress_user_data](int done, int total, int passes) {
       const std::string message = "explore: " + std::to_string(done) + "/" + std::to_string(total) +
-                                  " configurations, " + std::to_string(plans) + " plans";
+                                  " configurations, " + std::to_string(passes) + " passes";
       progress(message.c_str(), progress_user_data);
     };
   }

@@ -38,9 +38,9 @@ struct SearchOptions {
   double max_recompute_percent = -1;
   // Worker threads for the candidates; 0: one per hardware thread.
   int threads = 0;
-  // Told, on the calling thread, how far the search is: candidate configurations searched
-  // of all, and plans made so far.
-  std::function<void(int done, int total, int plans)> progress;
+  // Told, on the calling thread, how far the search is: configurations searched of all,
+  // and planning passes made so far.
+  std::function<void(int done, int total, int passes)> progress;
 };
 
 struct Budget {
