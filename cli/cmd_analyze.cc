@@ -44,7 +44,7 @@ const char kAnalyzeHelp[] =
     "                          -m or --target)\n"
     "  -h, --help              show this help\n"
     "sizes: bytes or a number with K, M or G (binary): 262144, 256K, 1.5MiB\n"
-    "layout (with -m):\n";
+    "planning (with -m or --target):\n";
 
 std::string ShapeText(const tigris_tensor_info& t) {
   std::string s;
