@@ -60,4 +60,10 @@ int64_t OpMacs(const ir::Graph& graph, const ir::Op& op) {
   return graph.tensor(op.outputs[0]).num_elements() * per_element;
 }
 
+int64_t GraphMacs(const ir::Graph& graph) {
+  int64_t macs = 0;
+  for (const ir::Op& op : graph.ops) macs += OpMacs(graph, op);
+  return macs;
+}
+
 }  // namespace tigris::analysis

@@ -25,6 +25,9 @@ int64_t MacsPerOutputElement(const ir::Graph& graph, const ir::Op& op);
 // weight operand is missing or has the wrong rank.
 int64_t OpMacs(const ir::Graph& graph, const ir::Op& op);
 
+// Total MACs of every op of `graph` (OpMacs summed).
+int64_t GraphMacs(const ir::Graph& graph);
+
 }  // namespace tigris::analysis
 
 #endif  // TIGRIS_ANALYSIS_MACS_H_

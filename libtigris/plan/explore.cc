@@ -214,7 +214,7 @@ std::vector<SearchConfig> SearchConfigs(const ir::Graph& graph, const Budget& bu
     Budget tiny = budget;
     tiny.fast_bytes = 1;
     for (const Rewrite& r : RewriteForBudget(probe, tiny, /*split_dense=*/true)) {
-      lookups = lookups || r.kind == "embedding-as-rows";
+      lookups = lookups || r.kind == kEmbeddingAsRowsRewrite;
       pairs = pairs || r.kind == kDenseSplitRewrite;
     }
   }
@@ -305,8 +305,7 @@ PlanResult SearchPlans(const ir::Graph& graph, const Budget& budget) {
     plan = PlanModel(graph, single);
   } else {
     // The model's MACs: the FDT rewrites add none (plan/dense_split.h).
-    int64_t macs = 0;
-    for (const ir::Op& op : graph.ops) macs += analysis::OpMacs(graph, op);
+    const int64_t macs = analysis::GraphMacs(graph);
     exploration.chosen = ChoosePlan(exploration.plans, budget.search, macs);
     if (exploration.chosen < 0) {
       int64_t least = exploration.plans.front().recompute_macs;

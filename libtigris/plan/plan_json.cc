@@ -89,7 +89,7 @@ json ExplorationToJson(const Exploration& e) {
       if (p.config.strategies & (1u << k)) strategies.push_back(all[k].name);
     }
     json fdt = json::array();
-    if (p.config.embedding_as_rows) fdt.push_back("embedding-as-rows");
+    if (p.config.embedding_as_rows) fdt.push_back(kEmbeddingAsRowsRewrite);
     if (p.config.dense_split) fdt.push_back(kDenseSplitRewrite);
     plans.push_back({{"strategies", strategies},
                      {"fdt", fdt},

@@ -128,7 +128,7 @@ PlanResult PlanPass(const ir::Graph& model, const Budget& given, bool split_dens
     if (stage.tile) plan.recompute_macs += RecomputeMacs(graph, *stage.tile);
   }
   for (const Chain& chain : plan.chains) plan.recompute_macs += RecomputeMacs(graph, chain.tile);
-  for (const ir::Op& op : graph.ops) plan.macs += analysis::OpMacs(graph, op);
+  plan.macs = analysis::GraphMacs(graph);
   plan.slow_traffic_bytes = SlowTrafficBytes(graph, plan);
   plan.timeline = BuildTimeline(plan);
   // Tensors pinned to a memory of their own (Budget::pinned) get their homes there.

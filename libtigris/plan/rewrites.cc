@@ -181,7 +181,7 @@ std::vector<Rewrite> RewriteForBudget(ir::Graph& graph, const Budget& budget, bo
           graph.tensor(graph.ops[static_cast<size_t>(mean)].outputs[0]).byte_size());
       if (e + m <= budget.fast_bytes) continue;
       rewrites.push_back(
-          {op.name, "embedding-as-rows",
+          {op.name, kEmbeddingAsRowsRewrite,
            "lookup " + std::to_string(e) + " B + mean " + std::to_string(m) +
                " B exceed the fast budget of " + std::to_string(budget.fast_bytes) +
                " B; with the tokens as rows of a map the mean is a pool over bands of them"});

@@ -22,6 +22,9 @@ struct Rewrite {
   std::string why;   // the numbers that called for it
 };
 
+// Rewrite::kind of embedding-as-rows (below).
+inline constexpr char kEmbeddingAsRowsRewrite[] = "embedding-as-rows";
+
 // Applies every rewrite `budget` calls for, in op order, and lists them; the split of
 // dense pairs (plan/dense_split.h) last, and only with `split_dense`. Tensor ids stay
 // valid: a rewrite may append tensors, never renumbers.
