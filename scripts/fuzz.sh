@@ -52,7 +52,7 @@ if [[ "${1:-}" == "--coverage" ]]; then
   echo "== line coverage from the corpora (fuzz/corpus + build-fuzz/corpus)"
   llvm-cov report -instr-profile="$build/fuzz.profdata" "$build/fuzz/replay_plan" \
     -object "$build/fuzz/replay_plan_fields" -object "$build/fuzz/replay_onnx" \
-    "$root/runtime/src/plan_verify.c" "$root/runtime/src/plan_reader.c" \
+    "$root/runtime/src/plan_verify.c" "$root/runtime/src/schema_walk.c" "$root/runtime/src/plan_reader.c" \
     "$root"/libtigris/onnx/*.cc
   exit 0
 fi
