@@ -68,15 +68,7 @@ typedef struct rctx {
 #define FAIL(status, message, value, limit) \
   tgrs_verify_fail_(&r->w, status, message, (int64_t)(value), (int64_t)(limit))
 
-/* Unchecked reads of a verified buffer. */
-static uint8_t u8_of(const uint8_t* t, unsigned id, uint8_t dflt) { return fb_get_u8(t, id, dflt); }
-static uint32_t u32_of(const uint8_t* t, unsigned id, uint32_t dflt) {
-  return fb_get_u32(t, id, dflt);
-}
-static int32_t i32_of(const uint8_t* t, unsigned id, int32_t dflt) {
-  return fb_get_i32(t, id, dflt);
-}
-static const uint8_t* ref_of(const uint8_t* t, unsigned id) { return fb_get_ref(t, id); }
+/* Element i of a verified int32 vector. */
 static int32_t elem_i32(const uint8_t* vec, uint32_t i) { return fb_i32(vec + 4u + 4u * i); }
 
 static uint32_t align16(uint32_t bytes) { return (uint32_t)(((uint64_t)bytes + 15u) / 16u * 16u); }
@@ -122,7 +114,7 @@ static int64_t tensor_extent(const rctx* r, int32_t tensor, int axis) {
   const uint8_t* shape;
   uint32_t rank;
   if (tensor < 0) return -1;
-  shape = ref_of(tensor_at(r, tensor), FB_TENSOR_SHAPE);
+  shape = fb_get_ref(tensor_at(r, tensor), FB_TENSOR_SHAPE);
   rank = fb_vec_len(shape);
   if (axis > 0) return rank == 4u ? fb_i32(shape + 8u + 4u * (uint32_t)axis) : -1;
   return rank >= 2u ? fb_i32(shape + 8) : -1;
@@ -131,9 +123,9 @@ static int64_t tensor_extent(const rctx* r, int32_t tensor, int axis) {
 /* --- tensors ------------------------------------------------------------------------------ */
 
 static tgrs_status verify_quant(rctx* r, const uint8_t* q, const uint8_t* shape, uint8_t dtype) {
-  const uint8_t* scale = ref_of(q, FB_QUANT_SCALE);
-  const uint8_t* zero_point = ref_of(q, FB_QUANT_ZERO_POINT);
-  const int32_t axis = i32_of(q, FB_QUANT_AXIS, -1);
+  const uint8_t* scale = fb_get_ref(q, FB_QUANT_SCALE);
+  const uint8_t* zero_point = fb_get_ref(q, FB_QUANT_ZERO_POINT);
+  const int32_t axis = fb_get_i32(q, FB_QUANT_AXIS, -1);
   const uint32_t scales = fb_vec_len(scale), zero_points = fb_vec_len(zero_point);
   /* A zero point is a value of the tensor's own type; the int8 kernels form x - zero_point
    * and need it within 9 bits. */
@@ -181,13 +173,13 @@ static tgrs_status shape_elements(rctx* r, const uint8_t* shape, const char* nam
 }
 
 static tgrs_status verify_tensor(rctx* r, const uint8_t* t) {
-  const uint8_t dtype = u8_of(t, FB_TENSOR_DTYPE, 0);
-  const uint8_t host_dtype = u8_of(t, FB_TENSOR_HOST_DTYPE, 0);
-  const uint8_t* shape = ref_of(t, FB_TENSOR_SHAPE);
-  const uint8_t* quant = ref_of(t, FB_TENSOR_QUANT);
-  const uint8_t* perm = ref_of(t, FB_TENSOR_HOST_PERMUTATION);
-  const uint8_t* onnx_shape = ref_of(t, FB_TENSOR_ONNX_SHAPE);
-  const int32_t weight = i32_of(t, FB_TENSOR_WEIGHT, -1);
+  const uint8_t dtype = fb_get_u8(t, FB_TENSOR_DTYPE, 0);
+  const uint8_t host_dtype = fb_get_u8(t, FB_TENSOR_HOST_DTYPE, 0);
+  const uint8_t* shape = fb_get_ref(t, FB_TENSOR_SHAPE);
+  const uint8_t* quant = fb_get_ref(t, FB_TENSOR_QUANT);
+  const uint8_t* perm = fb_get_ref(t, FB_TENSOR_HOST_PERMUTATION);
+  const uint8_t* onnx_shape = fb_get_ref(t, FB_TENSOR_ONNX_SHAPE);
+  const int32_t weight = fb_get_i32(t, FB_TENSOR_WEIGHT, -1);
   uint64_t elements, onnx_elements, bytes;
   uint32_t i, seen = 0;
   if (dtype == TGRS_DTYPE_UNKNOWN || dtype > TGRS_DTYPE_INT16) {
@@ -206,7 +198,7 @@ static tgrs_status verify_tensor(rctx* r, const uint8_t* t) {
     POP();
   }
   if (weight >= 0) {
-    const uint32_t size = u32_of(fb_vec_table(r->weights, (uint32_t)weight), FB_WEIGHT_SIZE, 0);
+    const uint32_t size = fb_get_u32(fb_vec_table(r->weights, (uint32_t)weight), FB_WEIGHT_SIZE, 0);
     if (size != bytes) {
       PUSH("weight");
       return FAIL(TGRS_ERR_BAD_SIZE, "weight of {v} bytes for a tensor of {l} bytes", size, bytes);
@@ -251,7 +243,7 @@ static tgrs_status verify_tensor(rctx* r, const uint8_t* t) {
 /* Two vectors that must have the same length (multiplier/shift pairs, ...). */
 static tgrs_status check_pair(rctx* r, const uint8_t* t, unsigned id_a, unsigned id_b,
                               const char* b) {
-  const uint32_t a_len = fb_vec_len(ref_of(t, id_a)), b_len = fb_vec_len(ref_of(t, id_b));
+  const uint32_t a_len = fb_vec_len(fb_get_ref(t, id_a)), b_len = fb_vec_len(fb_get_ref(t, id_b));
   if (a_len == b_len) return TGRS_OK;
   PUSH(b);
   return FAIL(TGRS_ERR_BAD_SIZE, "{v} entries, {l} expected (one per entry of the pair)", b_len,
@@ -259,12 +251,13 @@ static tgrs_status check_pair(rctx* r, const uint8_t* t, unsigned id_a, unsigned
 }
 
 static tgrs_status verify_op(rctx* r, const uint8_t* t) {
-  const uint8_t* attrs = ref_of(t, FB_OP_ATTRS);
-  const int32_t act_min = i32_of(t, FB_OP_ACT_MIN, -128), act_max = i32_of(t, FB_OP_ACT_MAX, 127);
-  const int32_t left_shift = i32_of(t, FB_OP_LEFT_SHIFT, 0);
-  const uint32_t lut = fb_vec_len(ref_of(t, FB_OP_LUT));
+  const uint8_t* attrs = fb_get_ref(t, FB_OP_ATTRS);
+  const int32_t act_min = fb_get_i32(t, FB_OP_ACT_MIN, -128),
+                act_max = fb_get_i32(t, FB_OP_ACT_MAX, 127);
+  const int32_t left_shift = fb_get_i32(t, FB_OP_LEFT_SHIFT, 0);
+  const uint32_t lut = fb_vec_len(fb_get_ref(t, FB_OP_LUT));
   if (attrs) {
-    const int32_t group = i32_of(attrs, FB_ATTRS_GROUP, 1);
+    const int32_t group = fb_get_i32(attrs, FB_ATTRS_GROUP, 1);
     if (group < 1) {
       PUSH("attrs");
       PUSH("group");
@@ -280,9 +273,9 @@ static tgrs_status verify_op(rctx* r, const uint8_t* t) {
   }
   /* Shifts as tgrs_quantize_multiplier produces them: requantize.h shifts right by
    * 31 - shift, which must stay in [1, 62]. */
-  TRY(check_range(r, ref_of(t, FB_OP_OUTPUT_SHIFT), 1, "output_shift", -31, 30,
+  TRY(check_range(r, fb_get_ref(t, FB_OP_OUTPUT_SHIFT), 1, "output_shift", -31, 30,
                   "shift {v} outside [-31, 30] (limit {l})"));
-  TRY(check_range(r, ref_of(t, FB_OP_INPUT_SHIFT), 1, "input_shift", -31, 30,
+  TRY(check_range(r, fb_get_ref(t, FB_OP_INPUT_SHIFT), 1, "input_shift", -31, 30,
                   "shift {v} outside [-31, 30] (limit {l})"));
   if (left_shift < 0 || left_shift > 22) {
     /* (x - zero_point) << left_shift must fit int32 with |x - zero_point| <= 255. */
@@ -355,11 +348,11 @@ static tgrs_status verify_home(rctx* r, const uint8_t* home, uint32_t bytes, uin
 }
 
 static tgrs_status verify_buffer(rctx* r, const uint8_t* t) {
-  const uint8_t kind = u8_of(t, FB_BUFFER_KIND, 0);
-  const int32_t tensor = i32_of(t, FB_BUFFER_TENSOR, -1), op = i32_of(t, FB_BUFFER_OP, -1);
-  const int32_t first_op = i32_of(t, FB_BUFFER_FIRST_OP, 0);
-  const int32_t last_op = i32_of(t, FB_BUFFER_LAST_OP, 0);
-  const uint32_t bytes = u32_of(t, FB_BUFFER_BYTES, 0);
+  const uint8_t kind = fb_get_u8(t, FB_BUFFER_KIND, 0);
+  const int32_t tensor = fb_get_i32(t, FB_BUFFER_TENSOR, -1), op = fb_get_i32(t, FB_BUFFER_OP, -1);
+  const int32_t first_op = fb_get_i32(t, FB_BUFFER_FIRST_OP, 0);
+  const int32_t last_op = fb_get_i32(t, FB_BUFFER_LAST_OP, 0);
+  const uint32_t bytes = fb_get_u32(t, FB_BUFFER_BYTES, 0);
   TRY(check_index(r, "tensor", tensor, r->w.count[TGRS_COLLECTION_TENSORS],
                   kind == TGRS_BUFFER_SCRATCH, fb_collection_messages[TGRS_COLLECTION_TENSORS]));
   TRY(check_index(r, "op", op, r->w.count[TGRS_COLLECTION_OPS], kind != TGRS_BUFFER_SCRATCH,
@@ -386,7 +379,7 @@ typedef tgrs_status (*table_rule)(rctx* r, const uint8_t* t);
 /* Applies `rule` to each table of the vector field `id` of `t`, named `name` on the path. */
 static tgrs_status each_table(rctx* r, const uint8_t* t, unsigned id, const char* name,
                               table_rule rule) {
-  const uint8_t* vec = ref_of(t, id);
+  const uint8_t* vec = fb_get_ref(t, id);
   uint32_t i;
   PUSH(name);
   for (i = 0; i < fb_vec_len(vec); ++i) {
@@ -405,7 +398,7 @@ static int32_t region_input(const rctx* r, const uint8_t* inputs) {
   uint32_t i;
   for (i = 0; i < fb_vec_len(inputs); ++i) {
     const int32_t t = elem_i32(inputs, i);
-    if (t >= 0 && i32_of(tensor_at(r, t), FB_TENSOR_WEIGHT, -1) < 0) return t;
+    if (t >= 0 && fb_get_i32(tensor_at(r, t), FB_TENSOR_WEIGHT, -1) < 0) return t;
   }
   return -1;
 }
@@ -418,8 +411,9 @@ static tgrs_status verify_region(rctx* r, const uint8_t* region, int32_t op, int
   const int32_t out_begin = fb_i32(region + 8), out_end = fb_i32(region + 12);
   const int32_t pad_before = fb_i32(region + 16), pad_after = fb_i32(region + 20);
   const uint8_t* op_table = fb_vec_table(r->ops, (uint32_t)op);
-  const uint8_t* outputs = ref_of(op_table, FB_OP_OUTPUTS);
-  const int64_t in_extent = tensor_extent(r, region_input(r, ref_of(op_table, FB_OP_INPUTS)), axis);
+  const uint8_t* outputs = fb_get_ref(op_table, FB_OP_OUTPUTS);
+  const int64_t in_extent =
+      tensor_extent(r, region_input(r, fb_get_ref(op_table, FB_OP_INPUTS)), axis);
   const int64_t out_extent =
       fb_vec_len(outputs) ? tensor_extent(r, elem_i32(outputs, 0), axis) : -1;
   if (in_begin < 0 || in_end < in_begin) {
@@ -448,7 +442,7 @@ static tgrs_status verify_region(rctx* r, const uint8_t* region, int32_t op, int
  * recomputing loop. */
 static tgrs_status verify_regions(rctx* r, const uint8_t* t, unsigned id, const char* name,
                                   int32_t count, const uint8_t* ops, int axis, uint8_t streamed) {
-  const uint8_t* regions = ref_of(t, id);
+  const uint8_t* regions = fb_get_ref(t, id);
   const uint32_t n = fb_vec_len(regions), op_count = fb_vec_len(ops);
   uint32_t i;
   if (axis > 0 && n == 0) return TGRS_OK; /* full width, every channel */
@@ -474,10 +468,11 @@ static tgrs_status verify_regions(rctx* r, const uint8_t* t, unsigned id, const 
 }
 
 static tgrs_status verify_tile(rctx* r, const uint8_t* t) {
-  const int32_t tile_size = i32_of(t, FB_TILE_TILE_SIZE, 0), count = i32_of(t, FB_TILE_COUNT, 0);
-  const int32_t halo = i32_of(t, FB_TILE_HALO, 0);
-  const uint8_t streamed = u8_of(t, FB_TILE_STREAMED, 0);
-  const uint8_t* ops = ref_of(t, FB_TILE_OPS);
+  const int32_t tile_size = fb_get_i32(t, FB_TILE_TILE_SIZE, 0),
+                count = fb_get_i32(t, FB_TILE_COUNT, 0);
+  const int32_t halo = fb_get_i32(t, FB_TILE_HALO, 0);
+  const uint8_t streamed = fb_get_u8(t, FB_TILE_STREAMED, 0);
+  const uint8_t* ops = fb_get_ref(t, FB_TILE_OPS);
   PUSH("tile");
   if (tile_size < 1 || count < 1 || halo < 0) {
     PUSH(tile_size < 1 ? "tile_size" : count < 1 ? "count" : "halo");
@@ -509,13 +504,13 @@ static tgrs_status require(rctx* r, int present, const char* name) {
 
 static tgrs_status verify_stage(rctx* r, const uint8_t* t) {
   const uint32_t index = r->stage++; /* stages are verified in order */
-  const uint8_t strategy = u8_of(t, FB_STAGE_STRATEGY, 0);
-  const uint8_t* ops = ref_of(t, FB_STAGE_OPS);
-  const uint8_t* tile = ref_of(t, FB_STAGE_TILE);
-  const int32_t chain = i32_of(t, FB_STAGE_CHAIN, -1);
-  const int32_t weight_block = i32_of(t, FB_STAGE_WEIGHT_BLOCK, -1);
-  const uint32_t peak = u32_of(t, FB_STAGE_PEAK_BYTES, 0);
-  const uint32_t reserved = u32_of(t, FB_STAGE_FAST_RESERVED_BYTES, 0);
+  const uint8_t strategy = fb_get_u8(t, FB_STAGE_STRATEGY, 0);
+  const uint8_t* ops = fb_get_ref(t, FB_STAGE_OPS);
+  const uint8_t* tile = fb_get_ref(t, FB_STAGE_TILE);
+  const int32_t chain = fb_get_i32(t, FB_STAGE_CHAIN, -1);
+  const int32_t weight_block = fb_get_i32(t, FB_STAGE_WEIGHT_BLOCK, -1);
+  const uint32_t peak = fb_get_u32(t, FB_STAGE_PEAK_BYTES, 0);
+  const uint32_t reserved = fb_get_u32(t, FB_STAGE_FAST_RESERVED_BYTES, 0);
   const uint32_t op_count = fb_vec_len(ops);
   uint32_t i;
   TRY(require(r, op_count != 0, "ops"));
@@ -547,13 +542,13 @@ static tgrs_status verify_stage(rctx* r, const uint8_t* t) {
   if (strategy == TGRS_STRATEGY_CHAIN) TRY(require(r, chain >= 0, "chain"));
   if (weight_block >= 0) {
     const uint8_t* block = fb_vec_table(r->blocks, (uint32_t)weight_block);
-    const int32_t owner = i32_of(block, FB_BLOCK_STAGE, 0);
-    const uint32_t raw = u32_of(block, FB_BLOCK_RAW_SIZE, 0);
+    const int32_t owner = fb_get_i32(block, FB_BLOCK_STAGE, 0);
+    const uint32_t raw = fb_get_u32(block, FB_BLOCK_RAW_SIZE, 0);
     /* A block belongs to one residency unit: its stage, or every stage of a chain
      * (docs/plan-format.md, "Weights"); the owner is this stage or an earlier one. */
     int same_unit = (uint32_t)owner == index;
     if (!same_unit && (uint32_t)owner < index && strategy == TGRS_STRATEGY_CHAIN) {
-      same_unit = i32_of(fb_vec_table(r->stages, (uint32_t)owner), FB_STAGE_CHAIN, -1) == chain;
+      same_unit = fb_get_i32(fb_vec_table(r->stages, (uint32_t)owner), FB_STAGE_CHAIN, -1) == chain;
     }
     if (!same_unit) {
       PUSH("weight_block");
@@ -569,13 +564,13 @@ static tgrs_status verify_stage(rctx* r, const uint8_t* t) {
 }
 
 static tgrs_status verify_chain(rctx* r, const uint8_t* t) {
-  return verify_tile(r, ref_of(t, FB_CHAIN_TILE));
+  return verify_tile(r, fb_get_ref(t, FB_CHAIN_TILE));
 }
 
 static tgrs_status verify_block(rctx* r, const uint8_t* t) {
-  const uint32_t offset = u32_of(t, FB_BLOCK_OFFSET, 0);
-  const uint32_t compressed = u32_of(t, FB_BLOCK_COMPRESSED_SIZE, 0);
-  const uint32_t raw = u32_of(t, FB_BLOCK_RAW_SIZE, 0);
+  const uint32_t offset = fb_get_u32(t, FB_BLOCK_OFFSET, 0);
+  const uint32_t compressed = fb_get_u32(t, FB_BLOCK_COMPRESSED_SIZE, 0);
+  const uint32_t raw = fb_get_u32(t, FB_BLOCK_RAW_SIZE, 0);
   PUSH("compressed_size");
   /* compressed_size == raw_size is a plain copy; smaller is an LZ4 block; larger never. */
   if (compressed > raw) {
@@ -594,11 +589,12 @@ static tgrs_status verify_block(rctx* r, const uint8_t* t) {
 }
 
 static tgrs_status verify_weight(rctx* r, const uint8_t* t) {
-  const uint32_t offset = u32_of(t, FB_WEIGHT_OFFSET, 0), size = u32_of(t, FB_WEIGHT_SIZE, 0);
-  const int32_t block = i32_of(t, FB_WEIGHT_BLOCK, -1);
+  const uint32_t offset = fb_get_u32(t, FB_WEIGHT_OFFSET, 0),
+                 size = fb_get_u32(t, FB_WEIGHT_SIZE, 0);
+  const int32_t block = fb_get_i32(t, FB_WEIGHT_BLOCK, -1);
   const uint32_t limit =
       block < 0 ? r->weight_data_len
-                : u32_of(fb_vec_table(r->blocks, (uint32_t)block), FB_BLOCK_RAW_SIZE, 0);
+                : fb_get_u32(fb_vec_table(r->blocks, (uint32_t)block), FB_BLOCK_RAW_SIZE, 0);
   /* Every Weight.offset is a multiple of 16 so kernels read blobs in place (tgrs.fbs). */
   if (offset % 16u != 0) {
     PUSH("offset");
@@ -619,7 +615,7 @@ static tgrs_status verify_weight(rctx* r, const uint8_t* t) {
  * the arenas' entries stating the sizes and the 16-byte alignment the homes were checked
  * against. */
 static tgrs_status verify_memories(rctx* r, const uint8_t* root, uint32_t state_count) {
-  const uint8_t* memories = ref_of(root, FB_PLAN_MEMORIES);
+  const uint8_t* memories = fb_get_ref(root, FB_PLAN_MEMORIES);
   const uint32_t n = fb_vec_len(memories);
   uint32_t i;
   /* A plan with state or staged constants lists their arenas too (tgrs.fbs, Memory). */
@@ -633,8 +629,8 @@ static tgrs_status verify_memories(rctx* r, const uint8_t* root, uint32_t state_
   }
   for (i = 0; i < n; ++i) {
     const uint8_t* m = fb_vec_table(memories, i);
-    const uint32_t size = u32_of(m, FB_MEMORY_SIZE, 0);
-    const uint32_t alignment = u32_of(m, FB_MEMORY_ALIGNMENT, 0);
+    const uint32_t size = fb_get_u32(m, FB_MEMORY_SIZE, 0);
+    const uint32_t alignment = fb_get_u32(m, FB_MEMORY_ALIGNMENT, 0);
     /* The arenas a caller binds: FAST, SLOW and, when listed, STATE, CONSTANTS and PINNED
      * (a schema 4 plan's entry 6). */
     const int is_arena = i <= TGRS_REGION_SLOW ||
@@ -668,9 +664,9 @@ static tgrs_status verify_memories(rctx* r, const uint8_t* root, uint32_t state_
  * the same bytes, slots sorted by input (so an input is state once), each 16-aligned
  * inside the STATE arena (r->state_arena, from Plan.memories). */
 static tgrs_status verify_state(rctx* r, const uint8_t* root) {
-  const uint8_t* state = ref_of(root, FB_PLAN_STATE);
-  const uint8_t* inputs = ref_of(root, FB_PLAN_INPUTS);
-  const uint8_t* outputs = ref_of(root, FB_PLAN_OUTPUTS);
+  const uint8_t* state = fb_get_ref(root, FB_PLAN_STATE);
+  const uint8_t* inputs = fb_get_ref(root, FB_PLAN_INPUTS);
+  const uint8_t* outputs = fb_get_ref(root, FB_PLAN_OUTPUTS);
   const uint32_t n = fb_vec_len(state);
   uint32_t i, previous = 0;
   PUSH("state");
@@ -717,7 +713,7 @@ static tgrs_status verify_state(rctx* r, const uint8_t* root) {
 /* Schema 4: the PINNED arena's size, from its Memory entry, before any home is checked
  * against it (verify_memories checks the whole list at the end). */
 static tgrs_status read_pinned_arena(rctx* r, const uint8_t* root) {
-  const uint8_t* memories = ref_of(root, FB_PLAN_MEMORIES);
+  const uint8_t* memories = fb_get_ref(root, FB_PLAN_MEMORIES);
   if (r->version < 4u || fb_vec_len(memories) <= TGRS_REGION_PINNED) return TGRS_OK;
 #if !TGRS_WITH_PINNED
   tgrs_verify_push_(&r->w, "memories", TGRS_REGION_PINNED);
@@ -725,7 +721,7 @@ static tgrs_status read_pinned_arena(rctx* r, const uint8_t* root) {
               "a pinned arena: this runtime was built without pinned tensors ({v} memories)",
               fb_vec_len(memories), 0);
 #else
-  r->pinned_arena = u32_of(fb_vec_table(memories, TGRS_REGION_PINNED), FB_MEMORY_SIZE, 0);
+  r->pinned_arena = fb_get_u32(fb_vec_table(memories, TGRS_REGION_PINNED), FB_MEMORY_SIZE, 0);
   r->pinned_listed = 1;
   return TGRS_OK;
 #endif
@@ -733,20 +729,20 @@ static tgrs_status read_pinned_arena(rctx* r, const uint8_t* root) {
 
 /* The rules of a plan whose wire format layer 1 accepted. */
 static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
-  const uint8_t* weight_data = ref_of(root, FB_PLAN_WEIGHT_DATA);
-  const uint8_t* state = ref_of(root, FB_PLAN_STATE);
-  const uint32_t staged_offset = u32_of(root, FB_PLAN_STAGED_OFFSET, 0);
-  const uint8_t xip = u8_of(root, FB_PLAN_XIP, 0);
-  r->tensors = ref_of(root, FB_PLAN_TENSORS);
-  r->ops = ref_of(root, FB_PLAN_OPS);
-  r->stages = ref_of(root, FB_PLAN_STAGES);
-  r->weights = ref_of(root, FB_PLAN_WEIGHTS);
-  r->blocks = ref_of(root, FB_PLAN_WEIGHT_BLOCKS);
-  r->fast_arena = u32_of(root, FB_PLAN_FAST_ARENA_BYTES, 0);
-  r->slow_arena = u32_of(root, FB_PLAN_SLOW_ARENA_BYTES, 0);
-  r->compression = u8_of(root, FB_PLAN_COMPRESSION, 0);
+  const uint8_t* weight_data = fb_get_ref(root, FB_PLAN_WEIGHT_DATA);
+  const uint8_t* state = fb_get_ref(root, FB_PLAN_STATE);
+  const uint32_t staged_offset = fb_get_u32(root, FB_PLAN_STAGED_OFFSET, 0);
+  const uint8_t xip = fb_get_u8(root, FB_PLAN_XIP, 0);
+  r->tensors = fb_get_ref(root, FB_PLAN_TENSORS);
+  r->ops = fb_get_ref(root, FB_PLAN_OPS);
+  r->stages = fb_get_ref(root, FB_PLAN_STAGES);
+  r->weights = fb_get_ref(root, FB_PLAN_WEIGHTS);
+  r->blocks = fb_get_ref(root, FB_PLAN_WEIGHT_BLOCKS);
+  r->fast_arena = fb_get_u32(root, FB_PLAN_FAST_ARENA_BYTES, 0);
+  r->slow_arena = fb_get_u32(root, FB_PLAN_SLOW_ARENA_BYTES, 0);
+  r->compression = fb_get_u8(root, FB_PLAN_COMPRESSION, 0);
   r->weight_data_len = fb_vec_len(weight_data);
-  r->staged_bytes = u32_of(root, FB_PLAN_STAGED_BYTES, 0);
+  r->staged_bytes = fb_get_u32(root, FB_PLAN_STAGED_BYTES, 0);
   TRY(read_pinned_arena(r, root));
   if (xip && r->compression != TGRS_COMPRESSION_NONE) {
     PUSH("xip");
