@@ -28,11 +28,33 @@ bool HasTiledGemm(const tgrs_plan& plan) {
   return false;
 }
 
+// Whether a GEMM keeps int32 sums: an int8 layer the planner's fdt-fan-out-fan-in split,
+// whose parts write int32 or read the parts before as an int32 C.
+bool HasGemmParts(const tgrs_plan& plan) {
+  auto dtype = [&](const tgrs_i32s& ids, uint32_t k) {
+    tgrs_plan_tensor t{};
+    if (k >= ids.count || ids.data[k] < 0 ||
+        tgrs_plan_get_tensor(&plan, static_cast<uint32_t>(ids.data[k]), &t) != TGRS_OK) {
+      return TGRS_DTYPE_UNKNOWN;
+    }
+    return t.weight < 0 ? t.dtype : TGRS_DTYPE_UNKNOWN;  // activations only
+  };
+  for (uint32_t i = 0; i < tgrs_plan_op_count(&plan); ++i) {
+    tgrs_plan_op op{};
+    if (tgrs_plan_get_op(&plan, i, &op) == TGRS_OK && op.code == TGRS_OP_GEMM &&
+        (dtype(op.outputs, 0) == TGRS_DTYPE_INT32 || dtype(op.inputs, 2) == TGRS_DTYPE_INT32)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
   std::set<int> codes;
-  bool float32 = false, int8 = false, gemm_bands = false, uint8_io = false, lz4 = false;
+  bool float32 = false, int8 = false, gemm_bands = false, gemm_parts = false, uint8_io = false;
+  bool lz4 = false;
   bool state = false, staged = false, pinned = false;
   std::string sources;
   for (const LoadedPlan* loaded : plans) {
@@ -49,6 +71,7 @@ std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
       uint8_io = uint8_io || t.host_dtype != t.dtype;
     }
     gemm_bands = gemm_bands || HasTiledGemm(plan);
+    gemm_parts = gemm_parts || HasGemmParts(plan);
     lz4 = lz4 || tgrs_plan_compression(&plan) == TGRS_COMPRESSION_LZ4;
     state = state || tgrs_plan_state_count(&plan) > 0;
     staged = staged || tgrs_plan_staged_constants(&plan).count > 0;
@@ -73,6 +96,7 @@ std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
   }
   // Plan features the selected runtime leaves out unless a plan uses them.
   if (gemm_bands) h += "#define TGRS_WITH_GEMM_BANDS 1\n";
+  if (gemm_parts) h += "#define TGRS_WITH_GEMM_PARTS 1\n";
   if (uint8_io) h += "#define TGRS_WITH_UINT8_IO 1\n";
   if (lz4) h += "#define TGRS_WITH_LZ4 1\n";
   if (state) h += "#define TGRS_WITH_STATE 1\n";

@@ -138,12 +138,16 @@
 
 /* Plan features, selected like ops (the ops header defines each one its plans use):
  * a GEMM inside a tile loop, fed band by band (the planner's gemm-as-banded-reduction),
+ * int8 GEMM parts that keep int32 sums (the planner's fdt-fan-out-fan-in on int8 layers),
  * a graph input or output the caller passes or receives as uint8 (host_dtype),
  * LZ4-compressed weight blocks (the LZ4 decoder), and the schema-3 arenas below. Left out,
  * such a plan fails with
  * TGRS_ERR_UNSUPPORTED_OP at the op, the copy or the stage whose block it cannot decode. */
 #ifndef TGRS_WITH_GEMM_BANDS
 #define TGRS_WITH_GEMM_BANDS (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_GEMM_PARTS
+#define TGRS_WITH_GEMM_PARTS (!TGRS_OPS_SELECTED)
 #endif
 #ifndef TGRS_WITH_UINT8_IO
 #define TGRS_WITH_UINT8_IO (!TGRS_OPS_SELECTED)

@@ -7,39 +7,57 @@
 #include "requantize.h"
 #include "tgrs_kernels.h"
 
-tgrs_kernel_status tgrs_fully_connected_s8(const tgrs_quant_s8* quant,
-                                           const tgrs_per_channel_quant* pcq, int32_t batch,
-                                           int32_t k, int32_t n_out, const int8_t* input,
-                                           const int8_t* filter, const int32_t* bias,
-                                           int8_t* output) {
-  int32_t b, o, i, zp_step;
+/* The int8 layer's sums and their one requantization, shared by the whole layer and by the
+ * parts of a split one (tgrs_fully_connected_part_s8). Each sum starts from the parts
+ * before (sums_in[b][o]) plus the bias; with sums_out it is stored raw, else requantized
+ * into output. sums_in and sums_out may be the same array: each sum is read before its
+ * own store. */
+static tgrs_kernel_status fc_s8(const tgrs_quant_s8* quant, const tgrs_per_channel_quant* pcq,
+                                int32_t batch, int32_t k, int32_t n_out, const int8_t* input,
+                                const int8_t* filter, const int32_t* bias, const int32_t* sums_in,
+                                int32_t* sums_out, int8_t* output) {
+  int32_t b, o, i, zp_step, q_step = 0;
   const int32_t* filter_zp = NULL;
-  const int32_t q_step = tgrs_pcq_step(pcq, n_out);
-  if (q_step < 0) return TGRS_KERNEL_BAD_ARGUMENT;
+  if (pcq == NULL || quant == NULL || (sums_out == NULL) == (output == NULL)) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  if (output != NULL) {
+    q_step = tgrs_pcq_step(pcq, n_out);
+    if (q_step < 0 || !tgrs_quant_s8_valid(quant)) return TGRS_KERNEL_BAD_ARGUMENT;
+  } else if (!tgrs_zero_point_s8_valid(quant->input_zero_point)) {
+    return TGRS_KERNEL_BAD_ARGUMENT; /* raw sums: only the input's zero point is read */
+  }
   zp_step = tgrs_filter_zp_step(pcq, n_out, &filter_zp);
-  if (!tgrs_quant_s8_valid(quant) || batch < 1 || k < 1 || n_out < 1 || zp_step < 0 ||
-      input == NULL || filter == NULL || output == NULL) {
+  if (batch < 1 || k < 1 || n_out < 1 || zp_step < 0 || input == NULL || filter == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   for (b = 0; b < batch; ++b) {
     const int8_t* x = input + (size_t)b * k;
-    int8_t* y = output + (size_t)b * n_out;
+    const size_t row = (size_t)b * n_out;
     o = 0;
     /* Symmetric filters (the common case), four outputs at a time (dot_s8.h). */
     for (; pcq->filter_zero_point_count == 0u && o + 4 <= n_out; o += 4) {
       int32_t acc[4], j;
-      for (j = 0; j < 4; ++j) acc[j] = bias != NULL ? bias[o + j] : 0;
+      for (j = 0; j < 4; ++j) {
+        acc[j] = tgrs_wrapping_add(bias != NULL ? bias[o + j] : 0,
+                                   sums_in != NULL ? sums_in[row + o + j] : 0);
+      }
       tgrs_dot4_s8(x, filter + (size_t)o * k, (size_t)k, k, quant->input_zero_point, acc);
       for (j = 0; j < 4; ++j) {
-        y[o + j] = tgrs_requantize_s8(acc[j], pcq->multiplier[(o + j) * q_step],
-                                      pcq->shift[(o + j) * q_step], quant->output_zero_point,
-                                      quant->act_min, quant->act_max);
+        if (sums_out != NULL) {
+          sums_out[row + o + j] = acc[j];
+        } else {
+          output[row + o + j] = tgrs_requantize_s8(
+              acc[j], pcq->multiplier[(o + j) * q_step], pcq->shift[(o + j) * q_step],
+              quant->output_zero_point, quant->act_min, quant->act_max);
+        }
       }
     }
     for (; o < n_out; ++o) {
       const int8_t* w = filter + (size_t)o * k;
       const int32_t w_zp = filter_zp[o * zp_step];
-      int32_t acc = bias != NULL ? bias[o] : 0;
+      int32_t acc =
+          tgrs_wrapping_add(bias != NULL ? bias[o] : 0, sums_in != NULL ? sums_in[row + o] : 0);
       if (w_zp == 0) {
         acc = tgrs_dot_s8(x, w, k, quant->input_zero_point, acc);
       } else {
@@ -48,11 +66,34 @@ tgrs_kernel_status tgrs_fully_connected_s8(const tgrs_quant_s8* quant,
               acc, ((int32_t)x[i] - quant->input_zero_point) * ((int32_t)w[i] - w_zp));
         }
       }
-      y[o] = tgrs_requantize_s8(acc, pcq->multiplier[o * q_step], pcq->shift[o * q_step],
-                                quant->output_zero_point, quant->act_min, quant->act_max);
+      if (sums_out != NULL) {
+        sums_out[row + o] = acc;
+      } else {
+        output[row + o] =
+            tgrs_requantize_s8(acc, pcq->multiplier[o * q_step], pcq->shift[o * q_step],
+                               quant->output_zero_point, quant->act_min, quant->act_max);
+      }
     }
   }
   return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_fully_connected_s8(const tgrs_quant_s8* quant,
+                                           const tgrs_per_channel_quant* pcq, int32_t batch,
+                                           int32_t k, int32_t n_out, const int8_t* input,
+                                           const int8_t* filter, const int32_t* bias,
+                                           int8_t* output) {
+  if (output == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
+  return fc_s8(quant, pcq, batch, k, n_out, input, filter, bias, NULL, NULL, output);
+}
+
+tgrs_kernel_status tgrs_fully_connected_part_s8(const tgrs_quant_s8* quant,
+                                                const tgrs_per_channel_quant* pcq, int32_t batch,
+                                                int32_t k, int32_t n_out, const int8_t* input,
+                                                const int8_t* filter, const int32_t* bias,
+                                                const int32_t* sums_in, int32_t* sums_out,
+                                                int8_t* output) {
+  return fc_s8(quant, pcq, batch, k, n_out, input, filter, bias, sums_in, sums_out, output);
 }
 
 tgrs_kernel_status tgrs_fully_connected_f32(const tgrs_act_f32* act, int32_t batch, int32_t k,

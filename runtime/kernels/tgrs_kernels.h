@@ -346,6 +346,22 @@ tgrs_kernel_status tgrs_fully_connected_s8(const tgrs_quant_s8* quant,
                                            int32_t k, int32_t n_out, const int8_t* input,
                                            const int8_t* filter, const int32_t* bias,
                                            int8_t* output);
+/* One part of an int8 layer whose input dimension the planner split (the FDT paper's
+ * fan-in and Merge, docs/planning.md "fdt-fan-out-fan-in"): input [batch, K_part] and
+ * filter [N_OUT, K_part] are the part's slices, and
+ *   sum[b, o] = sums_in[b, o] + bias[o] + sum_k (x[b, k] - in_zp) * (w[o, k] - w_zp[o])
+ * (sums_in: the [batch, N_OUT] int32 sums of the parts before, or NULL for the first part;
+ * bias NULL after it). Exactly one of sums_out and output is given: sums_out [batch, N_OUT]
+ * receives the raw int32 sums (quant's output fields and pcq's multipliers are not read),
+ * output the one requantization of the last part, as tgrs_fully_connected_s8 writes it.
+ * int32 sums wrap as the whole layer's do, so the parts in order give the whole layer's
+ * bytes. sums_in may equal sums_out. */
+tgrs_kernel_status tgrs_fully_connected_part_s8(const tgrs_quant_s8* quant,
+                                                const tgrs_per_channel_quant* pcq, int32_t batch,
+                                                int32_t k, int32_t n_out, const int8_t* input,
+                                                const int8_t* filter, const int32_t* bias,
+                                                const int32_t* sums_in, int32_t* sums_out,
+                                                int8_t* output);
 tgrs_kernel_status tgrs_fully_connected_f32(const tgrs_act_f32* act, int32_t batch, int32_t k,
                                             int32_t n_out, const float* input, const float* filter,
                                             const float* bias, float* output);

@@ -5,6 +5,45 @@
  */
 #include "ops_internal.h"
 
+/* One part of an int8 Gemm whose input dimension the planner split (fdt-fan-out-fan-in,
+ * docs/planning.md): int8 in, and either int32 out (the part's raw sums) or, for the last
+ * part, int8 out from an int32 C that holds the parts before (the Merge). */
+static int is_gemm_part(const tgrs_op_call* call) {
+  const int sums_in = call->num_inputs > 2 && call->in[2].data != NULL &&
+                      call->in[2].tensor.weight < 0 && call->in[2].tensor.dtype == TGRS_DTYPE_INT32;
+  return TGRS_WITH_INT8 && call->in[0].tensor.dtype == TGRS_DTYPE_INT8 &&
+         (call->out[0].tensor.dtype == TGRS_DTYPE_INT32 ||
+          (sums_in && call->out[0].tensor.dtype == TGRS_DTYPE_INT8));
+}
+
+#if TGRS_WITH_GEMM_PARTS
+/* C is the bias (a constant [N]) on the first part, the running int32 sums [batch, N] (an
+ * activation) after it. */
+static tgrs_status fully_connected_part(tgrs_op_call* call, int32_t batch, int32_t k,
+                                        int32_t n_out) {
+  const tgrs_operand* c = call->num_inputs > 2 && call->in[2].data != NULL ? &call->in[2] : NULL;
+  const int c_is_sums = c != NULL && c->tensor.weight < 0;
+  const int raw = call->out[0].tensor.dtype == TGRS_DTYPE_INT32;
+  tgrs_per_channel_quant pcq = {NULL, NULL, 0u, NULL, 0u};
+  const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+  tgrs_status st = TGRS_OK;
+  if (c != NULL && (c->tensor.dtype != TGRS_DTYPE_INT32 ||
+                    tgrs_operand_count(c) != (size_t)(c_is_sums ? batch : 1) * (size_t)n_out)) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (!raw) st = tgrs_call_pcq(call, n_out, &pcq);
+  if (st == TGRS_OK) st = tgrs_call_filter_zp(call, n_out, &pcq);
+  if (st != TGRS_OK) return st;
+  return tgrs_kernel_result(
+      call, tgrs_fully_connected_part_s8(&q, &pcq, batch, k, n_out, (const int8_t*)call->in[0].data,
+                                         (const int8_t*)call->in[1].data,
+                                         c != NULL && !c_is_sums ? (const int32_t*)c->data : NULL,
+                                         c_is_sums ? (const int32_t*)c->data : NULL,
+                                         raw ? (int32_t*)call->out[0].data : NULL,
+                                         raw ? NULL : (int8_t*)call->out[0].data));
+}
+#endif
+
 static tgrs_status fully_connected(tgrs_op_call* call, const tgrs_operand* bias) {
   const tgrs_operand* x = &call->in[0];
   const tgrs_operand* w = &call->in[1];
@@ -24,8 +63,17 @@ static tgrs_status fully_connected(tgrs_op_call* call, const tgrs_operand* bias)
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   batch = (int32_t)(count / (size_t)k);
-  if (tgrs_operand_count(&call->out[0]) != (size_t)batch * (size_t)n_out ||
-      (bias != NULL && tgrs_operand_count(bias) != (size_t)n_out)) {
+  if (tgrs_operand_count(&call->out[0]) != (size_t)batch * (size_t)n_out) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (is_gemm_part(call)) {
+#if TGRS_WITH_GEMM_PARTS
+    return fully_connected_part(call, batch, k, n_out);
+#else
+    return TGRS_ERR_UNSUPPORTED_OP;                  /* tgrs_op_select.h */
+#endif
+  }
+  if (bias != NULL && tgrs_operand_count(bias) != (size_t)n_out) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   if (tgrs_call_is_s8(call)) {

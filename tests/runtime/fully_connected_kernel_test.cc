@@ -62,6 +62,90 @@ TEST_P(FullyConnectedTest, F32MatchesReference) {
     }
 }
 
+// A layer whose input dimension is split into parts (the planner's fdt-fan-out-fan-in on
+// int8): each part's raw sums are the int64 reference's partial sums, and the parts in
+// order, the last one requantizing, give the reference's bytes. With symmetric filters and
+// with per-channel filter zero points (the kernels' two loops).
+TEST_P(FullyConnectedTest, S8PartsGiveTheWholeLayersBytes) {
+  const FcCase& c = GetParam();
+  const std::vector<int8_t> x = RandomS8(size_t(c.batch) * c.k, 81);
+  const std::vector<int8_t> w = RandomS8(size_t(c.n_out) * c.k, 82, -127, 127);
+  const std::vector<int32_t> bias = RandomS32(c.n_out, 83, -20000, 20000);
+  std::vector<double> reals;
+  for (int o = 0; o < c.n_out; ++o) reals.push_back(c.scale * (1.0 + 0.1 * o));
+  const ChannelQuant cq = MakeChannelQuant(reals);
+  const tgrs_quant_s8 q{c.in_zp, c.out_zp, c.act_min, c.act_max};
+  const int cuts[] = {0, c.k / 4, c.k / 2 + 1, c.k};  // three uneven parts
+  for (bool asymmetric : {false, true}) {
+    std::vector<int32_t> w_zp(size_t(c.n_out), 0);
+    if (asymmetric)
+      for (int o = 0; o < c.n_out; ++o) w_zp[o] = o % 3 - 1;
+    tgrs_per_channel_quant pcq = cq.view();
+    if (asymmetric) {
+      pcq.filter_zero_point = w_zp.data();
+      pcq.filter_zero_point_count = uint32_t(c.n_out);
+    }
+    std::vector<int64_t> sums(size_t(c.batch) * c.n_out);
+    for (int b = 0; b < c.batch; ++b)
+      for (int o = 0; o < c.n_out; ++o) sums[b * c.n_out + o] = bias[o];
+    std::vector<int32_t> running(sums.size());
+    std::vector<int8_t> got(sums.size());
+    for (int part = 0; part < 3; ++part) {
+      const int begin = cuts[part], count = cuts[part + 1] - cuts[part];
+      std::vector<int8_t> xp, wp;  // the part's columns of x and w, as the planner slices them
+      for (int b = 0; b < c.batch; ++b)
+        xp.insert(xp.end(), x.begin() + b * c.k + begin, x.begin() + b * c.k + begin + count);
+      for (int o = 0; o < c.n_out; ++o)
+        wp.insert(wp.end(), w.begin() + o * c.k + begin, w.begin() + o * c.k + begin + count);
+      for (int b = 0; b < c.batch; ++b)
+        for (int o = 0; o < c.n_out; ++o)
+          for (int i = begin; i < begin + count; ++i)
+            sums[b * c.n_out + o] += int64_t(x[b * c.k + i] - c.in_zp) * (w[o * c.k + i] - w_zp[o]);
+      const bool last = part == 2;
+      ASSERT_EQ(tgrs_fully_connected_part_s8(
+                    &q, &pcq, c.batch, count, c.n_out, xp.data(), wp.data(),
+                    part == 0 ? bias.data() : nullptr, part == 0 ? nullptr : running.data(),
+                    last ? nullptr : running.data(), last ? got.data() : nullptr),
+                TGRS_KERNEL_OK)
+          << "part " << part;
+      if (last) break;
+      for (size_t i = 0; i < sums.size(); ++i)
+        ASSERT_EQ(running[i], int32_t(sums[i])) << "part " << part << ", sum " << i;
+    }
+    std::vector<int8_t> want(sums.size());
+    for (int b = 0; b < c.batch; ++b)
+      for (int o = 0; o < c.n_out; ++o)
+        want[b * c.n_out + o] = Requantize(sums[b * c.n_out + o], cq.multiplier[o], cq.shift[o],
+                                           c.out_zp, c.act_min, c.act_max);
+    EXPECT_EQ(got, want) << (asymmetric ? "asymmetric" : "symmetric") << " filter";
+  }
+}
+
+TEST(FullyConnectedPart, TakesExactlyOneOfRawSumsAndAnOutput) {
+  const std::vector<int8_t> x(4, 1), w(8, 1);
+  const ChannelQuant cq = MakeChannelQuant({0.01, 0.01});
+  const tgrs_per_channel_quant pcq = cq.view();
+  const tgrs_quant_s8 q{0, 0, -128, 127};
+  std::vector<int32_t> sums(2);
+  std::vector<int8_t> y(2);
+  EXPECT_EQ(tgrs_fully_connected_part_s8(&q, &pcq, 1, 4, 2, x.data(), w.data(), nullptr, nullptr,
+                                         sums.data(), y.data()),
+            TGRS_KERNEL_BAD_ARGUMENT);
+  EXPECT_EQ(tgrs_fully_connected_part_s8(&q, &pcq, 1, 4, 2, x.data(), w.data(), nullptr, nullptr,
+                                         nullptr, nullptr),
+            TGRS_KERNEL_BAD_ARGUMENT);
+  // Raw sums read no multipliers: an empty per-channel quantization is enough.
+  const tgrs_per_channel_quant none{nullptr, nullptr, 0, nullptr, 0};
+  ASSERT_EQ(tgrs_fully_connected_part_s8(&q, &none, 1, 4, 2, x.data(), w.data(), nullptr, nullptr,
+                                         sums.data(), nullptr),
+            TGRS_KERNEL_OK);
+  EXPECT_EQ(sums, (std::vector<int32_t>{4, 4}));
+  // ... but the requantizing part does.
+  EXPECT_EQ(tgrs_fully_connected_part_s8(&q, &none, 1, 4, 2, x.data(), w.data(), nullptr,
+                                         sums.data(), nullptr, y.data()),
+            TGRS_KERNEL_BAD_ARGUMENT);
+}
+
 INSTANTIATE_TEST_SUITE_P(Cases, FullyConnectedTest,
                          ::testing::Values(FcCase{1, 10, 4, 0, 0, -128, 127, 0.002},
                                            FcCase{3, 64, 7, -128, 127, -128, 127, 0.0001},
