@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -11,28 +12,54 @@
 namespace tigris::plan {
 namespace {
 
-constexpr size_t kFloat = sizeof(float);
-
 bool IsFloat(const ir::Tensor& t) { return t.dtype == ir::DType::kFloat32 && !t.quant; }
 
-// gemm-normalize's canonical float Gemm: A non-constant, B a constant [M, K], C absent or a
-// constant [M], nothing quantized.
-bool IsCanonicalFloatGemm(const ir::Graph& graph, const ir::Op& op) {
+// One scale and zero point: an int8 activation as qdq-fold annotates it.
+bool IsInt8Activation(const ir::Tensor& t) {
+  return t.dtype == ir::DType::kInt8 && t.quant && t.quant->scales.size() == 1 &&
+         t.quant->zero_points.size() == 1;
+}
+
+// An int8 weight [M, K] quantized per tensor or per output row (axis 0): its rows can be
+// cut into parts with their scales, and its columns with the scales unchanged.
+bool IsInt8Weight(const ir::Tensor& t) {
+  return t.dtype == ir::DType::kInt8 && t.quant && !t.quant->scales.empty() &&
+         (!t.quant->per_channel() || t.quant->axis == 0);
+}
+
+// gemm-normalize's canonical Gemm: A non-constant, B a constant [M, K], C absent or a
+// constant [M]; float32 with nothing quantized, or int8 as qdq-fold leaves it (A and the
+// output int8 per tensor, B int8 per tensor or per row, C the int32 bias).
+bool IsCanonicalGemm(const ir::Graph& graph, const ir::Op& op) {
   if (op.type != ir::OpType::kGemm || op.inputs.size() < 2 || op.inputs.size() > 3 ||
       op.outputs.size() != 1 || op.outputs[0] == ir::kNoTensor) {
     return false;
   }
   const ir::TensorId a = op.input(0), b = op.input(1), c = op.input(2);
-  if (a == ir::kNoTensor || graph.IsConstant(a) || !IsFloat(graph.tensor(a)) ||
-      !graph.IsConstant(b) || !IsFloat(graph.tensor(b)) || graph.tensor(b).shape.size() != 2 ||
-      !IsFloat(graph.tensor(op.outputs[0]))) {
+  if (a == ir::kNoTensor || graph.IsConstant(a) || !graph.IsConstant(b) ||
+      graph.tensor(b).shape.size() != 2) {
     return false;
   }
-  if (c != ir::kNoTensor && (!graph.IsConstant(c) || !IsFloat(graph.tensor(c)) ||
-                             graph.tensor(c).shape != ir::Shape{graph.tensor(b).shape[0]})) {
+  const bool int8 = IsInt8Activation(graph.tensor(a));
+  if (int8 ? !IsInt8Weight(graph.tensor(b)) || !IsInt8Activation(graph.tensor(op.outputs[0]))
+           : !IsFloat(graph.tensor(a)) || !IsFloat(graph.tensor(b)) ||
+                 !IsFloat(graph.tensor(op.outputs[0]))) {
     return false;
+  }
+  if (c != ir::kNoTensor) {
+    const ir::Tensor& bias = graph.tensor(c);
+    if (!graph.IsConstant(c) || bias.shape != ir::Shape{graph.tensor(b).shape[0]} ||
+        (int8 ? bias.dtype != ir::DType::kInt32 : !IsFloat(bias))) {
+      return false;
+    }
   }
   return op.attrs.GetInt("transA", 0) == 0 && op.attrs.GetInt("transB", 1) == 1;
+}
+
+// The same kind of value as h: float32, or int8 per tensor (a per-element op between the
+// two may requantize, as an int8 Sigmoid does).
+bool LikeH(const ir::Tensor& t, const ir::Tensor& h) {
+  return h.quant ? IsInt8Activation(t) : IsFloat(t);
 }
 
 // An op applied to each element of h on its own (the paper's PART blocks between a fan-out
@@ -80,22 +107,46 @@ std::pair<int64_t, int64_t> PartRange(int64_t total, int parts, int k) {
   return {begin, base + (k < extra ? 1 : 0)};
 }
 
-// Rows [begin, begin + count) of a row-major float [rows, cols] constant.
+// Rows [begin, begin + count) of a row-major [rows, cols] constant.
 std::vector<uint8_t> Rows(const ir::Tensor& t, int64_t cols, int64_t begin, int64_t count) {
-  const auto* from = t.data.data() + static_cast<size_t>(begin * cols) * kFloat;
-  return std::vector<uint8_t>(from, from + static_cast<size_t>(count * cols) * kFloat);
+  const size_t elem = ir::DTypeSize(t.dtype);
+  const auto* from = t.data.data() + static_cast<size_t>(begin * cols) * elem;
+  return std::vector<uint8_t>(from, from + static_cast<size_t>(count * cols) * elem);
 }
 
-// Columns [begin, begin + count) of every row of a row-major float [rows, cols] constant.
+// Columns [begin, begin + count) of every row of a row-major [rows, cols] constant.
 std::vector<uint8_t> Columns(const ir::Tensor& t, int64_t rows, int64_t cols, int64_t begin,
                              int64_t count) {
-  std::vector<uint8_t> out(static_cast<size_t>(rows * count) * kFloat);
+  const size_t elem = ir::DTypeSize(t.dtype);
+  std::vector<uint8_t> out(static_cast<size_t>(rows * count) * elem);
   for (int64_t r = 0; r < rows; ++r) {
-    std::memcpy(out.data() + static_cast<size_t>(r * count) * kFloat,
-                t.data.data() + static_cast<size_t>(r * cols + begin) * kFloat,
-                static_cast<size_t>(count) * kFloat);
+    std::memcpy(out.data() + static_cast<size_t>(r * count) * elem,
+                t.data.data() + static_cast<size_t>(r * cols + begin) * elem,
+                static_cast<size_t>(count) * elem);
   }
   return out;
+}
+
+// A quantization annotation cut to entries [begin, begin + count) along axis 0 (the rows
+// of a weight, the entries of a bias); per tensor, it is kept whole.
+std::optional<ir::QuantParams> RowsQuant(const std::optional<ir::QuantParams>& quant, int64_t begin,
+                                         int64_t count) {
+  if (!quant || !quant->per_channel()) return quant;
+  ir::QuantParams q = *quant;
+  const auto cut = [&](auto& v) { v.assign(v.begin() + begin, v.begin() + begin + count); };
+  cut(q.scales);
+  cut(q.zero_points);
+  return q;
+}
+
+// The part of constant `t` made of `data` with `shape`, quantized as `quant`.
+ir::TensorId AddPart(ir::Graph& graph, const ir::Tensor& t, const std::string& part,
+                     ir::Shape shape, std::vector<uint8_t> data,
+                     std::optional<ir::QuantParams> quant) {
+  const ir::TensorId id =
+      graph.AddConstant(t.name + part, t.dtype, std::move(shape), std::move(data));
+  graph.tensor(id).quant = std::move(quant);
+  return id;
 }
 
 ir::TensorId AddActivation(ir::Graph& graph, const ir::Tensor& like, const std::string& name,
@@ -103,6 +154,7 @@ ir::TensorId AddActivation(ir::Graph& graph, const ir::Tensor& like, const std::
   ir::Tensor t;
   t.name = graph.UniqueTensorName(name);
   t.dtype = like.dtype;
+  t.quant = like.quant;
   t.shape = std::move(shape);
   return graph.AddTensor(std::move(t));
 }
@@ -114,16 +166,16 @@ std::vector<DensePair> FindDensePairs(const ir::Graph& graph) {
   const std::vector<std::vector<int>> consumers = graph.ConsumerIndex();
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const ir::Op& a = graph.ops[i];
-    if (!IsCanonicalFloatGemm(graph, a)) continue;
+    if (!IsCanonicalGemm(graph, a)) continue;
     const ir::Shape& hs = graph.tensor(a.outputs[0]).shape;
     // Down from h through per-element ops, each the only reader of what it reads, to
-    // Gemm_b; every tensor on the way is h's shape and float.
+    // Gemm_b; every tensor on the way is h's shape and kind (float, or int8).
     DensePair pair{static_cast<int>(i), -1, {}};
     ir::TensorId h = a.outputs[0];
     for (;;) {
       const std::vector<int>& readers = consumers[static_cast<size_t>(h)];
       if (readers.size() != 1 || graph.IsGraphOutput(h) || graph.tensor(h).shape != hs ||
-          !IsFloat(graph.tensor(h))) {
+          !LikeH(graph.tensor(h), graph.tensor(a.outputs[0]))) {
         break;
       }
       const ir::Op& next = graph.ops[static_cast<size_t>(readers[0])];
@@ -137,7 +189,8 @@ std::vector<DensePair> FindDensePairs(const ir::Graph& graph) {
     }
     if (pair.b < 0) continue;
     const ir::Op& b = graph.ops[static_cast<size_t>(pair.b)];
-    if (!IsCanonicalFloatGemm(graph, b) || b.input(0) != h || b.input(1) == h || b.input(2) == h) {
+    if (!IsCanonicalGemm(graph, b) || b.input(0) != h || b.input(1) == h || b.input(2) == h ||
+        !LikeH(graph.tensor(b.outputs[0]), graph.tensor(a.outputs[0]))) {
       continue;
     }
     const ir::Tensor& y = graph.tensor(b.outputs[0]);
@@ -164,14 +217,23 @@ int64_t UnsplitPairBytes(const ir::Graph& graph, const DensePair& pair) {
 int64_t SplitPairBytes(const ir::Graph& graph, const DensePair& pair, int parts) {
   const ir::Op& a = graph.ops[static_cast<size_t>(pair.a)];
   const ir::Op& b = graph.ops[static_cast<size_t>(pair.b)];
-  const ir::Shape& hs = graph.tensor(a.outputs[0]).shape;
-  const int64_t part =
-      analysis::AlignUp(hs[0] * PartRange(hs[1], parts, 0).second * static_cast<int64_t>(kFloat));
+  const ir::Tensor& h = graph.tensor(a.outputs[0]);
+  const int64_t part = analysis::AlignUp(h.shape[0] * PartRange(h.shape[1], parts, 0).second *
+                                         static_cast<int64_t>(ir::DTypeSize(h.dtype)));
   const int64_t x = Aligned(graph, a.input(0)), y = Aligned(graph, b.outputs[0]);
-  // Gemm_b's part k reads h_k into p_k next to acc_{k-1}; the Add then holds acc_{k-1},
-  // p_k and acc_k; a per-element op between them, its input and output part next to
-  // acc_{k-1}. x stays live for the parts still to come.
-  return x + std::max({part + 2 * y, 3 * y, pair.between.empty() ? 0 : 2 * part + y});
+  const int64_t between = pair.between.empty() ? 0 : 2 * part;
+  // x stays live for the parts still to come.
+  if (h.quant) {
+    // int8: Gemm_b's part k reads h_k and the int32 sums of the parts before and writes
+    // the sums with its own (the last part writes y in their place, smaller); a
+    // per-element op between them, its input and output part next to the sums.
+    const int64_t sums = analysis::AlignUp(graph.tensor(b.outputs[0]).num_elements() * 4);
+    return x + std::max(part + 2 * sums, between + sums);
+  }
+  // float: Gemm_b's part k reads h_k into p_k next to acc_{k-1}; the Add then holds
+  // acc_{k-1}, p_k and acc_k; a per-element op between them, its input and output part next
+  // to acc_{k-1}.
+  return x + std::max({part + 2 * y, 3 * y, between + y});
 }
 
 void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
@@ -191,12 +253,12 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
 
     ir::Op fan_out = a;  // name, attributes and fused activation kept
     fan_out.name = a.name + part;
-    fan_out.inputs[1] =
-        graph.AddConstant(ba.name + part, ba.dtype, {count, k_in}, Rows(ba, k_in, begin, count));
+    fan_out.inputs[1] = AddPart(graph, ba, part, {count, k_in}, Rows(ba, k_in, begin, count),
+                                RowsQuant(ba.quant, begin, count));
     if (a.input(2) != ir::kNoTensor) {
-      fan_out.inputs[2] =
-          graph.AddConstant(graph.tensor(a.input(2)).name + part, ir::DType::kFloat32, {count},
-                            Rows(graph.tensor(a.input(2)), 1, begin, count));
+      const ir::Tensor ca = graph.tensor(a.input(2));
+      fan_out.inputs[2] = AddPart(graph, ca, part, {count}, Rows(ca, 1, begin, count),
+                                  RowsQuant(ca.quant, begin, count));
     }
     const ir::TensorId h_k = AddActivation(graph, h, h.name + part, {n, count});
     fan_out.outputs = {h_k};
@@ -217,11 +279,35 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
 
     ir::Op fan_in = b;
     fan_in.name = b.name + part;
-    fan_in.fused_activation = ir::Activation::kNone;  // applied once, after the merge
-    fan_in.inputs = {in_k, graph.AddConstant(bb.name + part, bb.dtype, {l, count},
-                                             Columns(bb, l, m, begin, count))};
-    if (k == 0 && b.input(2) != ir::kNoTensor) fan_in.inputs.push_back(b.input(2));
+    fan_in.inputs = {in_k, AddPart(graph, bb, part, {l, count}, Columns(bb, l, m, begin, count),
+                                   bb.quant)};  // B_b's rows, and their scales, stay whole
     const bool last = k + 1 == parts;
+    if (h.quant) {
+      // int8: C is the bias on the first part and the int32 sums of the parts before on
+      // the others; every part but the last writes the sums raw, the last adds its own and
+      // requantizes once with Gemm_b's activation (the Merge): the unsplit layer's integer
+      // sum, so its bytes.
+      if (k > 0) {
+        fan_in.inputs.push_back(acc);
+      } else if (b.input(2) != ir::kNoTensor) {
+        fan_in.inputs.push_back(b.input(2));
+      }
+      if (last) {
+        fan_in.outputs = {y};
+      } else {
+        fan_in.fused_activation = ir::Activation::kNone;
+        ir::Tensor sums;
+        sums.name = graph.UniqueTensorName(graph.tensor(y).name + "_sums" + part);
+        sums.dtype = ir::DType::kInt32;
+        sums.shape = {n, l};
+        acc = graph.AddTensor(std::move(sums));
+        fan_in.outputs = {acc};
+      }
+      split.push_back(std::move(fan_in));
+      continue;
+    }
+    fan_in.fused_activation = ir::Activation::kNone;  // applied once, after the merge
+    if (k == 0 && b.input(2) != ir::kNoTensor) fan_in.inputs.push_back(b.input(2));
     const bool activation_after = b.fused_activation != ir::Activation::kNone;
     const ir::TensorId p_k =
         AddActivation(graph, graph.tensor(y), graph.tensor(y).name + "_partial" + part, {n, l});
@@ -242,7 +328,7 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
       split.push_back(std::move(merge));
     }
   }
-  if (b.fused_activation != ir::Activation::kNone) {
+  if (!h.quant && b.fused_activation != ir::Activation::kNone) {
     ir::Op activation;
     activation.type =
         b.fused_activation == ir::Activation::kRelu ? ir::OpType::kRelu : ir::OpType::kRelu6;

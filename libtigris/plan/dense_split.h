@@ -1,6 +1,6 @@
 // fdt-fan-out-fan-in: the FDT paper's split of the buffer between two dense layers
 // (fused-depthwise-tiling-paper.txt, section 3: "FDT fan-out", "FDT fan-in", Fig. 4), a
-// planner rewrite (plan/rewrites.h) on float32 graphs.
+// planner rewrite (plan/rewrites.h) on float32 and int8 graphs.
 //
 // Feature-map tiling cannot cut the vector between two fully connected layers: every
 // output of the second reads all of it. The paper cuts it along its neurons instead. The
@@ -23,8 +23,11 @@
 // then h and y: the rewrite pays where y is small (the MLP 128-2048-2048-10's last pair:
 // 16 KiB -> 8.8 KiB with 16 parts).
 //
-// int8 graphs keep their pairs: their partial sums must stay int32 until one final
-// requantization to be bit-identical, and the runtime's Gemm always requantizes.
+// int8 pairs keep their partial sums in int32, as the paper's int8 Merge does, so the split
+// layer's bytes are the unsplit one's: part k's Gemm_b adds its products to an int32 [n, L]
+// sum, its C the bias on part 0 and the sums of the parts before after it, and the last
+// part requantizes the total once with Gemm_b's fused activation (the runtime's int8 GEMM
+// parts, tgrs_fully_connected_part_s8). No Add or activation op is added.
 #ifndef TIGRIS_PLAN_DENSE_SPLIT_H_
 #define TIGRIS_PLAN_DENSE_SPLIT_H_
 
@@ -54,15 +57,17 @@ struct DensePair {
 };
 
 // Every pair fdt-fan-out-fan-in may split, in op order: both Gemms canonical
-// (gemm-normalize: B a constant [M, K], C absent or a constant [M]) and float32 without
-// quantization; h = Gemm_a's output, a 2-D [n, M] read only by Gemm_b, as A, or by a chain
+// (gemm-normalize: B a constant [M, K], C absent or a constant [M]) and either float32
+// without quantization or int8 (activations per tensor, B per tensor or per row, C the int32
+// bias); h = Gemm_a's output, a 2-D [n, M] read only by Gemm_b, as A, or by a chain
 // of per-element ops (DensePair::between) that ends in Gemm_b, none of it a graph output;
 // y = Gemm_b's output, 2-D [n, L] with no host view.
 std::vector<DensePair> FindDensePairs(const ir::Graph& graph);
 
 // The fast bytes the pair needs unsplit (16-byte aligned: x + h while Gemm_a runs, h + y
 // while Gemm_b runs) and, split into `parts`, the estimate the planner chooses by:
-// x + h_k + acc + p_k while part k of Gemm_b runs (x stays live until the last part).
+// x + h_k + acc + p_k while part k of Gemm_b runs, float; x + h_k + two int32 sums, int8 (x
+// stays live until the last part).
 int64_t UnsplitPairBytes(const ir::Graph& graph, const DensePair& pair);
 int64_t SplitPairBytes(const ir::Graph& graph, const DensePair& pair, int parts);
 

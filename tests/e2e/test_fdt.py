@@ -14,7 +14,9 @@ fused-depthwise-tiling-paper.txt, section 3), split by the planner's rewrites
   (16 KiB): fdt-fan-out-fan-in splits the second hidden layer's neurons into parts, each
   adding a partial result of the classifier (the issue's bar: 0.6 x 16 KiB); with Relu,
   which fuses into the Gemms, and with a Sigmoid as the second hidden activation, an op of
-  its own run on each part.
+  its own run on each part. Quantized to int8 QDQ, the parts keep int32 sums and the last
+  one requantizes them once (the paper's int8 Merge): the split plan's output bytes are the
+  unsplit plan's, at 0.6 x its 4 KiB.
 
 Both with no extra multiply-accumulate: the plan's MACs equal the unsplit plan's, and its
 recompute is zero. The expected budgets come from the issue, not from the planner."""
@@ -34,6 +36,7 @@ from qdq_helpers import (RandomInputs, assert_matches_reference, float_model, he
 TOKENS, VOCAB, DIM, CLASSES = 256, 2000, 64, 4
 TEXT_BUDGET = 1280                 # bytes: the issue's bar for the text classifier
 MLP_BUDGET = int(0.6 * 16 * 1024)  # 9830 bytes: 0.6 x the unsplit MLP's 16 KiB
+MLP_INT8_BUDGET = int(0.6 * 4 * 1024)  # 2457 bytes: 0.6 x the unsplit int8 MLP's 4 KiB
 
 
 def text_classifier():
@@ -100,6 +103,13 @@ def models():
                     activation_type=QuantType.QInt8, weight_type=QuantType.QInt8)
     onnx.save(mlp(), paths["mlp.Relu"])
     onnx.save(mlp("Sigmoid"), paths["mlp.Sigmoid"])
+    for activation, per_channel in (("Relu", True), ("Sigmoid", False)):
+        key = f"mlp.{activation}.int8"
+        paths[key] = WORK_DIR / f"fdt.{key}.onnx"
+        quantize_static(str(paths[f"mlp.{activation}"]), str(paths[key]),
+                        RandomInputs([1, 128], seed=3), quant_format=QuantFormat.QDQ,
+                        per_channel=per_channel, activation_type=QuantType.QInt8,
+                        weight_type=QuantType.QInt8)
     return paths
 
 
@@ -182,3 +192,28 @@ def test_the_mlp_fits_six_tenths_of_16_kib(models, activation):
         np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max(),
                                    err_msg=f"budget {budget}")
     assert len(tight["rewrites"]) == 1, tight["rewrites"]
+
+
+@pytest.mark.parametrize("activation", ["Relu", "Sigmoid"])
+def test_the_int8_mlp_split_is_bit_identical_to_the_unsplit_one(models, activation):
+    """int8 QDQ (Relu: weights per channel; Sigmoid: per tensor, a LUT op on each part): the
+    split plan at 0.6 x 4 KiB writes the unsplit plan's bytes, so its partial sums were never
+    requantized, and both are within 1 LSB of onnxruntime. Its runtime needs the int8 GEMM
+    parts, which `--ops-header` names only for the split plan."""
+    path = models[f"mlp.{activation}.int8"]
+    tight = assert_fits_with_no_extra_macs(path, MLP_INT8_BUDGET, "fdt-fan-out-fan-in")
+    assert analyze(path, 4 * 1024)["rewrites"] == []  # unsplit, it fits 4 KiB exactly
+    x = np.random.RandomState(2).standard_normal([1, 128]).astype(np.float32)
+    ref = onnxruntime_reference(path, {"x": x})[0]
+    outputs = {}
+    for budget in ("16M", MLP_INT8_BUDGET):
+        outputs[budget] = compile_and_run(path, budget, {"x": x}, f"mlp.{activation}.int8")
+        assert_matches_reference(outputs[budget], ref, path, "int8", f"budget {budget}",
+                                 max_lsb=1)
+    np.testing.assert_array_equal(outputs[MLP_INT8_BUDGET], outputs["16M"])
+    assert len(tight["rewrites"]) == 1, tight["rewrites"]
+    for budget, split in (("16M", False), (MLP_INT8_BUDGET, True)):
+        header = WORK_DIR / f"fdt.mlp.{activation}.int8.{budget}.ops.h"
+        tigris("inspect", WORK_DIR / f"fdt.mlp.{activation}.int8.{budget}.tgrs",
+               "--ops-header", header)
+        assert ("#define TGRS_WITH_GEMM_PARTS 1" in header.read_text()) == split, budget

@@ -19,6 +19,12 @@ Steps per model:
   3. quantize_static with a deterministic calibration reader: CALIBRATION_SAMPLES inputs
      drawn from numpy RandomState(SEED) with the ONNX input shape, symbolic dims pinned
      to 1 (the batch).
+It also writes one synthetic model the shared ones lack, quantized the same way:
+  fdt_mlp.int8.onnx  an MLP 64 -> 512 -> 512 -> 10 with Relu and random weights: its two
+                     512-wide vectors are co-resident unless the planner's
+                     fdt-fan-out-fan-in splits the second layer (int8 GEMM parts that keep
+                     int32 sums: the Cortex-M case fdt_mlp_int8, tests/cortex-m).
+
 A model onnxruntime cannot quantize is not skipped silently: the reason is printed and
 written to <outdir>/skipped.txt ("<file>\t<reason>" per line), which the tests read.
 
@@ -171,6 +177,42 @@ def quantize(source, output, activation_type, weight_type=QuantType.QInt8, per_c
         os.replace(partial, output)  # never leave a half-written model that looks current
 
 
+def fdt_mlp():
+    """The float MLP behind fdt_mlp.int8.onnx (see the module docstring)."""
+    from onnx import TensorProto, helper
+    rng = np.random.RandomState(SEED)
+    widths = [64, 512, 512, 10]
+    inits, nodes, x = [], [], "x"
+    for i, (k, m) in enumerate(zip(widths, widths[1:])):
+        w = (rng.standard_normal([m, k]) * np.sqrt(2.0 / k)).astype(np.float32)
+        b = (rng.standard_normal(m) * 0.1).astype(np.float32)
+        inits += [onnx.numpy_helper.from_array(w, f"w{i}"), onnx.numpy_helper.from_array(b, f"b{i}")]
+        last = i == len(widths) - 2
+        g = "y" if last else f"g{i}"
+        nodes.append(helper.make_node("Gemm", [x, f"w{i}", f"b{i}"], [g], transB=1, name=f"fc{i}"))
+        if not last:
+            nodes.append(helper.make_node("Relu", [g], [f"h{i}"], name=f"relu{i}"))
+            x = f"h{i}"
+    graph = helper.make_graph(
+        nodes, "fdt_mlp", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, widths[0]])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, widths[-1]])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model
+
+
+def write_fdt_mlp(out_dir, script):
+    output = os.path.join(out_dir, "fdt_mlp.int8.onnx")
+    if up_to_date(output, [script]):
+        return
+    print("writing fdt_mlp.int8.onnx", flush=True)
+    with tempfile.TemporaryDirectory() as workdir:
+        source = os.path.join(workdir, "fdt_mlp.onnx")
+        onnx.save(fdt_mlp(), source)
+        quantize(source, output, QuantType.QInt8)
+
+
 def main(argv):
     if len(argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
@@ -206,6 +248,8 @@ def main(argv):
                 skipped.append(f"{os.path.basename(output)}\t{reason}")
                 if os.path.exists(output):  # a stale model must not pass for this one
                     os.remove(output)
+
+    write_fdt_mlp(out_dir, script)
 
     # Rewritten on every run, so a model that starts to quantize leaves the list. Outputs
     # kept as up to date above never failed, so they never belong in it.

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <map>
 #include <random>
+#include <string>
 
 #include "analysis/macs.h"
 #include "plan/dense_split.h"
@@ -196,8 +197,9 @@ TEST(DenseSplit, PairsItCannotSplitAreNotFound) {
     g.outputs.push_back(g.ops[0].outputs[0]);
     EXPECT_TRUE(plan::FindDensePairs(g).empty());
   }
-  {  // int8: the partial sums would be requantized
+  {  // h int8 between float layers: neither Gemm is a float or an int8 layer as a whole
     ir::Graph g = Pair(1, 4, 6, 3);
+    g.tensor(g.ops[0].outputs[0]).dtype = ir::DType::kInt8;
     g.tensor(g.ops[0].outputs[0]).quant = ir::QuantParams{{0.1f}, {0}, -1};
     EXPECT_TRUE(plan::FindDensePairs(g).empty());
   }
@@ -206,6 +208,218 @@ TEST(DenseSplit, PairsItCannotSplitAreNotFound) {
     g.tensor(g.ops[1].input(1)).is_constant = false;
     EXPECT_TRUE(plan::FindDensePairs(g).empty());
   }
+}
+
+// ---- int8 pairs (as qdq-fold leaves them): the parts keep int32 sums ----
+
+std::vector<int8_t> RandomInt8s(size_t count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> value(-128, 127);
+  std::vector<int8_t> v(count);
+  for (int8_t& x : v) x = static_cast<int8_t>(value(rng));
+  return v;
+}
+
+ir::QuantParams PerTensor(float scale, int32_t zero_point) { return {{scale}, {zero_point}, -1}; }
+
+// Pair() in int8: B_a per row (with its bias's scales), B_b per tensor, zero points that
+// are not zero.
+ir::Graph Int8Pair(int64_t n, int64_t k, int64_t m, int64_t l, ir::Activation activation_b) {
+  GraphBuilder b;
+  auto quantized = [&](ir::TensorId id, ir::QuantParams q) {
+    b.graph().tensor(id).quant = std::move(q);
+    return id;
+  };
+  std::vector<float> row_scales;
+  for (int64_t r = 0; r < m; ++r) row_scales.push_back(0.002f * static_cast<float>(1 + r % 5));
+  const float x_scale = 0.05f, h_scale = 0.03f;
+  std::vector<float> bias_scales;
+  for (float s : row_scales) bias_scales.push_back(x_scale * s);
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int32_t> bias(-3000, 3000);
+  std::vector<int32_t> ca(static_cast<size_t>(m)), cb(static_cast<size_t>(l));
+  for (int32_t& v : ca) v = bias(rng);
+  for (int32_t& v : cb) v = bias(rng);
+  const ir::TensorId x = quantized(b.Input("x", {n, k}, ir::DType::kInt8), PerTensor(x_scale, 3));
+  const ir::TensorId ba = quantized(
+      b.Const("B_a", {m, k}, ir::DType::kInt8, RandomInt8s(static_cast<size_t>(m * k), 1)),
+      {row_scales, std::vector<int32_t>(row_scales.size(), 0), 0});
+  const ir::TensorId ca_id =
+      quantized(b.Const("C_a", {m}, ir::DType::kInt32, ca),
+                {bias_scales, std::vector<int32_t>(bias_scales.size(), 0), 0});
+  const ir::TensorId bb = quantized(
+      b.Const("B_b", {l, m}, ir::DType::kInt8, RandomInt8s(static_cast<size_t>(l * m), 2)),
+      PerTensor(0.004f, 0));
+  const ir::TensorId cb_id =
+      quantized(b.Const("C_b", {l}, ir::DType::kInt32, cb), PerTensor(h_scale * 0.004f, 0));
+  const ir::TensorId h =
+      quantized(b.Op(OpType::kGemm, "fc_a", {x, ba, ca_id}, "h", {n, m}, {}, ir::DType::kInt8),
+                PerTensor(h_scale, -128));
+  b.graph().ops.back().fused_activation = ir::Activation::kRelu;
+  const ir::TensorId y =
+      quantized(b.Op(OpType::kGemm, "fc_b", {h, bb, cb_id}, "y", {n, l}, {}, ir::DType::kInt8),
+                PerTensor(0.1f, -5));
+  b.graph().ops.back().fused_activation = activation_b;
+  b.Output(y);
+  return b.Take();
+}
+
+// The int8 graph's output for input `x`, exactly: a Gemm sums (a - a_zp) (w - w_zp) in
+// int64 from C (its bias, or an int32 sum the op before wrote), then writes the sum raw to
+// an int32 output or requantizes it to int8 (real arithmetic, rounding half to even, then
+// the fused activation as a clamp at the output's real zero).
+std::vector<int64_t> EvaluateInt8(const ir::Graph& g, const std::vector<int8_t>& x) {
+  std::map<ir::TensorId, std::vector<int64_t>> values;
+  values[g.inputs[0]] = std::vector<int64_t>(x.begin(), x.end());
+  auto value = [&](ir::TensorId id) -> std::vector<int64_t> {
+    const ir::Tensor& t = g.tensor(id);
+    if (!g.IsConstant(id)) return values.at(id);
+    if (t.dtype == ir::DType::kInt32) {
+      const std::vector<int32_t> c = t.DataAs<int32_t>();
+      return std::vector<int64_t>(c.begin(), c.end());
+    }
+    const std::vector<int8_t> c = t.DataAs<int8_t>();
+    return std::vector<int64_t>(c.begin(), c.end());
+  };
+  for (const ir::Op& op : g.ops) {
+    if (op.type != OpType::kGemm) {
+      ADD_FAILURE() << "an int8 split writes Gemms only, not " << ir::OpTypeName(op.type);
+      return {};
+    }
+    const ir::Tensor& a_t = g.tensor(op.input(0));
+    const ir::Tensor& w_t = g.tensor(op.input(1));
+    const ir::Tensor& out_t = g.tensor(op.outputs[0]);
+    const std::vector<int64_t> a = value(op.input(0)), w = value(op.input(1));
+    const std::vector<int64_t> c =
+        op.input(2) == ir::kNoTensor ? std::vector<int64_t>{} : value(op.input(2));
+    const bool c_per_row = op.input(2) != ir::kNoTensor && !g.IsConstant(op.input(2));
+    const int64_t rows = out_t.shape[0], cols = out_t.shape[1], k = w_t.shape[1];
+    std::vector<int64_t> y(static_cast<size_t>(rows * cols));
+    for (int64_t i = 0; i < rows; ++i) {
+      for (int64_t o = 0; o < cols; ++o) {
+        const size_t q = w_t.quant->per_channel() ? static_cast<size_t>(o) : 0;
+        int64_t sum = c.empty() ? 0 : c[static_cast<size_t>(c_per_row ? i * cols + o : o)];
+        for (int64_t t = 0; t < k; ++t) {
+          sum += (a[static_cast<size_t>(i * k + t)] - a_t.quant->zero_points[0]) *
+                 (w[static_cast<size_t>(o * k + t)] - w_t.quant->zero_points[q]);
+        }
+        int64_t& out = y[static_cast<size_t>(i * cols + o)];
+        if (out_t.dtype == ir::DType::kInt32) {
+          out = sum;
+          continue;
+        }
+        const double real = static_cast<double>(sum) * a_t.quant->scales[0] * w_t.quant->scales[q] /
+                            out_t.quant->scales[0];
+        const int64_t zp = out_t.quant->zero_points[0];
+        out = std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(real)) + zp,
+                                  op.fused_activation == ir::Activation::kRelu ? zp : -128, 127);
+      }
+    }
+    values[op.outputs[0]] = y;
+  }
+  return values.at(g.outputs[0]);
+}
+
+TEST(DenseSplit, Int8PartsKeepInt32SumsAndRequantizeOnce) {
+  for (ir::Activation act : {ir::Activation::kNone, ir::Activation::kRelu}) {
+    const ir::Graph before = Int8Pair(2, 5, 7, 3, act);
+    for (int parts : {2, 3, 7}) {
+      ir::Graph after = before;
+      const std::vector<plan::DensePair> pairs = plan::FindDensePairs(after);
+      ASSERT_EQ(pairs.size(), 1u);
+      plan::SplitDensePair(after, pairs[0], parts);
+      // Gemm_a and Gemm_b per part, nothing else: the sums travel in Gemm_b's C.
+      ASSERT_EQ(after.ops.size(), static_cast<size_t>(2 * parts));
+      ir::TensorId sums = ir::kNoTensor;
+      for (int part = 0; part < parts; ++part) {
+        const ir::Op& fan_in = after.ops[static_cast<size_t>(2 * part + 1)];
+        const bool last = part + 1 == parts;
+        EXPECT_EQ(fan_in.input(2), part == 0 ? before.ops[1].input(2) : sums) << part;
+        EXPECT_EQ(fan_in.fused_activation, last ? act : ir::Activation::kNone) << part;
+        const ir::Tensor& out = after.tensor(fan_in.outputs[0]);
+        if (last) {
+          EXPECT_EQ(fan_in.outputs[0], before.outputs[0]);
+        } else {
+          EXPECT_EQ(out.dtype, ir::DType::kInt32);
+          EXPECT_EQ(out.shape, (ir::Shape{2, 3}));
+          EXPECT_FALSE(out.quant.has_value());
+        }
+        sums = fan_in.outputs[0];
+      }
+      EXPECT_EQ(TotalMacs(after), TotalMacs(before));
+      for (uint32_t seed = 20; seed < 24; ++seed) {
+        const std::vector<int8_t> x = RandomInt8s(10, seed);
+        EXPECT_EQ(EvaluateInt8(after, x), EvaluateInt8(before, x)) << parts << " parts";
+      }
+    }
+  }
+}
+
+TEST(DenseSplit, Int8PartsTakeTheirRowsScales) {
+  const ir::Graph before = Int8Pair(1, 3, 5, 2, ir::Activation::kNone);
+  ir::Graph after = before;
+  plan::SplitDensePair(after, plan::FindDensePairs(after)[0], 2);  // 3 + 2 neurons
+  const ir::QuantParams& wa = *before.tensor(before.ops[0].input(1)).quant;
+  const ir::QuantParams& bias = *before.tensor(before.ops[0].input(2)).quant;
+  const int64_t begin[] = {0, 3}, count[] = {3, 2};
+  for (int part = 0; part < 2; ++part) {
+    const ir::Op& fan_out = after.ops[static_cast<size_t>(2 * part)];
+    const ir::Op& fan_in = after.ops[static_cast<size_t>(2 * part + 1)];
+    const ir::QuantParams& rows = *after.tensor(fan_out.input(1)).quant;
+    const ir::QuantParams& part_bias = *after.tensor(fan_out.input(2)).quant;
+    ASSERT_EQ(rows.scales.size(), static_cast<size_t>(count[part]));
+    EXPECT_EQ(rows.axis, 0);
+    for (int64_t i = 0; i < count[part]; ++i) {
+      EXPECT_EQ(rows.scales[static_cast<size_t>(i)],
+                wa.scales[static_cast<size_t>(begin[part] + i)]);
+      EXPECT_EQ(part_bias.scales[static_cast<size_t>(i)],
+                bias.scales[static_cast<size_t>(begin[part] + i)]);
+    }
+    // h's parts keep h's quantization; B_b's columns keep its per-tensor scale.
+    EXPECT_EQ(after.tensor(fan_out.outputs[0]).quant,
+              before.tensor(before.ops[0].outputs[0]).quant);
+    EXPECT_EQ(after.tensor(fan_in.input(1)).quant, before.tensor(before.ops[1].input(1)).quant);
+  }
+}
+
+TEST(DenseSplit, Int8PairsWithWeightsScaledAlongTheirInputsAreNotFound) {
+  // Scales along B_b's columns would differ between the parts' products: one sum could not
+  // be requantized once.
+  ir::Graph g = Int8Pair(1, 4, 6, 3, ir::Activation::kNone);
+  ir::Tensor& bb = g.tensor(g.ops[1].input(1));
+  bb.quant = ir::QuantParams{std::vector<float>(6, 0.004f), std::vector<int32_t>(6, 0), 1};
+  EXPECT_TRUE(plan::FindDensePairs(g).empty());
+}
+
+// The int8 MLP 128 -> 2048 -> 2048 -> 10 at 0.6 x its unsplit 4 KiB.
+TEST(DenseSplit, TheInt8MlpFitsSixTenthsOfItsUnsplitBudget) {
+  GraphBuilder b;
+  ir::TensorId x = b.Input("x", {1, 128}, ir::DType::kInt8);
+  b.graph().tensor(x).quant = PerTensor(0.05f, 0);
+  const int64_t widths[] = {128, 2048, 2048, 10};
+  for (int i = 0; i < 3; ++i) {
+    const int64_t k = widths[i], m = widths[i + 1];
+    const std::string id = std::to_string(i);
+    const ir::TensorId w = b.Const("w" + id, {m, k}, ir::DType::kInt8,
+                                   RandomInt8s(static_cast<size_t>(m * k), 30 + i));
+    b.graph().tensor(w).quant = PerTensor(0.01f, 0);
+    x = b.Op(OpType::kGemm, "fc" + id, {x, w}, i == 2 ? "y" : "h" + id, {1, m}, {},
+             ir::DType::kInt8);
+    b.graph().tensor(x).quant = PerTensor(0.1f, -128);
+  }
+  b.Output(x);
+  const ir::Graph g = b.Take();
+  plan::Budget budget;
+  budget.fast_bytes = 4 * 1024 * 6 / 10;
+  const plan::PlanResult unsplit = plan::PlanModel(g, plan::Budget{4 * 1024});
+  EXPECT_TRUE(unsplit.rewrites.empty());
+  const plan::PlanResult p = plan::PlanModel(g, budget);
+  ASSERT_EQ(p.rewrites.size(), 1u);
+  EXPECT_EQ(p.rewrites[0].op, "fc1+fc2");
+  EXPECT_LE(p.scheduled_peak_bytes, budget.fast_bytes);
+  EXPECT_EQ(p.macs, unsplit.macs);
+  EXPECT_EQ(p.recompute_macs, 0);
+  testing::ExpectPlanReplays(p);
 }
 
 // fc_a -> Sigmoid -> Mul(0.5) -> fc_b: the per-element ops between run on each part.
