@@ -62,6 +62,66 @@ bool LikeH(const ir::Tensor& t, const ir::Tensor& h) {
   return h.quant ? IsInt8Activation(t) : IsFloat(t);
 }
 
+// The paper's other dense layer: a pointwise (1x1) convolution, a Gemm at every pixel
+// (section 3, Fig. 4: the FDT fan-out and fan-in around a depthwise block). float32 only:
+// int8 parts would need int32 outputs from the convolution kernels. One group, a constant
+// weight [M, K, 1, 1], C absent or a constant [M], strides and dilations 1, and the
+// input's height and width out (so no padding).
+bool IsPointwiseConv(const ir::Graph& graph, const ir::Op& op) {
+  if (op.type != ir::OpType::kConv || op.inputs.size() < 2 || op.inputs.size() > 3 ||
+      op.outputs.size() != 1 || op.outputs[0] == ir::kNoTensor) {
+    return false;
+  }
+  const ir::TensorId x = op.input(0), w = op.input(1), c = op.input(2);
+  if (x == ir::kNoTensor || w == ir::kNoTensor || graph.IsConstant(x) || !graph.IsConstant(w)) {
+    return false;
+  }
+  const ir::Tensor& xt = graph.tensor(x);
+  const ir::Tensor& wt = graph.tensor(w);
+  const ir::Tensor& yt = graph.tensor(op.outputs[0]);
+  if (!IsFloat(xt) || !IsFloat(wt) || !IsFloat(yt) || xt.shape.size() != 4 ||
+      yt.shape.size() != 4 || wt.shape != ir::Shape{yt.shape[1], xt.shape[1], 1, 1} ||
+      yt.shape[0] != xt.shape[0] || yt.shape[2] != xt.shape[2] || yt.shape[3] != xt.shape[3]) {
+    return false;
+  }
+  if (c != ir::kNoTensor && (!graph.IsConstant(c) || !IsFloat(graph.tensor(c)) ||
+                             graph.tensor(c).shape != ir::Shape{yt.shape[1]})) {
+    return false;
+  }
+  const auto ones = [](const std::vector<int64_t>& v) {
+    return std::all_of(v.begin(), v.end(), [](int64_t e) { return e == 1; });
+  };
+  return op.attrs.GetInt("group", 1) == 1 && ones(op.attrs.GetInts("strides", {1, 1})) &&
+         ones(op.attrs.GetInts("dilations", {1, 1}));
+}
+
+// An op on each channel of map h on its own (the paper's PART blocks of a depthwise
+// block): a depthwise convolution with one output channel per input channel, constant
+// weights and bias, or a max or average pool. It may change the height and width.
+bool IsPerChannel(const ir::Graph& graph, const ir::Op& op, ir::TensorId h) {
+  if (op.outputs.size() != 1 || op.input(0) != h || graph.tensor(h).shape.size() != 4) {
+    return false;
+  }
+  const int64_t channels = graph.tensor(h).shape[1];
+  switch (op.type) {
+    case ir::OpType::kMaxPool:
+    case ir::OpType::kAveragePool:
+      return op.inputs.size() == 1;
+    case ir::OpType::kDepthwiseConv: {
+      const ir::TensorId w = op.input(1), c = op.input(2);
+      if (op.inputs.size() > 3 || w == ir::kNoTensor || !graph.IsConstant(w) ||
+          graph.tensor(w).shape.size() != 4 || graph.tensor(w).shape[0] != channels ||
+          graph.tensor(w).shape[1] != 1) {
+        return false;
+      }
+      return c == ir::kNoTensor ||
+             (graph.IsConstant(c) && graph.tensor(c).shape == ir::Shape{channels});
+    }
+    default:
+      return false;
+  }
+}
+
 // An op applied to each element of h on its own (the paper's PART blocks between a fan-out
 // and a fan-in): an activation with constant parameters, or Add / Sub / Mul / Div with a
 // constant scalar. `h` is the input it reads; the op runs per part unchanged.
@@ -105,6 +165,20 @@ std::pair<int64_t, int64_t> PartRange(int64_t total, int parts, int k) {
   const int64_t base = total / parts, extra = total % parts;
   const int64_t begin = k * base + std::min<int64_t>(k, extra);
   return {begin, base + (k < extra ? 1 : 0)};
+}
+
+// The 16-byte aligned bytes of the largest part of tensor `id` when its axis 1 (h's neurons
+// or channels) is cut into `parts` parts; its whole bytes for one part.
+int64_t PartBytes(const ir::Graph& graph, ir::TensorId id, int parts) {
+  const ir::Tensor& t = graph.tensor(id);
+  const int64_t channels = t.shape[1];
+  return analysis::AlignUp(t.byte_size() / channels * PartRange(channels, parts, 0).second);
+}
+
+// `shape` with `count` on axis 1: a part's shape.
+ir::Shape WithChannels(ir::Shape shape, int64_t count) {
+  shape[1] = count;
+  return shape;
 }
 
 // Rows [begin, begin + count) of a row-major [rows, cols] constant.
@@ -159,6 +233,18 @@ ir::TensorId AddActivation(ir::Graph& graph, const ir::Tensor& like, const std::
   return graph.AddTensor(std::move(t));
 }
 
+// The bytes the ops between the two layers hold at once, the largest: an op's input and
+// output, parts of them when h is cut into `parts`.
+int64_t BetweenBytes(const ir::Graph& graph, const DensePair& pair, int parts) {
+  int64_t most = 0;
+  for (int index : pair.between) {
+    const ir::Op& op = graph.ops[static_cast<size_t>(index)];
+    most = std::max(most,
+                    PartBytes(graph, op.input(0), parts) + PartBytes(graph, op.outputs[0], parts));
+  }
+  return most;
+}
+
 }  // namespace
 
 std::vector<DensePair> FindDensePairs(const ir::Graph& graph) {
@@ -166,20 +252,23 @@ std::vector<DensePair> FindDensePairs(const ir::Graph& graph) {
   const std::vector<std::vector<int>> consumers = graph.ConsumerIndex();
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const ir::Op& a = graph.ops[i];
-    if (!IsCanonicalGemm(graph, a)) continue;
-    const ir::Shape& hs = graph.tensor(a.outputs[0]).shape;
-    // Down from h through per-element ops, each the only reader of what it reads, to
-    // Gemm_b; every tensor on the way is h's shape and kind (float, or int8).
+    const bool gemm = IsCanonicalGemm(graph, a);
+    if (!gemm && !IsPointwiseConv(graph, a)) continue;
+    const ir::Tensor& h0 = graph.tensor(a.outputs[0]);
+    // Down from h through per-element ops (and, on a map, per-channel ops), each the only
+    // reader of what it reads, to the second layer; every tensor on the way has h's rank,
+    // batch, neurons (channels) and kind (float, or int8).
     DensePair pair{static_cast<int>(i), -1, {}};
     ir::TensorId h = a.outputs[0];
     for (;;) {
       const std::vector<int>& readers = consumers[static_cast<size_t>(h)];
-      if (readers.size() != 1 || graph.IsGraphOutput(h) || graph.tensor(h).shape != hs ||
-          !LikeH(graph.tensor(h), graph.tensor(a.outputs[0]))) {
+      const ir::Tensor& t = graph.tensor(h);
+      if (readers.size() != 1 || graph.IsGraphOutput(h) || t.shape.size() != h0.shape.size() ||
+          t.shape[0] != h0.shape[0] || t.shape[1] != h0.shape[1] || !LikeH(t, h0)) {
         break;
       }
       const ir::Op& next = graph.ops[static_cast<size_t>(readers[0])];
-      if (IsPerElement(graph, next, h)) {
+      if (IsPerElement(graph, next, h) || (!gemm && IsPerChannel(graph, next, h))) {
         pair.between.push_back(readers[0]);
         h = next.outputs[0];
         continue;
@@ -189,18 +278,21 @@ std::vector<DensePair> FindDensePairs(const ir::Graph& graph) {
     }
     if (pair.b < 0) continue;
     const ir::Op& b = graph.ops[static_cast<size_t>(pair.b)];
-    if (!IsCanonicalGemm(graph, b) || b.input(0) != h || b.input(1) == h || b.input(2) == h ||
-        !LikeH(graph.tensor(b.outputs[0]), graph.tensor(a.outputs[0]))) {
+    if (b.input(0) != h || b.input(1) == h || b.input(2) == h ||
+        (gemm ? !IsCanonicalGemm(graph, b) || !LikeH(graph.tensor(b.outputs[0]), h0)
+              : !IsPointwiseConv(graph, b))) {
       continue;
     }
     const ir::Tensor& y = graph.tensor(b.outputs[0]);
+    const int64_t m = h0.shape[1];
     const ir::Shape& ba = graph.tensor(a.input(1)).shape;
     const ir::Shape& bb = graph.tensor(b.input(1)).shape;
-    if (hs.size() != 2 || hs[1] != ba[0] || bb[1] != hs[1] || y.shape.size() != 2 ||
-        y.shape != ir::Shape{hs[0], bb[0]} || !y.host_permutation.empty() ||
-        !y.host_shape.empty() || hs[1] < kMinDenseParts) {
+    if (ba[0] != m || bb[1] != m || m < kMinDenseParts || !y.host_permutation.empty() ||
+        !y.host_shape.empty()) {
       continue;
     }
+    // Gemms: h is [n, M] and y [n, L] (a pointwise convolution's shapes it checks itself).
+    if (gemm && (h0.shape.size() != 2 || y.shape != ir::Shape{h0.shape[0], bb[0]})) continue;
     pairs.push_back(std::move(pair));
   }
   return pairs;
@@ -210,30 +302,29 @@ int64_t UnsplitPairBytes(const ir::Graph& graph, const DensePair& pair) {
   const ir::Op& a = graph.ops[static_cast<size_t>(pair.a)];
   const ir::Op& b = graph.ops[static_cast<size_t>(pair.b)];
   const int64_t x = Aligned(graph, a.input(0)), h = Aligned(graph, a.outputs[0]);
-  // A per-element op between them holds its input and output, both h's size.
-  return std::max({x + h, pair.between.empty() ? 0 : 2 * h, h + Aligned(graph, b.outputs[0])});
+  return std::max({x + h, BetweenBytes(graph, pair, 1),
+                   Aligned(graph, b.input(0)) + Aligned(graph, b.outputs[0])});
 }
 
 int64_t SplitPairBytes(const ir::Graph& graph, const DensePair& pair, int parts) {
   const ir::Op& a = graph.ops[static_cast<size_t>(pair.a)];
   const ir::Op& b = graph.ops[static_cast<size_t>(pair.b)];
-  const ir::Tensor& h = graph.tensor(a.outputs[0]);
-  const int64_t part = analysis::AlignUp(h.shape[0] * PartRange(h.shape[1], parts, 0).second *
-                                         static_cast<int64_t>(ir::DTypeSize(h.dtype)));
   const int64_t x = Aligned(graph, a.input(0)), y = Aligned(graph, b.outputs[0]);
-  const int64_t between = pair.between.empty() ? 0 : 2 * part;
+  const int64_t first = PartBytes(graph, a.outputs[0], parts);
+  const int64_t last = PartBytes(graph, b.input(0), parts);
+  const int64_t between = BetweenBytes(graph, pair, parts);
   // x stays live for the parts still to come.
-  if (h.quant) {
-    // int8: Gemm_b's part k reads h_k and the int32 sums of the parts before and writes
-    // the sums with its own (the last part writes y in their place, smaller); a
-    // per-element op between them, its input and output part next to the sums.
+  if (graph.tensor(a.outputs[0]).quant) {
+    // int8: the second layer's part k reads its part of h and the int32 sums of the parts
+    // before and writes the sums with its own (the last part writes y in their place,
+    // smaller); the first layer's part and an op between them, next to the sums.
     const int64_t sums = analysis::AlignUp(graph.tensor(b.outputs[0]).num_elements() * 4);
-    return x + std::max(part + 2 * sums, between + sums);
+    return x + std::max({last + 2 * sums, first + sums, between + sums});
   }
-  // float: Gemm_b's part k reads h_k into p_k next to acc_{k-1}; the Add then holds
-  // acc_{k-1}, p_k and acc_k; a per-element op between them, its input and output part next
-  // to acc_{k-1}.
-  return x + std::max({part + 2 * y, 3 * y, between + y});
+  // float: the second layer's part k writes p_k next to acc_{k-1}; the Add then holds
+  // acc_{k-1}, p_k and acc_k; the first layer's part and an op between them, next to
+  // acc_{k-1}.
+  return x + std::max({last + 2 * y, 3 * y, first + y, between + y});
 }
 
 void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
@@ -242,8 +333,10 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
   const ir::Tensor h = graph.tensor(a.outputs[0]);
   const ir::Tensor ba = graph.tensor(a.input(1));
   const ir::Tensor bb = graph.tensor(b.input(1));
-  const int64_t n = h.shape[0], m = h.shape[1], k_in = ba.shape[1], l = bb.shape[0];
+  // A Gemm's B is [M, K], a pointwise convolution's weight [M, K, 1, 1]: rows of K values.
+  const int64_t m = h.shape[1], k_in = ba.num_elements() / ba.shape[0], l = bb.shape[0];
   const ir::TensorId y = b.outputs[0];
+  const ir::Shape y_shape = graph.tensor(y).shape;
 
   std::vector<ir::Op> split;
   ir::TensorId acc = ir::kNoTensor;
@@ -253,34 +346,50 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
 
     ir::Op fan_out = a;  // name, attributes and fused activation kept
     fan_out.name = a.name + part;
-    fan_out.inputs[1] = AddPart(graph, ba, part, {count, k_in}, Rows(ba, k_in, begin, count),
+    ir::Shape rows = ba.shape;
+    rows[0] = count;
+    fan_out.inputs[1] = AddPart(graph, ba, part, std::move(rows), Rows(ba, k_in, begin, count),
                                 RowsQuant(ba.quant, begin, count));
     if (a.input(2) != ir::kNoTensor) {
       const ir::Tensor ca = graph.tensor(a.input(2));
       fan_out.inputs[2] = AddPart(graph, ca, part, {count}, Rows(ca, 1, begin, count),
                                   RowsQuant(ca.quant, begin, count));
     }
-    const ir::TensorId h_k = AddActivation(graph, h, h.name + part, {n, count});
+    const ir::TensorId h_k = AddActivation(graph, h, h.name + part, WithChannels(h.shape, count));
     fan_out.outputs = {h_k};
     split.push_back(std::move(fan_out));
-    // The per-element ops between the two, on this part.
+    // The ops between the two, on this part: per-element ops unchanged, a depthwise
+    // convolution with its part's filters, bias and group.
     ir::TensorId in_k = h_k;
     for (int index : pair.between) {
       ir::Op each = graph.ops[static_cast<size_t>(index)];
-      const ir::Tensor& out = graph.tensor(each.outputs[0]);
+      const ir::Tensor out = graph.tensor(each.outputs[0]);
       for (ir::TensorId& input : each.inputs) {
         if (input != ir::kNoTensor && !graph.IsConstant(input)) input = in_k;
       }
+      if (each.type == ir::OpType::kDepthwiseConv) {
+        for (size_t i = 1; i < each.inputs.size(); ++i) {
+          if (each.inputs[i] == ir::kNoTensor) continue;
+          const ir::Tensor c = graph.tensor(each.inputs[i]);
+          ir::Shape shape = c.shape;
+          shape[0] = count;
+          each.inputs[i] = AddPart(graph, c, part, std::move(shape),
+                                   Rows(c, c.num_elements() / c.shape[0], begin, count),
+                                   RowsQuant(c.quant, begin, count));
+        }
+        each.attrs.Set("group", count);
+      }
       each.name += part;
-      in_k = AddActivation(graph, out, out.name + part, {n, count});
+      in_k = AddActivation(graph, out, out.name + part, WithChannels(out.shape, count));
       each.outputs = {in_k};
       split.push_back(std::move(each));
     }
 
     ir::Op fan_in = b;
     fan_in.name = b.name + part;
-    fan_in.inputs = {in_k, AddPart(graph, bb, part, {l, count}, Columns(bb, l, m, begin, count),
-                                   bb.quant)};  // B_b's rows, and their scales, stay whole
+    // B_b's columns [L, M] (or [L, M, 1, 1]): its rows, and their scales, stay whole.
+    fan_in.inputs = {in_k, AddPart(graph, bb, part, WithChannels(bb.shape, count),
+                                   Columns(bb, l, m, begin, count), bb.quant)};
     const bool last = k + 1 == parts;
     if (h.quant) {
       // int8: C is the bias on the first part and the int32 sums of the parts before on
@@ -299,7 +408,7 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
         ir::Tensor sums;
         sums.name = graph.UniqueTensorName(graph.tensor(y).name + "_sums" + part);
         sums.dtype = ir::DType::kInt32;
-        sums.shape = {n, l};
+        sums.shape = y_shape;
         acc = graph.AddTensor(std::move(sums));
         fan_in.outputs = {acc};
       }
@@ -310,7 +419,7 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
     if (k == 0 && b.input(2) != ir::kNoTensor) fan_in.inputs.push_back(b.input(2));
     const bool activation_after = b.fused_activation != ir::Activation::kNone;
     const ir::TensorId p_k =
-        AddActivation(graph, graph.tensor(y), graph.tensor(y).name + "_partial" + part, {n, l});
+        AddActivation(graph, graph.tensor(y), graph.tensor(y).name + "_partial" + part, y_shape);
     fan_in.outputs = {p_k};
     split.push_back(std::move(fan_in));
     if (k == 0) {
@@ -323,7 +432,7 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
       acc = last && !activation_after
                 ? y
                 : AddActivation(graph, graph.tensor(y),
-                                graph.tensor(y).name + "_sum" + std::to_string(k), {n, l});
+                                graph.tensor(y).name + "_sum" + std::to_string(k), y_shape);
       merge.outputs = {acc};
       split.push_back(std::move(merge));
     }

@@ -157,14 +157,19 @@ bool SplitsDensePairs(const PlanResult& plan) {
                      [](const Rewrite& r) { return r.kind == kDenseSplitRewrite; });
 }
 
-// Whether `a` is a better plan than `b`: it fits where `b` does not, else it has the lower
-// fast peak, else the lower slow traffic.
+// Whether `a` is a better plan than `b`: it fits where `b` does not; when both fit, the
+// budget's bytes are free and the time they cost decides: less recompute, then less slow
+// traffic, then the lower fast peak; when neither fits, the lower fast peak, then the
+// lower slow traffic.
 bool Better(const PlanResult& a, const PlanResult& b) {
-  const auto key = [](const PlanResult& p) {
-    return std::make_tuple(p.verdict == Verdict::kNeedsWork, p.scheduled_peak_bytes,
-                           p.slow_traffic_bytes);
-  };
-  return key(a) < key(b);
+  const bool a_fits = a.verdict != Verdict::kNeedsWork, b_fits = b.verdict != Verdict::kNeedsWork;
+  if (a_fits != b_fits) return a_fits;
+  if (a_fits) {
+    return std::make_tuple(a.recompute_macs, a.slow_traffic_bytes, a.scheduled_peak_bytes) <
+           std::make_tuple(b.recompute_macs, b.slow_traffic_bytes, b.scheduled_peak_bytes);
+  }
+  return std::make_tuple(a.scheduled_peak_bytes, a.slow_traffic_bytes) <
+         std::make_tuple(b.scheduled_peak_bytes, b.slow_traffic_bytes);
 }
 
 }  // namespace

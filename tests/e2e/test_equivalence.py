@@ -8,7 +8,10 @@ tiling and chains, and the smallest budget the planner accepts, found by bisecti
   - equivalence with onnxruntime: float outputs within 1e-4 of onnxruntime's relative to
     the output's largest magnitude; int8 outputs within 1 LSB on at least 99% of the
     elements; the same top-1 class for classifiers;
-  - tiling is invisible: the output bytes equal the untiled (64M) run's bytes;
+  - tiling is invisible: the output bytes equal the untiled (64M) run's bytes; a float
+    plan whose layers the planner split (fdt-fan-out-fan-in, issue 14) adds their partial
+    sums in another order, so its outputs are held to the issue's 1e-5 of the largest
+    magnitude instead (int8 splits keep int32 sums: bytes equal);
   - the memory promise: the run uses a fast arena of exactly the plan's fast_arena_bytes
     (`tigris run` defaults to the plan's sizes), the runtime's measured high-water mark
     rounded up to the 16-byte arena alignment equals fast_arena_bytes (max over stages of
@@ -62,6 +65,14 @@ def model_path(stem, variant):
 def parse_size(text):
     units = {"K": 1024, "M": 1024 * 1024}
     return int(text[:-1]) * units[text[-1]] if text[-1] in units else int(text)
+
+
+def splits_float_layers(stem, variant, budget):
+    """Whether the plan at `budget` (weights in place, as compile_plan makes it) splits
+    layers by fdt-fan-out-fan-in: `tigris analyze` plans the same way and lists it."""
+    analysis = json.loads(tigris("analyze", model_path(stem, variant), "-m", str(budget),
+                                 "--json").stdout)
+    return "fdt-fan-out-fan-in" in [r["kind"] for r in analysis["rewrites"]]
 
 
 @functools.lru_cache(maxsize=None)
@@ -222,8 +233,13 @@ def test_equivalence(stem, variant, budget):
         pytest.skip(f"the planner cannot fit {stem} {variant} in {budget}")
     y, stats = run_plan(plan, x_path, "run")
     check_memory_promise(plan, stats)
-    identical = y.tobytes() == untiled_bytes(stem, variant)
-    assert identical, "tiled output differs from the untiled run's"
+    untiled = np.frombuffer(untiled_bytes(stem, variant), dtype=y.dtype).reshape(y.shape)
+    if variant == "float" and splits_float_layers(stem, variant, budget):
+        np.testing.assert_allclose(y, untiled, rtol=0, atol=1e-5 * np.abs(untiled).max(),
+                                   err_msg="split layers' output too far from the untiled run's")
+    else:
+        identical = y.tobytes() == untiled.tobytes()
+        assert identical, "tiled output differs from the untiled run's"
     record(f"{stem} {variant}", budget=budget)
     numbers = compare(stem, variant, plan, y, ref)
     if "top1_agree" in numbers:

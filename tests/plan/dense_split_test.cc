@@ -210,6 +210,25 @@ TEST(DenseSplit, PairsItCannotSplitAreNotFound) {
   }
 }
 
+// The MLP 128 -> 2048 -> 2048 -> 10 `g`, whose unsplit plan needs `unsplit_bytes`, at 0.6
+// of them: the first pair gains nothing from a split (its 2048-wide output is the
+// accumulator), the second is split, with the unsplit plan's MACs and no recompute.
+void ExpectTheSecondPairSplitsIntoSixTenths(const ir::Graph& g, int64_t unsplit_bytes) {
+  plan::Budget budget;
+  budget.fast_bytes = unsplit_bytes * 6 / 10;
+  const plan::PlanResult unsplit = plan::PlanModel(g, plan::Budget{unsplit_bytes});
+  EXPECT_TRUE(unsplit.rewrites.empty());
+  const plan::PlanResult p = plan::PlanModel(g, budget);
+  ASSERT_EQ(p.rewrites.size(), 1u);
+  EXPECT_EQ(p.rewrites[0].kind, "fdt-fan-out-fan-in");
+  EXPECT_EQ(p.rewrites[0].op, "fc1+fc2");
+  EXPECT_LE(p.scheduled_peak_bytes, budget.fast_bytes);
+  EXPECT_EQ(p.macs, unsplit.macs);
+  EXPECT_EQ(p.recompute_macs, 0);
+  EXPECT_EQ(p.slow_traffic_bytes, 0);
+  testing::ExpectPlanReplays(p);
+}
+
 // ---- int8 pairs (as qdq-fold leaves them): the parts keep int32 sums ----
 
 std::vector<int8_t> RandomInt8s(size_t count, uint32_t seed) {
@@ -408,18 +427,103 @@ TEST(DenseSplit, TheInt8MlpFitsSixTenthsOfItsUnsplitBudget) {
     b.graph().tensor(x).quant = PerTensor(0.1f, -128);
   }
   b.Output(x);
-  const ir::Graph g = b.Take();
-  plan::Budget budget;
-  budget.fast_bytes = 4 * 1024 * 6 / 10;
-  const plan::PlanResult unsplit = plan::PlanModel(g, plan::Budget{4 * 1024});
-  EXPECT_TRUE(unsplit.rewrites.empty());
-  const plan::PlanResult p = plan::PlanModel(g, budget);
-  ASSERT_EQ(p.rewrites.size(), 1u);
-  EXPECT_EQ(p.rewrites[0].op, "fc1+fc2");
-  EXPECT_LE(p.scheduled_peak_bytes, budget.fast_bytes);
-  EXPECT_EQ(p.macs, unsplit.macs);
-  EXPECT_EQ(p.recompute_macs, 0);
-  testing::ExpectPlanReplays(p);
+  ExpectTheSecondPairSplitsIntoSixTenths(b.Take(), 4 * 1024);
+}
+
+// ---- pointwise convolutions around a depthwise block (float) ----
+
+// x [1, 3, 5, 5] -> Conv 1x1 (W_a [6, 3, 1, 1], C_a) + Relu6 -> h [1, 6, 5, 5]
+//   -> DepthwiseConv 3x3, stride 2, pad 1 (W_d [6, 1, 3, 3], C_d) -> d [1, 6, 3, 3]
+//   -> Conv 1x1 (W_b [4, 6, 1, 1], C_b) -> y [1, 4, 3, 3]: MobileNetV2's inverted residual
+// block without its skip, the paper's Fig. 4 FDT block.
+ir::Graph DepthwiseBlock(ir::Attributes pointwise_a = {}) {
+  GraphBuilder b;
+  const ir::TensorId x = b.Input("x", {1, 3, 5, 5});
+  const ir::TensorId wa = b.Floats("W_a", {6, 3, 1, 1}, RandomFloats(18, 1));
+  const ir::TensorId ca = b.Floats("C_a", {6}, RandomFloats(6, 2));
+  const ir::TensorId wd = b.Floats("W_d", {6, 1, 3, 3}, RandomFloats(54, 3));
+  const ir::TensorId cd = b.Floats("C_d", {6}, RandomFloats(6, 4));
+  const ir::TensorId wb = b.Floats("W_b", {4, 6, 1, 1}, RandomFloats(24, 5));
+  const ir::TensorId cb = b.Floats("C_b", {4}, RandomFloats(4, 6));
+  const ir::TensorId h =
+      b.Op(OpType::kConv, "expand", {x, wa, ca}, "h", {1, 6, 5, 5}, std::move(pointwise_a));
+  b.graph().ops.back().fused_activation = ir::Activation::kRelu6;
+  ir::Attributes dw;
+  dw.Set("group", int64_t{6});
+  dw.Set("strides", std::vector<int64_t>{2, 2});
+  dw.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  dw.Set("kernel_shape", std::vector<int64_t>{3, 3});
+  const ir::TensorId d =
+      b.Op(OpType::kDepthwiseConv, "depthwise", {h, wd, cd}, "d", {1, 6, 3, 3}, dw);
+  const ir::TensorId y = b.Op(OpType::kConv, "project", {d, wb, cb}, "y", {1, 4, 3, 3});
+  b.Output(y);
+  return b.Take();
+}
+
+TEST(DenseSplit, PointwiseConvolutionsSplitAroundTheirDepthwiseBlock) {
+  const ir::Graph before = DepthwiseBlock();
+  const std::vector<plan::DensePair> pairs = plan::FindDensePairs(before);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].between, (std::vector<int>{1}));
+  ir::Graph after = before;
+  plan::SplitDensePair(after, pairs[0], 2);  // channels 0-2 and 3-5
+  EXPECT_EQ(OpTypes(after), (std::vector<std::string>{"Conv", "DepthwiseConv", "Conv", "Conv",
+                                                      "DepthwiseConv", "Conv", "Add"}));
+  EXPECT_EQ(TotalMacs(after), TotalMacs(before));
+  const std::vector<float> wa = before.tensor(before.ops[0].input(1)).DataAs<float>();
+  const std::vector<float> wd = before.tensor(before.ops[1].input(1)).DataAs<float>();
+  const std::vector<float> cd = before.tensor(before.ops[1].input(2)).DataAs<float>();
+  const std::vector<float> wb = before.tensor(before.ops[2].input(1)).DataAs<float>();
+  for (int part = 0; part < 2; ++part) {
+    const ir::Op& expand = after.ops[static_cast<size_t>(3 * part)];
+    const ir::Op& depthwise = after.ops[static_cast<size_t>(3 * part + 1)];
+    const ir::Op& project = after.ops[static_cast<size_t>(3 * part + 2)];
+    EXPECT_EQ(after.tensor(expand.outputs[0]).shape, (ir::Shape{1, 3, 5, 5}));
+    EXPECT_EQ(after.tensor(depthwise.outputs[0]).shape, (ir::Shape{1, 3, 3, 3}));
+    EXPECT_EQ(after.tensor(project.outputs[0]).shape, (ir::Shape{1, 4, 3, 3}));
+    EXPECT_EQ(after.tensor(expand.input(1)).shape, (ir::Shape{3, 3, 1, 1}));
+    EXPECT_EQ(after.tensor(depthwise.input(1)).shape, (ir::Shape{3, 1, 3, 3}));
+    EXPECT_EQ(after.tensor(project.input(1)).shape, (ir::Shape{4, 3, 1, 1}));
+    // The depthwise part convolves its own channels: their filters, biases and group;
+    // stride and padding unchanged.
+    EXPECT_EQ(depthwise.attrs.GetInt("group"), 3);
+    EXPECT_EQ(depthwise.attrs.GetInts("strides"), (std::vector<int64_t>{2, 2}));
+    const std::vector<float> part_wa = after.tensor(expand.input(1)).DataAs<float>();
+    const std::vector<float> part_wd = after.tensor(depthwise.input(1)).DataAs<float>();
+    const std::vector<float> part_cd = after.tensor(depthwise.input(2)).DataAs<float>();
+    const std::vector<float> part_wb = after.tensor(project.input(1)).DataAs<float>();
+    for (size_t c = 0; c < 3; ++c) {
+      const size_t channel = 3 * static_cast<size_t>(part) + c;
+      EXPECT_EQ(part_cd[c], cd[channel]);
+      for (size_t i = 0; i < 3; ++i) EXPECT_EQ(part_wa[c * 3 + i], wa[channel * 3 + i]);
+      for (size_t i = 0; i < 9; ++i) EXPECT_EQ(part_wd[c * 9 + i], wd[channel * 9 + i]);
+      for (size_t o = 0; o < 4; ++o) EXPECT_EQ(part_wb[o * 3 + c], wb[o * 6 + channel]);
+    }
+    EXPECT_EQ(project.input(2) != ir::kNoTensor, part == 0);  // the bias once
+  }
+  EXPECT_EQ(after.ops.back().outputs[0], before.outputs[0]);
+}
+
+TEST(DenseSplit, ConvolutionsThatAreNotPointwiseAreNotSplit) {
+  ir::Attributes strided;
+  strided.Set("strides", std::vector<int64_t>{2, 2});
+  ir::Graph g = DepthwiseBlock(strided);  // a strided 1x1 convolution skips pixels
+  EXPECT_TRUE(plan::FindDensePairs(g).empty());
+  ir::Attributes grouped;
+  grouped.Set("group", int64_t{3});
+  EXPECT_TRUE(plan::FindDensePairs(DepthwiseBlock(grouped)).empty());
+  {  // a 3x3 first layer
+    ir::Graph wide = DepthwiseBlock();
+    ir::Tensor& w = wide.tensor(wide.ops[0].input(1));
+    w.shape = {6, 3, 3, 3};
+    w.SetData(RandomFloats(162, 7));
+    EXPECT_TRUE(plan::FindDensePairs(wide).empty());
+  }
+  {  // a depthwise multiplier of 2: each input channel feeds two output channels
+    ir::Graph multiplied = DepthwiseBlock();
+    multiplied.tensor(multiplied.ops[1].input(1)).shape = {12, 1, 3, 3};
+    EXPECT_TRUE(plan::FindDensePairs(multiplied).empty());
+  }
 }
 
 // fc_a -> Sigmoid -> Mul(0.5) -> fc_b: the per-element ops between run on each part.
@@ -468,8 +572,7 @@ TEST(DenseSplit, PerElementOpsBetweenRunOnEachPart) {
   EXPECT_TRUE(plan::FindDensePairs(PairThroughPerElementOps(/*square=*/true)).empty());
 }
 
-// The MLP 128 -> 2048 -> 2048 -> 10 at 0.6 x 16 KiB: the first pair gains nothing
-// from a split (its 8 KiB output is the accumulator), the second is split.
+// The MLP 128 -> 2048 -> 2048 -> 10 at 0.6 x 16 KiB.
 TEST(DenseSplit, TheMlpFitsSixTenthsOfItsUnsplitBudget) {
   GraphBuilder b;
   ir::TensorId x = b.Input("x", {1, 128});
@@ -483,20 +586,7 @@ TEST(DenseSplit, TheMlpFitsSixTenthsOfItsUnsplitBudget) {
     if (i < 2) b.graph().ops.back().fused_activation = ir::Activation::kRelu;
   }
   b.Output(x);
-  const ir::Graph g = b.Take();
-  plan::Budget budget;
-  budget.fast_bytes = 16 * 1024 * 6 / 10;
-  const plan::PlanResult unsplit = plan::PlanModel(g, plan::Budget{16 * 1024});
-  EXPECT_TRUE(unsplit.rewrites.empty());
-  const plan::PlanResult p = plan::PlanModel(g, budget);
-  ASSERT_EQ(p.rewrites.size(), 1u);
-  EXPECT_EQ(p.rewrites[0].kind, "fdt-fan-out-fan-in");
-  EXPECT_EQ(p.rewrites[0].op, "fc1+fc2");
-  EXPECT_LE(p.scheduled_peak_bytes, budget.fast_bytes);
-  EXPECT_EQ(p.macs, unsplit.macs);
-  EXPECT_EQ(p.recompute_macs, 0);
-  EXPECT_EQ(p.slow_traffic_bytes, 0);
-  testing::ExpectPlanReplays(p);
+  ExpectTheSecondPairSplitsIntoSixTenths(b.Take(), 16 * 1024);
 }
 
 }  // namespace
