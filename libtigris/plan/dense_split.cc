@@ -62,14 +62,17 @@ bool LikeH(const ir::Tensor& t, const ir::Tensor& h) {
   return h.quant ? IsInt8Activation(t) : IsFloat(t);
 }
 
-// The paper's other dense layer: a pointwise (1x1) convolution, a Gemm at every pixel
-// (section 3, Fig. 4: the FDT fan-out and fan-in around a depthwise block). float32 only:
-// int8 parts would need int32 outputs from the convolution kernels. One group, a constant
-// weight [M, K, 1, 1], C absent or a constant [M], strides and dilations 1, and the
-// input's height and width out (so no padding).
-bool IsPointwiseConv(const ir::Graph& graph, const ir::Op& op) {
+// The paper's other layer with every output reading every input: a convolution with one
+// group (section 3: FDT fan-out splits any op's output channels, FDT fan-in any op's
+// input channels; Fig. 4 has pointwise ones around a depthwise block). Its output channels
+// are the rows of its weight [M, K, kh, kw], its input channels the columns of kh kw
+// values: each part keeps the strides, padding and dilations (zero padding adds zero to
+// every partial sum). float32 only: int8 parts would need int32 outputs from the
+// convolution kernels.
+bool IsDenseConv(const ir::Graph& graph, const ir::Op& op) {
   if (op.type != ir::OpType::kConv || op.inputs.size() < 2 || op.inputs.size() > 3 ||
-      op.outputs.size() != 1 || op.outputs[0] == ir::kNoTensor) {
+      op.outputs.size() != 1 || op.outputs[0] == ir::kNoTensor ||
+      op.attrs.GetInt("group", 1) != 1) {
     return false;
   }
   const ir::TensorId x = op.input(0), w = op.input(1), c = op.input(2);
@@ -80,19 +83,12 @@ bool IsPointwiseConv(const ir::Graph& graph, const ir::Op& op) {
   const ir::Tensor& wt = graph.tensor(w);
   const ir::Tensor& yt = graph.tensor(op.outputs[0]);
   if (!IsFloat(xt) || !IsFloat(wt) || !IsFloat(yt) || xt.shape.size() != 4 ||
-      yt.shape.size() != 4 || wt.shape != ir::Shape{yt.shape[1], xt.shape[1], 1, 1} ||
-      yt.shape[0] != xt.shape[0] || yt.shape[2] != xt.shape[2] || yt.shape[3] != xt.shape[3]) {
+      yt.shape.size() != 4 || wt.shape.size() != 4 || wt.shape[0] != yt.shape[1] ||
+      wt.shape[1] != xt.shape[1] || yt.shape[0] != xt.shape[0]) {
     return false;
   }
-  if (c != ir::kNoTensor && (!graph.IsConstant(c) || !IsFloat(graph.tensor(c)) ||
-                             graph.tensor(c).shape != ir::Shape{yt.shape[1]})) {
-    return false;
-  }
-  const auto ones = [](const std::vector<int64_t>& v) {
-    return std::all_of(v.begin(), v.end(), [](int64_t e) { return e == 1; });
-  };
-  return op.attrs.GetInt("group", 1) == 1 && ones(op.attrs.GetInts("strides", {1, 1})) &&
-         ones(op.attrs.GetInts("dilations", {1, 1}));
+  return c == ir::kNoTensor || (graph.IsConstant(c) && IsFloat(graph.tensor(c)) &&
+                                graph.tensor(c).shape == ir::Shape{yt.shape[1]});
 }
 
 // An op on each channel of map h on its own (the paper's PART blocks of a depthwise
@@ -106,6 +102,8 @@ bool IsPerChannel(const ir::Graph& graph, const ir::Op& op, ir::TensorId h) {
   switch (op.type) {
     case ir::OpType::kMaxPool:
     case ir::OpType::kAveragePool:
+    case ir::OpType::kGlobalAveragePool:
+    case ir::OpType::kGlobalMaxPool:
       return op.inputs.size() == 1;
     case ir::OpType::kDepthwiseConv: {
       const ir::TensorId w = op.input(1), c = op.input(2);
@@ -188,10 +186,11 @@ std::vector<uint8_t> Rows(const ir::Tensor& t, int64_t cols, int64_t begin, int6
   return std::vector<uint8_t>(from, from + static_cast<size_t>(count * cols) * elem);
 }
 
-// Columns [begin, begin + count) of every row of a row-major [rows, cols] constant.
+// Columns [begin, begin + count) of every row of a row-major [rows, cols] constant whose
+// columns are `inner` values each (a convolution weight's kh kw taps per input channel).
 std::vector<uint8_t> Columns(const ir::Tensor& t, int64_t rows, int64_t cols, int64_t begin,
-                             int64_t count) {
-  const size_t elem = ir::DTypeSize(t.dtype);
+                             int64_t count, int64_t inner = 1) {
+  const size_t elem = ir::DTypeSize(t.dtype) * static_cast<size_t>(inner);
   std::vector<uint8_t> out(static_cast<size_t>(rows * count) * elem);
   for (int64_t r = 0; r < rows; ++r) {
     std::memcpy(out.data() + static_cast<size_t>(r * count) * elem,
@@ -253,7 +252,7 @@ std::vector<DensePair> FindDensePairs(const ir::Graph& graph) {
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const ir::Op& a = graph.ops[i];
     const bool gemm = IsCanonicalGemm(graph, a);
-    if (!gemm && !IsPointwiseConv(graph, a)) continue;
+    if (!gemm && !IsDenseConv(graph, a)) continue;
     const ir::Tensor& h0 = graph.tensor(a.outputs[0]);
     // Down from h through per-element ops (and, on a map, per-channel ops), each the only
     // reader of what it reads, to the second layer; every tensor on the way has h's rank,
@@ -280,7 +279,7 @@ std::vector<DensePair> FindDensePairs(const ir::Graph& graph) {
     const ir::Op& b = graph.ops[static_cast<size_t>(pair.b)];
     if (b.input(0) != h || b.input(1) == h || b.input(2) == h ||
         (gemm ? !IsCanonicalGemm(graph, b) || !LikeH(graph.tensor(b.outputs[0]), h0)
-              : !IsPointwiseConv(graph, b))) {
+              : !IsDenseConv(graph, b))) {
       continue;
     }
     const ir::Tensor& y = graph.tensor(b.outputs[0]);
@@ -291,7 +290,7 @@ std::vector<DensePair> FindDensePairs(const ir::Graph& graph) {
         !y.host_shape.empty()) {
       continue;
     }
-    // Gemms: h is [n, M] and y [n, L] (a pointwise convolution's shapes it checks itself).
+    // Gemms: h is [n, M] and y [n, L] (a convolution's shapes IsDenseConv checks).
     if (gemm && (h0.shape.size() != 2 || y.shape != ir::Shape{h0.shape[0], bb[0]})) continue;
     pairs.push_back(std::move(pair));
   }
@@ -333,7 +332,7 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
   const ir::Tensor h = graph.tensor(a.outputs[0]);
   const ir::Tensor ba = graph.tensor(a.input(1));
   const ir::Tensor bb = graph.tensor(b.input(1));
-  // A Gemm's B is [M, K], a pointwise convolution's weight [M, K, 1, 1]: rows of K values.
+  // A Gemm's B is [M, K], a convolution's weight [M, K, kh, kw]: rows of K kh kw values.
   const int64_t m = h.shape[1], k_in = ba.num_elements() / ba.shape[0], l = bb.shape[0];
   const ir::TensorId y = b.outputs[0];
   const ir::Shape y_shape = graph.tensor(y).shape;
@@ -388,8 +387,9 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
     ir::Op fan_in = b;
     fan_in.name = b.name + part;
     // B_b's columns [L, M] (or [L, M, 1, 1]): its rows, and their scales, stay whole.
-    fan_in.inputs = {in_k, AddPart(graph, bb, part, WithChannels(bb.shape, count),
-                                   Columns(bb, l, m, begin, count), bb.quant)};
+    fan_in.inputs = {
+        in_k, AddPart(graph, bb, part, WithChannels(bb.shape, count),
+                      Columns(bb, l, m, begin, count, bb.num_elements() / (l * m)), bb.quant)};
     const bool last = k + 1 == parts;
     if (h.quant) {
       // int8: C is the bias on the first part and the int32 sums of the parts before on

@@ -29,17 +29,21 @@
 // part requantizes the total once with Gemm_b's fused activation (the runtime's int8 GEMM
 // parts, tgrs_fully_connected_part_s8). No Add or activation op is added.
 //
-// The same split applies to pointwise (1x1) convolutions, a dense layer at every pixel, and
-// there the paper's FDT block has a depthwise convolution between them (Fig. 4; MobileNet's
-// blocks): per-channel ops between the two (depthwise convolutions with one output channel
-// per input channel, max and average pools) run on each part with their own channels'
-// filters and bias, so h, the block's widest map, is never whole:
+// The same split applies to convolutions with one group: every output channel reads every
+// input channel, so their output channels fan out (weight rows) and their input channels
+// fan in (weight columns of kh kw taps) like a dense layer's, each part keeping the
+// strides, padding and dilations (zero padding adds zero to every partial sum). The
+// paper's FDT block has a depthwise convolution between two pointwise ones (Fig. 4;
+// MobileNet's blocks): per-channel ops between the two (depthwise convolutions with one
+// output channel per input channel, max, average and global pools) run on each part with
+// their own channels' filters, bias and group, so h, the block's widest map, is never
+// whole:
 //
-//   x[n, K, H, W] -> Conv1x1(W_a [M, K, 1, 1]) -> h[n, M, H, W] -> DepthwiseConv(W_d [M, 1,
-//   kh, kw]) -> d[n, M, H', W'] -> Conv1x1(W_b [L, M, 1, 1]) -> y[n, L, H', W']
+//   x[n, K, H, W] -> Conv(W_a [M, K, kh, kw]) -> h[n, M, H1, W1] -> DepthwiseConv(W_d [M, 1,
+//   dh, dw]) -> d[n, M, H2, W2] -> Conv(W_b [L, M, kh', kw']) -> y[n, L, H3, W3]
 //
-// becomes per part k: Conv1x1 (W_a's rows of part k) -> DepthwiseConv (W_d's rows, group
-// M_k) -> Conv1x1 (W_b's columns), the partial results summed as above. float32 only (int8
+// becomes per part k: Conv (W_a's rows of part k) -> DepthwiseConv (W_d's rows, group
+// M_k) -> Conv (W_b's columns), the partial results summed as above. float32 only (int8
 // parts would need int32 outputs from the convolution kernels); the maps' rows can still
 // be tiled after the split (the paper's combined FDT and FFMT).
 #ifndef TIGRIS_PLAN_DENSE_SPLIT_H_
@@ -64,7 +68,7 @@ inline constexpr int kMaxDenseParts = 25;
 // A candidate pair: Gemm_a (op index a) whose output reaches Gemm_b (op index b), as A,
 // through the ops `between` (in order; often none), each the only reader of what it reads:
 // the paper's PART blocks, run on each part (per-element ops unchanged, per-channel ops on
-// their part's channels). Both are Gemms or both pointwise convolutions.
+// their part's channels). Both are Gemms or both convolutions with one group.
 struct DensePair {
   int a = -1;
   int b = -1;
@@ -76,9 +80,9 @@ struct DensePair {
 // without quantization or int8 (activations per tensor, B per tensor or per row, C the int32
 // bias); h = Gemm_a's output, a 2-D [n, M] read only by Gemm_b, as A, or by a chain
 // of per-element ops (DensePair::between) that ends in Gemm_b, none of it a graph output;
-// y = Gemm_b's output, 2-D [n, L] with no host view. Or both float32 pointwise
-// convolutions (one group, weight [M, K, 1, 1], strides and dilations 1, no padding), the
-// chain between them per-element or per-channel ops on maps of M channels.
+// y = Gemm_b's output, 2-D [n, L] with no host view. Or both float32 convolutions with
+// one group (weights [M, K, kh, kw] and [L, M, kh', kw']), the chain between them
+// per-element or per-channel ops on maps of M channels.
 std::vector<DensePair> FindDensePairs(const ir::Graph& graph);
 
 // The fast bytes the pair needs unsplit (16-byte aligned: x + h while Gemm_a runs, an op

@@ -504,25 +504,113 @@ TEST(DenseSplit, PointwiseConvolutionsSplitAroundTheirDepthwiseBlock) {
   EXPECT_EQ(after.ops.back().outputs[0], before.outputs[0]);
 }
 
-TEST(DenseSplit, ConvolutionsThatAreNotPointwiseAreNotSplit) {
-  ir::Attributes strided;
-  strided.Set("strides", std::vector<int64_t>{2, 2});
-  ir::Graph g = DepthwiseBlock(strided);  // a strided 1x1 convolution skips pixels
-  EXPECT_TRUE(plan::FindDensePairs(g).empty());
-  ir::Attributes grouped;
+TEST(DenseSplit, GroupedConvolutionsAndDepthwiseMultipliersAreNotSplit) {
+  ir::Attributes grouped;  // each output channel reads only its group's inputs
   grouped.Set("group", int64_t{3});
   EXPECT_TRUE(plan::FindDensePairs(DepthwiseBlock(grouped)).empty());
-  {  // a 3x3 first layer
-    ir::Graph wide = DepthwiseBlock();
-    ir::Tensor& w = wide.tensor(wide.ops[0].input(1));
-    w.shape = {6, 3, 3, 3};
-    w.SetData(RandomFloats(162, 7));
-    EXPECT_TRUE(plan::FindDensePairs(wide).empty());
+  // A depthwise multiplier of 2: each input channel feeds two output channels.
+  ir::Graph multiplied = DepthwiseBlock();
+  multiplied.tensor(multiplied.ops[1].input(1)).shape = {12, 1, 3, 3};
+  EXPECT_TRUE(plan::FindDensePairs(multiplied).empty());
+}
+
+// NCHW float maps, op by op in double precision: Conv (any group: depthwise too) with its
+// strides, pads and fused activation, Add, Relu, Relu6 (the ops a split of DepthwiseBlock
+// writes). Independent of the planner: the oracle for splits of convolutions.
+std::vector<double> EvaluateMaps(const ir::Graph& g, const std::vector<float>& x) {
+  std::map<ir::TensorId, std::vector<double>> values;
+  values[g.inputs[0]] = std::vector<double>(x.begin(), x.end());
+  auto value = [&](ir::TensorId id) -> std::vector<double> {
+    if (!g.IsConstant(id)) return values.at(id);
+    const std::vector<float> c = g.tensor(id).DataAs<float>();
+    return std::vector<double>(c.begin(), c.end());
+  };
+  for (const ir::Op& op : g.ops) {
+    const ir::Shape& out = g.tensor(op.outputs[0]).shape;  // [1, C, H, W]
+    std::vector<double> y(static_cast<size_t>(out[1] * out[2] * out[3]));
+    const std::vector<double> a = value(op.input(0));
+    if (op.type == OpType::kConv || op.type == OpType::kDepthwiseConv) {
+      const ir::Shape& in = g.tensor(op.input(0)).shape;
+      const ir::Shape& ws = g.tensor(op.input(1)).shape;  // [C_out, C_in / group, kh, kw]
+      const std::vector<double> w = value(op.input(1));
+      const std::vector<double> c =
+          op.input(2) == ir::kNoTensor ? std::vector<double>{} : value(op.input(2));
+      const int64_t group = op.attrs.GetInt("group", 1), per_group = ws[1];
+      const std::vector<int64_t> stride = op.attrs.GetInts("strides", {1, 1});
+      const std::vector<int64_t> pads = op.attrs.GetInts("pads", {0, 0, 0, 0});
+      for (int64_t o = 0; o < out[1]; ++o) {
+        const int64_t first = o / (out[1] / group) * per_group;
+        for (int64_t r = 0; r < out[2]; ++r) {
+          for (int64_t col = 0; col < out[3]; ++col) {
+            double sum = 0.0;
+            for (int64_t i = 0; i < per_group; ++i) {
+              for (int64_t u = 0; u < ws[2]; ++u) {
+                for (int64_t v = 0; v < ws[3]; ++v) {
+                  const int64_t in_row = r * stride[0] - pads[0] + u,
+                                in_col = col * stride[1] - pads[1] + v;
+                  if (in_row < 0 || in_row >= in[2] || in_col < 0 || in_col >= in[3]) continue;
+                  sum += a[static_cast<size_t>(((first + i) * in[2] + in_row) * in[3] + in_col)] *
+                         w[static_cast<size_t>(((o * per_group + i) * ws[2] + u) * ws[3] + v)];
+                }
+              }
+            }
+            if (!c.empty()) sum += c[static_cast<size_t>(o)];
+            y[static_cast<size_t>((o * out[2] + r) * out[3] + col)] =
+                Activate(op.fused_activation, float(sum));
+          }
+        }
+      }
+    } else if (op.type == OpType::kAdd) {
+      const std::vector<double> b = value(op.input(1));
+      for (size_t i = 0; i < y.size(); ++i) y[i] = a[i] + b[i];
+    } else if (op.type == OpType::kRelu || op.type == OpType::kRelu6) {
+      const ir::Activation act =
+          op.type == OpType::kRelu ? ir::Activation::kRelu : ir::Activation::kRelu6;
+      for (size_t i = 0; i < y.size(); ++i) y[i] = Activate(act, float(a[i]));
+    } else {
+      ADD_FAILURE() << "the map interpreter has no " << ir::OpTypeName(op.type);
+      return {};
+    }
+    values[op.outputs[0]] = y;
   }
-  {  // a depthwise multiplier of 2: each input channel feeds two output channels
-    ir::Graph multiplied = DepthwiseBlock();
-    multiplied.tensor(multiplied.ops[1].input(1)).shape = {12, 1, 3, 3};
-    EXPECT_TRUE(plan::FindDensePairs(multiplied).empty());
+  return values.at(g.outputs[0]);
+}
+
+// Any convolution with one group splits: each part keeps the strides and padding, its
+// output channels are the first layer's weight rows and its input channels the second's
+// columns of kh kw taps. DepthwiseBlock with 3x3 convolutions on both sides, the first
+// strided, the second padded and followed by a Relu.
+TEST(DenseSplit, ConvolutionsOfAnyWindowSplitToTheUnsplitResult) {
+  ir::Attributes strided;
+  strided.Set("strides", std::vector<int64_t>{2, 2});
+  strided.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  ir::Graph before = DepthwiseBlock(strided);
+  ir::Tensor& wa = before.tensor(before.ops[0].input(1));
+  wa.shape = {6, 3, 3, 3};
+  wa.SetData(RandomFloats(162, 7));
+  before.tensor(before.ops[0].outputs[0]).shape = {1, 6, 3, 3};  // (5 + 2 - 3) / 2 + 1
+  before.tensor(before.ops[1].outputs[0]).shape = {1, 6, 2, 2};  // the depthwise, stride 2
+  ir::Tensor& wb = before.tensor(before.ops[2].input(1));
+  wb.shape = {4, 6, 3, 3};
+  wb.SetData(RandomFloats(216, 8));
+  before.ops[2].attrs.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  before.ops[2].fused_activation = ir::Activation::kRelu;
+  before.tensor(before.ops[2].outputs[0]).shape = {1, 4, 2, 2};
+  for (int parts : {2, 3, 6}) {
+    ir::Graph after = before;
+    const std::vector<plan::DensePair> pairs = plan::FindDensePairs(after);
+    ASSERT_EQ(pairs.size(), 1u);
+    plan::SplitDensePair(after, pairs[0], parts);
+    EXPECT_EQ(TotalMacs(after), TotalMacs(before)) << parts << " parts";
+    EXPECT_EQ(OpTypes(after).back(), "Relu");  // the second layer's activation, once
+    for (uint32_t seed = 30; seed < 33; ++seed) {
+      const std::vector<float> x = RandomFloats(75, seed);
+      const std::vector<double> want = EvaluateMaps(before, x), got = EvaluateMaps(after, x);
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < want.size(); ++i) {
+        EXPECT_NEAR(got[i], want[i], 1e-4 * (1.0 + std::abs(want[i]))) << parts << " parts, " << i;
+      }
+    }
   }
 }
 
