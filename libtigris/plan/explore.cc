@@ -49,10 +49,8 @@ ExploredPlan Figures(const PlanResult& plan, const SearchConfig& config, int64_t
   out.slow_traffic_bytes = plan.slow_traffic_bytes;
   for (const Stage& stage : plan.stages) {
     out.fast_bytes = std::max(out.fast_bytes, stage.weight_bytes + stage.peak_bytes);
-    if (stage.tile) out.tile_steps += stage.tile->count;
-    if (stage.chain < 0 && !stage.tile) ++out.tile_steps;
   }
-  for (const Chain& chain : plan.chains) out.tile_steps += chain.tile.count;
+  out.tile_steps = TileSteps(plan);
   return out;
 }
 

@@ -52,4 +52,14 @@ std::string_view VerdictName(Verdict verdict) {
   return "?";
 }
 
+int64_t TileSteps(const PlanResult& plan) {
+  int64_t steps = 0;
+  for (const Stage& stage : plan.stages) {
+    if (stage.tile) steps += stage.tile->count;
+    if (stage.chain < 0 && !stage.tile) ++steps;
+  }
+  for (const Chain& chain : plan.chains) steps += chain.tile.count;
+  return steps;
+}
+
 }  // namespace tigris::plan

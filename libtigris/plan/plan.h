@@ -125,6 +125,10 @@ struct PlanResult {
   std::optional<Exploration> exploration;
 };
 
+// The plan's tile steps: the tile count of every loop, and 1 for each stage run whole
+// (each step costs a loop's fixed work: the search's fourth figure, plan/explore.h).
+int64_t TileSteps(const PlanResult& plan);
+
 }  // namespace tigris::plan
 
 #endif  // TIGRIS_PLAN_PLAN_H_

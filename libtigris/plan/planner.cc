@@ -1,6 +1,7 @@
 #include "plan/planner.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -157,19 +158,24 @@ bool SplitsDensePairs(const PlanResult& plan) {
                      [](const Rewrite& r) { return r.kind == kDenseSplitRewrite; });
 }
 
-// Whether `a` is a better plan than `b`: it fits where `b` does not; when both fit, the
-// budget's bytes are free and the time they cost decides: less recompute, then less slow
-// traffic, then the lower fast peak; when neither fits, the lower fast peak, then the
-// lower slow traffic.
+// Whether `a` is a better plan than `b`: it fits where `b` does not; when both fit, it
+// costs no more time by any figure the planner has (recompute, slow traffic, tile steps)
+// and less by one, or the same and a lower fast peak: a plan that trades one cost for
+// another is the search's to offer (--explore), not the default's; when neither fits, the
+// lower fast peak, then the lower slow traffic.
 bool Better(const PlanResult& a, const PlanResult& b) {
   const bool a_fits = a.verdict != Verdict::kNeedsWork, b_fits = b.verdict != Verdict::kNeedsWork;
   if (a_fits != b_fits) return a_fits;
-  if (a_fits) {
-    return std::make_tuple(a.recompute_macs, a.slow_traffic_bytes, a.scheduled_peak_bytes) <
-           std::make_tuple(b.recompute_macs, b.slow_traffic_bytes, b.scheduled_peak_bytes);
+  if (!a_fits) {
+    return std::make_pair(a.scheduled_peak_bytes, a.slow_traffic_bytes) <
+           std::make_pair(b.scheduled_peak_bytes, b.slow_traffic_bytes);
   }
-  return std::make_tuple(a.scheduled_peak_bytes, a.slow_traffic_bytes) <
-         std::make_tuple(b.scheduled_peak_bytes, b.slow_traffic_bytes);
+  const std::array<int64_t, 3> ca = {a.recompute_macs, a.slow_traffic_bytes, TileSteps(a)};
+  const std::array<int64_t, 3> cb = {b.recompute_macs, b.slow_traffic_bytes, TileSteps(b)};
+  for (size_t i = 0; i < ca.size(); ++i) {
+    if (ca[i] > cb[i]) return false;
+  }
+  return ca != cb || a.scheduled_peak_bytes < b.scheduled_peak_bytes;
 }
 
 }  // namespace
