@@ -5,6 +5,7 @@
  */
 #include "ops_internal.h"
 
+#if TGRS_WITH_GEMM_PARTS
 /* One part of an int8 Gemm whose input dimension the planner split (fdt-fan-out-fan-in,
  * docs/planning.md): int8 in, and either int32 out (the part's raw sums) or, for the last
  * part, int8 out from an int32 C that holds the parts before (the Merge). */
@@ -16,7 +17,6 @@ static int is_gemm_part(const tgrs_op_call* call) {
           (sums_in && call->out[0].tensor.dtype == TGRS_DTYPE_INT8));
 }
 
-#if TGRS_WITH_GEMM_PARTS
 /* C is the bias (a constant [N]) on the first part, the running int32 sums [batch, N] (an
  * activation) after it. */
 static tgrs_status fully_connected_part(tgrs_op_call* call, int32_t batch, int32_t k,
@@ -66,13 +66,11 @@ static tgrs_status fully_connected(tgrs_op_call* call, const tgrs_operand* bias)
   if (tgrs_operand_count(&call->out[0]) != (size_t)batch * (size_t)n_out) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
-  if (is_gemm_part(call)) {
 #if TGRS_WITH_GEMM_PARTS
-    return fully_connected_part(call, batch, k, n_out);
-#else
-    return TGRS_ERR_UNSUPPORTED_OP;                  /* tgrs_op_select.h */
+  if (is_gemm_part(call)) return fully_connected_part(call, batch, k, n_out);
 #endif
-  }
+  /* Without GEMM parts (tgrs_op_select.h), a part writing INT32 is neither int8 nor float32
+   * below: TGRS_ERR_UNSUPPORTED_OP, so a split plan fails at its first part. */
   if (bias != NULL && tgrs_operand_count(bias) != (size_t)n_out) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
