@@ -93,7 +93,7 @@ bool IsDenseConv(const ir::Graph& graph, const ir::Op& op) {
 
 // An op on each channel of map h on its own (the paper's PART blocks of a depthwise
 // block): a depthwise convolution with one output channel per input channel, constant
-// weights and bias, or a max or average pool. It may change the height and width.
+// weights and bias, or a max, average or global pool. It may change the height and width.
 bool IsPerChannel(const ir::Graph& graph, const ir::Op& op, ir::TensorId h) {
   if (op.outputs.size() != 1 || op.input(0) != h || graph.tensor(h).shape.size() != 4) {
     return false;
@@ -386,7 +386,8 @@ void SplitDensePair(ir::Graph& graph, const DensePair& pair, int parts) {
 
     ir::Op fan_in = b;
     fan_in.name = b.name + part;
-    // B_b's columns [L, M] (or [L, M, 1, 1]): its rows, and their scales, stay whole.
+    // B_b's columns of [L, M] (or of [L, M, kh, kw], kh kw taps each): its rows, and their
+    // scales, stay whole.
     fan_in.inputs = {
         in_k, AddPart(graph, bb, part, WithChannels(bb.shape, count),
                       Columns(bb, l, m, begin, count, bb.num_elements() / (l * m)), bb.quant)};

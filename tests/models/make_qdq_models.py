@@ -42,6 +42,7 @@ import numpy as np
 import onnx
 import onnx.numpy_helper
 import onnx.version_converter
+from onnx import TensorProto, helper
 from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
                                       quantize_static)
 from onnxruntime.quantization.shape_inference import quant_pre_process
@@ -179,17 +180,18 @@ def quantize(source, output, activation_type, weight_type=QuantType.QInt8, per_c
 
 def fdt_mlp():
     """The float MLP behind fdt_mlp.int8.onnx (see the module docstring)."""
-    from onnx import TensorProto, helper
     rng = np.random.RandomState(SEED)
     widths = [64, 512, 512, 10]
     inits, nodes, x = [], [], "x"
     for i, (k, m) in enumerate(zip(widths, widths[1:])):
         w = (rng.standard_normal([m, k]) * np.sqrt(2.0 / k)).astype(np.float32)
         b = (rng.standard_normal(m) * 0.1).astype(np.float32)
-        inits += [onnx.numpy_helper.from_array(w, f"w{i}"), onnx.numpy_helper.from_array(b, f"b{i}")]
+        inits += [onnx.numpy_helper.from_array(w, f"w{i}"),
+                  onnx.numpy_helper.from_array(b, f"b{i}")]
         last = i == len(widths) - 2
         g = "y" if last else f"g{i}"
-        nodes.append(helper.make_node("Gemm", [x, f"w{i}", f"b{i}"], [g], transB=1, name=f"fc{i}"))
+        nodes.append(
+            helper.make_node("Gemm", [x, f"w{i}", f"b{i}"], [g], transB=1, name=f"fc{i}"))
         if not last:
             nodes.append(helper.make_node("Relu", [g], [f"h{i}"], name=f"relu{i}"))
             x = f"h{i}"
