@@ -19,14 +19,28 @@ struct FcCase {
 
 class FullyConnectedTest : public ::testing::TestWithParam<FcCase> {};
 
-TEST_P(FullyConnectedTest, S8MatchesReference) {
-  const FcCase& c = GetParam();
-  const std::vector<int8_t> x = RandomS8(size_t(c.batch) * c.k, 91);
-  const std::vector<int8_t> w = RandomS8(size_t(c.n_out) * c.k, 92, -127, 127);
-  const std::vector<int32_t> bias = RandomS32(c.n_out, 93, -20000, 20000);
+// A case's random int8 layer (input, weights, bias from `seed`, `seed` + 1, + 2) and its
+// per-channel requantization of c.scale, 10% larger per output channel.
+struct FcData {
+  std::vector<int8_t> x, w;
+  std::vector<int32_t> bias;
+  ChannelQuant cq;
+};
+FcData MakeFcData(const FcCase& c, uint32_t seed) {
+  FcData d;
+  d.x = RandomS8(size_t(c.batch) * c.k, seed);
+  d.w = RandomS8(size_t(c.n_out) * c.k, seed + 1, -127, 127);
+  d.bias = RandomS32(c.n_out, seed + 2, -20000, 20000);
   std::vector<double> reals;
   for (int o = 0; o < c.n_out; ++o) reals.push_back(c.scale * (1.0 + 0.1 * o));
-  const ChannelQuant cq = MakeChannelQuant(reals);
+  d.cq = MakeChannelQuant(reals);
+  return d;
+}
+
+TEST_P(FullyConnectedTest, S8MatchesReference) {
+  const FcCase& c = GetParam();
+  const FcData d = MakeFcData(c, 91);
+  const auto& [x, w, bias, cq] = d;
   std::vector<int8_t> want(size_t(c.batch) * c.n_out);
   for (int b = 0; b < c.batch; ++b)
     for (int o = 0; o < c.n_out; ++o) {
@@ -68,12 +82,8 @@ TEST_P(FullyConnectedTest, F32MatchesReference) {
 // with per-channel filter zero points (the kernels' two loops).
 TEST_P(FullyConnectedTest, S8PartsGiveTheWholeLayersBytes) {
   const FcCase& c = GetParam();
-  const std::vector<int8_t> x = RandomS8(size_t(c.batch) * c.k, 81);
-  const std::vector<int8_t> w = RandomS8(size_t(c.n_out) * c.k, 82, -127, 127);
-  const std::vector<int32_t> bias = RandomS32(c.n_out, 83, -20000, 20000);
-  std::vector<double> reals;
-  for (int o = 0; o < c.n_out; ++o) reals.push_back(c.scale * (1.0 + 0.1 * o));
-  const ChannelQuant cq = MakeChannelQuant(reals);
+  const FcData d = MakeFcData(c, 81);
+  const auto& [x, w, bias, cq] = d;
   const tgrs_quant_s8 q{c.in_zp, c.out_zp, c.act_min, c.act_max};
   const int cuts[] = {0, c.k / 4, c.k / 2 + 1, c.k};  // three uneven parts
   for (bool asymmetric : {false, true}) {

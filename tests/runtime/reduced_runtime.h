@@ -173,6 +173,17 @@ inline std::vector<Bytes> Inputs(const tgrs_plan& plan) {
   return inputs;
 }
 
+// Runs plan `p` on the reduced runtime on Inputs(): it must stop with
+// TGRS_ERR_UNSUPPORTED_OP at op `first` (an op or feature this build left out, after the
+// ops before it ran); the full runtime must run the same plan.
+inline void ExpectUnsupportedAt(const LoadedPlan& p, int32_t first) {
+  const std::vector<Bytes> inputs = Inputs(p.plan);
+  const ReducedRun r = RunReduced(p.plan, inputs);
+  EXPECT_EQ(r.status, TGRS_ERR_UNSUPPORTED_OP) << tgrs_status_name(r.status);
+  EXPECT_EQ(r.stats.failed_op, first);
+  RunFull(p, inputs);  // the plan itself is fine
+}
+
 }  // namespace tigris::runtime_test
 
 #endif  // TIGRIS_TESTS_RUNTIME_REDUCED_RUNTIME_H_

@@ -129,11 +129,7 @@ TEST(OpSelectTest, AnOpLeftOutFailsWhereItIsReached) {
     if (!selected.count(static_cast<int>(op.code))) first = static_cast<int32_t>(i);
   }
   ASSERT_GT(first, 0) << "mnist8 was meant to begin with selected ops and hold another";
-  const std::vector<Bytes> inputs = Inputs(p->plan);
-  const ReducedRun r = RunReduced(p->plan, inputs);
-  EXPECT_EQ(r.status, TGRS_ERR_UNSUPPORTED_OP) << tgrs_status_name(r.status);
-  EXPECT_EQ(r.stats.failed_op, first);
-  RunFull(*p, inputs);  // the plan itself is fine
+  ExpectUnsupportedAt(*p, first);
 }
 
 // Plan features the header leaves out when its plan does not use them (tgrs_op_select.h):
