@@ -5,25 +5,60 @@
 namespace tigris::cli {
 namespace {
 
+// Calls `visit` with every tile loop of the plan: tiled stages' and chains'.
+template <typename Visit>
+void ForEachTile(const tgrs_plan& plan, Visit visit) {
+  tgrs_plan_tile tile{};
+  for (uint32_t i = 0; i < tgrs_plan_stage_count(&plan); ++i) {
+    if (tgrs_plan_get_stage_tile(&plan, i, &tile) == TGRS_OK) visit(tile);
+  }
+  for (uint32_t i = 0; i < tgrs_plan_chain_count(&plan); ++i) {
+    if (tgrs_plan_get_chain_tile(&plan, i, &tile) == TGRS_OK) visit(tile);
+  }
+}
+
 // Whether a GEMM runs inside one of the plan's tile loops (a banded reduction: the
 // planner's gemm-as-banded-reduction).
 bool HasTiledGemm(const tgrs_plan& plan) {
-  auto gemm_in = [&](const tgrs_plan_tile& tile) {
+  bool found = false;
+  ForEachTile(plan, [&](const tgrs_plan_tile& tile) {
     for (uint32_t k = 0; k < tile.ops.count; ++k) {
       tgrs_plan_op op{};
-      if (tgrs_plan_get_op(&plan, static_cast<uint32_t>(tile.ops.data[k]), &op) == TGRS_OK &&
-          op.code == TGRS_OP_GEMM) {
+      found = found ||
+              (tgrs_plan_get_op(&plan, static_cast<uint32_t>(tile.ops.data[k]), &op) == TGRS_OK &&
+               op.code == TGRS_OP_GEMM);
+    }
+  });
+  return found;
+}
+
+// Whether graph input (or output) `t`'s host permutation reorders its bytes: whether it
+// moves an axis of extent > 1 past another, as the runtime decides (host_io.c,
+// make_host_map). An NCHW input of one channel moves only a unit axis.
+bool ReordersBytes(const tgrs_plan_tensor& t, bool is_input) {
+  int32_t last = -1;
+  for (uint32_t i = 0; i < t.host_permutation.count && i < t.shape.count; ++i) {
+    const int32_t p = t.host_permutation.data[i];
+    if (p < 0 || static_cast<uint32_t>(p) >= t.shape.count) return true;
+    if ((is_input ? t.shape.data[i] : t.shape.data[p]) == 1) continue;
+    if (p < last) return true;
+    last = p;
+  }
+  return false;
+}
+
+// Whether a graph input or output of the plan is copied element by element.
+bool HasHostPermutation(const tgrs_plan& plan) {
+  for (bool is_input : {true, false}) {
+    const tgrs_i32s ids = is_input ? tgrs_plan_inputs(&plan) : tgrs_plan_outputs(&plan);
+    for (uint32_t k = 0; k < ids.count; ++k) {
+      tgrs_plan_tensor t{};
+      if (ids.data[k] >= 0 &&
+          tgrs_plan_get_tensor(&plan, static_cast<uint32_t>(ids.data[k]), &t) == TGRS_OK &&
+          ReordersBytes(t, is_input)) {
         return true;
       }
     }
-    return false;
-  };
-  tgrs_plan_tile tile{};
-  for (uint32_t i = 0; i < tgrs_plan_stage_count(&plan); ++i) {
-    if (tgrs_plan_get_stage_tile(&plan, i, &tile) == TGRS_OK && gemm_in(tile)) return true;
-  }
-  for (uint32_t i = 0; i < tgrs_plan_chain_count(&plan); ++i) {
-    if (tgrs_plan_get_chain_tile(&plan, i, &tile) == TGRS_OK && gemm_in(tile)) return true;
   }
   return false;
 }
@@ -54,7 +89,8 @@ bool HasGemmParts(const tgrs_plan& plan) {
 std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
   std::set<int> codes;
   bool float32 = false, int8 = false, gemm_bands = false, gemm_parts = false, uint8_io = false;
-  bool lz4 = false;
+  bool lz4 = false, weight_blocks = false, columns = false, channels = false,
+       host_permutation = false;
   bool state = false, staged = false, pinned = false;
   std::string sources;
   for (const LoadedPlan* loaded : plans) {
@@ -70,9 +106,15 @@ std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
       int8 = int8 || t.dtype == TGRS_DTYPE_INT8;
       uint8_io = uint8_io || t.host_dtype != t.dtype;
     }
+    ForEachTile(plan, [&](const tgrs_plan_tile& tile) {
+      columns = columns || tile.column_count != 0;
+      channels = channels || tile.channel_count != 0;
+    });
     gemm_bands = gemm_bands || HasTiledGemm(plan);
     gemm_parts = gemm_parts || HasGemmParts(plan);
     lz4 = lz4 || tgrs_plan_compression(&plan) == TGRS_COMPRESSION_LZ4;
+    host_permutation = host_permutation || HasHostPermutation(plan);
+    weight_blocks = weight_blocks || tgrs_plan_weight_block_count(&plan) > 0;
     state = state || tgrs_plan_state_count(&plan) > 0;
     staged = staged || tgrs_plan_staged_constants(&plan).count > 0;
     pinned = pinned || tgrs_plan_pinned_arena_bytes(&plan) > 0;
@@ -99,6 +141,10 @@ std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
   if (gemm_parts) h += "#define TGRS_WITH_GEMM_PARTS 1\n";
   if (uint8_io) h += "#define TGRS_WITH_UINT8_IO 1\n";
   if (lz4) h += "#define TGRS_WITH_LZ4 1\n";
+  if (weight_blocks) h += "#define TGRS_WITH_WEIGHT_BLOCKS 1\n";
+  if (columns) h += "#define TGRS_WITH_TILE_COLUMNS 1\n";
+  if (channels) h += "#define TGRS_WITH_TILE_CHANNELS 1\n";
+  if (host_permutation) h += "#define TGRS_WITH_HOST_PERMUTATION 1\n";
   if (state) h += "#define TGRS_WITH_STATE 1\n";
   if (staged) h += "#define TGRS_WITH_STAGED_CONSTANTS 1\n";
   if (pinned) h += "#define TGRS_WITH_PINNED 1\n";

@@ -152,8 +152,28 @@
 #ifndef TGRS_WITH_UINT8_IO
 #define TGRS_WITH_UINT8_IO (!TGRS_OPS_SELECTED)
 #endif
+/* A graph input or output whose ONNX layout is not the runtime's (host_permutation: an NCHW
+ * model's inputs), copied element by element. */
+#ifndef TGRS_WITH_HOST_PERMUTATION
+#define TGRS_WITH_HOST_PERMUTATION (!TGRS_OPS_SELECTED)
+#endif
+/* Weight blocks: constants a non-xip plan copies (or LZ4-decodes) into the fast arena
+ * before each stage or chain that reads them. An xip plan has none. */
+#ifndef TGRS_WITH_WEIGHT_BLOCKS
+#define TGRS_WITH_WEIGHT_BLOCKS (!TGRS_OPS_SELECTED)
+#endif
 #ifndef TGRS_WITH_LZ4
 #define TGRS_WITH_LZ4 (!TGRS_OPS_SELECTED)
+#endif
+/* Tile loops beyond row strips (docs/runtime-executor.md): 2-D tiles (TilePlan.columns, a
+ * column view per tile) and channel groups (TilePlan.channels). Left out, a loop that has
+ * them fails with TGRS_ERR_UNSUPPORTED_OP at its stage; the verifier refuses the plan
+ * first, naming the field. */
+#ifndef TGRS_WITH_TILE_COLUMNS
+#define TGRS_WITH_TILE_COLUMNS (!TGRS_OPS_SELECTED)
+#endif
+#ifndef TGRS_WITH_TILE_CHANNELS
+#define TGRS_WITH_TILE_CHANNELS (!TGRS_OPS_SELECTED)
 #endif
 /* Schema-3 arenas (tigris_context.h): persistent state (`tigris compile --state`) and
  * staged constants (`--weights staged`, placement rules). Left out, tgrs_plan_init refuses
@@ -168,6 +188,15 @@
  * out, tgrs_plan_init refuses a plan that lists it, naming memories[6]. */
 #ifndef TGRS_WITH_PINNED
 #define TGRS_WITH_PINNED (!TGRS_OPS_SELECTED)
+#endif
+
+/* Build option, not selected by the ops header: the verifier's messages. With
+ * TGRS_WITH_MESSAGES 0 a verification error keeps its status, the path of fields that
+ * names where it is, and its value and limit, but not the rule's sentence (about 3.5 KB of
+ * Cortex-M flash); `tigris inspect PLAN` prints the sentence on the host
+ * (docs/runtime.md, "Code size"). */
+#ifndef TGRS_WITH_MESSAGES
+#define TGRS_WITH_MESSAGES 1
 #endif
 
 #endif /* TGRS_OP_SELECT_H_ */

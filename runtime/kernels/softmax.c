@@ -14,31 +14,41 @@ size_t tgrs_softmax_scratch_bytes(int32_t axis_len) {
   return axis_len > 0 ? (size_t)4 * (size_t)axis_len : 0;
 }
 
-/* One line: x[i * inner] for i < len, float in `line` (may alias nothing else). Writes the
- * softmax or log softmax of the line back into `line`. */
-static void softmax_line(float* line, int32_t len, int log_mode) {
-  float max = line[0], sum = 0.0f;
+/* The step after the maximum: writes the softmax or the log softmax of `line` (len values,
+ * their maximum `max`) back into it. A pointer rather than a flag, so that a firmware
+ * linking only Softmax links no logarithm (tgrs_op_select.h). */
+typedef void (*line_finish)(float* line, int32_t len, float max);
+
+static void softmax_finish(float* line, int32_t len, float max) {
+  float sum = 0.0f;
+  int32_t i;
+  for (i = 0; i < len; ++i) {
+    line[i] = tgrs_expf(line[i] - max);
+    sum += line[i];
+  }
+  for (i = 0; i < len; ++i) line[i] = line[i] / sum;
+}
+
+static void log_softmax_finish(float* line, int32_t len, float max) {
+  float sum = 0.0f, log_sum;
+  int32_t i;
+  for (i = 0; i < len; ++i) sum += tgrs_expf(line[i] - max);
+  log_sum = tgrs_logf(sum);
+  for (i = 0; i < len; ++i) line[i] = line[i] - max - log_sum;
+}
+
+/* One line: x[i * inner] for i < len, float in `line` (may alias nothing else). */
+static void softmax_line(float* line, int32_t len, line_finish finish) {
+  float max = line[0];
   int32_t i;
   for (i = 1; i < len; ++i) {
     if (line[i] > max) max = line[i];
   }
-  if (log_mode) {
-    for (i = 0; i < len; ++i) sum += tgrs_expf(line[i] - max);
-    {
-      const float log_sum = tgrs_logf(sum);
-      for (i = 0; i < len; ++i) line[i] = line[i] - max - log_sum;
-    }
-  } else {
-    for (i = 0; i < len; ++i) {
-      line[i] = tgrs_expf(line[i] - max);
-      sum += line[i];
-    }
-    for (i = 0; i < len; ++i) line[i] = line[i] / sum;
-  }
+  finish(line, len, max);
 }
 
 static tgrs_kernel_status softmax_f32(void* scratch, int32_t outer, int32_t axis_len, int32_t inner,
-                                      const float* input, float* output, int log_mode) {
+                                      const float* input, float* output, line_finish finish) {
   float* line = (float*)scratch;
   int32_t o, j, i;
   if (scratch == NULL || outer < 1 || axis_len < 1 || inner < 1 || input == NULL ||
@@ -49,7 +59,7 @@ static tgrs_kernel_status softmax_f32(void* scratch, int32_t outer, int32_t axis
     const size_t base = (size_t)o * axis_len * inner;
     for (j = 0; j < inner; ++j) {
       for (i = 0; i < axis_len; ++i) line[i] = input[base + (size_t)i * inner + j];
-      softmax_line(line, axis_len, log_mode);
+      softmax_line(line, axis_len, finish);
       for (i = 0; i < axis_len; ++i) output[base + (size_t)i * inner + j] = line[i];
     }
   }
@@ -58,7 +68,7 @@ static tgrs_kernel_status softmax_f32(void* scratch, int32_t outer, int32_t axis
 
 static tgrs_kernel_status softmax_s8(void* scratch, const tgrs_softmax_quant_s8* q, int32_t outer,
                                      int32_t axis_len, int32_t inner, const int8_t* input,
-                                     int8_t* output, int log_mode) {
+                                     int8_t* output, line_finish finish) {
   float* line = (float*)scratch;
   int32_t o, j, i;
   if (scratch == NULL || q == NULL || !(q->input_scale > 0.0f) || !(q->output_scale > 0.0f) ||
@@ -72,7 +82,7 @@ static tgrs_kernel_status softmax_s8(void* scratch, const tgrs_softmax_quant_s8*
         const int32_t v = input[base + (size_t)i * inner + j];
         line[i] = (float)(v - q->input_zero_point) * q->input_scale;
       }
-      softmax_line(line, axis_len, log_mode);
+      softmax_line(line, axis_len, finish);
       for (i = 0; i < axis_len; ++i) {
         output[base + (size_t)i * inner + j] =
             tgrs_quantize_value_s8(line[i] / q->output_scale, q->output_zero_point);
@@ -84,22 +94,22 @@ static tgrs_kernel_status softmax_s8(void* scratch, const tgrs_softmax_quant_s8*
 
 tgrs_kernel_status tgrs_softmax_f32(void* scratch, int32_t outer, int32_t axis_len, int32_t inner,
                                     const float* input, float* output) {
-  return softmax_f32(scratch, outer, axis_len, inner, input, output, 0);
+  return softmax_f32(scratch, outer, axis_len, inner, input, output, softmax_finish);
 }
 
 tgrs_kernel_status tgrs_log_softmax_f32(void* scratch, int32_t outer, int32_t axis_len,
                                         int32_t inner, const float* input, float* output) {
-  return softmax_f32(scratch, outer, axis_len, inner, input, output, 1);
+  return softmax_f32(scratch, outer, axis_len, inner, input, output, log_softmax_finish);
 }
 
 tgrs_kernel_status tgrs_softmax_s8(void* scratch, const tgrs_softmax_quant_s8* quant, int32_t outer,
                                    int32_t axis_len, int32_t inner, const int8_t* input,
                                    int8_t* output) {
-  return softmax_s8(scratch, quant, outer, axis_len, inner, input, output, 0);
+  return softmax_s8(scratch, quant, outer, axis_len, inner, input, output, softmax_finish);
 }
 
 tgrs_kernel_status tgrs_log_softmax_s8(void* scratch, const tgrs_softmax_quant_s8* quant,
                                        int32_t outer, int32_t axis_len, int32_t inner,
                                        const int8_t* input, int8_t* output) {
-  return softmax_s8(scratch, quant, outer, axis_len, inner, input, output, 1);
+  return softmax_s8(scratch, quant, outer, axis_len, inner, input, output, log_softmax_finish);
 }

@@ -97,6 +97,7 @@ static tgrs_status make_host_map(const tgrs_plan_tensor* t, int is_input, host_m
   const uint32_t pad = 4u - rank;
   size_t onnx_stride[4];
   uint32_t i, seen = 0;
+  int32_t last = -1; /* the last axis of extent > 1 met, in the walk below */
   if (rank == 0 || rank > 4) return rank == 0 ? TGRS_OK : TGRS_ERR_UNSUPPORTED_OP;
   if (t->host_permutation.count != 0 && t->host_permutation.count != rank) {
     return TGRS_ERR_INCONSISTENT_PLAN;
@@ -121,7 +122,12 @@ static tgrs_status make_host_map(const tgrs_plan_tensor* t, int is_input, host_m
     const int32_t p = t->host_permutation.count ? t->host_permutation.data[i] : (int32_t)i;
     if (p < 0 || (uint32_t)p >= rank || (seen & (1u << p))) return TGRS_ERR_INCONSISTENT_PLAN;
     seen |= 1u << p;
-    if ((uint32_t)p != i) m->identity = 0;
+    /* The bytes are the runtime layout's, copied as they are, when the axes of extent > 1
+     * keep their order (an NCHW input of one channel is NHWC already). */
+    if ((is_input ? t->shape.data[i] : t->shape.data[p]) != 1) {
+      if (p < last) m->identity = 0;
+      last = p;
+    }
     m->dims[pad + i] = t->shape.data[i];
     if (is_input) {
       /* runtime axis i is ONNX axis p */
@@ -187,6 +193,7 @@ static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* h
   st = make_host_map(t, is_input, &m);
   if (st != TGRS_OK) return st;
   if (t->shape.count != 4) b = tgrs_whole_box(t); /* lower ranks are never tiled */
+  if (!m.identity && !TGRS_WITH_HOST_PERMUTATION) return TGRS_ERR_UNSUPPORTED_OP;
   if (m.identity) {
     tgrs_copy_box(t, host, arena, &b, is_input);
     if (flip && is_input) {

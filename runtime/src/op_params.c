@@ -32,7 +32,7 @@ size_t tgrs_operand_count(const tgrs_operand* o) {
 
 int32_t tgrs_call_pad_left(const tgrs_op_call* call, int32_t pad_left, int32_t stride_w) {
   int64_t shifted;
-  if (!call->columns) return pad_left;
+  if (!TGRS_WITH_TILE_COLUMNS || !call->columns) return pad_left;
   shifted = (int64_t)pad_left + call->in_col_begin - (int64_t)call->out_col_begin * stride_w;
   return shifted >= 0 && shifted <= INT32_MAX ? (int32_t)shifted : -1;
 }

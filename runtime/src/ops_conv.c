@@ -93,7 +93,7 @@ static int32_t depthwise_group(const tgrs_op_call* call, conv_operands* o) {
   const tgrs_operand* x = &call->in[0];
   const tgrs_operand* y = &call->out[0];
   const int32_t channels = tgrs_tensor_chans(&y->tensor);
-  if (y->chan_begin == 0 && y->chans == channels) return 0;
+  if (!TGRS_WITH_TILE_CHANNELS || (y->chan_begin == 0 && y->chans == channels)) return 0;
   if (tgrs_tensor_chans(&x->tensor) != channels || x->chan_begin != y->chan_begin ||
       x->chans != y->chans || o->filter.c != channels) {
     return -1;
@@ -111,7 +111,10 @@ static int32_t depthwise_group(const tgrs_op_call* call, conv_operands* o) {
 static int32_t output_channel_group(const tgrs_op_call* call, conv_operands* o) {
   const tgrs_operand* x = &call->in[0];
   const tgrs_operand* y = &call->out[0];
-  if (y->chan_begin == 0 && y->chans == tgrs_tensor_chans(&y->tensor)) return 0;
+  if (!TGRS_WITH_TILE_CHANNELS ||
+      (y->chan_begin == 0 && y->chans == tgrs_tensor_chans(&y->tensor))) {
+    return 0;
+  }
   /* The whole filter has one output channel per channel of the whole output (the group's
    * filter rows start `first` rows in), and every input channel is read. */
   if (x->chan_begin != 0 || x->chans != tgrs_tensor_chans(&x->tensor) || o->filter.c != o->in.c ||

@@ -201,5 +201,6 @@ tgrs_status tgrs_op_gemm(tgrs_op_call* call) {
     return fully_connected(call, has_bias ? &call->in[2] : NULL);
   }
   if (call->in[1].tensor.weight >= 0) return fully_connected(call, NULL);
-  return matmul_activations(call);
+  /* A MatMul of two activations; a build without MATMUL links none of its kernels. */
+  return TGRS_WITH_OP_MATMUL ? matmul_activations(call) : TGRS_ERR_UNSUPPORTED_OP;
 }

@@ -6,7 +6,8 @@
 
 tgrs_status tgrs_op_softmax(tgrs_op_call* call) {
   const uint32_t rank = call->in[0].tensor.shape.count;
-  const int log = call->op.code == TGRS_OP_LOG_SOFTMAX;
+  /* Constant 0 in a build without LOG_SOFTMAX, which then links no log-softmax kernel. */
+  const int log = TGRS_WITH_OP_LOG_SOFTMAX && call->op.code == TGRS_OP_LOG_SOFTMAX;
   int32_t d[4];
   int32_t axis, outer = 1, inner = 1, i;
   tgrs_dims dims;

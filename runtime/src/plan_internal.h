@@ -6,7 +6,16 @@
 
 #include <stdint.h>
 
+#include "tgrs_op_select.h"
 #include "tigris_runtime.h"
+
+/* A rule's message: `text`, or NULL without messages (TGRS_WITH_MESSAGES 0), where `text`
+ * is not even evaluated, so no sentence reaches the object files. */
+#if TGRS_WITH_MESSAGES
+#define TGRS_MESSAGE(text) (text)
+#else
+#define TGRS_MESSAGE(text) ((const char*)0)
+#endif
 
 /* Highest tensor rank the reader accepts (the runtime's kernels use rank <= 4). */
 #define TGRS_MAX_RANK 8u

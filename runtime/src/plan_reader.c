@@ -15,124 +15,142 @@
 
 /* --- names ------------------------------------------------------------------------------ */
 
+/* Names as one packed string each, not pointer tables: a firmware that never asks for a
+ * name links none of them (a table of pointers to literals pulls every literal of the
+ * file's merged string section in), and one that does pays for the text only. */
+
+/* Per status: a byte holding its value + 1 (so OK is not a NUL), then its name; \xff ends. */
+static const char status_names[] =
+    "\x01"
+    "TGRS_OK\0"
+    "\x02"
+    "TGRS_ERR_NULL_ARGUMENT\0"
+    "\x03"
+    "TGRS_ERR_PLAN_TOO_SMALL\0"
+    "\x04"
+    "TGRS_ERR_PLAN_MISALIGNED\0"
+    "\x05"
+    "TGRS_ERR_BAD_IDENTIFIER\0"
+    "\x06"
+    "TGRS_ERR_UNSUPPORTED_VERSION\0"
+    "\x07"
+    "TGRS_ERR_BAD_OFFSET\0"
+    "\x08"
+    "TGRS_ERR_BAD_VTABLE\0"
+    "\x09"
+    "TGRS_ERR_BAD_VECTOR\0"
+    "\x0a"
+    "TGRS_ERR_BAD_STRING\0"
+    "\x0b"
+    "TGRS_ERR_BAD_INDEX\0"
+    "\x0c"
+    "TGRS_ERR_BAD_ALIGNMENT\0"
+    "\x0d"
+    "TGRS_ERR_BAD_ENUM\0"
+    "\x0e"
+    "TGRS_ERR_BAD_SIZE\0"
+    "\x0f"
+    "TGRS_ERR_MISSING_FIELD\0"
+    "\x10"
+    "TGRS_ERR_BAD_VALUE\0"
+    "\x11"
+    "TGRS_ERR_PLAN_TOO_LARGE\0"
+    "\x12"
+    "TGRS_ERR_TOO_COMPLEX\0"
+    "\x21"
+    "TGRS_ERR_LZ4_CORRUPT\0"
+    "\x22"
+    "TGRS_ERR_LZ4_DST_TOO_SMALL\0"
+    "\x31"
+    "TGRS_ERR_ARENA_TOO_SMALL\0"
+    "\x32"
+    "TGRS_ERR_ARENA_MISALIGNED\0"
+    "\x33"
+    "TGRS_ERR_SLOW_ARENA_TOO_SMALL\0"
+    "\x34"
+    "TGRS_ERR_SLOW_ARENA_MISALIGNED\0"
+    "\x35"
+    "TGRS_ERR_PLAN_NOT_VERIFIED\0"
+    "\x36"
+    "TGRS_ERR_INPUT_COUNT\0"
+    "\x37"
+    "TGRS_ERR_INPUT_SIZE\0"
+    "\x38"
+    "TGRS_ERR_OUTPUT_COUNT\0"
+    "\x39"
+    "TGRS_ERR_OUTPUT_SIZE\0"
+    "\x3a"
+    "TGRS_ERR_UNSUPPORTED_OP\0"
+    "\x3b"
+    "TGRS_ERR_INCONSISTENT_PLAN\0"
+    "\x3c"
+    "TGRS_ERR_KERNEL_REJECTED\0"
+    "\x3d"
+    "TGRS_ERR_INDEX_OUT_OF_RANGE\0"
+    "\x3e"
+    "TGRS_ERR_UNKNOWN_MEMORY\0"
+    "\x3f"
+    "TGRS_ERR_HYDRATION_REQUIRED\0"
+    "\x40"
+    "TGRS_ERR_ARENA_NOT_BOUND\0"
+    "\xff";
+
 const char* tgrs_status_name(tgrs_status status) {
-  switch (status) {
-    case TGRS_OK:
-      return "TGRS_OK";
-    case TGRS_ERR_NULL_ARGUMENT:
-      return "TGRS_ERR_NULL_ARGUMENT";
-    case TGRS_ERR_PLAN_TOO_SMALL:
-      return "TGRS_ERR_PLAN_TOO_SMALL";
-    case TGRS_ERR_PLAN_MISALIGNED:
-      return "TGRS_ERR_PLAN_MISALIGNED";
-    case TGRS_ERR_BAD_IDENTIFIER:
-      return "TGRS_ERR_BAD_IDENTIFIER";
-    case TGRS_ERR_UNSUPPORTED_VERSION:
-      return "TGRS_ERR_UNSUPPORTED_VERSION";
-    case TGRS_ERR_BAD_OFFSET:
-      return "TGRS_ERR_BAD_OFFSET";
-    case TGRS_ERR_BAD_VTABLE:
-      return "TGRS_ERR_BAD_VTABLE";
-    case TGRS_ERR_BAD_VECTOR:
-      return "TGRS_ERR_BAD_VECTOR";
-    case TGRS_ERR_BAD_STRING:
-      return "TGRS_ERR_BAD_STRING";
-    case TGRS_ERR_BAD_INDEX:
-      return "TGRS_ERR_BAD_INDEX";
-    case TGRS_ERR_BAD_ALIGNMENT:
-      return "TGRS_ERR_BAD_ALIGNMENT";
-    case TGRS_ERR_BAD_ENUM:
-      return "TGRS_ERR_BAD_ENUM";
-    case TGRS_ERR_BAD_SIZE:
-      return "TGRS_ERR_BAD_SIZE";
-    case TGRS_ERR_MISSING_FIELD:
-      return "TGRS_ERR_MISSING_FIELD";
-    case TGRS_ERR_BAD_VALUE:
-      return "TGRS_ERR_BAD_VALUE";
-    case TGRS_ERR_PLAN_TOO_LARGE:
-      return "TGRS_ERR_PLAN_TOO_LARGE";
-    case TGRS_ERR_TOO_COMPLEX:
-      return "TGRS_ERR_TOO_COMPLEX";
-    case TGRS_ERR_LZ4_CORRUPT:
-      return "TGRS_ERR_LZ4_CORRUPT";
-    case TGRS_ERR_LZ4_DST_TOO_SMALL:
-      return "TGRS_ERR_LZ4_DST_TOO_SMALL";
-    case TGRS_ERR_ARENA_TOO_SMALL:
-      return "TGRS_ERR_ARENA_TOO_SMALL";
-    case TGRS_ERR_ARENA_MISALIGNED:
-      return "TGRS_ERR_ARENA_MISALIGNED";
-    case TGRS_ERR_SLOW_ARENA_TOO_SMALL:
-      return "TGRS_ERR_SLOW_ARENA_TOO_SMALL";
-    case TGRS_ERR_SLOW_ARENA_MISALIGNED:
-      return "TGRS_ERR_SLOW_ARENA_MISALIGNED";
-    case TGRS_ERR_PLAN_NOT_VERIFIED:
-      return "TGRS_ERR_PLAN_NOT_VERIFIED";
-    case TGRS_ERR_INPUT_COUNT:
-      return "TGRS_ERR_INPUT_COUNT";
-    case TGRS_ERR_INPUT_SIZE:
-      return "TGRS_ERR_INPUT_SIZE";
-    case TGRS_ERR_OUTPUT_COUNT:
-      return "TGRS_ERR_OUTPUT_COUNT";
-    case TGRS_ERR_OUTPUT_SIZE:
-      return "TGRS_ERR_OUTPUT_SIZE";
-    case TGRS_ERR_UNSUPPORTED_OP:
-      return "TGRS_ERR_UNSUPPORTED_OP";
-    case TGRS_ERR_INCONSISTENT_PLAN:
-      return "TGRS_ERR_INCONSISTENT_PLAN";
-    case TGRS_ERR_KERNEL_REJECTED:
-      return "TGRS_ERR_KERNEL_REJECTED";
-    case TGRS_ERR_INDEX_OUT_OF_RANGE:
-      return "TGRS_ERR_INDEX_OUT_OF_RANGE";
-    case TGRS_ERR_UNKNOWN_MEMORY:
-      return "TGRS_ERR_UNKNOWN_MEMORY";
-    case TGRS_ERR_HYDRATION_REQUIRED:
-      return "TGRS_ERR_HYDRATION_REQUIRED";
-    case TGRS_ERR_ARENA_NOT_BOUND:
-      return "TGRS_ERR_ARENA_NOT_BOUND";
+  const char* p = status_names;
+  while ((unsigned char)*p != 0xffu) {
+    if ((unsigned char)*p == (unsigned)status + 1u) return p + 1;
+    p += 1 + strlen(p + 1) + 1;
   }
   return "TGRS_ERR_UNKNOWN";
 }
 
+/* Op names in code order (TGRS_OP_CONV = 0, ...), each ending in a NUL. */
+static const char op_code_names[] =
+    "CONV\0"
+    "DEPTHWISE_CONV\0"
+    "CONV1D\0"
+    "CONV_TRANSPOSE\0"
+    "MAX_POOL\0"
+    "AVERAGE_POOL\0"
+    "GLOBAL_AVERAGE_POOL\0"
+    "GLOBAL_MAX_POOL\0"
+    "ADD\0"
+    "SUB\0"
+    "MUL\0"
+    "DIV\0"
+    "RELU\0"
+    "RELU6\0"
+    "LEAKY_RELU\0"
+    "SELU\0"
+    "SIGMOID\0"
+    "HARD_SIGMOID\0"
+    "HARD_SWISH\0"
+    "TANH\0"
+    "CLIP\0"
+    "CONCAT\0"
+    "PAD\0"
+    "RESIZE\0"
+    "RESHAPE\0"
+    "TRANSPOSE\0"
+    "GEMM\0"
+    "MATMUL\0"
+    "SOFTMAX\0"
+    "LOG_SOFTMAX\0"
+    "REDUCE_MEAN\0"
+    "BATCH_NORMALIZATION\0"
+    "QUANTIZE\0"
+    "DEQUANTIZE\0"
+    "SPLIT\0"
+    "LRN\0"
+    "SLICE\0"
+    "GATHER\0";
+
 const char* tgrs_op_code_name(tgrs_op_code code) {
-  static const char* const names[TGRS_OP_CODE_COUNT] = {"CONV",
-                                                        "DEPTHWISE_CONV",
-                                                        "CONV1D",
-                                                        "CONV_TRANSPOSE",
-                                                        "MAX_POOL",
-                                                        "AVERAGE_POOL",
-                                                        "GLOBAL_AVERAGE_POOL",
-                                                        "GLOBAL_MAX_POOL",
-                                                        "ADD",
-                                                        "SUB",
-                                                        "MUL",
-                                                        "DIV",
-                                                        "RELU",
-                                                        "RELU6",
-                                                        "LEAKY_RELU",
-                                                        "SELU",
-                                                        "SIGMOID",
-                                                        "HARD_SIGMOID",
-                                                        "HARD_SWISH",
-                                                        "TANH",
-                                                        "CLIP",
-                                                        "CONCAT",
-                                                        "PAD",
-                                                        "RESIZE",
-                                                        "RESHAPE",
-                                                        "TRANSPOSE",
-                                                        "GEMM",
-                                                        "MATMUL",
-                                                        "SOFTMAX",
-                                                        "LOG_SOFTMAX",
-                                                        "REDUCE_MEAN",
-                                                        "BATCH_NORMALIZATION",
-                                                        "QUANTIZE",
-                                                        "DEQUANTIZE",
-                                                        "SPLIT",
-                                                        "LRN",
-                                                        "SLICE",
-                                                        "GATHER"};
-  return (unsigned)code < TGRS_OP_CODE_COUNT ? names[code] : "?";
+  const char* p = op_code_names;
+  unsigned i;
+  if ((unsigned)code >= TGRS_OP_CODE_COUNT) return "?";
+  for (i = 0; i < (unsigned)code; ++i) p += strlen(p) + 1;
+  return p;
 }
 
 const char* tgrs_dtype_name(tgrs_dtype dtype) {
@@ -155,19 +173,20 @@ tgrs_status tgrs_plan_init(tgrs_plan* plan, const void* bytes, size_t size) {
   if (!plan) return TGRS_ERR_NULL_ARGUMENT;
   memset(plan, 0, sizeof *plan);
   plan->error.status = TGRS_ERR_NULL_ARGUMENT;
-  plan->error.message = "plan bytes are NULL";
+  plan->error.message = TGRS_MESSAGE("plan bytes are NULL");
   if (!bytes) return TGRS_ERR_NULL_ARGUMENT;
   plan->error.message = NULL;
   if (size > FB_MAX_BUFFER) {
     plan->error.status = TGRS_ERR_PLAN_TOO_LARGE;
-    plan->error.message = "{v} bytes exceed FlatBuffers' limit of {l}";
+    plan->error.message = TGRS_MESSAGE("{v} bytes exceed FlatBuffers' limit of {l}");
     plan->error.value = (int64_t)size;
     plan->error.limit = FB_MAX_BUFFER;
     return TGRS_ERR_PLAN_TOO_LARGE;
   }
   if ((uintptr_t)base % TGRS_PLAN_ALIGNMENT != 0) {
     plan->error.status = TGRS_ERR_PLAN_MISALIGNED;
-    plan->error.message = "plan bytes at address % {l} = {v}; weights need 16-byte alignment";
+    plan->error.message =
+        TGRS_MESSAGE("plan bytes at address % {l} = {v}; weights need 16-byte alignment");
     plan->error.value = (int64_t)((uintptr_t)base % TGRS_PLAN_ALIGNMENT);
     plan->error.limit = TGRS_PLAN_ALIGNMENT;
     return TGRS_ERR_PLAN_MISALIGNED;

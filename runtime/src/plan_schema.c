@@ -6,6 +6,7 @@
 #include "plan_schema.h"
 
 #include "fb_read.h"
+#include "tgrs_op_select.h"
 #include "tigris_runtime.h"
 
 #define SCALAR(name, bytes) \
@@ -200,6 +201,7 @@ const fb_table_schema fb_schema_tables[TGRS_TABLE_COUNT] = {
     [TGRS_TABLE_MEMORY] = {memory, COUNT(memory)},
 };
 
+#if TGRS_WITH_MESSAGES
 const char* const fb_collection_messages[TGRS_COLLECTION_COUNT] = {
     [TGRS_COLLECTION_TENSORS] = "tensor index {v} out of range (tensors: {l})",
     [TGRS_COLLECTION_OPS] = "op index {v} out of range (ops: {l})",
@@ -208,3 +210,4 @@ const char* const fb_collection_messages[TGRS_COLLECTION_COUNT] = {
     [TGRS_COLLECTION_WEIGHTS] = "weight index {v} out of range (weights: {l})",
     [TGRS_COLLECTION_WEIGHT_BLOCKS] = "weight block index {v} out of range (weight blocks: {l})",
 };
+#endif

@@ -82,7 +82,8 @@ typedef struct fb_table_schema {
 
 extern const fb_table_schema fb_schema_tables[TGRS_TABLE_COUNT];
 
-/* "tensor index {v} out of range (tensors: {l})", ... per TGRS_COLLECTION_*. */
+/* "tensor index {v} out of range (tensors: {l})", ... per TGRS_COLLECTION_*; only in a
+ * build with messages (TGRS_MESSAGE, plan_internal.h, never evaluates it otherwise). */
 extern const char* const fb_collection_messages[TGRS_COLLECTION_COUNT];
 
 #ifdef __cplusplus

@@ -66,7 +66,9 @@ typedef struct rctx {
 #define POP() tgrs_verify_pop_(&r->w)
 #define AT(i) tgrs_verify_index_(&r->w, i)
 #define FAIL(status, message, value, limit) \
-  tgrs_verify_fail_(&r->w, status, message, (int64_t)(value), (int64_t)(limit))
+  tgrs_verify_fail_(&r->w, status, TGRS_MESSAGE(message), (int64_t)(value), (int64_t)(limit))
+/* A message passed to a helper that FAILs with it. */
+#define MSG(text) TGRS_MESSAGE(text)
 
 /* Element i of a verified int32 vector. */
 static int32_t elem_i32(const uint8_t* vec, uint32_t i) { return fb_i32(vec + 4u + 4u * i); }
@@ -76,6 +78,7 @@ static uint32_t align16(uint32_t bytes) { return (uint32_t)(((uint64_t)bytes + 1
 /* An index whose "none" (-1) depends on context; the field is pushed here. */
 static tgrs_status check_index(rctx* r, const char* name, int32_t x, uint32_t count, int allow_none,
                                const char* message) {
+  (void)message; /* unused without messages */
   if ((x == -1 && allow_none) || (x >= 0 && (uint32_t)x < count)) return TGRS_OK;
   PUSH(name);
   return FAIL(TGRS_ERR_BAD_INDEX, message, x, count);
@@ -87,6 +90,7 @@ static tgrs_status check_index(rctx* r, const char* name, int32_t x, uint32_t co
 static tgrs_status check_range(rctx* r, const uint8_t* vec, uint32_t elem_bytes, const char* name,
                                int32_t lo, int32_t hi, const char* message) {
   uint32_t i;
+  (void)message; /* unused without messages */
   for (i = 0; i < fb_vec_len(vec); ++i) {
     const int32_t x = elem_bytes == 1u ? (int32_t)(int8_t)vec[4u + i] : elem_i32(vec, i);
     if (x >= lo && x <= hi) continue;
@@ -131,16 +135,17 @@ static tgrs_status verify_quant(rctx* r, const uint8_t* q, const uint8_t* shape,
    * and need it within 9 bits. */
   if (dtype == TGRS_DTYPE_INT8) {
     TRY(check_range(r, zero_point, 4, "zero_point", -128, 127,
-                    "zero point {v} outside int8 (limit {l})"));
+                    MSG("zero point {v} outside int8 (limit {l})")));
   } else if (dtype == TGRS_DTYPE_UINT8) {
     TRY(check_range(r, zero_point, 4, "zero_point", 0, 255,
-                    "zero point {v} outside uint8 (limit {l})"));
+                    MSG("zero point {v} outside uint8 (limit {l})")));
   }
   if (zero_points != scales) {
     PUSH("zero_point");
     return FAIL(TGRS_ERR_BAD_SIZE, "{v} zero points for {l} scales", zero_points, scales);
   }
-  TRY(check_index(r, "axis", axis, fb_vec_len(shape), 1, "axis {v} outside the tensor's rank {l}"));
+  TRY(check_index(r, "axis", axis, fb_vec_len(shape), 1,
+                  MSG("axis {v} outside the tensor's rank {l}")));
   if (scales > 1u) {
     const int64_t channels = axis >= 0 ? elem_i32(shape, (uint32_t)axis) : -1;
     if (axis < 0 || channels != (int64_t)scales) {
@@ -274,9 +279,9 @@ static tgrs_status verify_op(rctx* r, const uint8_t* t) {
   /* Shifts as tgrs_quantize_multiplier produces them: requantize.h shifts right by
    * 31 - shift, which must stay in [1, 62]. */
   TRY(check_range(r, fb_get_ref(t, FB_OP_OUTPUT_SHIFT), 1, "output_shift", -31, 30,
-                  "shift {v} outside [-31, 30] (limit {l})"));
+                  MSG("shift {v} outside [-31, 30] (limit {l})")));
   TRY(check_range(r, fb_get_ref(t, FB_OP_INPUT_SHIFT), 1, "input_shift", -31, 30,
-                  "shift {v} outside [-31, 30] (limit {l})"));
+                  MSG("shift {v} outside [-31, 30] (limit {l})")));
   if (left_shift < 0 || left_shift > 22) {
     /* (x - zero_point) << left_shift must fit int32 with |x - zero_point| <= 255. */
     PUSH("left_shift");
@@ -354,9 +359,10 @@ static tgrs_status verify_buffer(rctx* r, const uint8_t* t) {
   const int32_t last_op = fb_get_i32(t, FB_BUFFER_LAST_OP, 0);
   const uint32_t bytes = fb_get_u32(t, FB_BUFFER_BYTES, 0);
   TRY(check_index(r, "tensor", tensor, r->w.count[TGRS_COLLECTION_TENSORS],
-                  kind == TGRS_BUFFER_SCRATCH, fb_collection_messages[TGRS_COLLECTION_TENSORS]));
+                  kind == TGRS_BUFFER_SCRATCH,
+                  MSG(fb_collection_messages[TGRS_COLLECTION_TENSORS])));
   TRY(check_index(r, "op", op, r->w.count[TGRS_COLLECTION_OPS], kind != TGRS_BUFFER_SCRATCH,
-                  fb_collection_messages[TGRS_COLLECTION_OPS]));
+                  MSG(fb_collection_messages[TGRS_COLLECTION_OPS])));
   TRY(check_index(r, "first_op", first_op, r->step_count, 0, r->step_message));
   TRY(check_index(r, "last_op", last_op, r->step_count, 0, r->step_message));
   if (last_op < first_op) {
@@ -447,6 +453,10 @@ static tgrs_status verify_regions(rctx* r, const uint8_t* t, unsigned id, const 
   uint32_t i;
   if (axis > 0 && n == 0) return TGRS_OK; /* full width, every channel */
   PUSH(name);
+  if ((axis == 1 && !TGRS_WITH_TILE_COLUMNS) || (axis == 2 && !TGRS_WITH_TILE_CHANNELS)) {
+    return FAIL(TGRS_ERR_UNSUPPORTED_OP,
+                "{v} regions: this runtime was built without 2-D tiles or channel groups", n, 0);
+  }
   if (axis > 0 && (streamed || r->version < 2u)) {
     /* A streamed loop keeps whole rows from tile to tile. */
     return FAIL(TGRS_ERR_BAD_VALUE,
@@ -540,7 +550,7 @@ static tgrs_status verify_stage(rctx* r, const uint8_t* t) {
   if (tile) TRY(verify_tile(r, tile));
   r->window = 0;
   if (strategy == TGRS_STRATEGY_CHAIN) TRY(require(r, chain >= 0, "chain"));
-  if (weight_block >= 0) {
+  if (TGRS_WITH_WEIGHT_BLOCKS && weight_block >= 0) {
     const uint8_t* block = fb_vec_table(r->blocks, (uint32_t)weight_block);
     const int32_t owner = fb_get_i32(block, FB_BLOCK_STAGE, 0);
     const uint32_t raw = fb_get_u32(block, FB_BLOCK_RAW_SIZE, 0);
@@ -567,6 +577,7 @@ static tgrs_status verify_chain(rctx* r, const uint8_t* t) {
   return verify_tile(r, fb_get_ref(t, FB_CHAIN_TILE));
 }
 
+#if TGRS_WITH_WEIGHT_BLOCKS
 static tgrs_status verify_block(rctx* r, const uint8_t* t) {
   const uint32_t offset = fb_get_u32(t, FB_BLOCK_OFFSET, 0);
   const uint32_t compressed = fb_get_u32(t, FB_BLOCK_COMPRESSED_SIZE, 0);
@@ -587,14 +598,16 @@ static tgrs_status verify_block(rctx* r, const uint8_t* t) {
   POP();
   return TGRS_OK;
 }
+#endif
 
 static tgrs_status verify_weight(rctx* r, const uint8_t* t) {
   const uint32_t offset = fb_get_u32(t, FB_WEIGHT_OFFSET, 0),
                  size = fb_get_u32(t, FB_WEIGHT_SIZE, 0);
   const int32_t block = fb_get_i32(t, FB_WEIGHT_BLOCK, -1);
   const uint32_t limit =
-      block < 0 ? r->weight_data_len
-                : fb_get_u32(fb_vec_table(r->blocks, (uint32_t)block), FB_BLOCK_RAW_SIZE, 0);
+      block < 0 || !TGRS_WITH_WEIGHT_BLOCKS
+          ? r->weight_data_len
+          : fb_get_u32(fb_vec_table(r->blocks, (uint32_t)block), FB_BLOCK_RAW_SIZE, 0);
   /* Every Weight.offset is a multiple of 16 so kernels read blobs in place (tgrs.fbs). */
   if (offset % 16u != 0) {
     PUSH("offset");
@@ -759,12 +772,22 @@ static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
                 weight_data + 4 - r->w.base, 16);
   }
 
+#if TGRS_WITH_WEIGHT_BLOCKS
   TRY(each_table(r, root, FB_PLAN_WEIGHT_BLOCKS, "weight_blocks", verify_block));
+#else
+  /* Every Weight.block and Stage.weight_block is then -1 (layer 1's index rule). */
+  if (r->w.count[TGRS_COLLECTION_WEIGHT_BLOCKS] != 0) {
+    PUSH("weight_blocks");
+    return FAIL(TGRS_ERR_UNSUPPORTED_OP,
+                "{v} weight blocks: this runtime was built without them (an xip plan has none)",
+                r->w.count[TGRS_COLLECTION_WEIGHT_BLOCKS], 0);
+  }
+#endif
   TRY(each_table(r, root, FB_PLAN_WEIGHTS, "weights", verify_weight));
   TRY(each_table(r, root, FB_PLAN_TENSORS, "tensors", verify_tensor));
   TRY(each_table(r, root, FB_PLAN_OPS, "ops", verify_op));
   r->step_count = r->w.count[TGRS_COLLECTION_OPS];
-  r->step_message = fb_collection_messages[TGRS_COLLECTION_OPS];
+  r->step_message = MSG(fb_collection_messages[TGRS_COLLECTION_OPS]);
   TRY(each_table(r, root, FB_PLAN_STAGES, "stages", verify_stage));
   if (r->next_stage_op != r->w.count[TGRS_COLLECTION_OPS]) {
     PUSH("stages");
@@ -774,7 +797,7 @@ static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
   TRY(each_table(r, root, FB_PLAN_CHAINS, "chains", verify_chain));
   /* Slow homes are live over stages: first_op / last_op hold stage indices there. */
   r->step_count = r->w.count[TGRS_COLLECTION_STAGES];
-  r->step_message = fb_collection_messages[TGRS_COLLECTION_STAGES];
+  r->step_message = MSG(fb_collection_messages[TGRS_COLLECTION_STAGES]);
   TRY(each_table(r, root, FB_PLAN_SLOW_BUFFERS, "slow_buffers", verify_buffer));
 
   /* Schema 3: persistent state and staged constants. */

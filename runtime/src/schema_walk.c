@@ -46,14 +46,15 @@ tgrs_status tgrs_verify_fail_(vctx* c, tgrs_status status, const char* message, 
 tgrs_status tgrs_verify_spend_(vctx* c, uint64_t units) {
   if (c->budget < units) {
     return tgrs_verify_fail_(c, TGRS_ERR_TOO_COMPLEX,
-                             "verification work exceeds {l} units (shared tables?)", 0,
-                             (int64_t)c->budget);
+                             TGRS_MESSAGE("verification work exceeds {l} units (shared tables?)"),
+                             0, (int64_t)c->budget);
   }
   c->budget -= units;
   return TGRS_OK;
 }
 
-#define FAIL tgrs_verify_fail_
+#define FAIL(c, status, message, value, limit) \
+  tgrs_verify_fail_(c, status, TGRS_MESSAGE(message), value, limit)
 
 /* --- wire format -------------------------------------------------------------------------- */
 

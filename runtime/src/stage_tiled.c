@@ -216,8 +216,10 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
                                const tgrs_tile_region** prev_chans) {
   const int32_t op = tile->ops.data[k];
   const tgrs_tile_region* r = tgrs_plan_tile_region(tile, t, k);
-  const tgrs_tile_region* cols = tgrs_plan_tile_columns(tile, t, k);
-  const tgrs_tile_region* chans = tgrs_plan_tile_channels(tile, t, k);
+  /* NULL constants in a build without 2-D tiles or channel groups: their code drops out. */
+  const tgrs_tile_region* cols = TGRS_WITH_TILE_COLUMNS ? tgrs_plan_tile_columns(tile, t, k) : NULL;
+  const tgrs_tile_region* chans =
+      TGRS_WITH_TILE_CHANNELS ? tgrs_plan_tile_channels(tile, t, k) : NULL;
   /* The last op's rows leave the loop; every other op of a streamed loop streams. */
   const int streamed = tile->streamed && k + 1 < tile->ops.count;
   tgrs_op_call call;
@@ -324,6 +326,10 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
 
 tgrs_status tgrs_run_tile_loop(tgrs_exec* ex, const tgrs_plan_tile* tile) {
   uint32_t t, k;
+  if ((!TGRS_WITH_TILE_COLUMNS && tile->column_count != 0) ||
+      (!TGRS_WITH_TILE_CHANNELS && tile->channel_count != 0)) {
+    return TGRS_ERR_UNSUPPORTED_OP;
+  }
   if (tile->dim != TGRS_TILE_DIM_HEIGHT || tile->count <= 0 || tile->ops.count == 0 ||
       tile->region_count != (uint32_t)tile->count * tile->ops.count ||
       (tile->column_count != 0 && (tile->column_count != tile->region_count || tile->streamed)) ||

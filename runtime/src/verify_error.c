@@ -70,8 +70,15 @@ size_t tgrs_verify_error_format(const tgrs_verify_error* error, char* out, size_
       }
     }
     put_text(&s, ": ");
-    m = error->message ? error->message : tgrs_status_name(error->status);
+    /* Without its sentence (a runtime built with TGRS_WITH_MESSAGES 0): the status with the
+     * value and limit the rule compared. */
+    m = error->message ? error->message : "{s} (value {v}, limit {l})";
     while (*m) {
+      if (m[0] == '{' && m[1] == 's' && m[2] == '}') {
+        put_text(&s, tgrs_status_name(error->status));
+        m += 3;
+        continue;
+      }
       if (m[0] == '{' && (m[1] == 'v' || m[1] == 'l') && m[2] == '}') {
         put_int(&s, m[1] == 'v' ? error->value : error->limit);
         m += 3;

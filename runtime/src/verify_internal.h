@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "plan_internal.h"
 #include "plan_schema.h"
 #include "tigris_runtime.h"
 

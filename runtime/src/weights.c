@@ -17,6 +17,7 @@ tgrs_status tgrs_exec_load_weights(tgrs_exec* ex, const tgrs_plan_stage* stage) 
   size_t written = 0;
   tgrs_status st;
   if (stage->weight_block < 0) return TGRS_OK; /* xip, or a unit without constants */
+  if (!TGRS_WITH_WEIGHT_BLOCKS) return TGRS_ERR_UNSUPPORTED_OP; /* tgrs_op_select.h */
   /* Consecutive stages of one unit share the block; anything in between overwrote it. */
   if (stage->weight_block == ex->loaded_block) return TGRS_OK;
   ex->loaded_block = -1;
@@ -59,7 +60,7 @@ const void* tgrs_exec_weight(tgrs_exec* ex, const tgrs_plan_tensor* tensor) {
     }
     return w.data;
   }
-  if (w.block != ex->loaded_block ||
+  if (!TGRS_WITH_WEIGHT_BLOCKS || w.block != ex->loaded_block ||
       tgrs_plan_get_weight_block(ex->plan, (uint32_t)w.block, &block) != TGRS_OK ||
       w.offset > block.raw_size || w.size > block.raw_size - w.offset) {
     return NULL;
