@@ -48,6 +48,8 @@ void QuantizeConstantFold(ir::Graph& graph);    // quantize_constant_fold.cc: Qu
 void SplitToSlice(ir::Graph& graph);            // split_to_slice.cc: one Slice per output
 void GemmFlattenFold(ir::Graph& graph);         // gemm_flatten_fold.cc: a pooled map's
                                                 //   Flatten folds into its Gemm
+void UnitTransposeFold(ir::Graph& graph);       // unit_transpose_fold.cc: a Reshape reads
+                                                //   past a Transpose of unit axes only
 
 }  // namespace tigris::passes
 

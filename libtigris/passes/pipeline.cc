@@ -100,6 +100,11 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // data relabeling is then a Reshape): a float Reshape/Transpose of the input ahead of
       // the first Quantize runs on int8 instead, and the host quantizes the input.
       {"quantize-hoist", "Quantize moves before the Reshape/Transpose it reads", QuantizeHoist},
+      // After requantize-split and quantize-hoist (a Transpose left then relabels only) and
+      // before gemm-flatten-fold, which then sees the classifier's Flatten read the pooled
+      // map itself.
+      {"unit-transpose-fold", "a Reshape reads past a Transpose that moves only unit axes",
+       UnitTransposeFold},
       // After reshape-canonicalize (every Flatten is then a Reshape), requantize-split (a
       // Reshape left in an int8 graph keeps its quantization) and quantize-hoist (which
       // moves a Quantize ahead of a Reshape of the input): a classifier's Flatten of a
