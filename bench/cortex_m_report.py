@@ -179,6 +179,8 @@ def single_dtype_table(build):
                  "kws_small_cnn_int8_ops"),
                 ("vww_mobilenetv1_025_96 int8's ops only (tigris inspect --ops-header)",
                  "vww_mobilenetv1_025_96_int8_ops"),
+                ("the same without verifier messages (-DTGRS_WITH_MESSAGES=0)",
+                 "vww_mobilenetv1_025_96_int8_ops_lean"),
                 ("mnist8 float32's ops only (tigris inspect --ops-header)", "mnist8_f32_ops"))
     print("\nRuntime .text by dtypes and ops built in (core + kernels + the libc they pull in)\n")
     print("| build | " + " | ".join(title for _, title in CORES) + " |")
@@ -197,7 +199,7 @@ def run_table(build, show_all):
     for core, _ in CORES:
         for path in sorted((build / "tests" / "cortex-m" / core / "runs").glob("*/result.json")):
             r = json.loads(path.read_text())
-            if show_all or not r["case"].endswith(("_only", "_ops")):
+            if show_all or not r["case"].endswith(("_only", "_ops", "_ops_lean")):
                 results[r["case"]][core] = r
     if not results:
         print("\n(no QEMU results yet: run `ctest -L cortex-m`)")
@@ -241,6 +243,9 @@ def report_json(build):
             "selected_total": runtime_text(build, core, "vww_mobilenetv1_025_96_int8_ops"),
             "selected_firmware": "vww_mobilenetv1_025_96_int8_ops",
             "kws_selected_total": runtime_text(build, core, "kws_small_cnn_int8_ops"),
+            # The same without the verifier's messages (TGRS_WITH_MESSAGES 0).
+            "selected_lean_total": runtime_text(build, core,
+                                                "vww_mobilenetv1_025_96_int8_ops_lean"),
         }
     cases = []
     for core, _ in CORES:
