@@ -80,8 +80,11 @@ int8_t tgrs_quantize_value_s8(float v, int32_t zero_point) {
   if (v != v) return (int8_t)zero_point;
   if (v > 1000.0f) v = 1000.0f; /* beyond int8 reach either way; keeps the cast defined */
   if (v < -1000.0f) v = -1000.0f;
-  r = floorf(v);
-  q = (int32_t)r; /* exact: r is a whole number in [-1000, 1000] */
+  /* floor(v) as the truncation, one lower when that rounded a negative v up: exact for
+   * |v| <= 1000, and no libm floorf (148 bytes on Cortex-M). */
+  q = (int32_t)v;
+  if ((float)q > v) --q;
+  r = (float)q;
   {
     /* Parity of the integer, not fmodf(r, 2): the same test without libm's fmodf (~450
      * bytes on Cortex-M); the unsigned conversion is modular, so odd negatives are odd. */

@@ -95,11 +95,18 @@ static const char status_names[] =
     "TGRS_ERR_ARENA_NOT_BOUND\0"
     "\xff";
 
+/* The string after the one at `p` in a packed list. A loop rather than strlen, which
+ * newlib-nano implements in 220 bytes a firmware would link for this alone. */
+static const char* next_name(const char* p) {
+  while (*p != '\0') ++p;
+  return p + 1;
+}
+
 const char* tgrs_status_name(tgrs_status status) {
   const char* p = status_names;
   while ((unsigned char)*p != 0xffu) {
     if ((unsigned char)*p == (unsigned)status + 1u) return p + 1;
-    p += 1 + strlen(p + 1) + 1;
+    p = next_name(p + 1);
   }
   return "TGRS_ERR_UNKNOWN";
 }
@@ -149,7 +156,7 @@ const char* tgrs_op_code_name(tgrs_op_code code) {
   const char* p = op_code_names;
   unsigned i;
   if ((unsigned)code >= TGRS_OP_CODE_COUNT) return "?";
-  for (i = 0; i < (unsigned)code; ++i) p += strlen(p) + 1;
+  for (i = 0; i < (unsigned)code; ++i) p = next_name(p);
   return p;
 }
 
