@@ -176,6 +176,8 @@ static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* h
       TGRS_WITH_UINT8_IO && t->host_dtype == TGRS_DTYPE_UINT8 && t->dtype == TGRS_DTYPE_INT8;
   host_map m;
   tgrs_box b = *box;
+  size_t channel_step;
+  uint8_t flip_mask;
   int32_t n, h, w, c;
   uint8_t* a = arena;
   tgrs_status st;
@@ -208,6 +210,8 @@ static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* h
     }
     return TGRS_OK;
   }
+  channel_step = m.host_stride[3] * elem;
+  flip_mask = flip ? 0x80u : 0u;
   /* Runtime axes 1 and 2 are H and W for rank 4; lower ranks take all of them. */
   if (t->shape.count != 4) {
     b.row_begin = b.col_begin = b.chan_begin = 0;
@@ -219,15 +223,19 @@ static tgrs_status host_copy(const tgrs_plan_tensor* t, int is_input, uint8_t* h
     for (h = b.row_begin; h < b.row_end; ++h) {
       for (w = b.col_begin; w < b.col_end; ++w) {
         const size_t base = (size_t)n * m.host_stride[0] + (size_t)h * m.host_stride[1] +
-                            (size_t)w * m.host_stride[2];
-        for (c = b.chan_begin; c < b.chan_end; ++c, a += elem) {
-          uint8_t* hp = host + (base + (size_t)c * m.host_stride[3]) * elem;
-          if (is_input) {
-            memcpy(a, hp, elem);
-            if (flip) *a ^= 0x80u;
+                            (size_t)w * m.host_stride[2] + (size_t)b.chan_begin * m.host_stride[3];
+        uint8_t* hp = host + base * elem;
+        /* One element per step, in the two sizes plans hold without a call per element
+         * (the top bit flip is uint8 <-> int8, one-byte elements only). */
+        for (c = b.chan_begin; c < b.chan_end; ++c, a += elem, hp += channel_step) {
+          uint8_t* to = is_input ? a : hp;
+          const uint8_t* from = is_input ? hp : a;
+          if (elem == 1u) {
+            *to = (uint8_t)(*from ^ flip_mask);
+          } else if (elem == 4u) {
+            memcpy(to, from, 4);
           } else {
-            memcpy(hp, a, elem);
-            if (flip) *hp ^= 0x80u;
+            memcpy(to, from, elem);
           }
         }
       }
