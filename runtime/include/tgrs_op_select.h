@@ -192,7 +192,7 @@
 
 /* Build option, not selected by the ops header: the verifier's messages. With
  * TGRS_WITH_MESSAGES 0 a verification error keeps its status, the path of fields that
- * names where it is, and its value and limit, but not the rule's sentence (about 3.5 KB of
+ * names where it is, and its value and limit, but not the rule's sentence (about 3.6 KB of
  * Cortex-M flash); `tigris inspect PLAN` prints the sentence on the host
  * (docs/runtime.md, "Code size"). */
 #ifndef TGRS_WITH_MESSAGES
