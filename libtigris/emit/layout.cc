@@ -50,16 +50,6 @@ int64_t RuntimeAxis(int64_t axis, size_t rank) {
   return InversePerm(RuntimeLayout(rank))[static_cast<size_t>(axis)];
 }
 
-bool PermKeepsBytes(const ir::Shape& shape, const Perm& perm) {
-  int64_t last = -1;
-  for (int64_t axis : perm) {
-    if (shape[static_cast<size_t>(axis)] == 1) continue;
-    if (axis < last) return false;
-    last = axis;
-  }
-  return true;
-}
-
 std::vector<uint8_t> TransposeBytes(const std::vector<uint8_t>& data, const ir::Shape& shape,
                                     const Perm& perm, size_t elem_size) {
   const size_t rank = shape.size();

@@ -36,9 +36,9 @@ ir::Shape RuntimeShape(const ir::Shape& ir_shape);
 // Position of IR axis `axis` (>= 0) in the runtime layout of a tensor of `rank`.
 int64_t RuntimeAxis(int64_t axis, size_t rank);
 
-// True when transpose(x, perm) keeps the bytes of x for this shape: the dims of extent
-// > 1 stay in the same relative order (e.g. NCHW -> NHWC of [1, C, 1, 1]).
-bool PermKeepsBytes(const ir::Shape& shape, const Perm& perm);
+// True when transpose(x, perm) keeps the bytes of x (ir/shape.h; normalization's
+// unit-transpose-fold uses it too).
+using ir::PermKeepsBytes;
 
 // Transposes row-major elements of `elem_size` bytes: out = transpose(data, perm) where
 // data has `shape`. data.size() must be NumElements(shape) * elem_size.

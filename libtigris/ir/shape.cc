@@ -14,6 +14,16 @@ int64_t NumElements(const Shape& shape) {
   return n;
 }
 
+bool PermKeepsBytes(const Shape& shape, const std::vector<int64_t>& perm) {
+  int64_t last = -1;
+  for (int64_t axis : perm) {
+    if (shape[static_cast<size_t>(axis)] == 1) continue;
+    if (axis < last) return false;
+    last = axis;
+  }
+  return true;
+}
+
 bool WithinTensorLimits(const Shape& shape) {
   int64_t n = 1;
   for (int64_t d : shape) {

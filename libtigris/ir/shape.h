@@ -17,6 +17,11 @@ int64_t NumElements(const Shape& shape);
 // "1x3x96x96"; "scalar" for rank 0.
 std::string ShapeToString(const Shape& shape);
 
+// True when transpose(x, perm) keeps the bytes of x for this shape: the dims of extent
+// > 1 stay in the same relative order (e.g. NCHW -> NHWC of [1, C, 1, 1]). `perm` is a
+// permutation of shape's axes.
+bool PermKeepsBytes(const Shape& shape, const std::vector<int64_t>& perm);
+
 // The most elements one tensor may have, 2^32: far beyond any memory TiGrIS plans for,
 // and small enough that every product of extents (and times a dtype size) fits int64.
 constexpr int64_t kMaxTensorElements = int64_t{1} << 32;

@@ -9,9 +9,10 @@
 // and gemm-flatten-fold then folds the Reshape into the Gemm, leaving neither op nor its
 // copy of the map (and no Transpose kernel in a firmware that selects its ops).
 //
-// Element order: a permutation that keeps the axes of extent > 1 in their order walks the
-// elements in the same row-major order before and after, since axes of extent 1 add no
-// stride. A Reshape keeps row-major order, so Reshape(Transpose(x)) == Reshape(x).
+// Element order (ir::PermKeepsBytes): a permutation that keeps the axes of extent > 1 in
+// their order walks the elements in the same row-major order before and after, since axes
+// of extent 1 add no stride. A Reshape keeps row-major order, so Reshape(Transpose(x)) ==
+// Reshape(x).
 //
 // Conditions: the Transpose's only reader is a Reshape and its output is no graph output
 // (else its value is still needed), and it relabels only: input and output have the same
@@ -22,20 +23,6 @@
 #include "passes/rewrite_util.h"
 
 namespace tigris::passes {
-namespace {
-
-// Whether `perm` keeps the axes of `shape` with extent > 1 in their order.
-bool MovesOnlyUnitAxes(const ir::Shape& shape, const std::vector<int64_t>& perm) {
-  int64_t last = -1;
-  for (int64_t axis : perm) {
-    if (shape[static_cast<size_t>(axis)] == 1) continue;
-    if (axis < last) return false;
-    last = axis;
-  }
-  return true;
-}
-
-}  // namespace
 
 void UnitTransposeFold(ir::Graph& graph) {
   const std::vector<std::vector<int>> consumers = graph.ConsumerIndex();
@@ -56,7 +43,7 @@ void UnitTransposeFold(ir::Graph& graph) {
     const ir::Tensor& x = graph.tensor(in);
     const ir::Tensor& y = graph.tensor(out);
     if (x.dtype != y.dtype || !(x.quant == y.quant) ||
-        !MovesOnlyUnitAxes(x.shape, TransposePermutation(graph, op, x.shape.size()))) {
+        !ir::PermKeepsBytes(x.shape, TransposePermutation(graph, op, x.shape.size()))) {
       continue;
     }
     graph.ops[static_cast<size_t>(reader)].inputs[0] = in;
