@@ -212,6 +212,98 @@ TEST(CliInspect, OpsHeaderNamesTheOpCodesOfEveryPlan) {
   for (const std::string& path : {kws, mnist, header}) std::filesystem::remove(path);
 }
 
+// Whether a graph input's (or output's) host permutation reorders its bytes, by brute
+// force: the ONNX offsets of the runtime layout's elements, walked in order, are not
+// 0, 1, 2, ... (docs/plan-format.md: inputs runtime = transpose(onnx, P), outputs onnx =
+// transpose(runtime, P)).
+bool HostCopyReorders(const nlohmann::json& t, bool input) {
+  const nlohmann::json none = nlohmann::json::array();
+  const std::vector<int64_t> shape = t.value("shape", none), onnx = t.value("onnx_shape", none);
+  const std::vector<int64_t> perm = t.value("host_permutation", none);
+  const size_t rank = shape.size();
+  if (perm.empty() || onnx.size() != rank) return false;
+  std::vector<int64_t> onnx_stride(rank, 1), axis_of(rank);  // runtime axis -> ONNX axis
+  for (size_t i = rank - 1; i > 0; --i) onnx_stride[i - 1] = onnx_stride[i] * onnx[i];
+  for (size_t i = 0; i < rank; ++i) {
+    if (input) {
+      axis_of[i] = perm[i];
+    } else {
+      axis_of[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+    }
+  }
+  int64_t elements = 1;
+  for (int64_t d : shape) elements *= d;
+  for (int64_t flat = 0; flat < elements; ++flat) {
+    int64_t rest = flat, offset = 0;
+    for (size_t j = rank; j-- > 0;) {
+      offset += (rest % shape[j]) * onnx_stride[static_cast<size_t>(axis_of[j])];
+      rest /= shape[j];
+    }
+    if (offset != flat) return true;
+  }
+  return false;
+}
+
+// The plan features the ops header turns on are exactly those its plan uses, read from
+// the plan's JSON: weight blocks, tile loops with columns or channels, and graph inputs
+// or outputs whose host copy reorders bytes.
+TEST(CliInspect, OpsHeaderSelectsExactlyThePlanFeaturesItsPlanUses) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string plan = (dir / "tigris_features.tgrs").string();
+  const std::string header = (dir / "tigris_features.h").string();
+  struct Case {
+    std::string model, options;
+  };
+  // 2-D tiles in place; everything copied whole; an NHWC input the plan transposes;
+  // channel groups.
+  const std::vector<Case> cases = {{"mnist8.onnx", "-m 2K --xip"},
+                                   {"mnist8.onnx", "-m 64M"},
+                                   {"kws_small_cnn.onnx", "-m 64K --xip"},
+                                   {"kws_small_cnn.onnx", "-m 4K --xip"}};
+  std::set<std::string> seen;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.model + " " + c.options);
+    auto compiled = RunCommand(TigrisCli() + " compile " + SharedOnnxModel(c.model) + " " +
+                               c.options + " -o " + plan);
+    ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
+    auto j = RunCommand(TigrisCli() + " inspect --json " + plan);
+    ASSERT_EQ(j.exit_code, 0) << j.err;
+    const nlohmann::json report = nlohmann::json::parse(j.out);
+    std::set<std::string> expected;
+    if (!report["weight_blocks"].empty()) expected.insert("WEIGHT_BLOCKS");
+    for (const char* list : {"stages", "chains"}) {
+      for (const auto& unit : report[list]) {
+        if (!unit.contains("tile")) continue;
+        if (!unit["tile"].value("columns", nlohmann::json::array()).empty()) {
+          expected.insert("TILE_COLUMNS");
+        }
+        if (!unit["tile"].value("channels", nlohmann::json::array()).empty()) {
+          expected.insert("TILE_CHANNELS");
+        }
+      }
+    }
+    for (const bool input : {true, false}) {
+      for (const auto& id : report["plan"][input ? "inputs" : "outputs"]) {
+        if (HostCopyReorders(report["tensors"][id.get<size_t>()], input)) {
+          expected.insert("HOST_PERMUTATION");
+        }
+      }
+    }
+    auto r = RunCommand(TigrisCli() + " inspect " + plan + " --ops-header " + header);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string text = ReadText(header);
+    for (const char* feature :
+         {"WEIGHT_BLOCKS", "TILE_COLUMNS", "TILE_CHANNELS", "HOST_PERMUTATION"}) {
+      const std::string line = std::string("#define TGRS_WITH_") + feature + " 1\n";
+      EXPECT_EQ(Has(text, line), expected.count(feature) == 1) << feature << "\n" << text;
+    }
+    seen.insert(expected.begin(), expected.end());
+  }
+  // Each feature was present in some plan (and absent in another: mnist8 needs none).
+  EXPECT_EQ(seen.size(), 4u);
+  for (const std::string& path : {plan, header}) std::filesystem::remove(path);
+}
+
 TEST(CliInspect, OpsHeaderMisuseAndFailures) {
   const std::string plan = WritePlan("tigris_ops_full.tgrs", Serialize(FullPlan()));
   auto json = RunCommand(TigrisCli() + " inspect " + plan + " --json --ops-header x.h");
