@@ -133,7 +133,10 @@ typedef struct tgrs_op_call {
   tgrs_exec* ex;
   uint32_t index;
   tgrs_plan_op op;
-  tgrs_plan_op_attrs attrs;
+  /* The op's OpAttrs table in the plan (NULL without one), read field by field where the
+   * op function needs it (tgrs_attr_*_, plan_internal.h): nothing per tile is decoded
+   * that the op does not read. */
+  const uint8_t* attrs;
   uint32_t num_inputs, num_outputs;
   tgrs_operand in[TGRS_EXEC_MAX_OPERANDS];
   tgrs_operand out[TGRS_EXEC_MAX_OUTPUTS];

@@ -5,15 +5,14 @@
 #include <string.h>
 
 #include "exec_internal.h"
+#include "plan_internal.h"
 
 tgrs_status tgrs_op_call_begin(tgrs_exec* ex, uint32_t index, tgrs_op_call* call) {
   memset(call, 0, sizeof *call);
   call->ex = ex;
   call->index = index;
-  if (tgrs_plan_get_op(ex->plan, index, &call->op) != TGRS_OK ||
-      tgrs_plan_get_op_attrs(ex->plan, index, &call->attrs) != TGRS_OK) {
-    return TGRS_ERR_INCONSISTENT_PLAN;
-  }
+  if (tgrs_plan_get_op(ex->plan, index, &call->op) != TGRS_OK) return TGRS_ERR_INCONSISTENT_PLAN;
+  call->attrs = tgrs_plan_op_attrs_table_(ex->plan, index);
   if (call->op.inputs.count > TGRS_EXEC_MAX_OPERANDS ||
       call->op.outputs.count > TGRS_EXEC_MAX_OUTPUTS || call->op.outputs.count == 0) {
     return TGRS_ERR_UNSUPPORTED_OP;

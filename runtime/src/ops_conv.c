@@ -11,23 +11,26 @@ static int32_t attr_at(tgrs_i32s v, uint32_t i, int32_t fallback) {
 }
 
 /* (stride, dilation, pad begin) of spatial dim `d` of a `rank`-D window, into h or w. */
-static tgrs_conv_params conv_params(const tgrs_plan_op_attrs* a, uint32_t spatial) {
+static tgrs_conv_params conv_params(const tgrs_op_call* call, uint32_t spatial) {
+  const tgrs_i32s strides = tgrs_attr_ints_(call->attrs, FB_ATTRS_STRIDES);
+  const tgrs_i32s dilations = tgrs_attr_ints_(call->attrs, FB_ATTRS_DILATIONS);
+  const tgrs_i32s pads = tgrs_attr_ints_(call->attrs, FB_ATTRS_PADS);
   tgrs_conv_params p;
   p.filter_channels = 0;
   if (spatial == 2) {
-    p.stride_h = attr_at(a->strides, 0, 1);
-    p.stride_w = attr_at(a->strides, 1, 1);
-    p.dilation_h = attr_at(a->dilations, 0, 1);
-    p.dilation_w = attr_at(a->dilations, 1, 1);
-    p.pad_top = attr_at(a->pads, 0, 0);
-    p.pad_left = attr_at(a->pads, 1, 0);
+    p.stride_h = attr_at(strides, 0, 1);
+    p.stride_w = attr_at(strides, 1, 1);
+    p.dilation_h = attr_at(dilations, 0, 1);
+    p.dilation_w = attr_at(dilations, 1, 1);
+    p.pad_top = attr_at(pads, 0, 0);
+    p.pad_left = attr_at(pads, 1, 0);
   } else { /* 1-D: the window runs along W of [N, 1, L, C] */
     p.stride_h = 1;
     p.dilation_h = 1;
     p.pad_top = 0;
-    p.stride_w = attr_at(a->strides, 0, 1);
-    p.dilation_w = attr_at(a->dilations, 0, 1);
-    p.pad_left = attr_at(a->pads, 0, 0);
+    p.stride_w = attr_at(strides, 0, 1);
+    p.dilation_w = attr_at(dilations, 0, 1);
+    p.pad_left = attr_at(pads, 0, 0);
   }
   return p;
 }
@@ -68,7 +71,7 @@ static tgrs_status conv_operands_read(const tgrs_op_call* call, uint32_t spatial
       return TGRS_ERR_INCONSISTENT_PLAN;
     }
   }
-  o->params = conv_params(&call->attrs, spatial);
+  o->params = conv_params(call, spatial);
   /* A 2-D tile: the kernel runs on the column view (taps right of it are padding). */
   o->params.pad_left = tgrs_call_pad_left(call, o->params.pad_left, o->params.stride_w);
   return o->params.pad_left >= 0 ? TGRS_OK : TGRS_ERR_INCONSISTENT_PLAN;
@@ -77,7 +80,7 @@ static tgrs_status conv_operands_read(const tgrs_op_call* call, uint32_t spatial
 /* The kernels infer groups from the filter (C_IN / filter C); the attribute must agree. */
 static int groups_agree(const tgrs_op_call* call, const conv_operands* o) {
   return o->filter.c > 0 && o->in.c % o->filter.c == 0 &&
-         call->attrs.group == o->in.c / o->filter.c;
+         tgrs_attr_int_(call->attrs, FB_ATTRS_GROUP, 1) == o->in.c / o->filter.c;
 }
 
 static const void* bias_of(const tgrs_op_call* call) {
@@ -225,7 +228,8 @@ tgrs_status tgrs_op_conv1d(tgrs_op_call* call) {
 tgrs_status tgrs_op_conv_transpose(tgrs_op_call* call) {
   conv_operands o;
   tgrs_status st;
-  if (call->tiled || call->attrs.group != 1) return TGRS_ERR_UNSUPPORTED_OP;
+  if (call->tiled || tgrs_attr_int_(call->attrs, FB_ATTRS_GROUP, 1) != 1)
+    return TGRS_ERR_UNSUPPORTED_OP;
   st = conv_operands_read(call, 2, &o);
   if (st != TGRS_OK) return st;
   if (tgrs_call_is_s8(call)) {

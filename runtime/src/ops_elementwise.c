@@ -79,7 +79,8 @@ tgrs_status tgrs_op_binary(tgrs_op_call* call) {
 }
 
 static tgrs_status activation_f32(tgrs_op_call* call, size_t count) {
-  const tgrs_plan_op_attrs* a = &call->attrs;
+  const uint8_t* a = call->attrs;
+  const float alpha = tgrs_attr_float_(a, FB_ATTRS_ALPHA, 0.0f);
   const float* x = (const float*)call->in[0].data;
   float* y = (float*)call->out[0].data;
   switch (call->op.code) {
@@ -90,16 +91,16 @@ static tgrs_status activation_f32(tgrs_op_call* call, size_t count) {
       tgrs_relu6_f32(count, x, y);
       break;
     case TGRS_OP_LEAKY_RELU:
-      tgrs_leaky_relu_f32(a->alpha, count, x, y);
+      tgrs_leaky_relu_f32(alpha, count, x, y);
       break;
     case TGRS_OP_SELU:
-      tgrs_selu_f32(a->alpha, a->gamma, count, x, y);
+      tgrs_selu_f32(alpha, tgrs_attr_float_(a, FB_ATTRS_GAMMA, 0.0f), count, x, y);
       break;
     case TGRS_OP_SIGMOID:
       tgrs_sigmoid_f32(count, x, y);
       break;
     case TGRS_OP_HARD_SIGMOID:
-      tgrs_hard_sigmoid_f32(a->alpha, a->beta, count, x, y);
+      tgrs_hard_sigmoid_f32(alpha, tgrs_attr_float_(a, FB_ATTRS_BETA, 0.0f), count, x, y);
       break;
     case TGRS_OP_HARD_SWISH:
       tgrs_hard_swish_f32(count, x, y);
@@ -108,7 +109,8 @@ static tgrs_status activation_f32(tgrs_op_call* call, size_t count) {
       tgrs_tanh_f32(count, x, y);
       break;
     case TGRS_OP_CLIP:
-      tgrs_clip_f32(a->min, a->max, count, x, y);
+      tgrs_clip_f32(tgrs_attr_float_(a, FB_ATTRS_MIN, 0.0f),
+                    tgrs_attr_float_(a, FB_ATTRS_MAX, 0.0f), count, x, y);
       break;
     default:
       return TGRS_ERR_UNSUPPORTED_OP;

@@ -8,13 +8,12 @@ tgrs_status tgrs_op_softmax(tgrs_op_call* call) {
   const uint32_t rank = call->in[0].tensor.shape.count;
   /* Constant 0 in a build without LOG_SOFTMAX, which then links no log-softmax kernel. */
   const int log = TGRS_WITH_OP_LOG_SOFTMAX && call->op.code == TGRS_OP_LOG_SOFTMAX;
+  const int32_t attr_axis = tgrs_attr_int_(call->attrs, FB_ATTRS_AXIS, 0);
   int32_t d[4];
   int32_t axis, outer = 1, inner = 1, i;
   tgrs_dims dims;
   tgrs_status st;
-  if (rank == 0 || call->attrs.axis < 0 || (uint32_t)call->attrs.axis >= rank) {
-    return TGRS_ERR_UNSUPPORTED_OP;
-  }
+  if (rank == 0 || attr_axis < 0 || (uint32_t)attr_axis >= rank) return TGRS_ERR_UNSUPPORTED_OP;
   if ((st = tgrs_operand_dims(&call->in[0], 1, &dims)) != TGRS_OK) return st;
   /* The kernels write one value per input value. */
   if (tgrs_operand_count(&call->out[0]) != tgrs_operand_count(&call->in[0])) {
@@ -24,7 +23,7 @@ tgrs_status tgrs_op_softmax(tgrs_op_call* call) {
   d[1] = dims.h;
   d[2] = dims.w;
   d[3] = dims.c;
-  axis = call->attrs.axis + (int32_t)(4 - rank);
+  axis = attr_axis + (int32_t)(4 - rank);
   for (i = 0; i < axis; ++i) outer *= d[i];
   for (i = axis + 1; i < 4; ++i) inner *= d[i];
   /* The scratch the planner reserved: 4 * extent(axis) (docs/memory-model.md). */
@@ -54,11 +53,12 @@ tgrs_status tgrs_op_softmax(tgrs_op_call* call) {
 }
 
 tgrs_status tgrs_op_lrn(tgrs_op_call* call) {
+  const tgrs_i32s kernel = tgrs_attr_ints_(call->attrs, FB_ATTRS_KERNEL);
   tgrs_lrn_params p;
   tgrs_dims in, out;
   tgrs_status st;
   /* Channels are the innermost runtime axis for rank 3 (NWC) and rank 4 (NHWC) only. */
-  if (call->in[0].tensor.shape.count < 3 || call->attrs.kernel.count != 1) {
+  if (call->in[0].tensor.shape.count < 3 || kernel.count != 1) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   if ((st = tgrs_operand_dims(&call->in[0], 1, &in)) != TGRS_OK) return st;
@@ -66,10 +66,10 @@ tgrs_status tgrs_op_lrn(tgrs_op_call* call) {
   if (in.n != out.n || in.h != out.h || in.w != out.w || in.c != out.c) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
-  p.size = call->attrs.kernel.data[0];
-  p.alpha = call->attrs.alpha;
-  p.beta = call->attrs.beta;
-  p.bias = call->attrs.bias;
+  p.size = kernel.data[0];
+  p.alpha = tgrs_attr_float_(call->attrs, FB_ATTRS_ALPHA, 0.0f);
+  p.beta = tgrs_attr_float_(call->attrs, FB_ATTRS_BETA, 0.0f);
+  p.bias = tgrs_attr_float_(call->attrs, FB_ATTRS_BIAS, 0.0f);
   if (tgrs_call_is_s8(call)) {
     tgrs_lrn_quant_s8 q;
     q.input_scale = tgrs_tensor_scale(&call->in[0].tensor);
@@ -88,12 +88,13 @@ tgrs_status tgrs_op_lrn(tgrs_op_call* call) {
 
 tgrs_status tgrs_op_reduce_mean(tgrs_op_call* call) {
   const uint32_t rank = call->in[0].tensor.shape.count;
+  const tgrs_i32s axes = tgrs_attr_ints_(call->attrs, FB_ATTRS_AXES);
   uint32_t mask = 0, i;
   tgrs_dims in;
   tgrs_status st;
   if (call->tiled || rank == 0 || rank > 4) return TGRS_ERR_UNSUPPORTED_OP;
-  for (i = 0; i < call->attrs.axes.count; ++i) {
-    const int32_t a = call->attrs.axes.data[i];
+  for (i = 0; i < axes.count; ++i) {
+    const int32_t a = axes.data[i];
     if (a < 0 || (uint32_t)a >= rank) return TGRS_ERR_INCONSISTENT_PLAN;
     mask |= 1u << (uint32_t)(a + (int32_t)(4 - rank));
   }

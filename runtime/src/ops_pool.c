@@ -23,7 +23,10 @@ static int32_t attr_at(tgrs_i32s v, uint32_t i, int32_t fallback) {
 }
 
 tgrs_status tgrs_op_pool(tgrs_op_call* call) {
-  const tgrs_plan_op_attrs* a = &call->attrs;
+  const tgrs_i32s kernel = tgrs_attr_ints_(call->attrs, FB_ATTRS_KERNEL);
+  const tgrs_i32s strides = tgrs_attr_ints_(call->attrs, FB_ATTRS_STRIDES);
+  const tgrs_i32s dilations = tgrs_attr_ints_(call->attrs, FB_ATTRS_DILATIONS);
+  const tgrs_i32s pads = tgrs_attr_ints_(call->attrs, FB_ATTRS_PADS);
   const int is_max = IS_MAX_POOL(call);
   tgrs_pool_params p;
   tgrs_dims in, out;
@@ -32,18 +35,18 @@ tgrs_status tgrs_op_pool(tgrs_op_call* call) {
       (st = tgrs_operand_dims(&call->out[0], 0, &out)) != TGRS_OK) {
     return st;
   }
-  if (call->in[0].tensor.shape.count != 4 || a->kernel.count != 2) return TGRS_ERR_UNSUPPORTED_OP;
-  p.kernel_h = a->kernel.data[0];
-  p.kernel_w = a->kernel.data[1];
-  p.stride_h = attr_at(a->strides, 0, 1);
-  p.stride_w = attr_at(a->strides, 1, 1);
-  p.dilation_h = attr_at(a->dilations, 0, 1);
-  p.dilation_w = attr_at(a->dilations, 1, 1);
-  p.pad_top = attr_at(a->pads, 0, 0);
-  p.pad_left = attr_at(a->pads, 1, 0);
-  p.pad_bottom = attr_at(a->pads, 2, 0);
-  p.pad_right = attr_at(a->pads, 3, 0);
-  p.count_include_pad = a->count_include_pad ? 1 : 0;
+  if (call->in[0].tensor.shape.count != 4 || kernel.count != 2) return TGRS_ERR_UNSUPPORTED_OP;
+  p.kernel_h = kernel.data[0];
+  p.kernel_w = kernel.data[1];
+  p.stride_h = attr_at(strides, 0, 1);
+  p.stride_w = attr_at(strides, 1, 1);
+  p.dilation_h = attr_at(dilations, 0, 1);
+  p.dilation_w = attr_at(dilations, 1, 1);
+  p.pad_top = attr_at(pads, 0, 0);
+  p.pad_left = attr_at(pads, 1, 0);
+  p.pad_bottom = attr_at(pads, 2, 0);
+  p.pad_right = attr_at(pads, 3, 0);
+  p.count_include_pad = tgrs_attr_flag_(call->attrs, FB_ATTRS_COUNT_INCLUDE_PAD, 0);
   if (call->columns) {
     /* A 2-D tile's column view: the left padding shifts with it, and only a view that
      * ends at the tensor's last column has the right padding after it. */

@@ -51,17 +51,18 @@ tgrs_status tgrs_op_concat(tgrs_op_call* call) {
   const void* data[TGRS_EXEC_MAX_OPERANDS];
   const uint32_t rank = call->out[0].tensor.shape.count;
   const size_t elem = tgrs_dtype_size(call->out[0].tensor.dtype);
+  const int32_t axis = tgrs_attr_int_(call->attrs, FB_ATTRS_AXIS, 0);
   size_t total = 0;
   uint32_t i;
   tgrs_status st;
-  if (rank == 0 || rank > 4 || call->attrs.axis < 0 || (uint32_t)call->attrs.axis >= rank) {
+  if (rank == 0 || rank > 4 || axis < 0 || (uint32_t)axis >= rank) {
     return TGRS_ERR_UNSUPPORTED_OP;
   }
   /* A row tile holds the same rows of every operand, a 2-D tile the same columns too: a
    * join along H (or, on columns, along W) would place them wrongly (the planner's rule,
    * analysis/tileability.cc). */
-  if ((call->tiled && call->attrs.axis + (int32_t)(4 - rank) == 1) ||
-      (call->columns && call->attrs.axis + (int32_t)(4 - rank) == 2)) {
+  if ((call->tiled && axis + (int32_t)(4 - rank) == 1) ||
+      (call->columns && axis + (int32_t)(4 - rank) == 2)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   for (i = 0; i < call->num_inputs; ++i) {
@@ -93,22 +94,24 @@ tgrs_status tgrs_op_concat(tgrs_op_call* call) {
     out_quant.scale = tgrs_tensor_scale(&call->out[0].tensor);
     out_quant.zero_point = tgrs_tensor_zero_point(&call->out[0].tensor);
     return tgrs_kernel_result(
-        call, tgrs_concat_s8(call->attrs.axis + (int32_t)(4 - rank), (int32_t)call->num_inputs,
-                             dim_ptrs, bytes, quant, out_quant, (int8_t*)call->out[0].data));
+        call, tgrs_concat_s8(axis + (int32_t)(4 - rank), (int32_t)call->num_inputs, dim_ptrs, bytes,
+                             quant, out_quant, (int8_t*)call->out[0].data));
   }
   return tgrs_kernel_result(
-      call, tgrs_concat(elem, call->attrs.axis + (int32_t)(4 - rank), (int32_t)call->num_inputs,
-                        dim_ptrs, data, call->out[0].data));
+      call, tgrs_concat(elem, axis + (int32_t)(4 - rank), (int32_t)call->num_inputs, dim_ptrs, data,
+                        call->out[0].data));
 }
 
 tgrs_status tgrs_op_reshape(tgrs_op_call* call) {
+  const tgrs_i32s perm = tgrs_attr_ints_(call->attrs, FB_ATTRS_PERM);
+  const tgrs_i32s view_shape = tgrs_attr_ints_(call->attrs, FB_ATTRS_VIEW_SHAPE);
   const size_t bytes =
       tgrs_operand_count(&call->out[0]) * tgrs_dtype_size(call->out[0].tensor.dtype);
   if (call->in[0].data == NULL ||
       tgrs_operand_count(&call->in[0]) * tgrs_dtype_size(call->in[0].tensor.dtype) != bytes) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
-  if (call->attrs.perm.count == 0) {
+  if (perm.count == 0) {
     tgrs_reshape(bytes, call->in[0].data, call->out[0].data);
     return TGRS_OK;
   }
@@ -116,17 +119,17 @@ tgrs_status tgrs_op_reshape(tgrs_op_call* call) {
     /* Across layouts: one transpose of the input viewed as view_shape (plan-format.md). */
     int32_t p[4];
     tgrs_dims view;
-    const tgrs_status st = perm4(call->attrs.perm, p);
+    const tgrs_status st = perm4(perm, p);
     if (st != TGRS_OK) return st;
-    if (call->attrs.view_shape.count != call->attrs.perm.count) return TGRS_ERR_UNSUPPORTED_OP;
-    view = dims_of(call->attrs.view_shape);
+    if (view_shape.count != perm.count) return TGRS_ERR_UNSUPPORTED_OP;
+    view = dims_of(view_shape);
     if (call->tiled) {
       /* Only a permutation within each pixel's channels runs on a strip or a column view:
        * view [N, pixels, G, C/G], perm [0, 1, 3, 2] (a channel shuffle, op_attrs.cc). The
        * view's pixels become the ones the strip holds. */
       const tgrs_i32s out_shape = call->out[0].tensor.shape;
-      if (call->attrs.view_shape.count != 4 || p[0] != 0 || p[1] != 1 || out_shape.count != 4 ||
-          view.w < 1 || view.c < 1 || view.n < 1 || (int64_t)view.w * view.c != out_shape.data[3]) {
+      if (view_shape.count != 4 || p[0] != 0 || p[1] != 1 || out_shape.count != 4 || view.w < 1 ||
+          view.c < 1 || view.n < 1 || (int64_t)view.w * view.c != out_shape.data[3]) {
         return TGRS_ERR_UNSUPPORTED_OP;
       }
       view.h = (int32_t)(tgrs_operand_count(&call->in[0]) /
@@ -141,10 +144,11 @@ tgrs_status tgrs_op_reshape(tgrs_op_call* call) {
 }
 
 tgrs_status tgrs_op_transpose(tgrs_op_call* call) {
+  const tgrs_i32s perm = tgrs_attr_ints_(call->attrs, FB_ATTRS_PERM);
   int32_t p[4];
   tgrs_dims in;
   tgrs_status st;
-  if (call->tiled || call->attrs.perm.count != call->in[0].tensor.shape.count) {
+  if (call->tiled || perm.count != call->in[0].tensor.shape.count) {
     return TGRS_ERR_UNSUPPORTED_OP;
   }
   /* Every input element lands in the output: the same count of the same size. */
@@ -153,14 +157,15 @@ tgrs_status tgrs_op_transpose(tgrs_op_call* call) {
       tgrs_dtype_size(call->out[0].tensor.dtype) != tgrs_dtype_size(call->in[0].tensor.dtype)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
-  if ((st = perm4(call->attrs.perm, p)) != TGRS_OK) return st;
+  if ((st = perm4(perm, p)) != TGRS_OK) return st;
   if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK) return st;
   return tgrs_kernel_result(call, tgrs_transpose(tgrs_dtype_size(call->in[0].tensor.dtype), p, &in,
                                                  call->in[0].data, call->out[0].data));
 }
 
 tgrs_status tgrs_op_slice(tgrs_op_call* call) {
-  const tgrs_i32s starts = call->attrs.starts, steps = call->attrs.strides;
+  const tgrs_i32s starts = tgrs_attr_ints_(call->attrs, FB_ATTRS_STARTS);
+  const tgrs_i32s steps = tgrs_attr_ints_(call->attrs, FB_ATTRS_STRIDES);
   const uint32_t rank = call->in[0].tensor.shape.count;
   int32_t start[4] = {0, 0, 0, 0}, step[4] = {1, 1, 1, 1};
   tgrs_dims in, out;
@@ -234,7 +239,7 @@ tgrs_status tgrs_op_gather(tgrs_op_call* call) {
   const tgrs_plan_tensor* table = &call->in[0].tensor;
   const tgrs_plan_tensor* idx = &call->in[1].tensor;
   const tgrs_plan_tensor* out = &call->out[0].tensor;
-  const tgrs_i32s perm = call->attrs.perm;
+  const tgrs_i32s perm = tgrs_attr_ints_(call->attrs, FB_ATTRS_PERM);
   const uint32_t ri = idx->shape.count, rt = table->shape.count, ro = out->shape.count;
   int32_t onnx_extent[3], onnx_stride[3];
   int64_t stride = 1;
@@ -279,8 +284,9 @@ tgrs_status tgrs_op_gather(tgrs_op_call* call) {
 }
 
 tgrs_status tgrs_op_pad(tgrs_op_call* call) {
-  const tgrs_i32s pads = call->attrs.pads;
-  const char* mode = call->attrs.mode;
+  const tgrs_i32s pads = tgrs_attr_ints_(call->attrs, FB_ATTRS_PADS);
+  const char* mode = tgrs_attr_string_(call->attrs, FB_ATTRS_MODE);
+  const float pad_value = tgrs_attr_float_(call->attrs, FB_ATTRS_PAD_VALUE, 0.0f);
   tgrs_pad_params p;
   tgrs_dims in, out;
   tgrs_status st;
@@ -311,29 +317,29 @@ tgrs_status tgrs_op_pad(tgrs_op_call* call) {
   if (tgrs_call_is_s8(call)) {
     int8_t value;
     tgrs_quantize_f32_s8(tgrs_tensor_scale(&call->out[0].tensor),
-                         tgrs_tensor_zero_point(&call->out[0].tensor), 1, &call->attrs.pad_value,
-                         &value);
+                         tgrs_tensor_zero_point(&call->out[0].tensor), 1, &pad_value, &value);
     return tgrs_kernel_result(
         call, tgrs_pad_s8(&p, &call->window, value, &in, (const int8_t*)call->in[0].data, &out,
                           (int8_t*)call->out[0].data));
   }
   if (tgrs_call_is_f32(call)) {
     return tgrs_kernel_result(
-        call, tgrs_pad_f32(&p, &call->window, call->attrs.pad_value, &in,
-                           (const float*)call->in[0].data, &out, (float*)call->out[0].data));
+        call, tgrs_pad_f32(&p, &call->window, pad_value, &in, (const float*)call->in[0].data, &out,
+                           (float*)call->out[0].data));
   }
   return TGRS_ERR_UNSUPPORTED_OP;
 }
 
-static int resize_params(const tgrs_plan_op_attrs* a, tgrs_resize_params* p) {
-  const char* ctm = a->coordinate_transformation_mode;
-  const char* nm = a->nearest_mode;
-  if (a->scales.count != 4) return 0;
-  p->scale_h = a->scales.data[1];
-  p->scale_w = a->scales.data[2];
-  if (str_is(a->mode, "nearest") || a->mode[0] == '\0') {
+static int resize_params(const uint8_t* a, tgrs_f32s scales, tgrs_resize_params* p) {
+  const char* mode = tgrs_attr_string_(a, FB_ATTRS_MODE);
+  const char* ctm = tgrs_attr_string_(a, FB_ATTRS_COORDINATE_TRANSFORMATION_MODE);
+  const char* nm = tgrs_attr_string_(a, FB_ATTRS_NEAREST_MODE);
+  if (scales.count != 4) return 0;
+  p->scale_h = scales.data[1];
+  p->scale_w = scales.data[2];
+  if (str_is(mode, "nearest") || mode[0] == '\0') {
     p->mode = TGRS_RESIZE_NEAREST;
-  } else if (str_is(a->mode, "linear")) {
+  } else if (str_is(mode, "linear")) {
     p->mode = TGRS_RESIZE_LINEAR;
   } else {
     return 0;
@@ -364,11 +370,12 @@ static int resize_params(const tgrs_plan_op_attrs* a, tgrs_resize_params* p) {
 }
 
 tgrs_status tgrs_op_resize(tgrs_op_call* call) {
+  const tgrs_f32s scales = tgrs_attr_floats_(call->attrs, FB_ATTRS_SCALES);
   tgrs_resize_params p;
   tgrs_dims in, out;
   tgrs_status st;
-  if (call->in[0].tensor.shape.count != 4 || !resize_params(&call->attrs, &p) ||
-      call->attrs.scales.data[0] != 1.0f || call->attrs.scales.data[3] != 1.0f) {
+  if (call->in[0].tensor.shape.count != 4 || !resize_params(call->attrs, scales, &p) ||
+      scales.data[0] != 1.0f || scales.data[3] != 1.0f) {
     return TGRS_ERR_UNSUPPORTED_OP;
   }
   if ((st = tgrs_operand_dims(&call->in[0], 0, &in)) != TGRS_OK ||

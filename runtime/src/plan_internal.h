@@ -26,6 +26,19 @@
 tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_verify_error* error,
                               const uint8_t** root);
 
+/* Op `index`'s OpAttrs table in a verified plan, or NULL (no attributes, or out of range). */
+const uint8_t* tgrs_plan_op_attrs_table_(const tgrs_plan* plan, uint32_t index);
+/* Fields of a verified OpAttrs table (NULL: every field absent), with the defaults
+ * tgrs_plan_get_op_attrs gives; `id` is the field's FB_ATTRS_* (fb_read.h). The executor
+ * reads an op's attributes through these where its op function needs one, so nothing is
+ * decoded that the op does not read and a firmware links the reads of its own ops only. */
+tgrs_i32s tgrs_attr_ints_(const uint8_t* attrs, unsigned id);
+tgrs_f32s tgrs_attr_floats_(const uint8_t* attrs, unsigned id);
+int32_t tgrs_attr_int_(const uint8_t* attrs, unsigned id, int32_t fallback);
+float tgrs_attr_float_(const uint8_t* attrs, unsigned id, float fallback);
+int tgrs_attr_flag_(const uint8_t* attrs, unsigned id, int fallback);
+const char* tgrs_attr_string_(const uint8_t* attrs, unsigned id);
+
 /* Bytes of a verified Tensor table: product(shape) * dtype size. */
 uint32_t tgrs_tensor_table_bytes_(const uint8_t* tensor);
 

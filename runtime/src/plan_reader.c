@@ -374,38 +374,61 @@ tgrs_status tgrs_plan_get_op(const tgrs_plan* plan, uint32_t index, tgrs_plan_op
   return TGRS_OK;
 }
 
+const uint8_t* tgrs_plan_op_attrs_table_(const tgrs_plan* plan, uint32_t index) {
+  return plan && index < fb_vec_len(plan->ops_)
+             ? fb_get_ref(fb_vec_table(plan->ops_, index), FB_OP_ATTRS)
+             : NULL;
+}
+
+tgrs_i32s tgrs_attr_ints_(const uint8_t* attrs, unsigned id) { return i32s(fb_get_ref(attrs, id)); }
+tgrs_f32s tgrs_attr_floats_(const uint8_t* attrs, unsigned id) {
+  return f32s(fb_get_ref(attrs, id));
+}
+int32_t tgrs_attr_int_(const uint8_t* attrs, unsigned id, int32_t fallback) {
+  return fb_get_i32(attrs, id, fallback);
+}
+float tgrs_attr_float_(const uint8_t* attrs, unsigned id, float fallback) {
+  return fb_get_f32(attrs, id, fallback);
+}
+int tgrs_attr_flag_(const uint8_t* attrs, unsigned id, int fallback) {
+  return fb_get_u8(attrs, id, (uint8_t)(fallback != 0)) != 0;
+}
+const char* tgrs_attr_string_(const uint8_t* attrs, unsigned id) {
+  return string_or_empty(fb_get_ref(attrs, id));
+}
+
 tgrs_status tgrs_plan_get_op_attrs(const tgrs_plan* plan, uint32_t index, tgrs_plan_op_attrs* out) {
   const uint8_t *op, *a;
   tgrs_status st = element(plan, plan ? plan->ops_ : NULL, index, out, sizeof *out, &op);
   if (st != TGRS_OK) return st;
   a = fb_get_ref(op, FB_OP_ATTRS); /* NULL: every getter below yields the default */
-  out->kernel = i32s(fb_get_ref(a, FB_ATTRS_KERNEL));
-  out->strides = i32s(fb_get_ref(a, FB_ATTRS_STRIDES));
-  out->pads = i32s(fb_get_ref(a, FB_ATTRS_PADS));
-  out->dilations = i32s(fb_get_ref(a, FB_ATTRS_DILATIONS));
-  out->group = fb_get_i32(a, FB_ATTRS_GROUP, 1);
-  out->axis = fb_get_i32(a, FB_ATTRS_AXIS, 0);
-  out->perm = i32s(fb_get_ref(a, FB_ATTRS_PERM));
-  out->shape = i32s(fb_get_ref(a, FB_ATTRS_SHAPE));
-  out->alpha = fb_get_f32(a, FB_ATTRS_ALPHA, 0.0f);
-  out->beta = fb_get_f32(a, FB_ATTRS_BETA, 0.0f);
-  out->gamma = fb_get_f32(a, FB_ATTRS_GAMMA, 0.0f);
-  out->min = fb_get_f32(a, FB_ATTRS_MIN, 0.0f);
-  out->max = fb_get_f32(a, FB_ATTRS_MAX, 0.0f);
-  out->scales = f32s(fb_get_ref(a, FB_ATTRS_SCALES));
-  out->mode = string_or_empty(fb_get_ref(a, FB_ATTRS_MODE));
+  out->kernel = tgrs_attr_ints_(a, FB_ATTRS_KERNEL);
+  out->strides = tgrs_attr_ints_(a, FB_ATTRS_STRIDES);
+  out->pads = tgrs_attr_ints_(a, FB_ATTRS_PADS);
+  out->dilations = tgrs_attr_ints_(a, FB_ATTRS_DILATIONS);
+  out->group = tgrs_attr_int_(a, FB_ATTRS_GROUP, 1);
+  out->axis = tgrs_attr_int_(a, FB_ATTRS_AXIS, 0);
+  out->perm = tgrs_attr_ints_(a, FB_ATTRS_PERM);
+  out->shape = tgrs_attr_ints_(a, FB_ATTRS_SHAPE);
+  out->alpha = tgrs_attr_float_(a, FB_ATTRS_ALPHA, 0.0f);
+  out->beta = tgrs_attr_float_(a, FB_ATTRS_BETA, 0.0f);
+  out->gamma = tgrs_attr_float_(a, FB_ATTRS_GAMMA, 0.0f);
+  out->min = tgrs_attr_float_(a, FB_ATTRS_MIN, 0.0f);
+  out->max = tgrs_attr_float_(a, FB_ATTRS_MAX, 0.0f);
+  out->scales = tgrs_attr_floats_(a, FB_ATTRS_SCALES);
+  out->mode = tgrs_attr_string_(a, FB_ATTRS_MODE);
   out->coordinate_transformation_mode =
-      string_or_empty(fb_get_ref(a, FB_ATTRS_COORDINATE_TRANSFORMATION_MODE));
-  out->nearest_mode = string_or_empty(fb_get_ref(a, FB_ATTRS_NEAREST_MODE));
-  out->count_include_pad = fb_get_u8(a, FB_ATTRS_COUNT_INCLUDE_PAD, 0) != 0;
-  out->ceil_mode = fb_get_u8(a, FB_ATTRS_CEIL_MODE, 0) != 0;
-  out->axes = i32s(fb_get_ref(a, FB_ATTRS_AXES));
-  out->keepdims = fb_get_u8(a, FB_ATTRS_KEEPDIMS, 1) != 0;
-  out->output_padding = i32s(fb_get_ref(a, FB_ATTRS_OUTPUT_PADDING));
-  out->pad_value = fb_get_f32(a, FB_ATTRS_PAD_VALUE, 0.0f);
-  out->view_shape = i32s(fb_get_ref(a, FB_ATTRS_VIEW_SHAPE));
-  out->bias = fb_get_f32(a, FB_ATTRS_BIAS, 0.0f);
-  out->starts = i32s(fb_get_ref(a, FB_ATTRS_STARTS));
+      tgrs_attr_string_(a, FB_ATTRS_COORDINATE_TRANSFORMATION_MODE);
+  out->nearest_mode = tgrs_attr_string_(a, FB_ATTRS_NEAREST_MODE);
+  out->count_include_pad = tgrs_attr_flag_(a, FB_ATTRS_COUNT_INCLUDE_PAD, 0);
+  out->ceil_mode = tgrs_attr_flag_(a, FB_ATTRS_CEIL_MODE, 0);
+  out->axes = tgrs_attr_ints_(a, FB_ATTRS_AXES);
+  out->keepdims = tgrs_attr_flag_(a, FB_ATTRS_KEEPDIMS, 1);
+  out->output_padding = tgrs_attr_ints_(a, FB_ATTRS_OUTPUT_PADDING);
+  out->pad_value = tgrs_attr_float_(a, FB_ATTRS_PAD_VALUE, 0.0f);
+  out->view_shape = tgrs_attr_ints_(a, FB_ATTRS_VIEW_SHAPE);
+  out->bias = tgrs_attr_float_(a, FB_ATTRS_BIAS, 0.0f);
+  out->starts = tgrs_attr_ints_(a, FB_ATTRS_STARTS);
   return TGRS_OK;
 }
 
