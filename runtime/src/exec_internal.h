@@ -132,10 +132,12 @@ tgrs_box tgrs_operand_box(const tgrs_operand* o);
 typedef struct tgrs_op_call {
   tgrs_exec* ex;
   uint32_t index;
+  /* The fields every op function reads (tgrs_read_op_core_); the op's other fields are
+   * read from its table, and its attributes from its OpAttrs table (NULL without one),
+   * where an op function needs them (tgrs_read_*_, plan_internal.h): nothing per tile is
+   * decoded that the op does not read. */
   tgrs_plan_op op;
-  /* The op's OpAttrs table in the plan (NULL without one), read field by field where the
-   * op function needs it (tgrs_attr_*_, plan_internal.h): nothing per tile is decoded
-   * that the op does not read. */
+  const uint8_t* table;
   const uint8_t* attrs;
   uint32_t num_inputs, num_outputs;
   tgrs_operand in[TGRS_EXEC_MAX_OPERANDS];

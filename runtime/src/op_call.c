@@ -5,14 +5,18 @@
 #include <string.h>
 
 #include "exec_internal.h"
+#include "fb_read.h"
 #include "plan_internal.h"
 
 tgrs_status tgrs_op_call_begin(tgrs_exec* ex, uint32_t index, tgrs_op_call* call) {
   memset(call, 0, sizeof *call);
   call->ex = ex;
   call->index = index;
-  if (tgrs_plan_get_op(ex->plan, index, &call->op) != TGRS_OK) return TGRS_ERR_INCONSISTENT_PLAN;
-  call->attrs = tgrs_plan_op_attrs_table_(ex->plan, index);
+  call->table = tgrs_plan_op_table_(ex->plan, index);
+  if (call->table == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
+  /* The fields every op reads; the others and the attributes where an op reads them. */
+  tgrs_read_op_core_(call->table, &call->op);
+  call->attrs = tgrs_read_table_(call->table, FB_OP_ATTRS);
   if (call->op.inputs.count > TGRS_EXEC_MAX_OPERANDS ||
       call->op.outputs.count > TGRS_EXEC_MAX_OUTPUTS || call->op.outputs.count == 0) {
     return TGRS_ERR_UNSUPPORTED_OP;

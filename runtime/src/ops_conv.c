@@ -12,9 +12,9 @@ static int32_t attr_at(tgrs_i32s v, uint32_t i, int32_t fallback) {
 
 /* (stride, dilation, pad begin) of spatial dim `d` of a `rank`-D window, into h or w. */
 static tgrs_conv_params conv_params(const tgrs_op_call* call, uint32_t spatial) {
-  const tgrs_i32s strides = tgrs_attr_ints_(call->attrs, FB_ATTRS_STRIDES);
-  const tgrs_i32s dilations = tgrs_attr_ints_(call->attrs, FB_ATTRS_DILATIONS);
-  const tgrs_i32s pads = tgrs_attr_ints_(call->attrs, FB_ATTRS_PADS);
+  const tgrs_i32s strides = tgrs_read_i32s_(call->attrs, FB_ATTRS_STRIDES);
+  const tgrs_i32s dilations = tgrs_read_i32s_(call->attrs, FB_ATTRS_DILATIONS);
+  const tgrs_i32s pads = tgrs_read_i32s_(call->attrs, FB_ATTRS_PADS);
   tgrs_conv_params p;
   p.filter_channels = 0;
   if (spatial == 2) {
@@ -80,7 +80,7 @@ static tgrs_status conv_operands_read(const tgrs_op_call* call, uint32_t spatial
 /* The kernels infer groups from the filter (C_IN / filter C); the attribute must agree. */
 static int groups_agree(const tgrs_op_call* call, const conv_operands* o) {
   return o->filter.c > 0 && o->in.c % o->filter.c == 0 &&
-         tgrs_attr_int_(call->attrs, FB_ATTRS_GROUP, 1) == o->in.c / o->filter.c;
+         tgrs_read_i32_(call->attrs, FB_ATTRS_GROUP, 1) == o->in.c / o->filter.c;
 }
 
 static const void* bias_of(const tgrs_op_call* call) {
@@ -228,7 +228,7 @@ tgrs_status tgrs_op_conv1d(tgrs_op_call* call) {
 tgrs_status tgrs_op_conv_transpose(tgrs_op_call* call) {
   conv_operands o;
   tgrs_status st;
-  if (call->tiled || tgrs_attr_int_(call->attrs, FB_ATTRS_GROUP, 1) != 1)
+  if (call->tiled || tgrs_read_i32_(call->attrs, FB_ATTRS_GROUP, 1) != 1)
     return TGRS_ERR_UNSUPPORTED_OP;
   st = conv_operands_read(call, 2, &o);
   if (st != TGRS_OK) return st;

@@ -190,8 +190,8 @@ tgrs_status tgrs_op_gemm(tgrs_op_call* call) {
   }
   if (call->op.code == TGRS_OP_GEMM) {
     /* Normalization makes Gemm canonical: alpha = beta = 1 (docs/plan-format.md). */
-    if (tgrs_attr_float_(call->attrs, FB_ATTRS_ALPHA, 0.0f) != 1.0f ||
-        (has_bias && tgrs_attr_float_(call->attrs, FB_ATTRS_BETA, 0.0f) != 1.0f)) {
+    if (tgrs_read_f32_(call->attrs, FB_ATTRS_ALPHA, 0.0f) != 1.0f ||
+        (has_bias && tgrs_read_f32_(call->attrs, FB_ATTRS_BETA, 0.0f) != 1.0f)) {
       return TGRS_ERR_UNSUPPORTED_OP;
     }
 #if TGRS_WITH_GEMM_BANDS

@@ -21,18 +21,20 @@ tgrs_status tgrs_op_binary(tgrs_op_call* call) {
     const int8_t* x2 = (const int8_t*)call->in[1].data;
     int8_t* out = (int8_t*)call->out[0].data;
     if (code == TGRS_OP_ADD || code == TGRS_OP_SUB) {
+      const tgrs_i32s multiplier = tgrs_read_i32s_(call->table, FB_OP_INPUT_MULTIPLIER);
+      const tgrs_i8s shift = tgrs_read_i8s_(call->table, FB_OP_INPUT_SHIFT);
       tgrs_add_s8_params p;
-      if (call->op.input_multiplier.count != 2 || call->op.input_shift.count != 2) {
+      if (multiplier.count != 2 || shift.count != 2) {
         return TGRS_ERR_INCONSISTENT_PLAN;
       }
       p.input1_zero_point = tgrs_tensor_zero_point(&call->in[0].tensor);
       p.input2_zero_point = tgrs_tensor_zero_point(&call->in[1].tensor);
       p.output_zero_point = tgrs_tensor_zero_point(&call->out[0].tensor);
-      p.left_shift = call->op.left_shift;
-      p.input1.multiplier = call->op.input_multiplier.data[0];
-      p.input1.shift = call->op.input_shift.data[0];
-      p.input2.multiplier = call->op.input_multiplier.data[1];
-      p.input2.shift = call->op.input_shift.data[1];
+      p.left_shift = tgrs_read_i32_(call->table, FB_OP_LEFT_SHIFT, 0);
+      p.input1.multiplier = multiplier.data[0];
+      p.input1.shift = shift.data[0];
+      p.input2.multiplier = multiplier.data[1];
+      p.input2.shift = shift.data[1];
       p.output = tgrs_call_requant(call);
       p.act_min = call->op.act_min;
       p.act_max = call->op.act_max;
@@ -80,7 +82,7 @@ tgrs_status tgrs_op_binary(tgrs_op_call* call) {
 
 static tgrs_status activation_f32(tgrs_op_call* call, size_t count) {
   const uint8_t* a = call->attrs;
-  const float alpha = tgrs_attr_float_(a, FB_ATTRS_ALPHA, 0.0f);
+  const float alpha = tgrs_read_f32_(a, FB_ATTRS_ALPHA, 0.0f);
   const float* x = (const float*)call->in[0].data;
   float* y = (float*)call->out[0].data;
   switch (call->op.code) {
@@ -94,13 +96,13 @@ static tgrs_status activation_f32(tgrs_op_call* call, size_t count) {
       tgrs_leaky_relu_f32(alpha, count, x, y);
       break;
     case TGRS_OP_SELU:
-      tgrs_selu_f32(alpha, tgrs_attr_float_(a, FB_ATTRS_GAMMA, 0.0f), count, x, y);
+      tgrs_selu_f32(alpha, tgrs_read_f32_(a, FB_ATTRS_GAMMA, 0.0f), count, x, y);
       break;
     case TGRS_OP_SIGMOID:
       tgrs_sigmoid_f32(count, x, y);
       break;
     case TGRS_OP_HARD_SIGMOID:
-      tgrs_hard_sigmoid_f32(alpha, tgrs_attr_float_(a, FB_ATTRS_BETA, 0.0f), count, x, y);
+      tgrs_hard_sigmoid_f32(alpha, tgrs_read_f32_(a, FB_ATTRS_BETA, 0.0f), count, x, y);
       break;
     case TGRS_OP_HARD_SWISH:
       tgrs_hard_swish_f32(count, x, y);
@@ -109,8 +111,8 @@ static tgrs_status activation_f32(tgrs_op_call* call, size_t count) {
       tgrs_tanh_f32(count, x, y);
       break;
     case TGRS_OP_CLIP:
-      tgrs_clip_f32(tgrs_attr_float_(a, FB_ATTRS_MIN, 0.0f),
-                    tgrs_attr_float_(a, FB_ATTRS_MAX, 0.0f), count, x, y);
+      tgrs_clip_f32(tgrs_read_f32_(a, FB_ATTRS_MIN, 0.0f), tgrs_read_f32_(a, FB_ATTRS_MAX, 0.0f),
+                    count, x, y);
       break;
     default:
       return TGRS_ERR_UNSUPPORTED_OP;
@@ -127,18 +129,18 @@ tgrs_status tgrs_op_activation(tgrs_op_call* call) {
   if (tgrs_call_is_s8(call)) {
     const int8_t* x = (const int8_t*)call->in[0].data;
     int8_t* y = (int8_t*)call->out[0].data;
-    if (call->op.lut.count == 256) {
-      tgrs_lut_s8(call->op.lut.data, count, x, y);
+    const tgrs_i8s lut = tgrs_read_i8s_(call->table, FB_OP_LUT);
+    if (lut.count == 256) {
+      tgrs_lut_s8(lut.data, count, x, y);
       return TGRS_OK;
     }
-    if (call->op.lut.count == 0 &&
-        (call->op.code == TGRS_OP_RELU || call->op.code == TGRS_OP_RELU6 ||
-         call->op.code == TGRS_OP_CLIP)) {
+    if (lut.count == 0 && (call->op.code == TGRS_OP_RELU || call->op.code == TGRS_OP_RELU6 ||
+                           call->op.code == TGRS_OP_CLIP)) {
       /* Same quantization in and out: the clamp to the quantized bounds. */
       tgrs_clip_s8(call->op.act_min, call->op.act_max, count, x, y);
       return TGRS_OK;
     }
-    return call->op.lut.count == 0 ? TGRS_ERR_UNSUPPORTED_OP : TGRS_ERR_INCONSISTENT_PLAN;
+    return lut.count == 0 ? TGRS_ERR_UNSUPPORTED_OP : TGRS_ERR_INCONSISTENT_PLAN;
   }
   if (tgrs_call_is_f32(call)) return activation_f32(call, count);
   return TGRS_ERR_UNSUPPORTED_OP;

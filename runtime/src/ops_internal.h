@@ -8,7 +8,7 @@
 
 #include "exec_internal.h"
 #include "fb_read.h"       /* FB_ATTRS_*: the attribute fields an op reads */
-#include "plan_internal.h" /* tgrs_attr_*_ */
+#include "plan_internal.h" /* tgrs_read_*_ */
 
 /* Rank <= 4 shapes right-aligned into [N, H, W, C]; `held` uses the rows the buffer holds
  * (a tile's strip), `full` the whole tensor (spatial kernels take full dims + a window).

@@ -8,7 +8,7 @@ tgrs_status tgrs_op_softmax(tgrs_op_call* call) {
   const uint32_t rank = call->in[0].tensor.shape.count;
   /* Constant 0 in a build without LOG_SOFTMAX, which then links no log-softmax kernel. */
   const int log = TGRS_WITH_OP_LOG_SOFTMAX && call->op.code == TGRS_OP_LOG_SOFTMAX;
-  const int32_t attr_axis = tgrs_attr_int_(call->attrs, FB_ATTRS_AXIS, 0);
+  const int32_t attr_axis = tgrs_read_i32_(call->attrs, FB_ATTRS_AXIS, 0);
   int32_t d[4];
   int32_t axis, outer = 1, inner = 1, i;
   tgrs_dims dims;
@@ -53,7 +53,7 @@ tgrs_status tgrs_op_softmax(tgrs_op_call* call) {
 }
 
 tgrs_status tgrs_op_lrn(tgrs_op_call* call) {
-  const tgrs_i32s kernel = tgrs_attr_ints_(call->attrs, FB_ATTRS_KERNEL);
+  const tgrs_i32s kernel = tgrs_read_i32s_(call->attrs, FB_ATTRS_KERNEL);
   tgrs_lrn_params p;
   tgrs_dims in, out;
   tgrs_status st;
@@ -67,9 +67,9 @@ tgrs_status tgrs_op_lrn(tgrs_op_call* call) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   p.size = kernel.data[0];
-  p.alpha = tgrs_attr_float_(call->attrs, FB_ATTRS_ALPHA, 0.0f);
-  p.beta = tgrs_attr_float_(call->attrs, FB_ATTRS_BETA, 0.0f);
-  p.bias = tgrs_attr_float_(call->attrs, FB_ATTRS_BIAS, 0.0f);
+  p.alpha = tgrs_read_f32_(call->attrs, FB_ATTRS_ALPHA, 0.0f);
+  p.beta = tgrs_read_f32_(call->attrs, FB_ATTRS_BETA, 0.0f);
+  p.bias = tgrs_read_f32_(call->attrs, FB_ATTRS_BIAS, 0.0f);
   if (tgrs_call_is_s8(call)) {
     tgrs_lrn_quant_s8 q;
     q.input_scale = tgrs_tensor_scale(&call->in[0].tensor);
@@ -88,7 +88,7 @@ tgrs_status tgrs_op_lrn(tgrs_op_call* call) {
 
 tgrs_status tgrs_op_reduce_mean(tgrs_op_call* call) {
   const uint32_t rank = call->in[0].tensor.shape.count;
-  const tgrs_i32s axes = tgrs_attr_ints_(call->attrs, FB_ATTRS_AXES);
+  const tgrs_i32s axes = tgrs_read_i32s_(call->attrs, FB_ATTRS_AXES);
   uint32_t mask = 0, i;
   tgrs_dims in;
   tgrs_status st;
@@ -144,21 +144,22 @@ tgrs_status tgrs_op_batch_norm(tgrs_op_call* call) {
   if (tgrs_call_is_s8(call)) {
     tgrs_per_channel_quant pcq;
     const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
-    if (call->op.channel_offset.count != (uint32_t)dims.c) return TGRS_ERR_INCONSISTENT_PLAN;
+    const tgrs_i32s offset = tgrs_read_i32s_(call->table, FB_OP_CHANNEL_OFFSET);
+    if (offset.count != (uint32_t)dims.c) return TGRS_ERR_INCONSISTENT_PLAN;
     if ((st = tgrs_call_pcq(call, dims.c, &pcq)) != TGRS_OK) return st;
     return tgrs_kernel_result(
-        call, tgrs_batch_norm_s8(&q, &pcq, call->op.channel_offset.data, &dims,
-                                 (const int8_t*)call->in[0].data, (int8_t*)call->out[0].data));
+        call, tgrs_batch_norm_s8(&q, &pcq, offset.data, &dims, (const int8_t*)call->in[0].data,
+                                 (int8_t*)call->out[0].data));
   }
   if (tgrs_call_is_f32(call)) {
     float* y = (float*)call->out[0].data;
-    if (call->op.channel_scale.count != (uint32_t)dims.c ||
-        call->op.channel_shift.count != (uint32_t)dims.c) {
+    const tgrs_f32s scale = tgrs_read_f32s_(call->table, FB_OP_CHANNEL_SCALE);
+    const tgrs_f32s shift = tgrs_read_f32s_(call->table, FB_OP_CHANNEL_SHIFT);
+    if (scale.count != (uint32_t)dims.c || shift.count != (uint32_t)dims.c) {
       return TGRS_ERR_INCONSISTENT_PLAN;
     }
-    st = tgrs_kernel_result(
-        call, tgrs_batch_norm_f32(&dims, call->op.channel_scale.data, call->op.channel_shift.data,
-                                  (const float*)call->in[0].data, y));
+    st = tgrs_kernel_result(call, tgrs_batch_norm_f32(&dims, scale.data, shift.data,
+                                                      (const float*)call->in[0].data, y));
     if (st == TGRS_OK) tgrs_apply_act_f32(call, y, tgrs_operand_count(&call->out[0]));
     return st;
   }

@@ -23,10 +23,10 @@ static int32_t attr_at(tgrs_i32s v, uint32_t i, int32_t fallback) {
 }
 
 tgrs_status tgrs_op_pool(tgrs_op_call* call) {
-  const tgrs_i32s kernel = tgrs_attr_ints_(call->attrs, FB_ATTRS_KERNEL);
-  const tgrs_i32s strides = tgrs_attr_ints_(call->attrs, FB_ATTRS_STRIDES);
-  const tgrs_i32s dilations = tgrs_attr_ints_(call->attrs, FB_ATTRS_DILATIONS);
-  const tgrs_i32s pads = tgrs_attr_ints_(call->attrs, FB_ATTRS_PADS);
+  const tgrs_i32s kernel = tgrs_read_i32s_(call->attrs, FB_ATTRS_KERNEL);
+  const tgrs_i32s strides = tgrs_read_i32s_(call->attrs, FB_ATTRS_STRIDES);
+  const tgrs_i32s dilations = tgrs_read_i32s_(call->attrs, FB_ATTRS_DILATIONS);
+  const tgrs_i32s pads = tgrs_read_i32s_(call->attrs, FB_ATTRS_PADS);
   const int is_max = IS_MAX_POOL(call);
   tgrs_pool_params p;
   tgrs_dims in, out;
@@ -46,7 +46,7 @@ tgrs_status tgrs_op_pool(tgrs_op_call* call) {
   p.pad_left = attr_at(pads, 1, 0);
   p.pad_bottom = attr_at(pads, 2, 0);
   p.pad_right = attr_at(pads, 3, 0);
-  p.count_include_pad = tgrs_attr_flag_(call->attrs, FB_ATTRS_COUNT_INCLUDE_PAD, 0);
+  p.count_include_pad = tgrs_read_flag_(call->attrs, FB_ATTRS_COUNT_INCLUDE_PAD, 0);
   if (call->columns) {
     /* A 2-D tile's column view: the left padding shifts with it, and only a view that
      * ends at the tensor's last column has the right padding after it. */

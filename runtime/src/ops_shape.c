@@ -51,7 +51,7 @@ tgrs_status tgrs_op_concat(tgrs_op_call* call) {
   const void* data[TGRS_EXEC_MAX_OPERANDS];
   const uint32_t rank = call->out[0].tensor.shape.count;
   const size_t elem = tgrs_dtype_size(call->out[0].tensor.dtype);
-  const int32_t axis = tgrs_attr_int_(call->attrs, FB_ATTRS_AXIS, 0);
+  const int32_t axis = tgrs_read_i32_(call->attrs, FB_ATTRS_AXIS, 0);
   size_t total = 0;
   uint32_t i;
   tgrs_status st;
@@ -76,14 +76,15 @@ tgrs_status tgrs_op_concat(tgrs_op_call* call) {
   }
   /* The kernels write every input element once: the output must hold them all. */
   if (total != tgrs_operand_count(&call->out[0])) return TGRS_ERR_INCONSISTENT_PLAN;
-  if (call->op.input_multiplier.count != 0) {
+  if (tgrs_read_i32s_(call->table, FB_OP_INPUT_MULTIPLIER).count != 0) {
     /* int8 inputs of other quantizations (the emitter lists a multiplier per input, as
      * docs/plan-format.md says); the kernel requantizes from the tensors' own scales and
      * zero points, exactly as DequantizeLinear + QuantizeLinear compute. */
     tgrs_concat_quant_s8 quant[TGRS_EXEC_MAX_OPERANDS];
     tgrs_concat_quant_s8 out_quant;
     const int8_t* bytes[TGRS_EXEC_MAX_OPERANDS];
-    if (!tgrs_call_is_s8(call) || call->op.input_multiplier.count != call->num_inputs) {
+    if (!tgrs_call_is_s8(call) ||
+        tgrs_read_i32s_(call->table, FB_OP_INPUT_MULTIPLIER).count != call->num_inputs) {
       return TGRS_ERR_INCONSISTENT_PLAN;
     }
     for (i = 0; i < call->num_inputs; ++i) {
@@ -103,8 +104,8 @@ tgrs_status tgrs_op_concat(tgrs_op_call* call) {
 }
 
 tgrs_status tgrs_op_reshape(tgrs_op_call* call) {
-  const tgrs_i32s perm = tgrs_attr_ints_(call->attrs, FB_ATTRS_PERM);
-  const tgrs_i32s view_shape = tgrs_attr_ints_(call->attrs, FB_ATTRS_VIEW_SHAPE);
+  const tgrs_i32s perm = tgrs_read_i32s_(call->attrs, FB_ATTRS_PERM);
+  const tgrs_i32s view_shape = tgrs_read_i32s_(call->attrs, FB_ATTRS_VIEW_SHAPE);
   const size_t bytes =
       tgrs_operand_count(&call->out[0]) * tgrs_dtype_size(call->out[0].tensor.dtype);
   if (call->in[0].data == NULL ||
@@ -144,7 +145,7 @@ tgrs_status tgrs_op_reshape(tgrs_op_call* call) {
 }
 
 tgrs_status tgrs_op_transpose(tgrs_op_call* call) {
-  const tgrs_i32s perm = tgrs_attr_ints_(call->attrs, FB_ATTRS_PERM);
+  const tgrs_i32s perm = tgrs_read_i32s_(call->attrs, FB_ATTRS_PERM);
   int32_t p[4];
   tgrs_dims in;
   tgrs_status st;
@@ -164,8 +165,8 @@ tgrs_status tgrs_op_transpose(tgrs_op_call* call) {
 }
 
 tgrs_status tgrs_op_slice(tgrs_op_call* call) {
-  const tgrs_i32s starts = tgrs_attr_ints_(call->attrs, FB_ATTRS_STARTS);
-  const tgrs_i32s steps = tgrs_attr_ints_(call->attrs, FB_ATTRS_STRIDES);
+  const tgrs_i32s starts = tgrs_read_i32s_(call->attrs, FB_ATTRS_STARTS);
+  const tgrs_i32s steps = tgrs_read_i32s_(call->attrs, FB_ATTRS_STRIDES);
   const uint32_t rank = call->in[0].tensor.shape.count;
   int32_t start[4] = {0, 0, 0, 0}, step[4] = {1, 1, 1, 1};
   tgrs_dims in, out;
@@ -239,7 +240,7 @@ tgrs_status tgrs_op_gather(tgrs_op_call* call) {
   const tgrs_plan_tensor* table = &call->in[0].tensor;
   const tgrs_plan_tensor* idx = &call->in[1].tensor;
   const tgrs_plan_tensor* out = &call->out[0].tensor;
-  const tgrs_i32s perm = tgrs_attr_ints_(call->attrs, FB_ATTRS_PERM);
+  const tgrs_i32s perm = tgrs_read_i32s_(call->attrs, FB_ATTRS_PERM);
   const uint32_t ri = idx->shape.count, rt = table->shape.count, ro = out->shape.count;
   int32_t onnx_extent[3], onnx_stride[3];
   int64_t stride = 1;
@@ -284,9 +285,9 @@ tgrs_status tgrs_op_gather(tgrs_op_call* call) {
 }
 
 tgrs_status tgrs_op_pad(tgrs_op_call* call) {
-  const tgrs_i32s pads = tgrs_attr_ints_(call->attrs, FB_ATTRS_PADS);
-  const char* mode = tgrs_attr_string_(call->attrs, FB_ATTRS_MODE);
-  const float pad_value = tgrs_attr_float_(call->attrs, FB_ATTRS_PAD_VALUE, 0.0f);
+  const tgrs_i32s pads = tgrs_read_i32s_(call->attrs, FB_ATTRS_PADS);
+  const char* mode = tgrs_read_string_(call->attrs, FB_ATTRS_MODE);
+  const float pad_value = tgrs_read_f32_(call->attrs, FB_ATTRS_PAD_VALUE, 0.0f);
   tgrs_pad_params p;
   tgrs_dims in, out;
   tgrs_status st;
@@ -331,9 +332,9 @@ tgrs_status tgrs_op_pad(tgrs_op_call* call) {
 }
 
 static int resize_params(const uint8_t* a, tgrs_f32s scales, tgrs_resize_params* p) {
-  const char* mode = tgrs_attr_string_(a, FB_ATTRS_MODE);
-  const char* ctm = tgrs_attr_string_(a, FB_ATTRS_COORDINATE_TRANSFORMATION_MODE);
-  const char* nm = tgrs_attr_string_(a, FB_ATTRS_NEAREST_MODE);
+  const char* mode = tgrs_read_string_(a, FB_ATTRS_MODE);
+  const char* ctm = tgrs_read_string_(a, FB_ATTRS_COORDINATE_TRANSFORMATION_MODE);
+  const char* nm = tgrs_read_string_(a, FB_ATTRS_NEAREST_MODE);
   if (scales.count != 4) return 0;
   p->scale_h = scales.data[1];
   p->scale_w = scales.data[2];
@@ -370,7 +371,7 @@ static int resize_params(const uint8_t* a, tgrs_f32s scales, tgrs_resize_params*
 }
 
 tgrs_status tgrs_op_resize(tgrs_op_call* call) {
-  const tgrs_f32s scales = tgrs_attr_floats_(call->attrs, FB_ATTRS_SCALES);
+  const tgrs_f32s scales = tgrs_read_f32s_(call->attrs, FB_ATTRS_SCALES);
   tgrs_resize_params p;
   tgrs_dims in, out;
   tgrs_status st;

@@ -350,20 +350,24 @@ uint32_t tgrs_plan_tensor_bytes(const tgrs_plan_tensor* tensor) {
   return bytes;
 }
 
-tgrs_status tgrs_plan_get_op(const tgrs_plan* plan, uint32_t index, tgrs_plan_op* out) {
-  const uint8_t* t;
-  tgrs_status st = element(plan, plan ? plan->ops_ : NULL, index, out, sizeof *out, &t);
-  if (st != TGRS_OK) return st;
+void tgrs_read_op_core_(const uint8_t* t, tgrs_plan_op* out) {
   out->code = (tgrs_op_code)fb_get_u16(t, FB_OP_CODE, 0);
-  out->name = string_or_empty(fb_get_ref(t, FB_OP_NAME));
   out->inputs = i32s(fb_get_ref(t, FB_OP_INPUTS));
   out->outputs = i32s(fb_get_ref(t, FB_OP_OUTPUTS));
-  out->has_attrs = fb_get_ref(t, FB_OP_ATTRS) != NULL;
   out->activation = (tgrs_activation)fb_get_u8(t, FB_OP_ACTIVATION, 0);
   out->output_multiplier = i32s(fb_get_ref(t, FB_OP_OUTPUT_MULTIPLIER));
   out->output_shift = i8s(fb_get_ref(t, FB_OP_OUTPUT_SHIFT));
   out->act_min = fb_get_i32(t, FB_OP_ACT_MIN, -128);
   out->act_max = fb_get_i32(t, FB_OP_ACT_MAX, 127);
+}
+
+tgrs_status tgrs_plan_get_op(const tgrs_plan* plan, uint32_t index, tgrs_plan_op* out) {
+  const uint8_t* t;
+  tgrs_status st = element(plan, plan ? plan->ops_ : NULL, index, out, sizeof *out, &t);
+  if (st != TGRS_OK) return st;
+  tgrs_read_op_core_(t, out);
+  out->name = string_or_empty(fb_get_ref(t, FB_OP_NAME));
+  out->has_attrs = fb_get_ref(t, FB_OP_ATTRS) != NULL;
   out->input_multiplier = i32s(fb_get_ref(t, FB_OP_INPUT_MULTIPLIER));
   out->input_shift = i8s(fb_get_ref(t, FB_OP_INPUT_SHIFT));
   out->left_shift = fb_get_i32(t, FB_OP_LEFT_SHIFT, 0);
@@ -374,27 +378,25 @@ tgrs_status tgrs_plan_get_op(const tgrs_plan* plan, uint32_t index, tgrs_plan_op
   return TGRS_OK;
 }
 
-const uint8_t* tgrs_plan_op_attrs_table_(const tgrs_plan* plan, uint32_t index) {
-  return plan && index < fb_vec_len(plan->ops_)
-             ? fb_get_ref(fb_vec_table(plan->ops_, index), FB_OP_ATTRS)
-             : NULL;
+const uint8_t* tgrs_plan_op_table_(const tgrs_plan* plan, uint32_t index) {
+  return plan && index < fb_vec_len(plan->ops_) ? fb_vec_table(plan->ops_, index) : NULL;
 }
 
-tgrs_i32s tgrs_attr_ints_(const uint8_t* attrs, unsigned id) { return i32s(fb_get_ref(attrs, id)); }
-tgrs_f32s tgrs_attr_floats_(const uint8_t* attrs, unsigned id) {
-  return f32s(fb_get_ref(attrs, id));
+tgrs_i32s tgrs_read_i32s_(const uint8_t* table, unsigned id) { return i32s(fb_get_ref(table, id)); }
+tgrs_f32s tgrs_read_f32s_(const uint8_t* table, unsigned id) { return f32s(fb_get_ref(table, id)); }
+tgrs_i8s tgrs_read_i8s_(const uint8_t* table, unsigned id) { return i8s(fb_get_ref(table, id)); }
+const uint8_t* tgrs_read_table_(const uint8_t* table, unsigned id) { return fb_get_ref(table, id); }
+int32_t tgrs_read_i32_(const uint8_t* table, unsigned id, int32_t fallback) {
+  return fb_get_i32(table, id, fallback);
 }
-int32_t tgrs_attr_int_(const uint8_t* attrs, unsigned id, int32_t fallback) {
-  return fb_get_i32(attrs, id, fallback);
+float tgrs_read_f32_(const uint8_t* table, unsigned id, float fallback) {
+  return fb_get_f32(table, id, fallback);
 }
-float tgrs_attr_float_(const uint8_t* attrs, unsigned id, float fallback) {
-  return fb_get_f32(attrs, id, fallback);
+int tgrs_read_flag_(const uint8_t* table, unsigned id, int fallback) {
+  return fb_get_u8(table, id, (uint8_t)(fallback != 0)) != 0;
 }
-int tgrs_attr_flag_(const uint8_t* attrs, unsigned id, int fallback) {
-  return fb_get_u8(attrs, id, (uint8_t)(fallback != 0)) != 0;
-}
-const char* tgrs_attr_string_(const uint8_t* attrs, unsigned id) {
-  return string_or_empty(fb_get_ref(attrs, id));
+const char* tgrs_read_string_(const uint8_t* table, unsigned id) {
+  return string_or_empty(fb_get_ref(table, id));
 }
 
 tgrs_status tgrs_plan_get_op_attrs(const tgrs_plan* plan, uint32_t index, tgrs_plan_op_attrs* out) {
@@ -402,33 +404,33 @@ tgrs_status tgrs_plan_get_op_attrs(const tgrs_plan* plan, uint32_t index, tgrs_p
   tgrs_status st = element(plan, plan ? plan->ops_ : NULL, index, out, sizeof *out, &op);
   if (st != TGRS_OK) return st;
   a = fb_get_ref(op, FB_OP_ATTRS); /* NULL: every getter below yields the default */
-  out->kernel = tgrs_attr_ints_(a, FB_ATTRS_KERNEL);
-  out->strides = tgrs_attr_ints_(a, FB_ATTRS_STRIDES);
-  out->pads = tgrs_attr_ints_(a, FB_ATTRS_PADS);
-  out->dilations = tgrs_attr_ints_(a, FB_ATTRS_DILATIONS);
-  out->group = tgrs_attr_int_(a, FB_ATTRS_GROUP, 1);
-  out->axis = tgrs_attr_int_(a, FB_ATTRS_AXIS, 0);
-  out->perm = tgrs_attr_ints_(a, FB_ATTRS_PERM);
-  out->shape = tgrs_attr_ints_(a, FB_ATTRS_SHAPE);
-  out->alpha = tgrs_attr_float_(a, FB_ATTRS_ALPHA, 0.0f);
-  out->beta = tgrs_attr_float_(a, FB_ATTRS_BETA, 0.0f);
-  out->gamma = tgrs_attr_float_(a, FB_ATTRS_GAMMA, 0.0f);
-  out->min = tgrs_attr_float_(a, FB_ATTRS_MIN, 0.0f);
-  out->max = tgrs_attr_float_(a, FB_ATTRS_MAX, 0.0f);
-  out->scales = tgrs_attr_floats_(a, FB_ATTRS_SCALES);
-  out->mode = tgrs_attr_string_(a, FB_ATTRS_MODE);
+  out->kernel = tgrs_read_i32s_(a, FB_ATTRS_KERNEL);
+  out->strides = tgrs_read_i32s_(a, FB_ATTRS_STRIDES);
+  out->pads = tgrs_read_i32s_(a, FB_ATTRS_PADS);
+  out->dilations = tgrs_read_i32s_(a, FB_ATTRS_DILATIONS);
+  out->group = tgrs_read_i32_(a, FB_ATTRS_GROUP, 1);
+  out->axis = tgrs_read_i32_(a, FB_ATTRS_AXIS, 0);
+  out->perm = tgrs_read_i32s_(a, FB_ATTRS_PERM);
+  out->shape = tgrs_read_i32s_(a, FB_ATTRS_SHAPE);
+  out->alpha = tgrs_read_f32_(a, FB_ATTRS_ALPHA, 0.0f);
+  out->beta = tgrs_read_f32_(a, FB_ATTRS_BETA, 0.0f);
+  out->gamma = tgrs_read_f32_(a, FB_ATTRS_GAMMA, 0.0f);
+  out->min = tgrs_read_f32_(a, FB_ATTRS_MIN, 0.0f);
+  out->max = tgrs_read_f32_(a, FB_ATTRS_MAX, 0.0f);
+  out->scales = tgrs_read_f32s_(a, FB_ATTRS_SCALES);
+  out->mode = tgrs_read_string_(a, FB_ATTRS_MODE);
   out->coordinate_transformation_mode =
-      tgrs_attr_string_(a, FB_ATTRS_COORDINATE_TRANSFORMATION_MODE);
-  out->nearest_mode = tgrs_attr_string_(a, FB_ATTRS_NEAREST_MODE);
-  out->count_include_pad = tgrs_attr_flag_(a, FB_ATTRS_COUNT_INCLUDE_PAD, 0);
-  out->ceil_mode = tgrs_attr_flag_(a, FB_ATTRS_CEIL_MODE, 0);
-  out->axes = tgrs_attr_ints_(a, FB_ATTRS_AXES);
-  out->keepdims = tgrs_attr_flag_(a, FB_ATTRS_KEEPDIMS, 1);
-  out->output_padding = tgrs_attr_ints_(a, FB_ATTRS_OUTPUT_PADDING);
-  out->pad_value = tgrs_attr_float_(a, FB_ATTRS_PAD_VALUE, 0.0f);
-  out->view_shape = tgrs_attr_ints_(a, FB_ATTRS_VIEW_SHAPE);
-  out->bias = tgrs_attr_float_(a, FB_ATTRS_BIAS, 0.0f);
-  out->starts = tgrs_attr_ints_(a, FB_ATTRS_STARTS);
+      tgrs_read_string_(a, FB_ATTRS_COORDINATE_TRANSFORMATION_MODE);
+  out->nearest_mode = tgrs_read_string_(a, FB_ATTRS_NEAREST_MODE);
+  out->count_include_pad = tgrs_read_flag_(a, FB_ATTRS_COUNT_INCLUDE_PAD, 0);
+  out->ceil_mode = tgrs_read_flag_(a, FB_ATTRS_CEIL_MODE, 0);
+  out->axes = tgrs_read_i32s_(a, FB_ATTRS_AXES);
+  out->keepdims = tgrs_read_flag_(a, FB_ATTRS_KEEPDIMS, 1);
+  out->output_padding = tgrs_read_i32s_(a, FB_ATTRS_OUTPUT_PADDING);
+  out->pad_value = tgrs_read_f32_(a, FB_ATTRS_PAD_VALUE, 0.0f);
+  out->view_shape = tgrs_read_i32s_(a, FB_ATTRS_VIEW_SHAPE);
+  out->bias = tgrs_read_f32_(a, FB_ATTRS_BIAS, 0.0f);
+  out->starts = tgrs_read_i32s_(a, FB_ATTRS_STARTS);
   return TGRS_OK;
 }
 

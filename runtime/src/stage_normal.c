@@ -9,6 +9,8 @@
  * reload and spill are then no copy, and kernels read and write it there.
  */
 #include "exec_internal.h"
+#include "fb_read.h"
+#include "plan_internal.h"
 
 static int produced_by(const tgrs_plan_op* op, int32_t tensor) {
   uint32_t i;
@@ -159,13 +161,11 @@ tgrs_status tgrs_run_normal_stage(tgrs_exec* ex, uint32_t si, const tgrs_plan_st
   }
   /* Graph outputs produced by this stage's ops. */
   for (i = 0; i < stage->ops.count; ++i) {
-    tgrs_plan_op op;
-    if (tgrs_plan_get_op(ex->plan, (uint32_t)stage->ops.data[i], &op) != TGRS_OK) {
-      return TGRS_ERR_INCONSISTENT_PLAN;
-    }
-    for (k = 0; k < op.outputs.count; ++k) {
-      if (tgrs_exec_graph_output(ex, op.outputs.data[k]) < 0) continue;
-      st = write_out(ex, stage, si, op.outputs.data[k], 0);
+    const tgrs_i32s outputs =
+        tgrs_read_i32s_(tgrs_plan_op_table_(ex->plan, (uint32_t)stage->ops.data[i]), FB_OP_OUTPUTS);
+    for (k = 0; k < outputs.count; ++k) {
+      if (tgrs_exec_graph_output(ex, outputs.data[k]) < 0) continue;
+      st = write_out(ex, stage, si, outputs.data[k], 0);
       if (st != TGRS_OK) return st;
     }
   }
