@@ -228,8 +228,9 @@ tgrs_status tgrs_op_conv1d(tgrs_op_call* call) {
 tgrs_status tgrs_op_conv_transpose(tgrs_op_call* call) {
   conv_operands o;
   tgrs_status st;
-  if (call->tiled || tgrs_read_i32_(call->attrs, FB_ATTRS_GROUP, 1) != 1)
+  if (call->tiled || tgrs_read_i32_(call->attrs, FB_ATTRS_GROUP, 1) != 1) {
     return TGRS_ERR_UNSUPPORTED_OP;
+  }
   st = conv_operands_read(call, 2, &o);
   if (st != TGRS_OK) return st;
   if (tgrs_call_is_s8(call)) {
