@@ -65,8 +65,10 @@ typedef struct rctx {
 #define PUSH(name) tgrs_verify_push_(&r->w, name, -1)
 #define POP() tgrs_verify_pop_(&r->w)
 #define AT(i) tgrs_verify_index_(&r->w, i)
-#define FAIL(status, message, value, limit) \
-  tgrs_verify_fail_(&r->w, status, TGRS_MESSAGE(message), (int64_t)(value), (int64_t)(limit))
+#define FAIL(status, message, value, limit) FAIL_AT(NULL, status, message, value, limit)
+/* FAIL at field `name` of the current path: one call where PUSH and FAIL would be two. */
+#define FAIL_AT(name, status, message, value, limit) \
+  TGRS_VERIFY_FAIL(&r->w, name, status, message, value, limit)
 /* A message passed to a helper that FAILs with it. */
 #define MSG(text) TGRS_MESSAGE(text)
 
@@ -80,8 +82,7 @@ static tgrs_status check_index(rctx* r, const char* name, int32_t x, uint32_t co
                                const char* message) {
   (void)message; /* unused without messages */
   if ((x == -1 && allow_none) || (x >= 0 && (uint32_t)x < count)) return TGRS_OK;
-  PUSH(name);
-  return FAIL(TGRS_ERR_BAD_INDEX, message, x, count);
+  return FAIL_AT(name, TGRS_ERR_BAD_INDEX, message, x, count);
 }
 
 /* Every element of a vector of 1- or 4-byte signed integers lies in [lo, hi]. The kernels
@@ -141,16 +142,16 @@ static tgrs_status verify_quant(rctx* r, const uint8_t* q, const uint8_t* shape,
                     MSG("zero point {v} outside uint8 (limit {l})")));
   }
   if (zero_points != scales) {
-    PUSH("zero_point");
-    return FAIL(TGRS_ERR_BAD_SIZE, "{v} zero points for {l} scales", zero_points, scales);
+    return FAIL_AT("zero_point", TGRS_ERR_BAD_SIZE, "{v} zero points for {l} scales", zero_points,
+                   scales);
   }
   TRY(check_index(r, "axis", axis, fb_vec_len(shape), 1,
                   MSG("axis {v} outside the tensor's rank {l}")));
   if (scales > 1u) {
     const int64_t channels = axis >= 0 ? elem_i32(shape, (uint32_t)axis) : -1;
     if (axis < 0 || channels != (int64_t)scales) {
-      PUSH("scale");
-      return FAIL(TGRS_ERR_BAD_SIZE, "{v} per-channel scales for {l} channels", scales, channels);
+      return FAIL_AT("scale", TGRS_ERR_BAD_SIZE, "{v} per-channel scales for {l} channels", scales,
+                     channels);
     }
   }
   return TGRS_OK;
@@ -188,14 +189,13 @@ static tgrs_status verify_tensor(rctx* r, const uint8_t* t) {
   uint64_t elements, onnx_elements, bytes;
   uint32_t i, seen = 0;
   if (dtype == TGRS_DTYPE_UNKNOWN || dtype > TGRS_DTYPE_INT16) {
-    PUSH("dtype");
-    return FAIL(TGRS_ERR_BAD_ENUM, "unknown dtype {v} (known: 1..{l})", dtype, TGRS_DTYPE_INT16);
+    return FAIL_AT("dtype", TGRS_ERR_BAD_ENUM, "unknown dtype {v} (known: 1..{l})", dtype,
+                   TGRS_DTYPE_INT16);
   }
   TRY(shape_elements(r, shape, "shape", &elements));
   bytes = elements * tgrs_dtype_size((tgrs_dtype)dtype);
   if (bytes > 0xFFFFFFFFu) {
-    PUSH("shape");
-    return FAIL(TGRS_ERR_BAD_SIZE, "{v} bytes exceed {l}", bytes, 0xFFFFFFFFu);
+    return FAIL_AT("shape", TGRS_ERR_BAD_SIZE, "{v} bytes exceed {l}", bytes, 0xFFFFFFFFu);
   }
   if (quant) {
     PUSH("quant");
@@ -205,8 +205,8 @@ static tgrs_status verify_tensor(rctx* r, const uint8_t* t) {
   if (weight >= 0) {
     const uint32_t size = fb_get_u32(fb_vec_table(r->weights, (uint32_t)weight), FB_WEIGHT_SIZE, 0);
     if (size != bytes) {
-      PUSH("weight");
-      return FAIL(TGRS_ERR_BAD_SIZE, "weight of {v} bytes for a tensor of {l} bytes", size, bytes);
+      return FAIL_AT("weight", TGRS_ERR_BAD_SIZE, "weight of {v} bytes for a tensor of {l} bytes",
+                     size, bytes);
     }
   }
   if (perm) {
@@ -229,15 +229,14 @@ static tgrs_status verify_tensor(rctx* r, const uint8_t* t) {
   if (host_dtype != TGRS_DTYPE_UNKNOWN && host_dtype != dtype &&
       !(host_dtype == TGRS_DTYPE_UINT8 && dtype == TGRS_DTYPE_INT8)) {
     /* The runtime converts only uint8 <-> int8, by flipping the top bit (host_io.c). */
-    PUSH("host_dtype");
-    return FAIL(TGRS_ERR_BAD_VALUE, "host dtype {v} for a tensor of dtype {l}", host_dtype, dtype);
+    return FAIL_AT("host_dtype", TGRS_ERR_BAD_VALUE, "host dtype {v} for a tensor of dtype {l}",
+                   host_dtype, dtype);
   }
   if (onnx_shape) {
     TRY(shape_elements(r, onnx_shape, "onnx_shape", &onnx_elements));
     if (onnx_elements != elements) {
-      PUSH("onnx_shape");
-      return FAIL(TGRS_ERR_BAD_SIZE, "{v} elements, the runtime shape has {l}", onnx_elements,
-                  elements);
+      return FAIL_AT("onnx_shape", TGRS_ERR_BAD_SIZE, "{v} elements, the runtime shape has {l}",
+                     onnx_elements, elements);
     }
   }
   return TGRS_OK;
@@ -250,9 +249,8 @@ static tgrs_status check_pair(rctx* r, const uint8_t* t, unsigned id_a, unsigned
                               const char* b) {
   const uint32_t a_len = fb_vec_len(fb_get_ref(t, id_a)), b_len = fb_vec_len(fb_get_ref(t, id_b));
   if (a_len == b_len) return TGRS_OK;
-  PUSH(b);
-  return FAIL(TGRS_ERR_BAD_SIZE, "{v} entries, {l} expected (one per entry of the pair)", b_len,
-              a_len);
+  return FAIL_AT(b, TGRS_ERR_BAD_SIZE, "{v} entries, {l} expected (one per entry of the pair)",
+                 b_len, a_len);
 }
 
 static tgrs_status verify_op(rctx* r, const uint8_t* t) {
@@ -265,16 +263,15 @@ static tgrs_status verify_op(rctx* r, const uint8_t* t) {
     const int32_t group = fb_get_i32(attrs, FB_ATTRS_GROUP, 1);
     if (group < 1) {
       PUSH("attrs");
-      PUSH("group");
-      return FAIL(TGRS_ERR_BAD_VALUE, "group {v} < 1", group, 1);
+      return FAIL_AT("group", TGRS_ERR_BAD_VALUE, "group {v} < 1", group, 1);
     }
   }
   TRY(check_pair(r, t, FB_OP_OUTPUT_MULTIPLIER, FB_OP_OUTPUT_SHIFT, "output_shift"));
   TRY(check_pair(r, t, FB_OP_INPUT_MULTIPLIER, FB_OP_INPUT_SHIFT, "input_shift"));
   TRY(check_pair(r, t, FB_OP_CHANNEL_SCALE, FB_OP_CHANNEL_SHIFT, "channel_shift"));
   if (act_min > act_max) {
-    PUSH("act_max");
-    return FAIL(TGRS_ERR_BAD_VALUE, "act_max {v} below act_min {l}", act_max, act_min);
+    return FAIL_AT("act_max", TGRS_ERR_BAD_VALUE, "act_max {v} below act_min {l}", act_max,
+                   act_min);
   }
   /* Shifts as tgrs_quantize_multiplier produces them: requantize.h shifts right by
    * 31 - shift, which must stay in [1, 62]. */
@@ -284,13 +281,11 @@ static tgrs_status verify_op(rctx* r, const uint8_t* t) {
                   MSG("shift {v} outside [-31, 30] (limit {l})")));
   if (left_shift < 0 || left_shift > 22) {
     /* (x - zero_point) << left_shift must fit int32 with |x - zero_point| <= 255. */
-    PUSH("left_shift");
-    return FAIL(TGRS_ERR_BAD_VALUE, "left shift {v} outside [0, 22] (limit {l})", left_shift,
-                left_shift < 0 ? 0 : 22);
+    return FAIL_AT("left_shift", TGRS_ERR_BAD_VALUE, "left shift {v} outside [0, 22] (limit {l})",
+                   left_shift, left_shift < 0 ? 0 : 22);
   }
   if (lut != 0 && lut != 256u) {
-    PUSH("lut");
-    return FAIL(TGRS_ERR_BAD_SIZE, "{v} entries, a lookup table has {l}", lut, 256);
+    return FAIL_AT("lut", TGRS_ERR_BAD_SIZE, "{v} entries, a lookup table has {l}", lut, 256);
   }
   return TGRS_OK;
 }
@@ -366,15 +361,15 @@ static tgrs_status verify_buffer(rctx* r, const uint8_t* t) {
   TRY(check_index(r, "first_op", first_op, r->step_count, 0, r->step_message));
   TRY(check_index(r, "last_op", last_op, r->step_count, 0, r->step_message));
   if (last_op < first_op) {
-    PUSH("last_op");
-    return FAIL(TGRS_ERR_BAD_VALUE, "last_op {v} before first_op {l}", last_op, first_op);
+    return FAIL_AT("last_op", TGRS_ERR_BAD_VALUE, "last_op {v} before first_op {l}", last_op,
+                   first_op);
   }
   if (tensor >= 0) {
     const uint32_t tensor_bytes = tgrs_tensor_table_bytes_(tensor_at(r, tensor));
     /* A whole-tensor buffer holds the tensor; a row strip some of its rows. */
     if (kind == TGRS_BUFFER_TENSOR ? bytes != tensor_bytes : bytes > tensor_bytes) {
-      PUSH("bytes");
-      return FAIL(TGRS_ERR_BAD_SIZE, "{v} bytes for a tensor of {l} bytes", bytes, tensor_bytes);
+      return FAIL_AT("bytes", TGRS_ERR_BAD_SIZE, "{v} bytes for a tensor of {l} bytes", bytes,
+                     tensor_bytes);
     }
   }
   return verify_home(r, fb_field(t, FB_BUFFER_HOME), bytes, kind);
@@ -485,18 +480,19 @@ static tgrs_status verify_tile(rctx* r, const uint8_t* t) {
   const uint8_t* ops = fb_get_ref(t, FB_TILE_OPS);
   PUSH("tile");
   if (tile_size < 1 || count < 1 || halo < 0) {
-    PUSH(tile_size < 1 ? "tile_size" : count < 1 ? "count" : "halo");
-    return FAIL(TGRS_ERR_BAD_VALUE, "{v} is below {l}",
-                tile_size < 1 ? tile_size
-                : count < 1   ? count
-                              : halo,
-                halo < 0 ? 0 : 1);
+    return FAIL_AT(tile_size < 1 ? "tile_size"
+                   : count < 1   ? "count"
+                                 : "halo",
+                   TGRS_ERR_BAD_VALUE, "{v} is below {l}",
+                   tile_size < 1 ? tile_size
+                   : count < 1   ? count
+                                 : halo,
+                   halo < 0 ? 0 : 1);
   }
   TRY(verify_regions(r, t, FB_TILE_REGIONS, "regions", count, ops, 0, streamed));
   TRY(each_table(r, t, FB_TILE_BUFFERS, "buffers", verify_buffer));
   if (streamed > 1) {
-    PUSH("streamed");
-    return FAIL(TGRS_ERR_BAD_VALUE, "{v} is not a bool (0 or {l})", streamed, 1);
+    return FAIL_AT("streamed", TGRS_ERR_BAD_VALUE, "{v} is not a bool (0 or {l})", streamed, 1);
   }
   TRY(verify_regions(r, t, FB_TILE_COLUMNS, "columns", count, ops, 1, streamed));
   TRY(verify_regions(r, t, FB_TILE_CHANNELS, "channels", count, ops, 2, streamed));
@@ -508,8 +504,7 @@ static tgrs_status verify_tile(rctx* r, const uint8_t* t) {
 
 static tgrs_status require(rctx* r, int present, const char* name) {
   if (present) return TGRS_OK;
-  PUSH(name);
-  return FAIL(TGRS_ERR_MISSING_FIELD, "required field is absent", 0, 0);
+  return FAIL_AT(name, TGRS_ERR_MISSING_FIELD, "required field is absent", 0, 0);
 }
 
 static tgrs_status verify_stage(rctx* r, const uint8_t* t) {
@@ -538,9 +533,9 @@ static tgrs_status verify_stage(rctx* r, const uint8_t* t) {
   r->next_stage_op += op_count;
   /* fast_arena_bytes = max(fast_reserved_bytes + peak_bytes) over stages (tgrs.fbs). */
   if ((uint64_t)reserved + peak > r->fast_arena) {
-    PUSH("peak_bytes");
-    return FAIL(TGRS_ERR_BAD_SIZE, "reserved + peak = {v} bytes exceed fast_arena_bytes {l}",
-                (uint64_t)reserved + peak, r->fast_arena);
+    return FAIL_AT("peak_bytes", TGRS_ERR_BAD_SIZE,
+                   "reserved + peak = {v} bytes exceed fast_arena_bytes {l}",
+                   (uint64_t)reserved + peak, r->fast_arena);
   }
   r->window = 1;
   r->window_begin = reserved;
@@ -561,13 +556,12 @@ static tgrs_status verify_stage(rctx* r, const uint8_t* t) {
       same_unit = fb_get_i32(fb_vec_table(r->stages, (uint32_t)owner), FB_STAGE_CHAIN, -1) == chain;
     }
     if (!same_unit) {
-      PUSH("weight_block");
-      return FAIL(TGRS_ERR_BAD_INDEX, "the block belongs to stage {v}, not {l}", owner, index);
+      return FAIL_AT("weight_block", TGRS_ERR_BAD_INDEX, "the block belongs to stage {v}, not {l}",
+                     owner, index);
     }
     if (raw > reserved) {
-      PUSH("fast_reserved_bytes");
-      return FAIL(TGRS_ERR_BAD_SIZE, "{v} decompressed weight bytes exceed the {l} reserved", raw,
-                  reserved);
+      return FAIL_AT("fast_reserved_bytes", TGRS_ERR_BAD_SIZE,
+                     "{v} decompressed weight bytes exceed the {l} reserved", raw, reserved);
     }
   }
   return TGRS_OK;
@@ -610,13 +604,12 @@ static tgrs_status verify_weight(rctx* r, const uint8_t* t) {
           : fb_get_u32(fb_vec_table(r->blocks, (uint32_t)block), FB_BLOCK_RAW_SIZE, 0);
   /* Every Weight.offset is a multiple of 16 so kernels read blobs in place (tgrs.fbs). */
   if (offset % 16u != 0) {
-    PUSH("offset");
-    return FAIL(TGRS_ERR_BAD_ALIGNMENT, "offset {v} is not a multiple of {l}", offset, 16);
+    return FAIL_AT("offset", TGRS_ERR_BAD_ALIGNMENT, "offset {v} is not a multiple of {l}", offset,
+                   16);
   }
   if ((uint64_t)offset + size > limit) {
-    PUSH("size");
-    return FAIL(TGRS_ERR_BAD_OFFSET, "weight ends at {v}, past its {l} source bytes",
-                (uint64_t)offset + size, limit);
+    return FAIL_AT("size", TGRS_ERR_BAD_OFFSET, "weight ends at {v}, past its {l} source bytes",
+                   (uint64_t)offset + size, limit);
   }
   return TGRS_OK;
 }
@@ -659,13 +652,11 @@ static tgrs_status verify_memories(rctx* r, const uint8_t* root, uint32_t state_
             : i == TGRS_REGION_PINNED ? r->pinned_arena
                                       : r->staged_bytes;
     if (alignment == 0 || (alignment & (alignment - 1u)) != 0 || (is_arena && alignment != 16u)) {
-      PUSH("alignment");
-      return FAIL(TGRS_ERR_BAD_ALIGNMENT, "{v}: not a power of two, or not an arena's {l}",
-                  alignment, 16);
+      return FAIL_AT("alignment", TGRS_ERR_BAD_ALIGNMENT,
+                     "{v}: not a power of two, or not an arena's {l}", alignment, 16);
     }
     if (is_arena && size != arena) {
-      PUSH("size");
-      return FAIL(TGRS_ERR_BAD_SIZE, "{v} bytes, the plan's arena is {l}", size, arena);
+      return FAIL_AT("size", TGRS_ERR_BAD_SIZE, "{v} bytes, the plan's arena is {l}", size, arena);
     }
   }
   POP();
@@ -758,18 +749,16 @@ static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
   r->staged_bytes = fb_get_u32(root, FB_PLAN_STAGED_BYTES, 0);
   TRY(read_pinned_arena(r, root));
   if (xip && r->compression != TGRS_COMPRESSION_NONE) {
-    PUSH("xip");
-    return FAIL(TGRS_ERR_BAD_VALUE, "weights cannot be read in place and compressed ({l})", 1,
-                r->compression);
+    return FAIL_AT("xip", TGRS_ERR_BAD_VALUE,
+                   "weights cannot be read in place and compressed ({l})", 1, r->compression);
   }
   /* force_align: 16 on weight_data: the blob start is 16-aligned from the buffer start
    * (and the buffer itself is 16-aligned), so Weight.offset % 16 == 0 means in memory.
    * An empty blob (a model without weights) is never read, and FlatBuffers writers do not
    * pad a zero-length vector to its forced alignment, so only a non-empty one must be. */
   if (r->weight_data_len > 0 && (uint32_t)(weight_data + 4 - r->w.base) % 16u != 0) {
-    PUSH("weight_data");
-    return FAIL(TGRS_ERR_BAD_ALIGNMENT, "blob starts at {v}, not a multiple of {l}",
-                weight_data + 4 - r->w.base, 16);
+    return FAIL_AT("weight_data", TGRS_ERR_BAD_ALIGNMENT,
+                   "blob starts at {v}, not a multiple of {l}", weight_data + 4 - r->w.base, 16);
   }
 
 #if TGRS_WITH_WEIGHT_BLOCKS
@@ -777,10 +766,9 @@ static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
 #else
   /* Every Weight.block and Stage.weight_block is then -1 (layer 1's index rule). */
   if (r->w.count[TGRS_COLLECTION_WEIGHT_BLOCKS] != 0) {
-    PUSH("weight_blocks");
-    return FAIL(TGRS_ERR_UNSUPPORTED_OP,
-                "{v} weight blocks: this runtime was built without them (an xip plan has none)",
-                r->w.count[TGRS_COLLECTION_WEIGHT_BLOCKS], 0);
+    return FAIL_AT("weight_blocks", TGRS_ERR_UNSUPPORTED_OP,
+                   "{v} weight blocks: this runtime was built without them (an xip plan has none)",
+                   r->w.count[TGRS_COLLECTION_WEIGHT_BLOCKS], 0);
   }
 #endif
   TRY(each_table(r, root, FB_PLAN_WEIGHTS, "weights", verify_weight));
@@ -790,9 +778,8 @@ static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
   r->step_message = MSG(fb_collection_messages[TGRS_COLLECTION_OPS]);
   TRY(each_table(r, root, FB_PLAN_STAGES, "stages", verify_stage));
   if (r->next_stage_op != r->w.count[TGRS_COLLECTION_OPS]) {
-    PUSH("stages");
-    return FAIL(TGRS_ERR_BAD_INDEX, "stages run ops [0, {v}) of {l}", r->next_stage_op,
-                r->w.count[TGRS_COLLECTION_OPS]);
+    return FAIL_AT("stages", TGRS_ERR_BAD_INDEX, "stages run ops [0, {v}) of {l}", r->next_stage_op,
+                   r->w.count[TGRS_COLLECTION_OPS]);
   }
   TRY(each_table(r, root, FB_PLAN_CHAINS, "chains", verify_chain));
   /* Slow homes are live over stages: first_op / last_op hold stage indices there. */
@@ -802,24 +789,21 @@ static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
 
   /* Schema 3: persistent state and staged constants. */
   if ((fb_vec_len(state) || r->staged_bytes) && r->version < 3u) {
-    PUSH(fb_vec_len(state) ? "state" : "staged_bytes");
-    return FAIL(TGRS_ERR_BAD_VALUE, "persistent state or staged constants in a schema {l} plan", 0,
-                r->version);
+    return FAIL_AT(fb_vec_len(state) ? "state" : "staged_bytes", TGRS_ERR_BAD_VALUE,
+                   "persistent state or staged constants in a schema {l} plan", 0, r->version);
   }
 #if TGRS_WITH_STAGED_CONSTANTS
   if (staged_offset % 16u != 0 || (uint64_t)staged_offset + r->staged_bytes > r->weight_data_len) {
-    PUSH("staged_bytes");
-    return FAIL(TGRS_ERR_BAD_OFFSET,
-                "staged constants end at {v}, past weight_data's {l} bytes (or start unaligned)",
-                (uint64_t)staged_offset + r->staged_bytes, r->weight_data_len);
+    return FAIL_AT("staged_bytes", TGRS_ERR_BAD_OFFSET,
+                   "staged constants end at {v}, past weight_data's {l} bytes (or start unaligned)",
+                   (uint64_t)staged_offset + r->staged_bytes, r->weight_data_len);
   }
 #else
   (void)staged_offset;
   if (r->staged_bytes) {
-    PUSH("staged_bytes");
-    return FAIL(TGRS_ERR_UNSUPPORTED_OP,
-                "{v} staged bytes: this runtime was built without staged constants",
-                r->staged_bytes, 0);
+    return FAIL_AT("staged_bytes", TGRS_ERR_UNSUPPORTED_OP,
+                   "{v} staged bytes: this runtime was built without staged constants",
+                   r->staged_bytes, 0);
   }
 #endif
   TRY(verify_memories(r, root, fb_vec_len(state)));
@@ -827,10 +811,9 @@ static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
   return verify_state(r, root);
 #else
   if (fb_vec_len(state)) {
-    PUSH("state");
-    return FAIL(TGRS_ERR_UNSUPPORTED_OP,
-                "{v} state slots: this runtime was built without persistent state",
-                fb_vec_len(state), 0);
+    return FAIL_AT("state", TGRS_ERR_UNSUPPORTED_OP,
+                   "{v} state slots: this runtime was built without persistent state",
+                   fb_vec_len(state), 0);
   }
   return TGRS_OK;
 #endif
@@ -857,7 +840,9 @@ tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_verify_er
     return FAIL(TGRS_ERR_PLAN_TOO_SMALL, "{v} bytes, a plan header needs {l}", size,
                 FB_HEADER_BYTES);
   }
-  if (memcmp(base + 4, FB_FILE_IDENTIFIER, 4) != 0) {
+  /* Four compares, not memcmp (96 bytes of newlib-nano on Cortex-M). */
+  if (base[4] != FB_FILE_IDENTIFIER[0] || base[5] != FB_FILE_IDENTIFIER[1] ||
+      base[6] != FB_FILE_IDENTIFIER[2] || base[7] != FB_FILE_IDENTIFIER[3]) {
     return FAIL(TGRS_ERR_BAD_IDENTIFIER, "bytes 4..7 are not the file identifier \"TGRS\"", 0, 0);
   }
   TRY(tgrs_check_table_(&r->w, fb_u32(base), &root));
@@ -866,9 +851,9 @@ tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_verify_er
   r->version = at ? fb_u32(base + at) : 0u;
   TRY(require(r, r->version != 0, "schema_version"));
   if (r->version > TGRS_SCHEMA_VERSION) {
-    PUSH("schema_version");
-    return FAIL(TGRS_ERR_UNSUPPORTED_VERSION, "plan schema {v} is newer than this reader's {l}",
-                r->version, TGRS_SCHEMA_VERSION);
+    return FAIL_AT("schema_version", TGRS_ERR_UNSUPPORTED_VERSION,
+                   "plan schema {v} is newer than this reader's {l}", r->version,
+                   TGRS_SCHEMA_VERSION);
   }
   for (i = 0; i < TGRS_COLLECTION_COUNT; ++i) {
     TRY(tgrs_schema_vector_len_(&r->w, &root, TGRS_TABLE_PLAN, collection_fields[i],

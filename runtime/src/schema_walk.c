@@ -31,9 +31,11 @@ void tgrs_verify_index_(vctx* c, uint32_t index) {
 
 void tgrs_verify_pop_(vctx* c) { c->depth--; }
 
-tgrs_status tgrs_verify_fail_(vctx* c, tgrs_status status, const char* message, int64_t value,
-                              int64_t limit) {
-  uint32_t n = c->depth < TGRS_VERIFY_PATH_DEPTH ? c->depth : TGRS_VERIFY_PATH_DEPTH;
+tgrs_status tgrs_verify_fail_(vctx* c, const char* field, tgrs_status status, const char* message,
+                              int64_t value, int64_t limit) {
+  uint32_t n;
+  if (field != NULL) tgrs_verify_push_(c, field, -1);
+  n = c->depth < TGRS_VERIFY_PATH_DEPTH ? c->depth : TGRS_VERIFY_PATH_DEPTH;
   c->err->status = status;
   c->err->depth = n;
   memcpy(c->err->path, c->path, sizeof(c->path[0]) * n);
@@ -43,9 +45,16 @@ tgrs_status tgrs_verify_fail_(vctx* c, tgrs_status status, const char* message, 
   return status;
 }
 
+tgrs_status tgrs_verify_fail32_(vctx* c, const char* field, uint32_t status_signs,
+                                const char* message, uint32_t value, uint32_t limit) {
+  const int64_t v = (status_signs & TGRS_VERIFY_VALUE_SIGNED) ? (int64_t)(int32_t)value : value;
+  const int64_t l = (status_signs & TGRS_VERIFY_LIMIT_SIGNED) ? (int64_t)(int32_t)limit : limit;
+  return tgrs_verify_fail_(c, field, (tgrs_status)(status_signs / 4u), message, v, l);
+}
+
 tgrs_status tgrs_verify_spend_(vctx* c, uint64_t units) {
   if (c->budget < units) {
-    return tgrs_verify_fail_(c, TGRS_ERR_TOO_COMPLEX,
+    return tgrs_verify_fail_(c, NULL, TGRS_ERR_TOO_COMPLEX,
                              TGRS_MESSAGE("verification work exceeds {l} units (shared tables?)"),
                              0, (int64_t)c->budget);
   }
@@ -54,7 +63,7 @@ tgrs_status tgrs_verify_spend_(vctx* c, uint64_t units) {
 }
 
 #define FAIL(c, status, message, value, limit) \
-  tgrs_verify_fail_(c, status, TGRS_MESSAGE(message), value, limit)
+  TGRS_VERIFY_FAIL(c, NULL, status, message, value, limit)
 
 /* --- wire format -------------------------------------------------------------------------- */
 

@@ -48,9 +48,35 @@ void tgrs_verify_push_(vctx* c, const char* field, int32_t index);
 /* Sets the index of the innermost path step ("inputs" -> "inputs[3]"). */
 void tgrs_verify_index_(vctx* c, uint32_t index);
 void tgrs_verify_pop_(vctx* c);
-/* Records status, message, value and limit with the current path; returns status. */
-tgrs_status tgrs_verify_fail_(vctx* c, tgrs_status status, const char* message, int64_t value,
-                              int64_t limit);
+/* Records status, message, value and limit with the current path, extended by `field`
+ * unless it is NULL; returns status. */
+tgrs_status tgrs_verify_fail_(vctx* c, const char* field, tgrs_status status, const char* message,
+                              int64_t value, int64_t limit);
+/* The same for a value and a limit of 32 bits or fewer. `status_signs` is the status
+ * times 4, plus TGRS_VERIFY_*_SIGNED for each number to extend by its sign bit: one byte
+ * for the statuses the verifier records (all below 64), a 2-byte Thumb move. */
+tgrs_status tgrs_verify_fail32_(vctx* c, const char* field, uint32_t status_signs,
+                                const char* message, uint32_t value, uint32_t limit);
+#define TGRS_VERIFY_VALUE_SIGNED 1u
+#define TGRS_VERIFY_LIMIT_SIGNED 2u
+
+/* TGRS_VERIFY_FAIL(c, field, status, message, value, limit): fails a rule, the numbers it
+ * compared passed in 32 bits when their C types allow it. Two 64-bit arguments go on the
+ * Cortex-M stack, about 8 bytes more per rule, and most rules compare 32-bit fields. The
+ * choice and the signs come from the arguments' types, at compile time: the numbers
+ * recorded are the same either way. (0 ? (x) : 0) has x's type after the usual arithmetic
+ * conversions, so minus 1 is negative exactly for a signed (or promoted) type. */
+#define TGRS_VERIFY_WIDE_(x) (sizeof(x) > 4u)
+#define TGRS_VERIFY_SIGNED_(x) ((0 ? (x) : 0) - 1 > 0 ? 0u : 1u)
+#define TGRS_VERIFY_FAIL(c, field, status, message, value, limit)                          \
+  (TGRS_VERIFY_WIDE_(value) || TGRS_VERIFY_WIDE_(limit)                                    \
+       ? tgrs_verify_fail_(c, field, status, TGRS_MESSAGE(message), (int64_t)(value),      \
+                           (int64_t)(limit))                                               \
+       : tgrs_verify_fail32_(c, field,                                                     \
+                             4u * (uint32_t)(status) |                                     \
+                                 (TGRS_VERIFY_SIGNED_(value) * TGRS_VERIFY_VALUE_SIGNED) | \
+                                 (TGRS_VERIFY_SIGNED_(limit) * TGRS_VERIFY_LIMIT_SIGNED),  \
+                             TGRS_MESSAGE(message), (uint32_t)(value), (uint32_t)(limit)))
 /* Takes `units` of work from the budget; TGRS_ERR_TOO_COMPLEX when it runs out. */
 tgrs_status tgrs_verify_spend_(vctx* c, uint64_t units);
 

@@ -383,6 +383,42 @@ TEST(PlanVerifyDefects, Alignment) {
   EXPECT_NE(text.find("stages[3].buffers[1].home"), std::string::npos) << text;
 }
 
+// The numbers a rule compared travel in 32 bits when their types allow it
+// (TGRS_VERIFY_FAIL, verify_internal.h): unsigned fields past 2^31 and negative signed ones
+// must print as written, and 64-bit sums whole.
+TEST(PlanVerifyDefects, NumbersKeepTheirSignsAndWidths) {
+  std::string text;
+  PlanParts p = FullPlan();
+  p.weights[1].offset = 0xFFFFFFF8u;  // uint32, past INT32_MAX
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_ALIGNMENT);
+  EXPECT_NE(text.find("weights[1].offset: offset 4294967288 is not a multiple of 16"),
+            std::string::npos)
+      << text;
+
+  p = FullPlan();
+  p.tensors[1].weight = -7;  // int32, negative
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_INDEX);
+  EXPECT_NE(text.find("tensors[1].weight: weight index -7 out of range (weights: 2)"),
+            std::string::npos)
+      << text;
+
+  p = FullPlan();
+  p.tensors[0].shape = {1, -3, 8, 3};
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_VALUE);
+  EXPECT_NE(text.find("tensors[0].shape[1]: negative dimension -3"), std::string::npos) << text;
+
+  p = FullPlan();
+  p.tensors[0].shape = {1, 65536, 65536, 3};  // 3 * 2^32 elements
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_SIZE);
+  EXPECT_NE(text.find("tensors[0].shape[2]: more than 4294967295 elements"), std::string::npos)
+      << text;
+
+  p = FullPlan();
+  p.weights[1].offset = 0xFFFFFFF0u;  // aligned: offset + size, a 64-bit sum, passes 2^32
+  EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_OFFSET);
+  EXPECT_NE(text.find("weights[1].size: weight ends at 4294967296, past its"), std::string::npos) << text;
+}
+
 TEST(PlanVerifyDefects, WeightDataMustStart16Aligned) {
   // Built by hand without force_align's ForceVectorAlignment: weight_data lands wherever
   // the objects written after it (an unreferenced vector of `pad` ints, 4 + 4 * pad bytes)
