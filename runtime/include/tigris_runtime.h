@@ -103,7 +103,10 @@ typedef enum tgrs_status {
 } tgrs_status;
 
 /* "TGRS_OK", "TGRS_ERR_BAD_OFFSET", "TGRS_ERR_INPUT_SIZE", ... (every code above);
- * "TGRS_ERR_UNKNOWN" for a value not listed. */
+ * "TGRS_ERR_UNKNOWN" for a value not listed. A runtime built without text for people
+ * (TGRS_WITH_MESSAGES 0, tgrs_op_select.h) holds no names: it returns TGRS_STATUS_UNNAMED
+ * for every status, and its callers print the number. */
+#define TGRS_STATUS_UNNAMED "TGRS_STATUS_UNNAMED"
 const char* tgrs_status_name(tgrs_status status);
 
 /* ======================================================================================

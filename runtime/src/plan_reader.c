@@ -19,6 +19,7 @@
  * name links none of them (a table of pointers to literals pulls every literal of the
  * file's merged string section in), and one that does pays for the text only. */
 
+#if TGRS_WITH_MESSAGES
 /* Per status: a byte holding its value + 1 (so OK is not a NUL), then its name; \xff ends. */
 static const char status_names[] =
     "\x01"
@@ -94,6 +95,7 @@ static const char status_names[] =
     "\x40"
     "TGRS_ERR_ARENA_NOT_BOUND\0"
     "\xff";
+#endif
 
 /* The string after the one at `p` in a packed list. A loop rather than strlen, which
  * newlib-nano implements in 220 bytes a firmware would link for this alone. */
@@ -102,6 +104,7 @@ static const char* next_name(const char* p) {
   return p + 1;
 }
 
+#if TGRS_WITH_MESSAGES
 const char* tgrs_status_name(tgrs_status status) {
   const char* p = status_names;
   while ((unsigned char)*p != 0xffu) {
@@ -110,6 +113,14 @@ const char* tgrs_status_name(tgrs_status status) {
   }
   return "TGRS_ERR_UNKNOWN";
 }
+#else
+/* Built without text for people (TGRS_WITH_MESSAGES 0): the names are 868 bytes of
+ * Cortex-M flash. Callers print the number (tigris_runtime.h names it). */
+const char* tgrs_status_name(tgrs_status status) {
+  (void)status;
+  return TGRS_STATUS_UNNAMED;
+}
+#endif
 
 /* Op names in code order (TGRS_OP_CONV = 0, ...), each ending in a NUL. */
 static const char op_code_names[] =

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tgrs_op_select.h" /* TGRS_WITH_MESSAGES */
 #include "tigris_runtime.h"
 
 typedef struct text_sink {
@@ -75,7 +76,12 @@ size_t tgrs_verify_error_format(const tgrs_verify_error* error, char* out, size_
     m = error->message ? error->message : "{s} (value {v}, limit {l})";
     while (*m) {
       if (m[0] == '{' && m[1] == 's' && m[2] == '}') {
+#if TGRS_WITH_MESSAGES
         put_text(&s, tgrs_status_name(error->status));
+#else
+        put_text(&s, "status ");
+        put_int(&s, error->status);
+#endif
         m += 3;
         continue;
       }

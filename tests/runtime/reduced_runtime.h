@@ -47,7 +47,7 @@ inline std::unique_ptr<LoadedPlan> Load(const Bytes& file) {
   std::memcpy(p->bytes.get(), file.data(), file.size());
   const tgrs_status st = tgrs_plan_init(&p->plan, p->bytes.get(), file.size());
   if (st != TGRS_OK) {
-    ADD_FAILURE() << "plan rejected: " << tgrs_status_name(st);
+    ADD_FAILURE() << "plan rejected: " << tgrs_status_name(st) << " (" << st << ")";
     return nullptr;
   }
   return p;

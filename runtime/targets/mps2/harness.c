@@ -224,6 +224,8 @@ int main(void) {
 #endif
   if (status == TGRS_OK) status = tgrs_hydrate_constants(&ctx);
   if (status != TGRS_OK) {
+    /* The number too: a runtime built without names (TGRS_WITH_MESSAGES 0) has only it. */
+    semihost_put_u32("tgrs.status=", (uint32_t)status);
     return fail(HARNESS_EXIT_SETUP_FAILED, "binding the arenas: ", tgrs_status_name(status));
   }
 
@@ -234,6 +236,7 @@ int main(void) {
   if (status != TGRS_OK) {
     semihost_put_u32("tgrs.failed_stage=", (uint32_t)stats.failed_stage);
     semihost_put_u32("tgrs.failed_op=", (uint32_t)stats.failed_op);
+    semihost_put_u32("tgrs.status=", (uint32_t)status);
     return fail(HARNESS_EXIT_RUN_FAILED, "tgrs_invoke: ", tgrs_status_name(status));
   }
   report(&stats, ticks);
