@@ -123,7 +123,7 @@ static tgrs_status run(tgrs_context* ctx, const tgrs_input_buffer* inputs, uint3
   arenas.pinned = ctx->base_[TGRS_REGION_PINNED];
   arenas.pinned_size = ctx->size_[TGRS_REGION_PINNED];
   return tgrs_run_staged_(ctx->plan_, &arenas, (const uint8_t*)ctx->base_[TGRS_REGION_CONSTANTS],
-                          inputs, num_inputs, outputs, num_outputs, stats, NULL, NULL);
+                          inputs, num_inputs, outputs, num_outputs, stats, NULL);
 }
 
 #if TGRS_WITH_STATE

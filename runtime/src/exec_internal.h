@@ -28,16 +28,25 @@ typedef struct tgrs_exec {
   const uint8_t* staged;
   uint32_t staged_begin, staged_bytes;
   tgrs_run_stats* stats;
-  tgrs_run_observer observer; /* NULL unless tgrs_run_observed() was given one */
-  void* observer_user;
+  const struct tgrs_exec_observer* observer; /* NULL unless tgrs_run_observed() has one */
 } tgrs_exec;
+
+struct tgrs_op_call;
+/* A run's observer and the function that reports to it (tgrs_exec_observe). Only
+ * tgrs_run_observed() names that function, so a firmware that runs through tgrs_invoke()
+ * links neither it nor the reporting. */
+typedef struct tgrs_exec_observer {
+  void (*report)(const struct tgrs_op_call* call);
+  tgrs_run_observer observer;
+  void* user;
+} tgrs_exec_observer;
 
 /* tgrs_run_observed with the CONSTANTS arena a context hydrated (tgrs_invoke), or NULL. */
 tgrs_status tgrs_run_staged_(const tgrs_plan* plan, const tgrs_arenas* arenas,
                              const uint8_t* staged, const tgrs_input_buffer* inputs,
                              uint32_t num_inputs, const tgrs_output_buffer* outputs,
                              uint32_t num_outputs, tgrs_run_stats* stats,
-                             tgrs_run_observer observer, void* user);
+                             const tgrs_exec_observer* observer);
 
 /* --- arena.c: every arena pointer the executor hands out goes through these, so the
  * high-water marks are the exact extent of what kernels and copies touch. NULL when
@@ -165,7 +174,7 @@ int tgrs_op_call_constant(tgrs_op_call* call, tgrs_operand* operand, int32_t ten
 /* op_dispatch.c: runs the kernel for call->op.code. */
 tgrs_status tgrs_exec_op(tgrs_op_call* call);
 
-/* executor.c: reports the rows call->out[0] holds to the run's observer, if any. */
-void tgrs_exec_observe(const tgrs_op_call* call);
+/* executor.c: reports the rows call->out[0] holds to the run's observer, if it has one. */
+void tgrs_exec_report(const tgrs_op_call* call);
 
 #endif /* TIGRIS_RUNTIME_EXEC_INTERNAL_H_ */

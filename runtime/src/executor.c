@@ -129,10 +129,15 @@ static tgrs_status run_stage(tgrs_exec* ex, uint32_t index, const tgrs_plan_stag
   return TGRS_ERR_INCONSISTENT_PLAN;
 }
 
-void tgrs_exec_observe(const tgrs_op_call* call) {
+void tgrs_exec_report(const tgrs_op_call* call) {
+  if (call->ex->observer != NULL) call->ex->observer->report(call);
+}
+
+/* The rows call->out[0] holds, to tgrs_run_observed's observer. */
+static void observe(const tgrs_op_call* call) {
   const tgrs_operand* out = &call->out[0];
   tgrs_op_rows r;
-  if (call->ex->observer == NULL || call->num_outputs == 0 || out->data == NULL || out->rows == 0) {
+  if (call->num_outputs == 0 || out->data == NULL || out->rows == 0) {
     return; /* a reduction's band that completes no output row reports nothing */
   }
   r.op = call->index;
@@ -157,7 +162,7 @@ void tgrs_exec_observe(const tgrs_op_call* call) {
     r.cols = r.chans = 1;
     r.bytes = (size_t)tgrs_plan_tensor_bytes(&out->tensor);
   }
-  call->ex->observer(call->ex->observer_user, &r);
+  call->ex->observer->observer(call->ex->observer->user, &r);
 }
 
 tgrs_status tgrs_run(const tgrs_plan* plan, const tgrs_arenas* arenas,
@@ -172,15 +177,19 @@ tgrs_status tgrs_run_observed(const tgrs_plan* plan, const tgrs_arenas* arenas,
                               const tgrs_input_buffer* inputs, uint32_t num_inputs,
                               const tgrs_output_buffer* outputs, uint32_t num_outputs,
                               tgrs_run_stats* stats, tgrs_run_observer observer, void* user) {
+  tgrs_exec_observer hook;
+  hook.report = observe;
+  hook.observer = observer;
+  hook.user = user;
   return tgrs_run_staged_(plan, arenas, NULL, inputs, num_inputs, outputs, num_outputs, stats,
-                          observer, user);
+                          observer != NULL ? &hook : NULL);
 }
 
 tgrs_status tgrs_run_staged_(const tgrs_plan* plan, const tgrs_arenas* arenas,
                              const uint8_t* staged, const tgrs_input_buffer* inputs,
                              uint32_t num_inputs, const tgrs_output_buffer* outputs,
                              uint32_t num_outputs, tgrs_run_stats* stats,
-                             tgrs_run_observer observer, void* user) {
+                             const tgrs_exec_observer* observer) {
   tgrs_run_stats local_stats;
   tgrs_exec ex;
   tgrs_status st;
@@ -214,7 +223,6 @@ tgrs_status tgrs_run_staged_(const tgrs_plan* plan, const tgrs_arenas* arenas,
   ex.staged_bytes = (uint32_t)tgrs_plan_staged_constants(plan).count;
   ex.stats = stats;
   ex.observer = observer;
-  ex.observer_user = user;
   stage_count = tgrs_plan_stage_count(plan);
   for (s = 0; s < stage_count; ++s) {
     tgrs_plan_stage stage;

@@ -111,7 +111,7 @@ static tgrs_status run_op(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32_t 
   call.window = tgrs_row_window_full(call.in[0].rows, call.out[0].rows);
   st = tgrs_exec_op(&call);
   ex->stats->ops_run++;
-  if (st == TGRS_OK) tgrs_exec_observe(&call);
+  if (st == TGRS_OK) tgrs_exec_report(&call);
   return st;
 }
 

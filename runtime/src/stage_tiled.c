@@ -312,7 +312,7 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
   st = tgrs_exec_op(&call);
   ex->stats->ops_run++;
   if (st != TGRS_OK) return st;
-  tgrs_exec_observe(&call);
+  tgrs_exec_report(&call);
   if (k + 1 == tile->ops.count) {
     st = store_box(ex, &call.out[0]);
     if (st != TGRS_OK) return st;
