@@ -155,6 +155,17 @@ static int broadcast_row(const tgrs_op_call* call, const tgrs_operand* in) {
          tgrs_tensor_rows(&call->out[0].tensor) > 1;
 }
 
+/* memmove(dst, src, n) for dst < src, as memcpy calls of at most src - dst bytes front to
+ * back: no call's ranges overlap, and each writes only below the bytes still to be read.
+ * memmove itself is 254 more bytes of newlib-nano; the kept rows are one call, or a few. */
+static void move_down(uint8_t* dst, const uint8_t* src, size_t n) {
+  const size_t step = (size_t)(src - dst);
+  size_t done;
+  for (done = 0; done < n; done += step) {
+    memcpy(dst + done, src + done, n - done < step ? n - done : step);
+  }
+}
+
 /* Streamed loops: moves the rows op slot k + 1 keeps from tile t - 1 to the top of op k's
  * output strip and points `out` at the rows op k writes in tile t (region r). */
 static tgrs_status stream_output(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32_t t, uint32_t k,
@@ -184,8 +195,8 @@ static tgrs_status stream_output(tgrs_exec* ex, const tgrs_plan_tile* tile, uint
   strip = tgrs_exec_fast(ex, b.home.offset, window > 0 ? window : 1);
   if (strip == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
   if (before != NULL && next->in_begin > before->in_begin && before->in_end > next->in_begin) {
-    memmove(strip, strip + (size_t)(next->in_begin - before->in_begin) * row,
-            (size_t)(before->in_end - next->in_begin) * row);
+    move_down(strip, strip + (size_t)(next->in_begin - before->in_begin) * row,
+              (size_t)(before->in_end - next->in_begin) * row);
   }
   out->data = strip + (size_t)(r->out_begin - next->in_begin) * row;
   out->row_begin = r->out_begin;
