@@ -32,7 +32,7 @@ typedef struct tgrs_exec {
 } tgrs_exec;
 
 struct tgrs_op_call;
-/* A run's observer and the function that reports to it (tgrs_exec_observe). Only
+/* A run's observer and the function that reports to it (executor.c's observe). Only
  * tgrs_run_observed() names that function, so a firmware that runs through tgrs_invoke()
  * links neither it nor the reporting. */
 typedef struct tgrs_exec_observer {

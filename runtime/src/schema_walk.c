@@ -45,11 +45,20 @@ tgrs_status tgrs_verify_fail_(vctx* c, const char* field, tgrs_status status, co
   return status;
 }
 
+/* `bits` as a number, read as two's complement when `is_signed` (reinterpreted as
+ * fb_i32 does, not converted: C leaves converting a large uint32_t to int32_t to the
+ * implementation). */
+static int64_t widen(uint32_t bits, uint32_t is_signed) {
+  int32_t as_signed;
+  memcpy(&as_signed, &bits, sizeof as_signed);
+  return is_signed ? (int64_t)as_signed : (int64_t)bits;
+}
+
 tgrs_status tgrs_verify_fail32_(vctx* c, const char* field, uint32_t status_signs,
                                 const char* message, uint32_t value, uint32_t limit) {
-  const int64_t v = (status_signs & TGRS_VERIFY_VALUE_SIGNED) ? (int64_t)(int32_t)value : value;
-  const int64_t l = (status_signs & TGRS_VERIFY_LIMIT_SIGNED) ? (int64_t)(int32_t)limit : limit;
-  return tgrs_verify_fail_(c, field, (tgrs_status)(status_signs / 4u), message, v, l);
+  return tgrs_verify_fail_(c, field, (tgrs_status)(status_signs / 4u), message,
+                           widen(value, status_signs & TGRS_VERIFY_VALUE_SIGNED),
+                           widen(limit, status_signs & TGRS_VERIFY_LIMIT_SIGNED));
 }
 
 tgrs_status tgrs_verify_spend_(vctx* c, uint64_t units) {
