@@ -416,7 +416,8 @@ TEST(PlanVerifyDefects, NumbersKeepTheirSignsAndWidths) {
   p = FullPlan();
   p.weights[1].offset = 0xFFFFFFF0u;  // aligned: offset + size, a 64-bit sum, passes 2^32
   EXPECT_EQ(InitParts(p, &text), TGRS_ERR_BAD_OFFSET);
-  EXPECT_NE(text.find("weights[1].size: weight ends at 4294967296, past its"), std::string::npos) << text;
+  EXPECT_NE(text.find("weights[1].size: weight ends at 4294967296, past its"), std::string::npos)
+      << text;
 }
 
 TEST(PlanVerifyDefects, WeightDataMustStart16Aligned) {
