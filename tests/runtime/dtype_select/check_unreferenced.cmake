@@ -2,6 +2,7 @@
 # Fails when an executor object (runtime/src) references a kernel of the left-out dtype:
 # the promise of TGRS_WITH_* (tigris_executor.h) that --gc-sections can then drop them.
 # Kernel objects (runtime/kernels) define the kernels and are skipped.
+include("${CMAKE_CURRENT_LIST_DIR}/../check_objects.cmake")
 string(REPLACE "|" ";" objects "${OBJECTS}")
 set(found "")
 foreach(object IN LISTS objects)
@@ -19,12 +20,5 @@ foreach(object IN LISTS objects)
     endif()
   endforeach()
 endforeach()
-list(LENGTH objects count)
-if(count LESS 10)
-  message(FATAL_ERROR "only ${count} objects given: ${OBJECTS}")
-endif()
-if(found)
-  string(REPLACE ";" "\n  " found "${found}")
-  message(FATAL_ERROR "left-out kernels still referenced:\n  ${found}")
-endif()
-message(STATUS "no executor object references ${FORBIDDEN} (${count} objects)")
+tigris_check_objects_report("${objects}" "${found}" "left-out kernels still referenced"
+                            "no executor object references ${FORBIDDEN}")

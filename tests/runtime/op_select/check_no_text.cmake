@@ -6,6 +6,7 @@
 # they name every enumerator (TGRS_ERR_...) whatever the build keeps.
 # runtime.with_messages_has_sentences runs it on a build with messages and expects it to
 # fail: the control that FORBIDDEN names text the runtime does hold.
+include("${CMAKE_CURRENT_LIST_DIR}/../check_objects.cmake")
 string(REPLACE "|" ";" objects "${OBJECTS}")
 file(MAKE_DIRECTORY "${WORK}")
 set(found "")
@@ -23,12 +24,5 @@ foreach(object IN LISTS objects)
     list(APPEND found "${object}: ${text}")
   endforeach()
 endforeach()
-list(LENGTH objects count)
-if(count LESS 10)
-  message(FATAL_ERROR "only ${count} objects given: ${OBJECTS}")
-endif()
-if(found)
-  string(REPLACE ";" "\n  " found "${found}")
-  message(FATAL_ERROR "text left in a build without messages:\n  ${found}")
-endif()
-message(STATUS "no object holds text matching ${FORBIDDEN} (${count} objects)")
+tigris_check_objects_report("${objects}" "${found}" "text left in a build without messages"
+                            "no object holds text matching ${FORBIDDEN}")
