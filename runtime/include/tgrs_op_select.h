@@ -192,10 +192,11 @@
 
 /* Build option, not selected by the ops header: text for people. With
  * TGRS_WITH_MESSAGES 0 a verification error keeps its status, the path of fields that
- * names where it is, and its value and limit, but not the rule's sentence, and no status
- * has a name (tgrs_status_name gives TGRS_STATUS_UNNAMED; errors print the number): about
- * 4.5 KB of Cortex-M flash. `tigris inspect PLAN` prints the sentence on the host
- * (docs/runtime.md, "Code size"). */
+ * locates it, and its value and limit, but not the rule's sentence; the path names each
+ * field by its id in its table ("#2" for Op.inputs: its place in format/tgrs.fbs), not by
+ * its name, and no status has a name (tgrs_status_name gives TGRS_STATUS_UNNAMED; errors
+ * print the number): about 6 KB of Cortex-M flash. `tigris inspect PLAN` prints the
+ * names and the sentence on the host (docs/runtime.md, "Code size"). */
 #ifndef TGRS_WITH_MESSAGES
 #define TGRS_WITH_MESSAGES 1
 #endif

@@ -215,7 +215,9 @@ size_t tgrs_dtype_size(tgrs_dtype dtype);
 #define TGRS_VERIFY_PATH_DEPTH 5
 
 typedef struct tgrs_verify_step {
-  const char* field; /* schema field name, e.g. "ops" */
+  /* Schema field name, e.g. "ops"; in a runtime built without messages
+   * (TGRS_WITH_MESSAGES 0) the field's id in its table instead, e.g. "#4". */
+  const char* field;
   int32_t index;     /* element index, or -1 when the step is not a vector element */
 } tgrs_verify_step;
 

@@ -1,11 +1,11 @@
 /*
  * plan_schema.h: format/tgrs.fbs as data, for the verifier.
  *
- * Every table of the schema is an array of field descriptions in vtable-slot order (the
- * FB_* ids of fb_read.h index it). Each says what the field is on the wire (a scalar, a
- * struct, a string, a vector, a table, a vector of tables) and which of the plan's simple
- * rules it carries: an enum's range, an index into one of the plan's vectors, presence.
- * schema_walk.c checks a whole buffer against these descriptions; plan_verify.c adds the
+ * Every field of the schema has a description, one table's after another's in vtable-slot
+ * order (FB_FIELD numbers them from the FB_* ids of fb_read.h). Each says what the field is on the
+ * wire (a scalar, a struct, a string, a vector, a table, a vector of tables) and which of the
+ * plan's simple rules it carries: an enum's range, an index into one of the plan's vectors,
+ * presence. schema_walk.c checks a whole buffer against these descriptions; plan_verify.c adds the
  * rules that relate several fields. tests/runtime/schema_descriptor_test.cc ties every
  * description to flatc's own reading of tgrs.fbs (its mini-reflection tables), so a field
  * added to the schema and not here fails a test instead of going unverified.
@@ -14,6 +14,9 @@
 #define TIGRIS_RUNTIME_PLAN_SCHEMA_H_
 
 #include <stdint.h>
+
+#include "fb_read.h"
+#include "tgrs_op_select.h" /* TGRS_WITH_MESSAGES */
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +49,30 @@ enum {
   TGRS_TABLE_COUNT
 };
 
+/* Every field of the schema numbered in one sequence, table after table: the index of its
+ * description in fb_schema_fields, and how a rule of the verifier names the field it
+ * failed at, FB_FIELD(OP, INPUTS). Below 256, so a Cortex-M call passes it in one 2-byte
+ * move; it becomes the field's name (or, without messages, its id) only when a rule fails
+ * (tgrs_verify_fail_). */
+enum {
+  FB_FIRST_PLAN = 0,
+  FB_FIRST_TENSOR = FB_FIRST_PLAN + FB_PLAN_FIELDS,
+  FB_FIRST_QUANT = FB_FIRST_TENSOR + FB_TENSOR_FIELDS,
+  FB_FIRST_WEIGHT = FB_FIRST_QUANT + FB_QUANT_FIELDS,
+  FB_FIRST_BLOCK = FB_FIRST_WEIGHT + FB_WEIGHT_FIELDS,
+  FB_FIRST_ATTRS = FB_FIRST_BLOCK + FB_BLOCK_FIELDS,
+  FB_FIRST_OP = FB_FIRST_ATTRS + FB_ATTRS_FIELDS,
+  FB_FIRST_BUFFER = FB_FIRST_OP + FB_OP_FIELDS,
+  FB_FIRST_TILE = FB_FIRST_BUFFER + FB_BUFFER_FIELDS,
+  FB_FIRST_STAGE = FB_FIRST_TILE + FB_TILE_FIELDS,
+  FB_FIRST_CHAIN = FB_FIRST_STAGE + FB_STAGE_FIELDS,
+  FB_FIRST_MEMORY = FB_FIRST_CHAIN + FB_CHAIN_FIELDS,
+  FB_FIELD_COUNT = FB_FIRST_MEMORY + FB_MEMORY_FIELDS,
+  FB_NO_FIELD = 0xFF /* a rule that names no field of its own */
+};
+/* FB_FIELD(OP, INPUTS): the field FB_OP_INPUTS of table Op in that sequence. */
+#define FB_FIELD(table, field) (FB_FIRST_##table + FB_##table##_##field)
+
 /* The plan's vectors a field may index (fb_field_schema.arg of an index rule). */
 enum {
   TGRS_COLLECTION_TENSORS = 0,
@@ -68,19 +95,37 @@ enum {
 };
 
 typedef struct fb_field_schema {
+#if TGRS_WITH_MESSAGES
   const char* name; /* as in tgrs.fbs: the verifier's error path names it */
-  uint8_t kind;     /* FB_KIND_* */
-  uint8_t size;     /* see FB_KIND_* */
-  uint8_t rule;     /* FB_RULE_* | FB_REQUIRED */
-  uint8_t arg;      /* FB_RULE_ENUM: count of values; index rules: TGRS_COLLECTION_* */
+#endif
+  uint8_t form; /* FB_FORM(kind, rule): three bytes an entry without the name */
+  uint8_t size; /* see FB_KIND_* */
+  uint8_t arg;  /* FB_RULE_ENUM: count of values; index rules: TGRS_COLLECTION_* */
 } fb_field_schema;
 
+/* A description's form: its FB_KIND_* (low three bits) and its FB_RULE_* | FB_REQUIRED. */
+#define FB_FORM(kind, rule) ((uint8_t)((kind) | (rule) << 3))
+#define FB_KIND_OF(f) ((unsigned)(f)->form & 7u)
+#define FB_RULE_OF(f) ((unsigned)(f)->form >> 3)
+
+/* Every field, at its FB_FIELD number. */
+extern const fb_field_schema fb_schema_fields[FB_FIELD_COUNT];
+
+/* A table's fields: fb_schema_fields[first + id] for id < count. */
 typedef struct fb_table_schema {
-  const fb_field_schema* fields; /* fields[id] */
-  uint8_t count;
+  uint8_t first; /* FB_FIRST_* */
+  uint8_t count; /* FB_*_FIELDS */
 } fb_table_schema;
 
 extern const fb_table_schema fb_schema_tables[TGRS_TABLE_COUNT];
+
+/* The path's name of field `field` (FB_FIELD): its name in tgrs.fbs or, in a build
+ * without messages, its id in its table as "#<id>" ("#2" for Op.inputs). */
+const char* fb_field_name(unsigned field);
+#if !TGRS_WITH_MESSAGES
+/* "#<id>" for a field id below 26. */
+const char* fb_id_name(unsigned id);
+#endif
 
 /* "tensor index {v} out of range (tensors: {l})", ... per TGRS_COLLECTION_*; only in a
  * build with messages (TGRS_MESSAGE, plan_internal.h, never evaluates it otherwise). */

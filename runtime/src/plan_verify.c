@@ -62,13 +62,13 @@ typedef struct rctx {
   uint64_t window_end;
 } rctx;
 
-#define PUSH(name) tgrs_verify_push_(&r->w, name, -1)
+#define PUSH(field) tgrs_verify_push_(&r->w, field, -1)
 #define POP() tgrs_verify_pop_(&r->w)
 #define AT(i) tgrs_verify_index_(&r->w, i)
-#define FAIL(status, message, value, limit) FAIL_AT(NULL, status, message, value, limit)
-/* FAIL at field `name` of the current path: one call where PUSH and FAIL would be two. */
-#define FAIL_AT(name, status, message, value, limit) \
-  TGRS_VERIFY_FAIL(&r->w, name, status, message, value, limit)
+#define FAIL(status, message, value, limit) FAIL_AT(FB_NO_FIELD, status, message, value, limit)
+/* FAIL at `field` (FB_FIELD) of the current path: one call where PUSH and FAIL would be two. */
+#define FAIL_AT(field, status, message, value, limit) \
+  TGRS_VERIFY_FAIL(&r->w, field, status, message, value, limit)
 /* A message passed to a helper that FAILs with it. */
 #define MSG(text) TGRS_MESSAGE(text)
 
@@ -78,24 +78,24 @@ static int32_t elem_i32(const uint8_t* vec, uint32_t i) { return fb_i32(vec + 4u
 static uint32_t align16(uint32_t bytes) { return (uint32_t)(((uint64_t)bytes + 15u) / 16u * 16u); }
 
 /* An index whose "none" (-1) depends on context; the field is pushed here. */
-static tgrs_status check_index(rctx* r, const char* name, int32_t x, uint32_t count, int allow_none,
+static tgrs_status check_index(rctx* r, unsigned field, int32_t x, uint32_t count, int allow_none,
                                const char* message) {
   (void)message; /* unused without messages */
   if ((x == -1 && allow_none) || (x >= 0 && (uint32_t)x < count)) return TGRS_OK;
-  return FAIL_AT(name, TGRS_ERR_BAD_INDEX, message, x, count);
+  return FAIL_AT(field, TGRS_ERR_BAD_INDEX, message, x, count);
 }
 
 /* Every element of a vector of 1- or 4-byte signed integers lies in [lo, hi]. The kernels
  * rely on these ranges for defined arithmetic (kernel_util.h, requantize.h), so a plan
  * that breaks one is rejected here rather than trusted (found by fuzz_plan). */
-static tgrs_status check_range(rctx* r, const uint8_t* vec, uint32_t elem_bytes, const char* name,
+static tgrs_status check_range(rctx* r, const uint8_t* vec, uint32_t elem_bytes, unsigned field,
                                int32_t lo, int32_t hi, const char* message) {
   uint32_t i;
   (void)message; /* unused without messages */
   for (i = 0; i < fb_vec_len(vec); ++i) {
     const int32_t x = elem_bytes == 1u ? (int32_t)(int8_t)vec[4u + i] : elem_i32(vec, i);
     if (x >= lo && x <= hi) continue;
-    tgrs_verify_push_(&r->w, name, (int32_t)i);
+    tgrs_verify_push_(&r->w, field, (int32_t)i);
     return FAIL(TGRS_ERR_BAD_VALUE, message, x, x < lo ? lo : hi);
   }
   return TGRS_OK;
@@ -135,34 +135,34 @@ static tgrs_status verify_quant(rctx* r, const uint8_t* q, const uint8_t* shape,
   /* A zero point is a value of the tensor's own type; the int8 kernels form x - zero_point
    * and need it within 9 bits. */
   if (dtype == TGRS_DTYPE_INT8) {
-    TRY(check_range(r, zero_point, 4, "zero_point", -128, 127,
+    TRY(check_range(r, zero_point, 4, FB_FIELD(QUANT, ZERO_POINT), -128, 127,
                     MSG("zero point {v} outside int8 (limit {l})")));
   } else if (dtype == TGRS_DTYPE_UINT8) {
-    TRY(check_range(r, zero_point, 4, "zero_point", 0, 255,
+    TRY(check_range(r, zero_point, 4, FB_FIELD(QUANT, ZERO_POINT), 0, 255,
                     MSG("zero point {v} outside uint8 (limit {l})")));
   }
   if (zero_points != scales) {
-    return FAIL_AT("zero_point", TGRS_ERR_BAD_SIZE, "{v} zero points for {l} scales", zero_points,
-                   scales);
+    return FAIL_AT(FB_FIELD(QUANT, ZERO_POINT), TGRS_ERR_BAD_SIZE, "{v} zero points for {l} scales",
+                   zero_points, scales);
   }
-  TRY(check_index(r, "axis", axis, fb_vec_len(shape), 1,
+  TRY(check_index(r, FB_FIELD(QUANT, AXIS), axis, fb_vec_len(shape), 1,
                   MSG("axis {v} outside the tensor's rank {l}")));
   if (scales > 1u) {
     const int64_t channels = axis >= 0 ? elem_i32(shape, (uint32_t)axis) : -1;
     if (axis < 0 || channels != (int64_t)scales) {
-      return FAIL_AT("scale", TGRS_ERR_BAD_SIZE, "{v} per-channel scales for {l} channels", scales,
-                     channels);
+      return FAIL_AT(FB_FIELD(QUANT, SCALE), TGRS_ERR_BAD_SIZE,
+                     "{v} per-channel scales for {l} channels", scales, channels);
     }
   }
   return TGRS_OK;
 }
 
 /* Element count of a shape vector with dims >= 0; fails beyond uint32. */
-static tgrs_status shape_elements(rctx* r, const uint8_t* shape, const char* name, uint64_t* out) {
+static tgrs_status shape_elements(rctx* r, const uint8_t* shape, unsigned field, uint64_t* out) {
   const uint32_t rank = fb_vec_len(shape);
   uint64_t n = 1;
   uint32_t i;
-  PUSH(name);
+  PUSH(field);
   if (rank > TGRS_MAX_RANK) {
     return FAIL(TGRS_ERR_BAD_VALUE, "rank {v} exceeds the reader's limit {l}", rank, TGRS_MAX_RANK);
   }
@@ -189,29 +189,30 @@ static tgrs_status verify_tensor(rctx* r, const uint8_t* t) {
   uint64_t elements, onnx_elements, bytes;
   uint32_t i, seen = 0;
   if (dtype == TGRS_DTYPE_UNKNOWN || dtype > TGRS_DTYPE_INT16) {
-    return FAIL_AT("dtype", TGRS_ERR_BAD_ENUM, "unknown dtype {v} (known: 1..{l})", dtype,
-                   TGRS_DTYPE_INT16);
+    return FAIL_AT(FB_FIELD(TENSOR, DTYPE), TGRS_ERR_BAD_ENUM, "unknown dtype {v} (known: 1..{l})",
+                   dtype, TGRS_DTYPE_INT16);
   }
-  TRY(shape_elements(r, shape, "shape", &elements));
+  TRY(shape_elements(r, shape, FB_FIELD(TENSOR, SHAPE), &elements));
   bytes = elements * tgrs_dtype_size((tgrs_dtype)dtype);
   if (bytes > 0xFFFFFFFFu) {
-    return FAIL_AT("shape", TGRS_ERR_BAD_SIZE, "{v} bytes exceed {l}", bytes, 0xFFFFFFFFu);
+    return FAIL_AT(FB_FIELD(TENSOR, SHAPE), TGRS_ERR_BAD_SIZE, "{v} bytes exceed {l}", bytes,
+                   0xFFFFFFFFu);
   }
   if (quant) {
-    PUSH("quant");
+    PUSH(FB_FIELD(TENSOR, QUANT));
     TRY(verify_quant(r, quant, shape, dtype));
     POP();
   }
   if (weight >= 0) {
     const uint32_t size = fb_get_u32(fb_vec_table(r->weights, (uint32_t)weight), FB_WEIGHT_SIZE, 0);
     if (size != bytes) {
-      return FAIL_AT("weight", TGRS_ERR_BAD_SIZE, "weight of {v} bytes for a tensor of {l} bytes",
-                     size, bytes);
+      return FAIL_AT(FB_FIELD(TENSOR, WEIGHT), TGRS_ERR_BAD_SIZE,
+                     "weight of {v} bytes for a tensor of {l} bytes", size, bytes);
     }
   }
   if (perm) {
     const uint32_t axes = fb_vec_len(perm);
-    PUSH("host_permutation");
+    PUSH(FB_FIELD(TENSOR, HOST_PERMUTATION));
     if (axes != fb_vec_len(shape)) {
       return FAIL(TGRS_ERR_BAD_SIZE, "{v} axes for a rank-{l} tensor", axes, fb_vec_len(shape));
     }
@@ -229,14 +230,14 @@ static tgrs_status verify_tensor(rctx* r, const uint8_t* t) {
   if (host_dtype != TGRS_DTYPE_UNKNOWN && host_dtype != dtype &&
       !(host_dtype == TGRS_DTYPE_UINT8 && dtype == TGRS_DTYPE_INT8)) {
     /* The runtime converts only uint8 <-> int8, by flipping the top bit (host_io.c). */
-    return FAIL_AT("host_dtype", TGRS_ERR_BAD_VALUE, "host dtype {v} for a tensor of dtype {l}",
-                   host_dtype, dtype);
+    return FAIL_AT(FB_FIELD(TENSOR, HOST_DTYPE), TGRS_ERR_BAD_VALUE,
+                   "host dtype {v} for a tensor of dtype {l}", host_dtype, dtype);
   }
   if (onnx_shape) {
-    TRY(shape_elements(r, onnx_shape, "onnx_shape", &onnx_elements));
+    TRY(shape_elements(r, onnx_shape, FB_FIELD(TENSOR, ONNX_SHAPE), &onnx_elements));
     if (onnx_elements != elements) {
-      return FAIL_AT("onnx_shape", TGRS_ERR_BAD_SIZE, "{v} elements, the runtime shape has {l}",
-                     onnx_elements, elements);
+      return FAIL_AT(FB_FIELD(TENSOR, ONNX_SHAPE), TGRS_ERR_BAD_SIZE,
+                     "{v} elements, the runtime shape has {l}", onnx_elements, elements);
     }
   }
   return TGRS_OK;
@@ -244,13 +245,12 @@ static tgrs_status verify_tensor(rctx* r, const uint8_t* t) {
 
 /* --- ops -------------------------------------------------------------------------------- */
 
-/* Two vectors that must have the same length (multiplier/shift pairs, ...). */
-static tgrs_status check_pair(rctx* r, const uint8_t* t, unsigned id_a, unsigned id_b,
-                              const char* b) {
+/* Two vector fields of an Op that must have the same length (multiplier/shift pairs, ...). */
+static tgrs_status check_pair(rctx* r, const uint8_t* t, unsigned id_a, unsigned id_b) {
   const uint32_t a_len = fb_vec_len(fb_get_ref(t, id_a)), b_len = fb_vec_len(fb_get_ref(t, id_b));
   if (a_len == b_len) return TGRS_OK;
-  return FAIL_AT(b, TGRS_ERR_BAD_SIZE, "{v} entries, {l} expected (one per entry of the pair)",
-                 b_len, a_len);
+  return FAIL_AT(FB_FIRST_OP + id_b, TGRS_ERR_BAD_SIZE,
+                 "{v} entries, {l} expected (one per entry of the pair)", b_len, a_len);
 }
 
 static tgrs_status verify_op(rctx* r, const uint8_t* t) {
@@ -262,30 +262,32 @@ static tgrs_status verify_op(rctx* r, const uint8_t* t) {
   if (attrs) {
     const int32_t group = fb_get_i32(attrs, FB_ATTRS_GROUP, 1);
     if (group < 1) {
-      PUSH("attrs");
-      return FAIL_AT("group", TGRS_ERR_BAD_VALUE, "group {v} < 1", group, 1);
+      PUSH(FB_FIELD(OP, ATTRS));
+      return FAIL_AT(FB_FIELD(ATTRS, GROUP), TGRS_ERR_BAD_VALUE, "group {v} < 1", group, 1);
     }
   }
-  TRY(check_pair(r, t, FB_OP_OUTPUT_MULTIPLIER, FB_OP_OUTPUT_SHIFT, "output_shift"));
-  TRY(check_pair(r, t, FB_OP_INPUT_MULTIPLIER, FB_OP_INPUT_SHIFT, "input_shift"));
-  TRY(check_pair(r, t, FB_OP_CHANNEL_SCALE, FB_OP_CHANNEL_SHIFT, "channel_shift"));
+  TRY(check_pair(r, t, FB_OP_OUTPUT_MULTIPLIER, FB_OP_OUTPUT_SHIFT));
+  TRY(check_pair(r, t, FB_OP_INPUT_MULTIPLIER, FB_OP_INPUT_SHIFT));
+  TRY(check_pair(r, t, FB_OP_CHANNEL_SCALE, FB_OP_CHANNEL_SHIFT));
   if (act_min > act_max) {
-    return FAIL_AT("act_max", TGRS_ERR_BAD_VALUE, "act_max {v} below act_min {l}", act_max,
-                   act_min);
+    return FAIL_AT(FB_FIELD(OP, ACT_MAX), TGRS_ERR_BAD_VALUE, "act_max {v} below act_min {l}",
+                   act_max, act_min);
   }
   /* Shifts as tgrs_quantize_multiplier produces them: requantize.h shifts right by
    * 31 - shift, which must stay in [1, 62]. */
-  TRY(check_range(r, fb_get_ref(t, FB_OP_OUTPUT_SHIFT), 1, "output_shift", -31, 30,
+  TRY(check_range(r, fb_get_ref(t, FB_OP_OUTPUT_SHIFT), 1, FB_FIELD(OP, OUTPUT_SHIFT), -31, 30,
                   MSG("shift {v} outside [-31, 30] (limit {l})")));
-  TRY(check_range(r, fb_get_ref(t, FB_OP_INPUT_SHIFT), 1, "input_shift", -31, 30,
+  TRY(check_range(r, fb_get_ref(t, FB_OP_INPUT_SHIFT), 1, FB_FIELD(OP, INPUT_SHIFT), -31, 30,
                   MSG("shift {v} outside [-31, 30] (limit {l})")));
   if (left_shift < 0 || left_shift > 22) {
     /* (x - zero_point) << left_shift must fit int32 with |x - zero_point| <= 255. */
-    return FAIL_AT("left_shift", TGRS_ERR_BAD_VALUE, "left shift {v} outside [0, 22] (limit {l})",
-                   left_shift, left_shift < 0 ? 0 : 22);
+    return FAIL_AT(FB_FIELD(OP, LEFT_SHIFT), TGRS_ERR_BAD_VALUE,
+                   "left shift {v} outside [0, 22] (limit {l})", left_shift,
+                   left_shift < 0 ? 0 : 22);
   }
   if (lut != 0 && lut != 256u) {
-    return FAIL_AT("lut", TGRS_ERR_BAD_SIZE, "{v} entries, a lookup table has {l}", lut, 256);
+    return FAIL_AT(FB_FIELD(OP, LUT), TGRS_ERR_BAD_SIZE, "{v} entries, a lookup table has {l}", lut,
+                   256);
   }
   return TGRS_OK;
 }
@@ -299,7 +301,7 @@ static tgrs_status verify_home(rctx* r, const uint8_t* home, uint32_t bytes, uin
   const uint32_t offset = fb_u32(home), size = fb_u32(home + 4);
   const uint8_t region = home[8];
   uint32_t arena;
-  PUSH("home");
+  PUSH(FB_FIELD(BUFFER, HOME));
   if (region > TGRS_REGION_HOST && (!TGRS_WITH_PINNED || region != TGRS_REGION_PINNED)) {
     return FAIL(TGRS_ERR_BAD_ENUM, "unknown region {v} (known: 0..{l}, 6)", region,
                 TGRS_REGION_HOST);
@@ -353,23 +355,23 @@ static tgrs_status verify_buffer(rctx* r, const uint8_t* t) {
   const int32_t first_op = fb_get_i32(t, FB_BUFFER_FIRST_OP, 0);
   const int32_t last_op = fb_get_i32(t, FB_BUFFER_LAST_OP, 0);
   const uint32_t bytes = fb_get_u32(t, FB_BUFFER_BYTES, 0);
-  TRY(check_index(r, "tensor", tensor, r->w.count[TGRS_COLLECTION_TENSORS],
+  TRY(check_index(r, FB_FIELD(BUFFER, TENSOR), tensor, r->w.count[TGRS_COLLECTION_TENSORS],
                   kind == TGRS_BUFFER_SCRATCH,
                   MSG(fb_collection_messages[TGRS_COLLECTION_TENSORS])));
-  TRY(check_index(r, "op", op, r->w.count[TGRS_COLLECTION_OPS], kind != TGRS_BUFFER_SCRATCH,
-                  MSG(fb_collection_messages[TGRS_COLLECTION_OPS])));
-  TRY(check_index(r, "first_op", first_op, r->step_count, 0, r->step_message));
-  TRY(check_index(r, "last_op", last_op, r->step_count, 0, r->step_message));
+  TRY(check_index(r, FB_FIELD(BUFFER, OP), op, r->w.count[TGRS_COLLECTION_OPS],
+                  kind != TGRS_BUFFER_SCRATCH, MSG(fb_collection_messages[TGRS_COLLECTION_OPS])));
+  TRY(check_index(r, FB_FIELD(BUFFER, FIRST_OP), first_op, r->step_count, 0, r->step_message));
+  TRY(check_index(r, FB_FIELD(BUFFER, LAST_OP), last_op, r->step_count, 0, r->step_message));
   if (last_op < first_op) {
-    return FAIL_AT("last_op", TGRS_ERR_BAD_VALUE, "last_op {v} before first_op {l}", last_op,
-                   first_op);
+    return FAIL_AT(FB_FIELD(BUFFER, LAST_OP), TGRS_ERR_BAD_VALUE, "last_op {v} before first_op {l}",
+                   last_op, first_op);
   }
   if (tensor >= 0) {
     const uint32_t tensor_bytes = tgrs_tensor_table_bytes_(tensor_at(r, tensor));
     /* A whole-tensor buffer holds the tensor; a row strip some of its rows. */
     if (kind == TGRS_BUFFER_TENSOR ? bytes != tensor_bytes : bytes > tensor_bytes) {
-      return FAIL_AT("bytes", TGRS_ERR_BAD_SIZE, "{v} bytes for a tensor of {l} bytes", bytes,
-                     tensor_bytes);
+      return FAIL_AT(FB_FIELD(BUFFER, BYTES), TGRS_ERR_BAD_SIZE,
+                     "{v} bytes for a tensor of {l} bytes", bytes, tensor_bytes);
     }
   }
   return verify_home(r, fb_field(t, FB_BUFFER_HOME), bytes, kind);
@@ -377,12 +379,13 @@ static tgrs_status verify_buffer(rctx* r, const uint8_t* t) {
 
 typedef tgrs_status (*table_rule)(rctx* r, const uint8_t* t);
 
-/* Applies `rule` to each table of the vector field `id` of `t`, named `name` on the path. */
-static tgrs_status each_table(rctx* r, const uint8_t* t, unsigned id, const char* name,
+/* Applies `rule` to each table of the vector field `id` of `t`, a table whose fields are
+ * numbered from `first` (FB_FIRST_*). */
+static tgrs_status each_table(rctx* r, const uint8_t* t, unsigned first, unsigned id,
                               table_rule rule) {
   const uint8_t* vec = fb_get_ref(t, id);
   uint32_t i;
-  PUSH(name);
+  PUSH(first + id);
   for (i = 0; i < fb_vec_len(vec); ++i) {
     AT(i);
     TRY(rule(r, fb_vec_table(vec, i)));
@@ -441,13 +444,13 @@ static tgrs_status verify_region(rctx* r, const uint8_t* region, int32_t op, int
 /* The TileRegion vector field `id` along `axis` ("regions", "columns", "channels"):
  * count * len(ops) entries; the optional ones (columns, channels) need schema 2 and a
  * recomputing loop. */
-static tgrs_status verify_regions(rctx* r, const uint8_t* t, unsigned id, const char* name,
-                                  int32_t count, const uint8_t* ops, int axis, uint8_t streamed) {
+static tgrs_status verify_regions(rctx* r, const uint8_t* t, unsigned id, int32_t count,
+                                  const uint8_t* ops, int axis, uint8_t streamed) {
   const uint8_t* regions = fb_get_ref(t, id);
   const uint32_t n = fb_vec_len(regions), op_count = fb_vec_len(ops);
   uint32_t i;
   if (axis > 0 && n == 0) return TGRS_OK; /* full width, every channel */
-  PUSH(name);
+  PUSH(FB_FIRST_TILE + id);
   if ((axis == 1 && !TGRS_WITH_TILE_COLUMNS) || (axis == 2 && !TGRS_WITH_TILE_CHANNELS)) {
     return FAIL(TGRS_ERR_UNSUPPORTED_OP,
                 "{v} regions: this runtime was built without 2-D tiles or channel groups", n, 0);
@@ -472,39 +475,41 @@ static tgrs_status verify_regions(rctx* r, const uint8_t* t, unsigned id, const 
   return TGRS_OK;
 }
 
-static tgrs_status verify_tile(rctx* r, const uint8_t* t) {
+/* The TilePlan `t` of a stage or a chain, named `field` on the path. */
+static tgrs_status verify_tile(rctx* r, const uint8_t* t, unsigned field) {
   const int32_t tile_size = fb_get_i32(t, FB_TILE_TILE_SIZE, 0),
                 count = fb_get_i32(t, FB_TILE_COUNT, 0);
   const int32_t halo = fb_get_i32(t, FB_TILE_HALO, 0);
   const uint8_t streamed = fb_get_u8(t, FB_TILE_STREAMED, 0);
   const uint8_t* ops = fb_get_ref(t, FB_TILE_OPS);
-  PUSH("tile");
+  PUSH(field);
   if (tile_size < 1 || count < 1 || halo < 0) {
-    return FAIL_AT(tile_size < 1 ? "tile_size"
-                   : count < 1   ? "count"
-                                 : "halo",
+    return FAIL_AT(tile_size < 1 ? FB_FIELD(TILE, TILE_SIZE)
+                   : count < 1   ? FB_FIELD(TILE, COUNT)
+                                 : FB_FIELD(TILE, HALO),
                    TGRS_ERR_BAD_VALUE, "{v} is below {l}",
                    tile_size < 1 ? tile_size
                    : count < 1   ? count
                                  : halo,
                    halo < 0 ? 0 : 1);
   }
-  TRY(verify_regions(r, t, FB_TILE_REGIONS, "regions", count, ops, 0, streamed));
-  TRY(each_table(r, t, FB_TILE_BUFFERS, "buffers", verify_buffer));
+  TRY(verify_regions(r, t, FB_TILE_REGIONS, count, ops, 0, streamed));
+  TRY(each_table(r, t, FB_FIRST_TILE, FB_TILE_BUFFERS, verify_buffer));
   if (streamed > 1) {
-    return FAIL_AT("streamed", TGRS_ERR_BAD_VALUE, "{v} is not a bool (0 or {l})", streamed, 1);
+    return FAIL_AT(FB_FIELD(TILE, STREAMED), TGRS_ERR_BAD_VALUE, "{v} is not a bool (0 or {l})",
+                   streamed, 1);
   }
-  TRY(verify_regions(r, t, FB_TILE_COLUMNS, "columns", count, ops, 1, streamed));
-  TRY(verify_regions(r, t, FB_TILE_CHANNELS, "channels", count, ops, 2, streamed));
+  TRY(verify_regions(r, t, FB_TILE_COLUMNS, count, ops, 1, streamed));
+  TRY(verify_regions(r, t, FB_TILE_CHANNELS, count, ops, 2, streamed));
   POP();
   return TGRS_OK;
 }
 
 /* --- stages, chains, weights ----------------------------------------------------------------- */
 
-static tgrs_status require(rctx* r, int present, const char* name) {
+static tgrs_status require(rctx* r, int present, unsigned field) {
   if (present) return TGRS_OK;
-  return FAIL_AT(name, TGRS_ERR_MISSING_FIELD, "required field is absent", 0, 0);
+  return FAIL_AT(field, TGRS_ERR_MISSING_FIELD, "required field is absent", 0, 0);
 }
 
 static tgrs_status verify_stage(rctx* r, const uint8_t* t) {
@@ -518,9 +523,9 @@ static tgrs_status verify_stage(rctx* r, const uint8_t* t) {
   const uint32_t reserved = fb_get_u32(t, FB_STAGE_FAST_RESERVED_BYTES, 0);
   const uint32_t op_count = fb_vec_len(ops);
   uint32_t i;
-  TRY(require(r, op_count != 0, "ops"));
+  TRY(require(r, op_count != 0, FB_FIELD(STAGE, OPS)));
   /* Stages partition the ops in execution order, each a consecutive run (tgrs.fbs). */
-  PUSH("ops");
+  PUSH(FB_FIELD(STAGE, OPS));
   for (i = 0; i < op_count; ++i) {
     const uint32_t expected = r->next_stage_op + i;
     AT(i);
@@ -533,18 +538,18 @@ static tgrs_status verify_stage(rctx* r, const uint8_t* t) {
   r->next_stage_op += op_count;
   /* fast_arena_bytes = max(fast_reserved_bytes + peak_bytes) over stages (tgrs.fbs). */
   if ((uint64_t)reserved + peak > r->fast_arena) {
-    return FAIL_AT("peak_bytes", TGRS_ERR_BAD_SIZE,
+    return FAIL_AT(FB_FIELD(STAGE, PEAK_BYTES), TGRS_ERR_BAD_SIZE,
                    "reserved + peak = {v} bytes exceed fast_arena_bytes {l}",
                    (uint64_t)reserved + peak, r->fast_arena);
   }
   r->window = 1;
   r->window_begin = reserved;
   r->window_end = (uint64_t)reserved + peak;
-  TRY(each_table(r, t, FB_STAGE_BUFFERS, "buffers", verify_buffer));
-  if (strategy == TGRS_STRATEGY_TILED) TRY(require(r, tile != NULL, "tile"));
-  if (tile) TRY(verify_tile(r, tile));
+  TRY(each_table(r, t, FB_FIRST_STAGE, FB_STAGE_BUFFERS, verify_buffer));
+  if (strategy == TGRS_STRATEGY_TILED) TRY(require(r, tile != NULL, FB_FIELD(STAGE, TILE)));
+  if (tile) TRY(verify_tile(r, tile, FB_FIELD(STAGE, TILE)));
   r->window = 0;
-  if (strategy == TGRS_STRATEGY_CHAIN) TRY(require(r, chain >= 0, "chain"));
+  if (strategy == TGRS_STRATEGY_CHAIN) TRY(require(r, chain >= 0, FB_FIELD(STAGE, CHAIN)));
   if (TGRS_WITH_WEIGHT_BLOCKS && weight_block >= 0) {
     const uint8_t* block = fb_vec_table(r->blocks, (uint32_t)weight_block);
     const int32_t owner = fb_get_i32(block, FB_BLOCK_STAGE, 0);
@@ -556,11 +561,11 @@ static tgrs_status verify_stage(rctx* r, const uint8_t* t) {
       same_unit = fb_get_i32(fb_vec_table(r->stages, (uint32_t)owner), FB_STAGE_CHAIN, -1) == chain;
     }
     if (!same_unit) {
-      return FAIL_AT("weight_block", TGRS_ERR_BAD_INDEX, "the block belongs to stage {v}, not {l}",
-                     owner, index);
+      return FAIL_AT(FB_FIELD(STAGE, WEIGHT_BLOCK), TGRS_ERR_BAD_INDEX,
+                     "the block belongs to stage {v}, not {l}", owner, index);
     }
     if (raw > reserved) {
-      return FAIL_AT("fast_reserved_bytes", TGRS_ERR_BAD_SIZE,
+      return FAIL_AT(FB_FIELD(STAGE, FAST_RESERVED_BYTES), TGRS_ERR_BAD_SIZE,
                      "{v} decompressed weight bytes exceed the {l} reserved", raw, reserved);
     }
   }
@@ -568,7 +573,7 @@ static tgrs_status verify_stage(rctx* r, const uint8_t* t) {
 }
 
 static tgrs_status verify_chain(rctx* r, const uint8_t* t) {
-  return verify_tile(r, fb_get_ref(t, FB_CHAIN_TILE));
+  return verify_tile(r, fb_get_ref(t, FB_CHAIN_TILE), FB_FIELD(CHAIN, TILE));
 }
 
 #if TGRS_WITH_WEIGHT_BLOCKS
@@ -576,7 +581,7 @@ static tgrs_status verify_block(rctx* r, const uint8_t* t) {
   const uint32_t offset = fb_get_u32(t, FB_BLOCK_OFFSET, 0);
   const uint32_t compressed = fb_get_u32(t, FB_BLOCK_COMPRESSED_SIZE, 0);
   const uint32_t raw = fb_get_u32(t, FB_BLOCK_RAW_SIZE, 0);
-  PUSH("compressed_size");
+  PUSH(FB_FIELD(BLOCK, COMPRESSED_SIZE));
   /* compressed_size == raw_size is a plain copy; smaller is an LZ4 block; larger never. */
   if (compressed > raw) {
     return FAIL(TGRS_ERR_BAD_SIZE, "{v} stored bytes for a block of {l}", compressed, raw);
@@ -604,12 +609,12 @@ static tgrs_status verify_weight(rctx* r, const uint8_t* t) {
           : fb_get_u32(fb_vec_table(r->blocks, (uint32_t)block), FB_BLOCK_RAW_SIZE, 0);
   /* Every Weight.offset is a multiple of 16 so kernels read blobs in place (tgrs.fbs). */
   if (offset % 16u != 0) {
-    return FAIL_AT("offset", TGRS_ERR_BAD_ALIGNMENT, "offset {v} is not a multiple of {l}", offset,
-                   16);
+    return FAIL_AT(FB_FIELD(WEIGHT, OFFSET), TGRS_ERR_BAD_ALIGNMENT,
+                   "offset {v} is not a multiple of {l}", offset, 16);
   }
   if ((uint64_t)offset + size > limit) {
-    return FAIL_AT("size", TGRS_ERR_BAD_OFFSET, "weight ends at {v}, past its {l} source bytes",
-                   (uint64_t)offset + size, limit);
+    return FAIL_AT(FB_FIELD(WEIGHT, SIZE), TGRS_ERR_BAD_OFFSET,
+                   "weight ends at {v}, past its {l} source bytes", (uint64_t)offset + size, limit);
   }
   return TGRS_OK;
 }
@@ -629,7 +634,7 @@ static tgrs_status verify_memories(rctx* r, const uint8_t* root, uint32_t state_
                           : state_count || r->staged_bytes ? TGRS_REGION_CONSTANTS + 1u
                                                            : TGRS_REGION_HOST + 1u;
   if (!memories && needed == TGRS_REGION_HOST + 1u) return TGRS_OK;
-  PUSH("memories");
+  PUSH(FB_FIELD(PLAN, MEMORIES));
   if (n < needed) {
     return FAIL(TGRS_ERR_BAD_SIZE, "{v} memories, one per region needs {l}", n, needed);
   }
@@ -652,11 +657,12 @@ static tgrs_status verify_memories(rctx* r, const uint8_t* root, uint32_t state_
             : i == TGRS_REGION_PINNED ? r->pinned_arena
                                       : r->staged_bytes;
     if (alignment == 0 || (alignment & (alignment - 1u)) != 0 || (is_arena && alignment != 16u)) {
-      return FAIL_AT("alignment", TGRS_ERR_BAD_ALIGNMENT,
+      return FAIL_AT(FB_FIELD(MEMORY, ALIGNMENT), TGRS_ERR_BAD_ALIGNMENT,
                      "{v}: not a power of two, or not an arena's {l}", alignment, 16);
     }
     if (is_arena && size != arena) {
-      return FAIL_AT("size", TGRS_ERR_BAD_SIZE, "{v} bytes, the plan's arena is {l}", size, arena);
+      return FAIL_AT(FB_FIELD(MEMORY, SIZE), TGRS_ERR_BAD_SIZE,
+                     "{v} bytes, the plan's arena is {l}", size, arena);
     }
   }
   POP();
@@ -673,7 +679,7 @@ static tgrs_status verify_state(rctx* r, const uint8_t* root) {
   const uint8_t* outputs = fb_get_ref(root, FB_PLAN_OUTPUTS);
   const uint32_t n = fb_vec_len(state);
   uint32_t i, previous = 0;
-  PUSH("state");
+  PUSH(FB_FIELD(PLAN, STATE));
   if (n && r->state_arena == 0) {
     return FAIL(TGRS_ERR_BAD_SIZE, "{v} state slots in a state arena of {l} bytes", n, 0);
   }
@@ -720,7 +726,7 @@ static tgrs_status read_pinned_arena(rctx* r, const uint8_t* root) {
   const uint8_t* memories = fb_get_ref(root, FB_PLAN_MEMORIES);
   if (r->version < 4u || fb_vec_len(memories) <= TGRS_REGION_PINNED) return TGRS_OK;
 #if !TGRS_WITH_PINNED
-  tgrs_verify_push_(&r->w, "memories", TGRS_REGION_PINNED);
+  tgrs_verify_push_(&r->w, FB_FIELD(PLAN, MEMORIES), TGRS_REGION_PINNED);
   return FAIL(TGRS_ERR_UNSUPPORTED_OP,
               "a pinned arena: this runtime was built without pinned tensors ({v} memories)",
               fb_vec_len(memories), 0);
@@ -749,7 +755,7 @@ static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
   r->staged_bytes = fb_get_u32(root, FB_PLAN_STAGED_BYTES, 0);
   TRY(read_pinned_arena(r, root));
   if (xip && r->compression != TGRS_COMPRESSION_NONE) {
-    return FAIL_AT("xip", TGRS_ERR_BAD_VALUE,
+    return FAIL_AT(FB_FIELD(PLAN, XIP), TGRS_ERR_BAD_VALUE,
                    "weights cannot be read in place and compressed ({l})", 1, r->compression);
   }
   /* force_align: 16 on weight_data: the blob start is 16-aligned from the buffer start
@@ -757,51 +763,52 @@ static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
    * An empty blob (a model without weights) is never read, and FlatBuffers writers do not
    * pad a zero-length vector to its forced alignment, so only a non-empty one must be. */
   if (r->weight_data_len > 0 && (uint32_t)(weight_data + 4 - r->w.base) % 16u != 0) {
-    return FAIL_AT("weight_data", TGRS_ERR_BAD_ALIGNMENT,
+    return FAIL_AT(FB_FIELD(PLAN, WEIGHT_DATA), TGRS_ERR_BAD_ALIGNMENT,
                    "blob starts at {v}, not a multiple of {l}", weight_data + 4 - r->w.base, 16);
   }
 
 #if TGRS_WITH_WEIGHT_BLOCKS
-  TRY(each_table(r, root, FB_PLAN_WEIGHT_BLOCKS, "weight_blocks", verify_block));
+  TRY(each_table(r, root, FB_FIRST_PLAN, FB_PLAN_WEIGHT_BLOCKS, verify_block));
 #else
   /* Every Weight.block and Stage.weight_block is then -1 (layer 1's index rule). */
   if (r->w.count[TGRS_COLLECTION_WEIGHT_BLOCKS] != 0) {
-    return FAIL_AT("weight_blocks", TGRS_ERR_UNSUPPORTED_OP,
+    return FAIL_AT(FB_FIELD(PLAN, WEIGHT_BLOCKS), TGRS_ERR_UNSUPPORTED_OP,
                    "{v} weight blocks: this runtime was built without them (an xip plan has none)",
                    r->w.count[TGRS_COLLECTION_WEIGHT_BLOCKS], 0);
   }
 #endif
-  TRY(each_table(r, root, FB_PLAN_WEIGHTS, "weights", verify_weight));
-  TRY(each_table(r, root, FB_PLAN_TENSORS, "tensors", verify_tensor));
-  TRY(each_table(r, root, FB_PLAN_OPS, "ops", verify_op));
+  TRY(each_table(r, root, FB_FIRST_PLAN, FB_PLAN_WEIGHTS, verify_weight));
+  TRY(each_table(r, root, FB_FIRST_PLAN, FB_PLAN_TENSORS, verify_tensor));
+  TRY(each_table(r, root, FB_FIRST_PLAN, FB_PLAN_OPS, verify_op));
   r->step_count = r->w.count[TGRS_COLLECTION_OPS];
   r->step_message = MSG(fb_collection_messages[TGRS_COLLECTION_OPS]);
-  TRY(each_table(r, root, FB_PLAN_STAGES, "stages", verify_stage));
+  TRY(each_table(r, root, FB_FIRST_PLAN, FB_PLAN_STAGES, verify_stage));
   if (r->next_stage_op != r->w.count[TGRS_COLLECTION_OPS]) {
-    return FAIL_AT("stages", TGRS_ERR_BAD_INDEX, "stages run ops [0, {v}) of {l}", r->next_stage_op,
-                   r->w.count[TGRS_COLLECTION_OPS]);
+    return FAIL_AT(FB_FIELD(PLAN, STAGES), TGRS_ERR_BAD_INDEX, "stages run ops [0, {v}) of {l}",
+                   r->next_stage_op, r->w.count[TGRS_COLLECTION_OPS]);
   }
-  TRY(each_table(r, root, FB_PLAN_CHAINS, "chains", verify_chain));
+  TRY(each_table(r, root, FB_FIRST_PLAN, FB_PLAN_CHAINS, verify_chain));
   /* Slow homes are live over stages: first_op / last_op hold stage indices there. */
   r->step_count = r->w.count[TGRS_COLLECTION_STAGES];
   r->step_message = MSG(fb_collection_messages[TGRS_COLLECTION_STAGES]);
-  TRY(each_table(r, root, FB_PLAN_SLOW_BUFFERS, "slow_buffers", verify_buffer));
+  TRY(each_table(r, root, FB_FIRST_PLAN, FB_PLAN_SLOW_BUFFERS, verify_buffer));
 
   /* Schema 3: persistent state and staged constants. */
   if ((fb_vec_len(state) || r->staged_bytes) && r->version < 3u) {
-    return FAIL_AT(fb_vec_len(state) ? "state" : "staged_bytes", TGRS_ERR_BAD_VALUE,
-                   "persistent state or staged constants in a schema {l} plan", 0, r->version);
+    return FAIL_AT(fb_vec_len(state) ? FB_FIELD(PLAN, STATE) : FB_FIELD(PLAN, STAGED_BYTES),
+                   TGRS_ERR_BAD_VALUE, "persistent state or staged constants in a schema {l} plan",
+                   0, r->version);
   }
 #if TGRS_WITH_STAGED_CONSTANTS
   if (staged_offset % 16u != 0 || (uint64_t)staged_offset + r->staged_bytes > r->weight_data_len) {
-    return FAIL_AT("staged_bytes", TGRS_ERR_BAD_OFFSET,
+    return FAIL_AT(FB_FIELD(PLAN, STAGED_BYTES), TGRS_ERR_BAD_OFFSET,
                    "staged constants end at {v}, past weight_data's {l} bytes (or start unaligned)",
                    (uint64_t)staged_offset + r->staged_bytes, r->weight_data_len);
   }
 #else
   (void)staged_offset;
   if (r->staged_bytes) {
-    return FAIL_AT("staged_bytes", TGRS_ERR_UNSUPPORTED_OP,
+    return FAIL_AT(FB_FIELD(PLAN, STAGED_BYTES), TGRS_ERR_UNSUPPORTED_OP,
                    "{v} staged bytes: this runtime was built without staged constants",
                    r->staged_bytes, 0);
   }
@@ -811,7 +818,7 @@ static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
   return verify_state(r, root);
 #else
   if (fb_vec_len(state)) {
-    return FAIL_AT("state", TGRS_ERR_UNSUPPORTED_OP,
+    return FAIL_AT(FB_FIELD(PLAN, STATE), TGRS_ERR_UNSUPPORTED_OP,
                    "{v} state slots: this runtime was built without persistent state",
                    fb_vec_len(state), 0);
   }
@@ -847,17 +854,16 @@ tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_verify_er
   }
   TRY(tgrs_check_table_(&r->w, fb_u32(base), &root));
   /* The version first: a newer plan is refused as newer, whatever else changed. */
-  TRY(tgrs_schema_field_(&r->w, &root, TGRS_TABLE_PLAN, FB_PLAN_SCHEMA_VERSION, &at));
+  TRY(tgrs_root_field_(&r->w, &root, FB_PLAN_SCHEMA_VERSION, &at, NULL));
   r->version = at ? fb_u32(base + at) : 0u;
-  TRY(require(r, r->version != 0, "schema_version"));
+  TRY(require(r, r->version != 0, FB_FIELD(PLAN, SCHEMA_VERSION)));
   if (r->version > TGRS_SCHEMA_VERSION) {
-    return FAIL_AT("schema_version", TGRS_ERR_UNSUPPORTED_VERSION,
+    return FAIL_AT(FB_FIELD(PLAN, SCHEMA_VERSION), TGRS_ERR_UNSUPPORTED_VERSION,
                    "plan schema {v} is newer than this reader's {l}", r->version,
                    TGRS_SCHEMA_VERSION);
   }
   for (i = 0; i < TGRS_COLLECTION_COUNT; ++i) {
-    TRY(tgrs_schema_vector_len_(&r->w, &root, TGRS_TABLE_PLAN, collection_fields[i],
-                                &r->w.count[i]));
+    TRY(tgrs_root_field_(&r->w, &root, collection_fields[i], &at, &r->w.count[i]));
   }
   TRY(tgrs_walk_table_(&r->w, &root, TGRS_TABLE_PLAN));
   TRY(verify_rules(r, base + root.pos));

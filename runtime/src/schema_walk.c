@@ -17,12 +17,16 @@
 
 /* --- error path ------------------------------------------------------------------------ */
 
-void tgrs_verify_push_(vctx* c, const char* field, int32_t index) {
+static void push_name(vctx* c, const char* name, int32_t index) {
   if (c->depth < TGRS_VERIFY_PATH_DEPTH) {
-    c->path[c->depth].field = field;
+    c->path[c->depth].field = name;
     c->path[c->depth].index = index;
   }
   c->depth++;
+}
+
+void tgrs_verify_push_(vctx* c, unsigned field, int32_t index) {
+  push_name(c, fb_field_name(field), index);
 }
 
 void tgrs_verify_index_(vctx* c, uint32_t index) {
@@ -31,15 +35,16 @@ void tgrs_verify_index_(vctx* c, uint32_t index) {
 
 void tgrs_verify_pop_(vctx* c) { c->depth--; }
 
-tgrs_status tgrs_verify_fail_(vctx* c, const char* field, tgrs_status status, const char* message,
-                              int64_t value, int64_t limit) {
+tgrs_status tgrs_verify_fail_(vctx* c, unsigned field, tgrs_status status,
+                              TGRS_VERIFY_MESSAGE_ARG(const char* message) int64_t value,
+                              int64_t limit) {
   uint32_t n;
-  if (field != NULL) tgrs_verify_push_(c, field, -1);
+  if (field != FB_NO_FIELD) tgrs_verify_push_(c, field, -1);
   n = c->depth < TGRS_VERIFY_PATH_DEPTH ? c->depth : TGRS_VERIFY_PATH_DEPTH;
   c->err->status = status;
   c->err->depth = n;
   memcpy(c->err->path, c->path, sizeof(c->path[0]) * n);
-  c->err->message = message;
+  c->err->message = TGRS_MESSAGE(message);
   c->err->value = value;
   c->err->limit = limit;
   return status;
@@ -54,25 +59,36 @@ static int64_t widen(uint32_t bits, uint32_t is_signed) {
   return is_signed ? (int64_t)as_signed : (int64_t)bits;
 }
 
-tgrs_status tgrs_verify_fail32_(vctx* c, const char* field, uint32_t status_signs,
-                                const char* message, uint32_t value, uint32_t limit) {
-  return tgrs_verify_fail_(c, field, (tgrs_status)(status_signs / 4u), message,
-                           widen(value, status_signs & TGRS_VERIFY_VALUE_SIGNED),
+tgrs_status tgrs_verify_fail32_(vctx* c, unsigned field, uint32_t status_signs,
+                                TGRS_VERIFY_MESSAGE_ARG(const char* message) uint32_t value,
+                                uint32_t limit) {
+  return tgrs_verify_fail_(c, field, (tgrs_status)(status_signs / 4u),
+                           TGRS_VERIFY_MESSAGE_ARG(message)
+                               widen(value, status_signs & TGRS_VERIFY_VALUE_SIGNED),
                            widen(limit, status_signs & TGRS_VERIFY_LIMIT_SIGNED));
 }
 
 tgrs_status tgrs_verify_spend_(vctx* c, uint64_t units) {
   if (c->budget < units) {
-    return tgrs_verify_fail_(c, NULL, TGRS_ERR_TOO_COMPLEX,
-                             TGRS_MESSAGE("verification work exceeds {l} units (shared tables?)"),
-                             0, (int64_t)c->budget);
+    return tgrs_verify_fail_(
+        c, FB_NO_FIELD, TGRS_ERR_TOO_COMPLEX,
+        TGRS_VERIFY_MESSAGE_ARG("verification work exceeds {l} units (shared tables?)") 0,
+        (int64_t)c->budget);
   }
   c->budget -= units;
   return TGRS_OK;
 }
 
 #define FAIL(c, status, message, value, limit) \
-  TGRS_VERIFY_FAIL(c, NULL, status, message, value, limit)
+  TGRS_VERIFY_FAIL(c, FB_NO_FIELD, status, message, value, limit)
+
+/* The path's name of field `id`, described by `f`: its name, or without messages its id
+ * (fb_id_name). */
+#if TGRS_WITH_MESSAGES
+#define NAME_OF(f, id) ((f)->name)
+#else
+#define NAME_OF(f, id) fb_id_name(id)
+#endif
 
 /* --- wire format -------------------------------------------------------------------------- */
 
@@ -108,11 +124,11 @@ static tgrs_status field_at(vctx* c, const vtab* t, unsigned id, const fb_field_
                             uint32_t* at) {
   const uint32_t slot = 4u + 2u * id;
   const uint32_t off = slot < t->vsize ? fb_u16(c->base + t->vt + slot) : 0u;
-  const uint32_t bytes = f->kind <= FB_KIND_STRUCT ? f->size : 4u;
-  const uint32_t align = f->kind == FB_KIND_SCALAR ? f->size : 4u;
+  const uint32_t bytes = FB_KIND_OF(f) <= FB_KIND_STRUCT ? f->size : 4u;
+  const uint32_t align = FB_KIND_OF(f) == FB_KIND_SCALAR ? f->size : 4u;
   *at = 0;
   if (off == 0) {
-    if (f->rule & FB_REQUIRED) {
+    if (FB_RULE_OF(f) & FB_REQUIRED) {
       return FAIL(c, TGRS_ERR_MISSING_FIELD, "required field is absent", 0, 0);
     }
     return TGRS_OK;
@@ -168,7 +184,7 @@ static tgrs_status check_vector(vctx* c, uint32_t pos, uint32_t elem_bytes, uint
  * or -1 when the rule allows none. */
 static tgrs_status check_index(vctx* c, const fb_field_schema* f, int32_t x) {
   const uint32_t count = c->count[f->arg];
-  if ((x == -1 && (f->rule & FB_RULE_MASK) == FB_RULE_INDEX_OR_NONE) ||
+  if ((x == -1 && (FB_RULE_OF(f) & FB_RULE_MASK) == FB_RULE_INDEX_OR_NONE) ||
       (x >= 0 && (uint32_t)x < count)) {
     return TGRS_OK;
   }
@@ -176,10 +192,10 @@ static tgrs_status check_index(vctx* c, const fb_field_schema* f, int32_t x) {
 }
 
 static tgrs_status walk_field(vctx* c, uint32_t at, const fb_field_schema* f) {
-  const unsigned rule = f->rule & FB_RULE_MASK;
+  const unsigned rule = FB_RULE_OF(f) & FB_RULE_MASK;
   uint32_t to, len, i;
   vtab sub;
-  if (f->kind == FB_KIND_SCALAR) {
+  if (FB_KIND_OF(f) == FB_KIND_SCALAR) {
     if (rule == FB_RULE_ENUM) {
       const uint32_t value = f->size == 1u ? c->base[at] : fb_u16(c->base + at);
       if (value >= f->arg) {
@@ -191,9 +207,9 @@ static tgrs_status walk_field(vctx* c, uint32_t at, const fb_field_schema* f) {
     }
     return TGRS_OK;
   }
-  if (f->kind == FB_KIND_STRUCT) return TGRS_OK;
+  if (FB_KIND_OF(f) == FB_KIND_STRUCT) return TGRS_OK;
   TRY(follow(c, at, &to));
-  switch (f->kind) {
+  switch (FB_KIND_OF(f)) {
     case FB_KIND_STRING:
       return check_vector(c, to, 0, &len);
     case FB_KIND_VECTOR:
@@ -222,9 +238,9 @@ tgrs_status tgrs_walk_table_(vctx* c, const vtab* t, unsigned table) {
   const fb_table_schema* s = &fb_schema_tables[table];
   unsigned id;
   for (id = 0; id < s->count; ++id) {
-    const fb_field_schema* f = &s->fields[id];
+    const fb_field_schema* f = &fb_schema_fields[s->first + id];
     uint32_t at;
-    tgrs_verify_push_(c, f->name, -1);
+    push_name(c, NAME_OF(f, id), -1);
     TRY(field_at(c, t, id, f, &at));
     if (at) TRY(walk_field(c, at, f));
     tgrs_verify_pop_(c);
@@ -232,25 +248,18 @@ tgrs_status tgrs_walk_table_(vctx* c, const vtab* t, unsigned table) {
   return TGRS_OK;
 }
 
-tgrs_status tgrs_schema_vector_len_(vctx* c, const vtab* t, unsigned table, unsigned id,
-                                    uint32_t* len) {
-  const fb_field_schema* f = &fb_schema_tables[table].fields[id];
-  uint32_t at, to;
-  *len = 0;
-  tgrs_verify_push_(c, f->name, -1);
-  TRY(field_at(c, t, id, f, &at));
-  if (at) {
-    TRY(follow(c, at, &to));
-    TRY(check_vector(c, to, f->kind == FB_KIND_TABLES ? 4u : f->size, len));
+tgrs_status tgrs_root_field_(vctx* c, const vtab* root, unsigned id, uint32_t* at, uint32_t* len) {
+  const fb_field_schema* f = &fb_schema_fields[FB_FIRST_PLAN + id];
+  uint32_t to;
+  push_name(c, NAME_OF(f, id), -1);
+  TRY(field_at(c, root, id, f, at));
+  if (len != NULL) {
+    *len = 0;
+    if (*at) {
+      TRY(follow(c, *at, &to));
+      TRY(check_vector(c, to, FB_KIND_OF(f) == FB_KIND_TABLES ? 4u : f->size, len));
+    }
   }
-  tgrs_verify_pop_(c);
-  return TGRS_OK;
-}
-
-tgrs_status tgrs_schema_field_(vctx* c, const vtab* t, unsigned table, unsigned id, uint32_t* at) {
-  const fb_field_schema* f = &fb_schema_tables[table].fields[id];
-  tgrs_verify_push_(c, f->name, -1);
-  TRY(field_at(c, t, id, f, at));
   tgrs_verify_pop_(c);
   return TGRS_OK;
 }

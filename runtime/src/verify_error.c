@@ -52,7 +52,9 @@ static void put_int(text_sink* s, int64_t value) {
 
 size_t tgrs_verify_error_format(const tgrs_verify_error* error, char* out, size_t capacity) {
   text_sink s;
+#if TGRS_WITH_MESSAGES
   const char* m;
+#endif
   uint32_t i;
   s.out = out;
   s.capacity = out ? capacity : 0;
@@ -71,27 +73,31 @@ size_t tgrs_verify_error_format(const tgrs_verify_error* error, char* out, size_
       }
     }
     put_text(&s, ": ");
-    /* Without its sentence (a runtime built with TGRS_WITH_MESSAGES 0): the status with the
-     * value and limit the rule compared. */
+#if TGRS_WITH_MESSAGES
+    /* A rule without a sentence: the status with the value and limit it compared. */
     m = error->message ? error->message : "{s} (value {v}, limit {l})";
     while (*m) {
       if (m[0] == '{' && m[1] == 's' && m[2] == '}') {
-#if TGRS_WITH_MESSAGES
         put_text(&s, tgrs_status_name(error->status));
-#else
-        put_text(&s, "status ");
-        put_int(&s, error->status);
-#endif
         m += 3;
-        continue;
-      }
-      if (m[0] == '{' && (m[1] == 'v' || m[1] == 'l') && m[2] == '}') {
+      } else if (m[0] == '{' && (m[1] == 'v' || m[1] == 'l') && m[2] == '}') {
         put_int(&s, m[1] == 'v' ? error->value : error->limit);
         m += 3;
       } else {
         put_char(&s, *m++);
       }
     }
+#else
+    /* A runtime built with TGRS_WITH_MESSAGES 0 records no sentence and names no status:
+     * the status's number with the value and limit the rule compared. */
+    put_text(&s, "status ");
+    put_int(&s, error->status);
+    put_text(&s, " (value ");
+    put_int(&s, error->value);
+    put_text(&s, ", limit ");
+    put_int(&s, error->limit);
+    put_char(&s, ')');
+#endif
   }
   if (s.capacity) s.out[s.length < s.capacity ? s.length : s.capacity - 1] = '\0';
   return s.length;

@@ -44,19 +44,29 @@ typedef struct vctx {
 
 /* --- error path (schema_walk.c) ---------------------------------------------------------- */
 
-void tgrs_verify_push_(vctx* c, const char* field, int32_t index);
+/* Fields are FB_FIELD numbers (plan_schema.h), named when the path is recorded. */
+void tgrs_verify_push_(vctx* c, unsigned field, int32_t index);
 /* Sets the index of the innermost path step ("inputs" -> "inputs[3]"). */
 void tgrs_verify_index_(vctx* c, uint32_t index);
 void tgrs_verify_pop_(vctx* c);
+/* A failing rule's message as an argument, in a build with messages only: without them
+ * (TGRS_WITH_MESSAGES 0) no call passes a null pointer for nothing. */
+#if TGRS_WITH_MESSAGES
+#define TGRS_VERIFY_MESSAGE_ARG(message) message,
+#else
+#define TGRS_VERIFY_MESSAGE_ARG(message)
+#endif
 /* Records status, message, value and limit with the current path, extended by `field`
- * unless it is NULL; returns status. */
-tgrs_status tgrs_verify_fail_(vctx* c, const char* field, tgrs_status status, const char* message,
-                              int64_t value, int64_t limit);
+ * unless it is FB_NO_FIELD; returns status. */
+tgrs_status tgrs_verify_fail_(vctx* c, unsigned field, tgrs_status status,
+                              TGRS_VERIFY_MESSAGE_ARG(const char* message) int64_t value,
+                              int64_t limit);
 /* The same for a value and a limit of 32 bits or fewer. `status_signs` is the status
  * times 4, plus TGRS_VERIFY_*_SIGNED for each number to extend by its sign bit: one byte
  * for the statuses the verifier records (all below 64), a 2-byte Thumb move. */
-tgrs_status tgrs_verify_fail32_(vctx* c, const char* field, uint32_t status_signs,
-                                const char* message, uint32_t value, uint32_t limit);
+tgrs_status tgrs_verify_fail32_(vctx* c, unsigned field, uint32_t status_signs,
+                                TGRS_VERIFY_MESSAGE_ARG(const char* message) uint32_t value,
+                                uint32_t limit);
 #define TGRS_VERIFY_VALUE_SIGNED 1u
 #define TGRS_VERIFY_LIMIT_SIGNED 2u
 
@@ -68,15 +78,15 @@ tgrs_status tgrs_verify_fail32_(vctx* c, const char* field, uint32_t status_sign
  * conversions, so minus 1 is negative exactly for a signed (or promoted) type. */
 #define TGRS_VERIFY_WIDE_(x) (sizeof(x) > 4u)
 #define TGRS_VERIFY_SIGNED_(x) ((0 ? (x) : 0) - 1 > 0 ? 0u : 1u)
-#define TGRS_VERIFY_FAIL(c, field, status, message, value, limit)                          \
-  (TGRS_VERIFY_WIDE_(value) || TGRS_VERIFY_WIDE_(limit)                                    \
-       ? tgrs_verify_fail_(c, field, status, TGRS_MESSAGE(message), (int64_t)(value),      \
-                           (int64_t)(limit))                                               \
-       : tgrs_verify_fail32_(c, field,                                                     \
-                             4u * (uint32_t)(status) |                                     \
-                                 (TGRS_VERIFY_SIGNED_(value) * TGRS_VERIFY_VALUE_SIGNED) | \
-                                 (TGRS_VERIFY_SIGNED_(limit) * TGRS_VERIFY_LIMIT_SIGNED),  \
-                             TGRS_MESSAGE(message), (uint32_t)(value), (uint32_t)(limit)))
+#define TGRS_VERIFY_FAIL(c, field, status, message, value, limit)                                \
+  (TGRS_VERIFY_WIDE_(value) || TGRS_VERIFY_WIDE_(limit)                                          \
+       ? tgrs_verify_fail_(c, field, status, TGRS_VERIFY_MESSAGE_ARG(message)(int64_t)(value),   \
+                           (int64_t)(limit))                                                     \
+       : tgrs_verify_fail32_(                                                                    \
+             c, field,                                                                           \
+             4u * (uint32_t)(status) | (TGRS_VERIFY_SIGNED_(value) * TGRS_VERIFY_VALUE_SIGNED) | \
+                 (TGRS_VERIFY_SIGNED_(limit) * TGRS_VERIFY_LIMIT_SIGNED),                        \
+             TGRS_VERIFY_MESSAGE_ARG(message)(uint32_t)(value), (uint32_t)(limit)))
 /* Takes `units` of work from the budget; TGRS_ERR_TOO_COMPLEX when it runs out. */
 tgrs_status tgrs_verify_spend_(vctx* c, uint64_t units);
 
@@ -84,12 +94,11 @@ tgrs_status tgrs_verify_spend_(vctx* c, uint64_t units);
 
 /* Checks the table at `pos`: aligned, inside the buffer, its vtable too. */
 tgrs_status tgrs_check_table_(vctx* c, uint32_t pos, vtab* t);
-/* Position of field `id` of a checked `table` (0 when absent), checked to lie inside it. */
-tgrs_status tgrs_schema_field_(vctx* c, const vtab* t, unsigned table, unsigned id, uint32_t* at);
-/* Length of the vector field `id` of a checked table (0 when absent), its header and
- * extent checked as table `table`'s description says. */
-tgrs_status tgrs_schema_vector_len_(vctx* c, const vtab* t, unsigned table, unsigned id,
-                                    uint32_t* len);
+/* Field `id` of the checked root table (a Plan): its position in *at (0 when absent),
+ * checked to lie inside the table, and with `len` the length of the vector it is (0 when
+ * absent), its header and extent checked. What the rules need before the walk: the
+ * schema version and the lengths index rules check against. */
+tgrs_status tgrs_root_field_(vctx* c, const vtab* root, unsigned id, uint32_t* at, uint32_t* len);
 /* Checks the table at `t` as a `table` (TGRS_TABLE_*) and, recursively, everything it
  * points at: every field inside its table and aligned, every offset inside the buffer,
  * strings NUL-terminated, vectors inside the buffer, and each field's own rule. */

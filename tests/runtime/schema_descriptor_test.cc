@@ -44,6 +44,11 @@ const TablePair kTables[] = {
     {TGRS_TABLE_MEMORY, fb::MemoryTypeTable},
 };
 
+// Table `table`'s descriptions, fields[id].
+const fb_field_schema* FieldsOf(int table) {
+  return &fb_schema_fields[fb_schema_tables[table].first];
+}
+
 const TypeTable* TheirsOf(int ours) {
   for (const TablePair& p : kTables) {
     if (p.ours == ours) return p.theirs();
@@ -123,19 +128,19 @@ TEST(SchemaDescriptor, EveryFieldHasTheSchemasIdNameAndWireShape) {
     const fb_table_schema& ours = fb_schema_tables[p.ours];
     ASSERT_EQ(ours.count, theirs->num_elems) << "table " << p.ours;
     for (size_t i = 0; i < theirs->num_elems; ++i) {
-      const fb_field_schema& f = ours.fields[i];
+      const fb_field_schema& f = FieldsOf(p.ours)[i];
       const std::string where = std::string(theirs->names[i]) + " (table " +
                                 std::to_string(p.ours) + ", id " + std::to_string(i) + ")";
       ASSERT_NE(f.name, nullptr) << where << " has no description";
       EXPECT_STREQ(f.name, theirs->names[i]) << where;
       const Shape s = ShapeOf(theirs, i);
-      EXPECT_EQ(f.kind, s.kind) << where;
+      EXPECT_EQ(FB_KIND_OF(&f), static_cast<unsigned>(s.kind)) << where;
       if (s.kind == FB_KIND_TABLE || s.kind == FB_KIND_TABLES) {
         EXPECT_EQ(TheirsOf(f.size), s.table) << where << " names another table";
       } else {
         EXPECT_EQ(f.size, s.size) << where;
       }
-      const int rule = f.rule & FB_RULE_MASK;
+      const unsigned rule = FB_RULE_OF(&f) & FB_RULE_MASK;
       if (rule == FB_RULE_ENUM) {
         // The range rule admits 0..arg-1: exactly the enum's values, which must then be
         // 0, 1, 2, ... (flatc leaves `values` null for such an enum).
@@ -150,24 +155,50 @@ TEST(SchemaDescriptor, EveryFieldHasTheSchemasIdNameAndWireShape) {
       if (rule == FB_RULE_INDEX || rule == FB_RULE_INDEX_OR_NONE) {
         // Indices are int32, alone or in a vector.
         EXPECT_EQ(f.size, 4u) << where;
-        EXPECT_TRUE(f.kind == FB_KIND_SCALAR || f.kind == FB_KIND_VECTOR) << where;
+        EXPECT_TRUE(FB_KIND_OF(&f) == FB_KIND_SCALAR || FB_KIND_OF(&f) == FB_KIND_VECTOR) << where;
         EXPECT_LT(f.arg, TGRS_COLLECTION_COUNT) << where;
       }
     }
   }
 }
 
+// FB_FIELD numbers every field once, table after table, and names it by the schema's
+// name: the verifier's rules pass these numbers for the fields on the error path.
+TEST(SchemaDescriptor, FieldNumbersNameTheSchemasFields) {
+  std::vector<int> owner(FB_FIELD_COUNT, -1);
+  for (const TablePair& p : kTables) {
+    const fb_table_schema& ours = fb_schema_tables[p.ours];
+    const TypeTable* theirs = p.theirs();
+    for (size_t i = 0; i < ours.count; ++i) {
+      const size_t field = ours.first + i;
+      ASSERT_LT(field, static_cast<size_t>(FB_FIELD_COUNT)) << "table " << p.ours;
+      EXPECT_EQ(owner[field], -1) << "field number " << field << " is in two tables";
+      owner[field] = p.ours;
+      EXPECT_STREQ(fb_field_name(static_cast<unsigned>(field)), theirs->names[i]);
+    }
+  }
+  for (int field = 0; field < FB_FIELD_COUNT; ++field) {
+    EXPECT_NE(owner[field], -1) << "field number " << field << " is in no table";
+  }
+  EXPECT_STREQ(fb_field_name(FB_NO_FIELD), "?");
+  // A few by name, as the rules write them.
+  EXPECT_STREQ(fb_field_name(FB_FIELD(OP, INPUTS)), "inputs");
+  EXPECT_STREQ(fb_field_name(FB_FIELD(QUANT, ZERO_POINT)), "zero_point");
+  EXPECT_STREQ(fb_field_name(FB_FIELD(TILE, CHANNELS)), "channels");
+  EXPECT_STREQ(fb_field_name(FB_FIELD(MEMORY, ALIGNMENT)), "alignment");
+}
+
 // The index rules name the vectors the schema's comments say they index.
 TEST(SchemaDescriptor, IndexRulesNameTheirCollections) {
-  const fb_field_schema* tensor = fb_schema_tables[TGRS_TABLE_TENSOR].fields;
+  const fb_field_schema* tensor = FieldsOf(TGRS_TABLE_TENSOR);
   EXPECT_EQ(tensor[fb::Tensor::VT_WEIGHT / 2 - 2].arg, TGRS_COLLECTION_WEIGHTS);
-  const fb_field_schema* stage = fb_schema_tables[TGRS_TABLE_STAGE].fields;
+  const fb_field_schema* stage = FieldsOf(TGRS_TABLE_STAGE);
   EXPECT_EQ(stage[fb::Stage::VT_CHAIN / 2 - 2].arg, TGRS_COLLECTION_CHAINS);
   EXPECT_EQ(stage[fb::Stage::VT_WEIGHT_BLOCK / 2 - 2].arg, TGRS_COLLECTION_WEIGHT_BLOCKS);
   EXPECT_EQ(stage[fb::Stage::VT_OPS / 2 - 2].arg, TGRS_COLLECTION_OPS);
-  const fb_field_schema* chain = fb_schema_tables[TGRS_TABLE_CHAIN].fields;
+  const fb_field_schema* chain = FieldsOf(TGRS_TABLE_CHAIN);
   EXPECT_EQ(chain[fb::Chain::VT_STAGES / 2 - 2].arg, TGRS_COLLECTION_STAGES);
-  const fb_field_schema* plan = fb_schema_tables[TGRS_TABLE_PLAN].fields;
+  const fb_field_schema* plan = FieldsOf(TGRS_TABLE_PLAN);
   EXPECT_EQ(plan[fb::Plan::VT_INPUTS / 2 - 2].arg, TGRS_COLLECTION_TENSORS);
   EXPECT_EQ(plan[fb::Plan::VT_OUTPUTS / 2 - 2].arg, TGRS_COLLECTION_TENSORS);
   // Each collection's message names it.

@@ -6,9 +6,10 @@
 //    unit axis, so it is copied as it is, without element-by-element host copies;
 //  - a plan whose input needs them (vww_small_cnn: an NCHW input of three channels) fails
 //    with TGRS_ERR_UNSUPPORTED_OP at its first op, never misread;
-//  - the verifier refuses 2-D tiles, channel groups and weight blocks by name
+//  - the verifier refuses 2-D tiles, channel groups and weight blocks by field
 //    (TGRS_ERR_UNSUPPORTED_OP at the field), and every other rule as the full build does:
-//    same status, path, value and limit, only without the sentence;
+//    same status, path, value and limit, only without the sentence, and the path names
+//    each field by its id in its table ("#2" for Op.inputs), not by its name;
 //  - no status has a name: tgrs_status_name gives TGRS_STATUS_UNNAMED and the error text
 //    the status's number.
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../../runtime/src/fb_read.h"
 #include "runtime/plan_fixture.h"
 #include "runtime/reduced_runtime.h"
 #include "support/test_env.h"
@@ -70,6 +72,9 @@ tgrs_status Verify(const PlanParts& parts, tgrs_verify_error* error, std::string
 // "status 57": how tgrs_verify_error_format names a status in this build.
 std::string Status(tgrs_status status) { return "status " + std::to_string(status); }
 
+// "#2": how the path names field id 2 of its table in this build (FB_* of fb_read.h).
+std::string Id(int field) { return "#" + std::to_string(field); }
+
 TEST(LeanSelectTest, NoStatusHasAName) {
   for (int s = TGRS_OK; s <= TGRS_ERR_ARENA_NOT_BOUND; ++s) {
     EXPECT_STREQ(tgrs_status_name(static_cast<tgrs_status>(s)), TGRS_STATUS_UNNAMED) << s;
@@ -86,17 +91,18 @@ TEST(LeanSelectTest, TheVerifierNamesTheFeaturesLeftOut) {
   p.stages[0].tile->columns.assign(4, Region(0, 8, 0, 8, 0, 0));
   EXPECT_EQ(Verify(p, &e, &text), TGRS_ERR_UNSUPPORTED_OP);
   EXPECT_EQ(e.message, nullptr);
-  EXPECT_EQ(text,
-            "stages[0].tile.columns: " + Status(TGRS_ERR_UNSUPPORTED_OP) + " (value 4, limit 0)");
+  EXPECT_EQ(text, Id(FB_PLAN_STAGES) + "[0]." + Id(FB_STAGE_TILE) + "." + Id(FB_TILE_COLUMNS) +
+                      ": " + Status(TGRS_ERR_UNSUPPORTED_OP) + " (value 4, limit 0)");
 
   p.stages[0].tile->columns.clear();  // channel groups: every channel of the conv's 4
   p.stages[0].tile->channels.assign(4, Region(0, 3, 0, 4, 0, 0));
   EXPECT_EQ(Verify(p, &e, &text), TGRS_ERR_UNSUPPORTED_OP);
-  EXPECT_EQ(text,
-            "stages[0].tile.channels: " + Status(TGRS_ERR_UNSUPPORTED_OP) + " (value 4, limit 0)");
+  EXPECT_EQ(text, Id(FB_PLAN_STAGES) + "[0]." + Id(FB_STAGE_TILE) + "." + Id(FB_TILE_CHANNELS) +
+                      ": " + Status(TGRS_ERR_UNSUPPORTED_OP) + " (value 4, limit 0)");
 
   EXPECT_EQ(Verify(FullPlan(/*compressed=*/true), &e, &text), TGRS_ERR_UNSUPPORTED_OP);
-  EXPECT_EQ(text, "weight_blocks: " + Status(TGRS_ERR_UNSUPPORTED_OP) + " (value 1, limit 0)");
+  EXPECT_EQ(text, Id(FB_PLAN_WEIGHT_BLOCKS) + ": " + Status(TGRS_ERR_UNSUPPORTED_OP) +
+                      " (value 1, limit 0)");
 }
 
 TEST(LeanSelectTest, EveryOtherRuleFailsAsInTheFullBuildWithoutItsSentence) {
@@ -106,19 +112,20 @@ TEST(LeanSelectTest, EveryOtherRuleFailsAsInTheFullBuildWithoutItsSentence) {
   p.ops[0].inputs[1] = 4087;  // 7 tensors
   EXPECT_EQ(Verify(p, &e, &text), TGRS_ERR_BAD_INDEX);
   EXPECT_EQ(e.message, nullptr);
-  EXPECT_EQ(text, "ops[0].inputs[1]: " + Status(TGRS_ERR_BAD_INDEX) + " (value 4087, limit 7)");
+  EXPECT_EQ(text, Id(FB_PLAN_OPS) + "[0]." + Id(FB_OP_INPUTS) +
+                      "[1]: " + Status(TGRS_ERR_BAD_INDEX) + " (value 4087, limit 7)");
 
   p = FullPlan();
   p.ops[1].output_shift[0] = 31;  // requantize.h shifts right by 31 - shift: at most 30
   EXPECT_EQ(Verify(p, &e, &text), TGRS_ERR_BAD_VALUE);
-  EXPECT_EQ(text,
-            "ops[1].output_shift[0]: " + Status(TGRS_ERR_BAD_VALUE) + " (value 31, limit 30)");
+  EXPECT_EQ(text, Id(FB_PLAN_OPS) + "[1]." + Id(FB_OP_OUTPUT_SHIFT) +
+                      "[0]: " + Status(TGRS_ERR_BAD_VALUE) + " (value 31, limit 30)");
 
   p = FullPlan();
   p.schema_version = TGRS_SCHEMA_VERSION + 1;
   EXPECT_EQ(Verify(p, &e, &text), TGRS_ERR_UNSUPPORTED_VERSION);
-  EXPECT_EQ(text, "schema_version: " + Status(TGRS_ERR_UNSUPPORTED_VERSION) + " (value " +
-                      std::to_string(TGRS_SCHEMA_VERSION + 1) + ", limit " +
+  EXPECT_EQ(text, Id(FB_PLAN_SCHEMA_VERSION) + ": " + Status(TGRS_ERR_UNSUPPORTED_VERSION) +
+                      " (value " + std::to_string(TGRS_SCHEMA_VERSION + 1) + ", limit " +
                       std::to_string(TGRS_SCHEMA_VERSION) + ")");
 }
 
