@@ -43,7 +43,8 @@ size_t tgrs_context_arena_bytes(const tgrs_context* ctx, uint32_t memory) {
     case TGRS_REGION_SLOW:
       return tgrs_plan_slow_arena_bytes(ctx->plan_);
     case TGRS_REGION_CONSTANTS:
-      return tgrs_plan_staged_constants(ctx->plan_).count;
+      /* 0 without staged constants: the verifier refused plans that stage any. */
+      return TGRS_WITH_STAGED_CONSTANTS ? tgrs_plan_staged_constants(ctx->plan_).count : 0u;
     default: /* STATE and PINNED: their Memory entries, which the verifier holds homes to */
       return tgrs_plan_get_memory(ctx->plan_, memory, &m) == TGRS_OK ? m.size : 0;
   }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "exec_internal.h"
+#include "fb_read.h"
+#include "plan_internal.h"
 
 const char* tgrs_executor_status_name(tgrs_status status) { return tgrs_status_name(status); }
 
@@ -32,16 +34,10 @@ int32_t tgrs_exec_graph_output(const tgrs_exec* ex, int32_t tensor) {
 }
 
 int tgrs_exec_slow_home(const tgrs_exec* ex, int32_t tensor, tgrs_home* out) {
-  const uint32_t n = tgrs_plan_slow_buffer_count(ex->plan);
-  uint32_t i;
-  for (i = 0; i < n; ++i) {
-    tgrs_plan_buffer b;
-    if (tgrs_plan_get_slow_buffer(ex->plan, i, &b) == TGRS_OK && b.tensor == tensor && b.has_home) {
-      *out = b.home;
-      return 1;
-    }
-  }
-  return 0;
+  tgrs_plan_buffer b;
+  if (!tgrs_find_buffer_(ex->plan->slow_buffers_, -1, tensor, TGRS_ANY_STEP, ~0u, &b)) return 0;
+  *out = b.home;
+  return 1;
 }
 
 static int misaligned(const void* p) { return ((uintptr_t)p % TGRS_ARENA_ALIGNMENT) != 0; }
@@ -103,28 +99,24 @@ static tgrs_status check_arguments(const tgrs_plan* plan, const tgrs_arenas* are
 /* A chain runs once, when its first stage comes up; its other stages are then done. */
 static tgrs_status run_stage(tgrs_exec* ex, uint32_t index, const tgrs_plan_stage* stage) {
   tgrs_plan_tile tile;
+  const uint8_t* chain;
+  tgrs_i32s chain_stages;
   tgrs_status st = tgrs_exec_load_weights(ex, stage);
   if (st != TGRS_OK) return st;
   switch (stage->strategy) {
     case TGRS_STRATEGY_NORMAL:
       return tgrs_run_normal_stage(ex, index, stage);
     case TGRS_STRATEGY_TILED:
-      st = tgrs_plan_get_stage_tile(ex->plan, index, &tile);
-      if (st != TGRS_OK) return TGRS_ERR_INCONSISTENT_PLAN;
-      return tgrs_run_tile_loop(ex, &tile);
-    case TGRS_STRATEGY_CHAIN: {
-      tgrs_plan_chain chain;
-      if (stage->chain < 0 ||
-          tgrs_plan_get_chain(ex->plan, (uint32_t)stage->chain, &chain) != TGRS_OK ||
-          chain.stages.count == 0) {
-        return TGRS_ERR_INCONSISTENT_PLAN;
-      }
-      if (chain.stages.data[0] != (int32_t)index) return TGRS_OK; /* ran with the first */
-      if (tgrs_plan_get_chain_tile(ex->plan, (uint32_t)stage->chain, &tile) != TGRS_OK) {
-        return TGRS_ERR_INCONSISTENT_PLAN;
-      }
-      return tgrs_run_tile_loop(ex, &tile);
-    }
+      st = tgrs_read_tile_(
+          tgrs_read_table_(tgrs_vec_table_(ex->plan->stages_, index), FB_STAGE_TILE), &tile);
+      return st != TGRS_OK ? TGRS_ERR_INCONSISTENT_PLAN : tgrs_run_tile_loop(ex, &tile);
+    case TGRS_STRATEGY_CHAIN:
+      chain = stage->chain >= 0 ? tgrs_vec_table_(ex->plan->chains_, (uint32_t)stage->chain) : NULL;
+      chain_stages = tgrs_read_i32s_(chain, FB_CHAIN_STAGES);
+      if (chain_stages.count == 0) return TGRS_ERR_INCONSISTENT_PLAN;
+      if (chain_stages.data[0] != (int32_t)index) return TGRS_OK; /* ran with the first */
+      st = tgrs_read_tile_(tgrs_read_table_(chain, FB_CHAIN_TILE), &tile);
+      return st != TGRS_OK ? TGRS_ERR_INCONSISTENT_PLAN : tgrs_run_tile_loop(ex, &tile);
   }
   return TGRS_ERR_INCONSISTENT_PLAN;
 }
@@ -218,9 +210,13 @@ tgrs_status tgrs_run_staged_(const tgrs_plan* plan, const tgrs_arenas* arenas,
   ex.inputs = inputs;
   ex.outputs = outputs;
   ex.loaded_block = -1;
+#if TGRS_WITH_STAGED_CONSTANTS /* else the verifier refused plans that stage any */
   ex.staged = staged;
   ex.staged_begin = tgrs_plan_staged_offset(plan);
   ex.staged_bytes = (uint32_t)tgrs_plan_staged_constants(plan).count;
+#else
+  (void)staged;
+#endif
   ex.stats = stats;
   ex.observer = observer;
   stage_count = tgrs_plan_stage_count(plan);

@@ -12,7 +12,7 @@ tgrs_status tgrs_op_call_begin(tgrs_exec* ex, uint32_t index, tgrs_op_call* call
   memset(call, 0, sizeof *call);
   call->ex = ex;
   call->index = index;
-  call->table = tgrs_plan_op_table_(ex->plan, index);
+  call->table = tgrs_vec_table_(ex->plan->ops_, index);
   if (call->table == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
   /* The fields every op reads; the others and the attributes where an op reads them. */
   tgrs_read_op_core_(call->table, &call->op);

@@ -26,8 +26,12 @@
 tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_verify_error* error,
                               const uint8_t** root);
 
-/* Op `index`'s table in a verified plan, or NULL when out of range. */
-const uint8_t* tgrs_plan_op_table_(const tgrs_plan* plan, uint32_t index);
+/* Table `index` of a verified vector of tables (plan->ops_, stages_, chains_, ...), or
+ * NULL when out of range. */
+const uint8_t* tgrs_vec_table_(const uint8_t* vec, uint32_t index);
+/* A verified TilePlan table (Stage.tile, Chain.tile) into *out, zeroed first;
+ * TGRS_ERR_MISSING_FIELD for NULL. */
+tgrs_status tgrs_read_tile_(const uint8_t* tile, tgrs_plan_tile* out);
 /* The fields of a verified Op table that every op function reads (code, inputs, outputs,
  * activation, output requantization and clamp) into `out`, leaving the others as they are:
  * the executor's decode per op run; tgrs_plan_get_op adds the rest. */
@@ -45,6 +49,21 @@ int32_t tgrs_read_i32_(const uint8_t* table, unsigned id, int32_t fallback);
 float tgrs_read_f32_(const uint8_t* table, unsigned id, float fallback);
 int tgrs_read_flag_(const uint8_t* table, unsigned id, int fallback);
 const char* tgrs_read_string_(const uint8_t* table, unsigned id);
+
+/* Searches a verified vector of Buffer tables (TilePlan.buffers, Stage.buffers,
+ * Plan.slow_buffers; NULL: empty) for the first buffer of `kind` (TGRS_BUFFER_*, -1: any)
+ * whose key is `key` (its op when `kind` is SCRATCH, else its tensor), with a home in one of
+ * `regions` (a mask of 1 << TGRS_REGION_*) and live at op step `step` (first_op <= step <=
+ * last_op; TGRS_ANY_STEP: any), and reads it into *out: 1, or 0 when none is. Of the
+ * other buffers it reads only the fields it compares: the executor searches per operand
+ * and per tile. */
+#define TGRS_ANY_STEP INT32_MIN
+int tgrs_find_buffer_(const uint8_t* buffers, int32_t kind, int32_t key, int32_t step,
+                      uint32_t regions, tgrs_plan_buffer* out);
+/* Buffer `index` (below the vector's length) of a verified vector of Buffer tables. */
+void tgrs_read_buffer_(const uint8_t* buffers, uint32_t index, tgrs_plan_buffer* out);
+/* Stage `stage`'s Buffer vector, NULL when it has none (or the index is out of range). */
+const uint8_t* tgrs_plan_stage_buffers_(const tgrs_plan* plan, uint32_t stage);
 
 /* Bytes of a verified Tensor table: product(shape) * dtype size. */
 uint32_t tgrs_tensor_table_bytes_(const uint8_t* tensor);

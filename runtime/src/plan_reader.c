@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fb_map.h"
 #include "fb_read.h"
 #include "plan_internal.h"
 #include "tigris_runtime.h"
@@ -184,6 +185,17 @@ size_t tgrs_dtype_size(tgrs_dtype dtype) {
 
 /* --- init ------------------------------------------------------------------------------- */
 
+/* The top-level vectors every getter starts from. */
+static const fb_map vectors_map[] = {
+    FB_VIEW(tgrs_plan, tensors_, FB_PLAN_TENSORS, FB_MAP_OBJECT),
+    FB_VIEW(tgrs_plan, ops_, FB_PLAN_OPS, FB_MAP_OBJECT),
+    FB_VIEW(tgrs_plan, stages_, FB_PLAN_STAGES, FB_MAP_OBJECT),
+    FB_VIEW(tgrs_plan, chains_, FB_PLAN_CHAINS, FB_MAP_OBJECT),
+    FB_VIEW(tgrs_plan, slow_buffers_, FB_PLAN_SLOW_BUFFERS, FB_MAP_OBJECT),
+    FB_VIEW(tgrs_plan, weights_, FB_PLAN_WEIGHTS, FB_MAP_OBJECT),
+    FB_VIEW(tgrs_plan, weight_blocks_, FB_PLAN_WEIGHT_BLOCKS, FB_MAP_OBJECT),
+};
+
 tgrs_status tgrs_plan_init(tgrs_plan* plan, const void* bytes, size_t size) {
   const uint8_t* base = (const uint8_t*)bytes;
   const uint8_t* root = NULL;
@@ -215,13 +227,7 @@ tgrs_status tgrs_plan_init(tgrs_plan* plan, const void* bytes, size_t size) {
   plan->base_ = base;
   plan->size_ = (uint32_t)size;
   plan->root_ = root;
-  plan->tensors_ = fb_get_ref(root, FB_PLAN_TENSORS);
-  plan->ops_ = fb_get_ref(root, FB_PLAN_OPS);
-  plan->stages_ = fb_get_ref(root, FB_PLAN_STAGES);
-  plan->chains_ = fb_get_ref(root, FB_PLAN_CHAINS);
-  plan->slow_buffers_ = fb_get_ref(root, FB_PLAN_SLOW_BUFFERS);
-  plan->weights_ = fb_get_ref(root, FB_PLAN_WEIGHTS);
-  plan->weight_blocks_ = fb_get_ref(root, FB_PLAN_WEIGHT_BLOCKS);
+  fb_map_read(root, vectors_map, FB_MAP_COUNT(vectors_map), plan);
   return TGRS_OK;
 }
 
@@ -333,22 +339,170 @@ static tgrs_status element(const tgrs_plan* plan, const uint8_t* vec, uint32_t i
   return TGRS_OK;
 }
 
+/* --- the getters' field maps (fb_map.h), defaults as in tgrs.fbs ------------------------ */
+
+#define TENSOR_SCALAR(member, id, how, fallback) \
+  FB_SCALAR(tgrs_plan_tensor, member, FB_TENSOR_##id, FB_MAP_##how, fallback)
+#define TENSOR_VIEW(member, id, how) FB_VIEW(tgrs_plan_tensor, member, FB_TENSOR_##id, FB_MAP_##how)
+static const fb_map tensor_map[] = {
+    TENSOR_VIEW(name, NAME, STRING),
+    TENSOR_SCALAR(dtype, DTYPE, U8, 0),
+    TENSOR_VIEW(shape, SHAPE, SPAN),
+    TENSOR_VIEW(has_quant, QUANT, PRESENT),
+    TENSOR_SCALAR(weight, WEIGHT, I32, -1),
+    TENSOR_VIEW(host_permutation, HOST_PERMUTATION, SPAN),
+    TENSOR_VIEW(onnx_shape, ONNX_SHAPE, SPAN),
+    TENSOR_SCALAR(host_dtype, HOST_DTYPE, U8, 0),
+};
+/* The tensor's Quantization table. */
+static const fb_map quant_map[] = {
+    FB_VIEW(tgrs_plan_tensor, scale, FB_QUANT_SCALE, FB_MAP_SPAN),
+    FB_VIEW(tgrs_plan_tensor, zero_point, FB_QUANT_ZERO_POINT, FB_MAP_SPAN),
+    FB_SCALAR(tgrs_plan_tensor, quant_axis, FB_QUANT_AXIS, FB_MAP_I32, -1),
+};
+
+#define OP_SCALAR(member, id, how, fallback) \
+  FB_SCALAR(tgrs_plan_op, member, FB_OP_##id, FB_MAP_##how, fallback)
+#define OP_VIEW(member, id, how) FB_VIEW(tgrs_plan_op, member, FB_OP_##id, FB_MAP_##how)
+/* What every op function reads (tgrs_read_op_core_). */
+static const fb_map op_core_map[] = {
+    OP_SCALAR(code, CODE, U16, 0),
+    OP_VIEW(inputs, INPUTS, SPAN),
+    OP_VIEW(outputs, OUTPUTS, SPAN),
+    OP_SCALAR(activation, ACTIVATION, U8, 0),
+    OP_VIEW(output_multiplier, OUTPUT_MULTIPLIER, SPAN),
+    OP_VIEW(output_shift, OUTPUT_SHIFT, SPAN),
+    OP_SCALAR(act_min, ACT_MIN, I32, -128),
+    OP_SCALAR(act_max, ACT_MAX, I32, 127),
+};
+static const fb_map op_rest_map[] = {
+    OP_VIEW(name, NAME, STRING),
+    OP_VIEW(has_attrs, ATTRS, PRESENT),
+    OP_VIEW(input_multiplier, INPUT_MULTIPLIER, SPAN),
+    OP_VIEW(input_shift, INPUT_SHIFT, SPAN),
+    OP_SCALAR(left_shift, LEFT_SHIFT, I32, 0),
+    OP_VIEW(lut, LUT, SPAN),
+    OP_VIEW(channel_scale, CHANNEL_SCALE, SPAN),
+    OP_VIEW(channel_shift, CHANNEL_SHIFT, SPAN),
+    OP_VIEW(channel_offset, CHANNEL_OFFSET, SPAN),
+};
+
+/* Floats default to 0.0f, whose bits are 0. */
+#define ATTRS_SCALAR(member, id, how, fallback) \
+  FB_SCALAR(tgrs_plan_op_attrs, member, FB_ATTRS_##id, FB_MAP_##how, fallback)
+#define ATTRS_VIEW(member, id, how) FB_VIEW(tgrs_plan_op_attrs, member, FB_ATTRS_##id, FB_MAP_##how)
+static const fb_map attrs_map[] = {
+    ATTRS_VIEW(kernel, KERNEL, SPAN),
+    ATTRS_VIEW(strides, STRIDES, SPAN),
+    ATTRS_VIEW(pads, PADS, SPAN),
+    ATTRS_VIEW(dilations, DILATIONS, SPAN),
+    ATTRS_SCALAR(group, GROUP, I32, 1),
+    ATTRS_SCALAR(axis, AXIS, I32, 0),
+    ATTRS_VIEW(perm, PERM, SPAN),
+    ATTRS_VIEW(shape, SHAPE, SPAN),
+    ATTRS_SCALAR(alpha, ALPHA, I32, 0),
+    ATTRS_SCALAR(beta, BETA, I32, 0),
+    ATTRS_SCALAR(gamma, GAMMA, I32, 0),
+    ATTRS_SCALAR(min, MIN, I32, 0),
+    ATTRS_SCALAR(max, MAX, I32, 0),
+    ATTRS_VIEW(scales, SCALES, SPAN),
+    ATTRS_VIEW(mode, MODE, STRING),
+    ATTRS_VIEW(coordinate_transformation_mode, COORDINATE_TRANSFORMATION_MODE, STRING),
+    ATTRS_VIEW(nearest_mode, NEAREST_MODE, STRING),
+    ATTRS_SCALAR(count_include_pad, COUNT_INCLUDE_PAD, FLAG, 0),
+    ATTRS_SCALAR(ceil_mode, CEIL_MODE, FLAG, 0),
+    ATTRS_VIEW(axes, AXES, SPAN),
+    ATTRS_SCALAR(keepdims, KEEPDIMS, FLAG, 1),
+    ATTRS_VIEW(output_padding, OUTPUT_PADDING, SPAN),
+    ATTRS_SCALAR(pad_value, PAD_VALUE, I32, 0),
+    ATTRS_VIEW(view_shape, VIEW_SHAPE, SPAN),
+    ATTRS_SCALAR(bias, BIAS, I32, 0),
+    ATTRS_VIEW(starts, STARTS, SPAN),
+};
+
+#define BUFFER_SCALAR(member, id, how, fallback) \
+  FB_SCALAR(tgrs_plan_buffer, member, FB_BUFFER_##id, FB_MAP_##how, fallback)
+static const fb_map buffer_map[] = {
+    BUFFER_SCALAR(kind, KIND, U8, 0),
+    BUFFER_SCALAR(tensor, TENSOR, I32, -1),
+    BUFFER_SCALAR(op, OP, I32, -1),
+    BUFFER_SCALAR(first_op, FIRST_OP, I32, 0),
+    BUFFER_SCALAR(last_op, LAST_OP, I32, 0),
+    BUFFER_SCALAR(bytes, BYTES, I32, 0),
+    FB_VIEW(tgrs_plan_buffer, has_home, FB_BUFFER_HOME, FB_MAP_PRESENT),
+};
+
+#define TILE_SCALAR(member, id, how, fallback) \
+  FB_SCALAR(tgrs_plan_tile, member, FB_TILE_##id, FB_MAP_##how, fallback)
+#define TILE_VIEW(member, id, how) FB_VIEW(tgrs_plan_tile, member, FB_TILE_##id, FB_MAP_##how)
+/* TileRegion is six int32 on the wire, exactly tgrs_tile_region's layout. */
+static const fb_map tile_map[] = {
+    TILE_SCALAR(dim, DIM, U8, 0),
+    TILE_SCALAR(tile_size, TILE_SIZE, I32, 0),
+    TILE_SCALAR(count, COUNT, I32, 0),
+    TILE_SCALAR(halo, HALO, I32, 0),
+    TILE_VIEW(ops, OPS, SPAN),
+    TILE_VIEW(regions, REGIONS, DATA),
+    TILE_VIEW(region_count, REGIONS, LENGTH),
+    TILE_SCALAR(peak_bytes, PEAK_BYTES, I32, 0),
+    TILE_VIEW(buffers_, BUFFERS, OBJECT),
+    TILE_VIEW(buffer_count, BUFFERS, LENGTH),
+    TILE_SCALAR(streamed, STREAMED, FLAG, 0),
+    TILE_VIEW(columns, COLUMNS, DATA),
+    TILE_VIEW(column_count, COLUMNS, LENGTH),
+    TILE_VIEW(channels, CHANNELS, DATA),
+    TILE_VIEW(channel_count, CHANNELS, LENGTH),
+};
+
+#define STAGE_SCALAR(member, id, how, fallback) \
+  FB_SCALAR(tgrs_plan_stage, member, FB_STAGE_##id, FB_MAP_##how, fallback)
+#define STAGE_VIEW(member, id, how) FB_VIEW(tgrs_plan_stage, member, FB_STAGE_##id, FB_MAP_##how)
+static const fb_map stage_map[] = {
+    STAGE_SCALAR(id, ID, I32, 0),
+    STAGE_SCALAR(strategy, STRATEGY, U8, 0),
+    STAGE_VIEW(ops, OPS, SPAN),
+    STAGE_VIEW(has_tile, TILE, PRESENT),
+    STAGE_SCALAR(chain, CHAIN, I32, -1),
+    STAGE_SCALAR(peak_bytes, PEAK_BYTES, I32, 0),
+    STAGE_VIEW(spill_in, SPILL_IN, SPAN),
+    STAGE_VIEW(spill_out, SPILL_OUT, SPAN),
+    STAGE_SCALAR(weight_block, WEIGHT_BLOCK, I32, -1),
+    STAGE_SCALAR(fast_reserved_bytes, FAST_RESERVED_BYTES, I32, 0),
+    STAGE_VIEW(buffer_count, BUFFERS, LENGTH),
+};
+
+static const fb_map chain_map[] = {
+    FB_SCALAR(tgrs_plan_chain, id, FB_CHAIN_ID, FB_MAP_I32, 0),
+    FB_VIEW(tgrs_plan_chain, stages, FB_CHAIN_STAGES, FB_MAP_SPAN),
+};
+
+static const fb_map weight_map[] = {
+    FB_SCALAR(tgrs_plan_weight, offset, FB_WEIGHT_OFFSET, FB_MAP_I32, 0),
+    FB_SCALAR(tgrs_plan_weight, size, FB_WEIGHT_SIZE, FB_MAP_I32, 0),
+    FB_SCALAR(tgrs_plan_weight, block, FB_WEIGHT_BLOCK, FB_MAP_I32, -1),
+};
+
+static const fb_map block_map[] = {
+    FB_SCALAR(tgrs_plan_weight_block, stage, FB_BLOCK_STAGE, FB_MAP_I32, 0),
+    FB_SCALAR(tgrs_plan_weight_block, offset, FB_BLOCK_OFFSET, FB_MAP_I32, 0),
+    FB_SCALAR(tgrs_plan_weight_block, compressed_size, FB_BLOCK_COMPRESSED_SIZE, FB_MAP_I32, 0),
+    FB_SCALAR(tgrs_plan_weight_block, raw_size, FB_BLOCK_RAW_SIZE, FB_MAP_I32, 0),
+};
+
+static const fb_map memory_map[] = {
+    FB_VIEW(tgrs_plan_memory, name, FB_MEMORY_NAME, FB_MAP_STRING),
+    FB_SCALAR(tgrs_plan_memory, size, FB_MEMORY_SIZE, FB_MAP_I32, 0),
+    FB_SCALAR(tgrs_plan_memory, alignment, FB_MEMORY_ALIGNMENT, FB_MAP_I32, 0),
+};
+
+#define READ(table, map, out) fb_map_read(table, map, FB_MAP_COUNT(map), out)
+
 tgrs_status tgrs_plan_get_tensor(const tgrs_plan* plan, uint32_t index, tgrs_plan_tensor* out) {
-  const uint8_t *t, *q;
+  const uint8_t* t;
   tgrs_status st = element(plan, plan ? plan->tensors_ : NULL, index, out, sizeof *out, &t);
   if (st != TGRS_OK) return st;
-  out->name = string_or_empty(fb_get_ref(t, FB_TENSOR_NAME));
-  out->dtype = (tgrs_dtype)fb_get_u8(t, FB_TENSOR_DTYPE, 0);
-  out->shape = i32s(fb_get_ref(t, FB_TENSOR_SHAPE));
-  q = fb_get_ref(t, FB_TENSOR_QUANT);
-  out->has_quant = q != NULL;
-  out->scale = f32s(fb_get_ref(q, FB_QUANT_SCALE));
-  out->zero_point = i32s(fb_get_ref(q, FB_QUANT_ZERO_POINT));
-  out->quant_axis = fb_get_i32(q, FB_QUANT_AXIS, -1);
-  out->weight = fb_get_i32(t, FB_TENSOR_WEIGHT, -1);
-  out->host_permutation = i32s(fb_get_ref(t, FB_TENSOR_HOST_PERMUTATION));
-  out->onnx_shape = i32s(fb_get_ref(t, FB_TENSOR_ONNX_SHAPE));
-  out->host_dtype = (tgrs_dtype)fb_get_u8(t, FB_TENSOR_HOST_DTYPE, 0);
+  READ(t, tensor_map, out);
+  READ(fb_get_ref(t, FB_TENSOR_QUANT), quant_map, out);
   if (out->host_dtype == TGRS_DTYPE_UNKNOWN) out->host_dtype = out->dtype;
   return TGRS_OK;
 }
@@ -361,36 +515,19 @@ uint32_t tgrs_plan_tensor_bytes(const tgrs_plan_tensor* tensor) {
   return bytes;
 }
 
-void tgrs_read_op_core_(const uint8_t* t, tgrs_plan_op* out) {
-  out->code = (tgrs_op_code)fb_get_u16(t, FB_OP_CODE, 0);
-  out->inputs = i32s(fb_get_ref(t, FB_OP_INPUTS));
-  out->outputs = i32s(fb_get_ref(t, FB_OP_OUTPUTS));
-  out->activation = (tgrs_activation)fb_get_u8(t, FB_OP_ACTIVATION, 0);
-  out->output_multiplier = i32s(fb_get_ref(t, FB_OP_OUTPUT_MULTIPLIER));
-  out->output_shift = i8s(fb_get_ref(t, FB_OP_OUTPUT_SHIFT));
-  out->act_min = fb_get_i32(t, FB_OP_ACT_MIN, -128);
-  out->act_max = fb_get_i32(t, FB_OP_ACT_MAX, 127);
-}
+void tgrs_read_op_core_(const uint8_t* t, tgrs_plan_op* out) { READ(t, op_core_map, out); }
 
 tgrs_status tgrs_plan_get_op(const tgrs_plan* plan, uint32_t index, tgrs_plan_op* out) {
   const uint8_t* t;
   tgrs_status st = element(plan, plan ? plan->ops_ : NULL, index, out, sizeof *out, &t);
   if (st != TGRS_OK) return st;
-  tgrs_read_op_core_(t, out);
-  out->name = string_or_empty(fb_get_ref(t, FB_OP_NAME));
-  out->has_attrs = fb_get_ref(t, FB_OP_ATTRS) != NULL;
-  out->input_multiplier = i32s(fb_get_ref(t, FB_OP_INPUT_MULTIPLIER));
-  out->input_shift = i8s(fb_get_ref(t, FB_OP_INPUT_SHIFT));
-  out->left_shift = fb_get_i32(t, FB_OP_LEFT_SHIFT, 0);
-  out->lut = i8s(fb_get_ref(t, FB_OP_LUT));
-  out->channel_scale = f32s(fb_get_ref(t, FB_OP_CHANNEL_SCALE));
-  out->channel_shift = f32s(fb_get_ref(t, FB_OP_CHANNEL_SHIFT));
-  out->channel_offset = i32s(fb_get_ref(t, FB_OP_CHANNEL_OFFSET));
+  READ(t, op_core_map, out);
+  READ(t, op_rest_map, out);
   return TGRS_OK;
 }
 
-const uint8_t* tgrs_plan_op_table_(const tgrs_plan* plan, uint32_t index) {
-  return plan && index < fb_vec_len(plan->ops_) ? fb_vec_table(plan->ops_, index) : NULL;
+const uint8_t* tgrs_vec_table_(const uint8_t* vec, uint32_t index) {
+  return index < fb_vec_len(vec) ? fb_vec_table(vec, index) : NULL;
 }
 
 tgrs_i32s tgrs_read_i32s_(const uint8_t* table, unsigned id) { return i32s(fb_get_ref(table, id)); }
@@ -414,46 +551,14 @@ tgrs_status tgrs_plan_get_op_attrs(const tgrs_plan* plan, uint32_t index, tgrs_p
   const uint8_t *op, *a;
   tgrs_status st = element(plan, plan ? plan->ops_ : NULL, index, out, sizeof *out, &op);
   if (st != TGRS_OK) return st;
-  a = fb_get_ref(op, FB_OP_ATTRS); /* NULL: every getter below yields the default */
-  out->kernel = tgrs_read_i32s_(a, FB_ATTRS_KERNEL);
-  out->strides = tgrs_read_i32s_(a, FB_ATTRS_STRIDES);
-  out->pads = tgrs_read_i32s_(a, FB_ATTRS_PADS);
-  out->dilations = tgrs_read_i32s_(a, FB_ATTRS_DILATIONS);
-  out->group = tgrs_read_i32_(a, FB_ATTRS_GROUP, 1);
-  out->axis = tgrs_read_i32_(a, FB_ATTRS_AXIS, 0);
-  out->perm = tgrs_read_i32s_(a, FB_ATTRS_PERM);
-  out->shape = tgrs_read_i32s_(a, FB_ATTRS_SHAPE);
-  out->alpha = tgrs_read_f32_(a, FB_ATTRS_ALPHA, 0.0f);
-  out->beta = tgrs_read_f32_(a, FB_ATTRS_BETA, 0.0f);
-  out->gamma = tgrs_read_f32_(a, FB_ATTRS_GAMMA, 0.0f);
-  out->min = tgrs_read_f32_(a, FB_ATTRS_MIN, 0.0f);
-  out->max = tgrs_read_f32_(a, FB_ATTRS_MAX, 0.0f);
-  out->scales = tgrs_read_f32s_(a, FB_ATTRS_SCALES);
-  out->mode = tgrs_read_string_(a, FB_ATTRS_MODE);
-  out->coordinate_transformation_mode =
-      tgrs_read_string_(a, FB_ATTRS_COORDINATE_TRANSFORMATION_MODE);
-  out->nearest_mode = tgrs_read_string_(a, FB_ATTRS_NEAREST_MODE);
-  out->count_include_pad = tgrs_read_flag_(a, FB_ATTRS_COUNT_INCLUDE_PAD, 0);
-  out->ceil_mode = tgrs_read_flag_(a, FB_ATTRS_CEIL_MODE, 0);
-  out->axes = tgrs_read_i32s_(a, FB_ATTRS_AXES);
-  out->keepdims = tgrs_read_flag_(a, FB_ATTRS_KEEPDIMS, 1);
-  out->output_padding = tgrs_read_i32s_(a, FB_ATTRS_OUTPUT_PADDING);
-  out->pad_value = tgrs_read_f32_(a, FB_ATTRS_PAD_VALUE, 0.0f);
-  out->view_shape = tgrs_read_i32s_(a, FB_ATTRS_VIEW_SHAPE);
-  out->bias = tgrs_read_f32_(a, FB_ATTRS_BIAS, 0.0f);
-  out->starts = tgrs_read_i32s_(a, FB_ATTRS_STARTS);
+  a = fb_get_ref(op, FB_OP_ATTRS); /* NULL: every member gets its default */
+  READ(a, attrs_map, out);
   return TGRS_OK;
 }
 
 static void read_buffer(const uint8_t* t, tgrs_plan_buffer* out) {
   const uint8_t* home = fb_field(t, FB_BUFFER_HOME);
-  out->kind = (tgrs_buffer_kind)fb_get_u8(t, FB_BUFFER_KIND, 0);
-  out->tensor = fb_get_i32(t, FB_BUFFER_TENSOR, -1);
-  out->op = fb_get_i32(t, FB_BUFFER_OP, -1);
-  out->first_op = fb_get_i32(t, FB_BUFFER_FIRST_OP, 0);
-  out->last_op = fb_get_i32(t, FB_BUFFER_LAST_OP, 0);
-  out->bytes = fb_get_u32(t, FB_BUFFER_BYTES, 0);
-  out->has_home = home != NULL;
+  READ(t, buffer_map, out);
   if (home) {
     out->home.offset = fb_u32(home);
     out->home.size = fb_u32(home + 4);
@@ -461,30 +566,45 @@ static void read_buffer(const uint8_t* t, tgrs_plan_buffer* out) {
   }
 }
 
-static void read_tile(const uint8_t* t, tgrs_plan_tile* out) {
-  const uint8_t* regions = fb_get_ref(t, FB_TILE_REGIONS);
-  const uint8_t* columns;
-  out->dim = (tgrs_tile_dim)fb_get_u8(t, FB_TILE_DIM, 0);
-  out->tile_size = fb_get_i32(t, FB_TILE_TILE_SIZE, 0);
-  out->count = fb_get_i32(t, FB_TILE_COUNT, 0);
-  out->halo = fb_get_i32(t, FB_TILE_HALO, 0);
-  out->ops = i32s(fb_get_ref(t, FB_TILE_OPS));
-  out->region_count = fb_vec_len(regions);
-  /* TileRegion is six int32 on the wire, exactly tgrs_tile_region's layout. */
-  out->regions =
-      out->region_count ? (const tgrs_tile_region*)(const void*)fb_vec_data(regions) : NULL;
-  out->peak_bytes = fb_get_u32(t, FB_TILE_PEAK_BYTES, 0);
-  out->buffers_ = fb_get_ref(t, FB_TILE_BUFFERS);
-  out->buffer_count = fb_vec_len(out->buffers_);
-  out->streamed = fb_get_u8(t, FB_TILE_STREAMED, 0) != 0;
-  columns = fb_get_ref(t, FB_TILE_COLUMNS);
-  out->column_count = fb_vec_len(columns);
-  out->columns =
-      out->column_count ? (const tgrs_tile_region*)(const void*)fb_vec_data(columns) : NULL;
-  columns = fb_get_ref(t, FB_TILE_CHANNELS);
-  out->channel_count = fb_vec_len(columns);
-  out->channels =
-      out->channel_count ? (const tgrs_tile_region*)(const void*)fb_vec_data(columns) : NULL;
+int tgrs_find_buffer_(const uint8_t* buffers, int32_t kind, int32_t key, int32_t step,
+                      uint32_t regions, tgrs_plan_buffer* out) {
+  const unsigned key_id = kind == TGRS_BUFFER_SCRATCH ? FB_BUFFER_OP : FB_BUFFER_TENSOR;
+  uint32_t i;
+  for (i = 0; i < fb_vec_len(buffers); ++i) {
+    const uint8_t* t = fb_vec_table(buffers, i);
+    const uint8_t* home = fb_field(t, FB_BUFFER_HOME);
+    const int32_t k = fb_get_u8(t, FB_BUFFER_KIND, 0);
+    if (home == NULL || (kind >= 0 && k != kind) || ((regions >> home[8]) & 1u) == 0 ||
+        fb_get_i32(t, key_id, -1) != key) {
+      continue;
+    }
+    if (step != TGRS_ANY_STEP && (fb_get_i32(t, FB_BUFFER_FIRST_OP, 0) > step ||
+                                  step > fb_get_i32(t, FB_BUFFER_LAST_OP, 0))) {
+      continue;
+    }
+    memset(out, 0, sizeof *out);
+    read_buffer(t, out);
+    return 1;
+  }
+  return 0;
+}
+
+void tgrs_read_buffer_(const uint8_t* buffers, uint32_t index, tgrs_plan_buffer* out) {
+  memset(out, 0, sizeof *out);
+  read_buffer(fb_vec_table(buffers, index), out);
+}
+
+const uint8_t* tgrs_plan_stage_buffers_(const tgrs_plan* plan, uint32_t stage) {
+  return plan && stage < fb_vec_len(plan->stages_)
+             ? fb_get_ref(fb_vec_table(plan->stages_, stage), FB_STAGE_BUFFERS)
+             : NULL;
+}
+
+tgrs_status tgrs_read_tile_(const uint8_t* tile, tgrs_plan_tile* out) {
+  memset(out, 0, sizeof *out);
+  if (tile == NULL) return TGRS_ERR_MISSING_FIELD;
+  READ(tile, tile_map, out);
+  return TGRS_OK;
 }
 
 /* Element k of tile t of a tile-major region vector of `count` entries. */
@@ -515,7 +635,7 @@ tgrs_status tgrs_plan_tile_buffer(const tgrs_plan_tile* tile, uint32_t index,
   memset(out, 0, sizeof *out);
   if (!tile) return TGRS_ERR_NULL_ARGUMENT;
   if (index >= tile->buffer_count) return TGRS_ERR_BAD_INDEX;
-  read_buffer(fb_vec_table(tile->buffers_, index), out);
+  tgrs_read_buffer_(tile->buffers_, index, out);
   return TGRS_OK;
 }
 
@@ -523,17 +643,7 @@ tgrs_status tgrs_plan_get_stage(const tgrs_plan* plan, uint32_t index, tgrs_plan
   const uint8_t* t;
   tgrs_status st = element(plan, plan ? plan->stages_ : NULL, index, out, sizeof *out, &t);
   if (st != TGRS_OK) return st;
-  out->id = fb_get_i32(t, FB_STAGE_ID, 0);
-  out->strategy = (tgrs_stage_strategy)fb_get_u8(t, FB_STAGE_STRATEGY, 0);
-  out->ops = i32s(fb_get_ref(t, FB_STAGE_OPS));
-  out->has_tile = fb_get_ref(t, FB_STAGE_TILE) != NULL;
-  out->chain = fb_get_i32(t, FB_STAGE_CHAIN, -1);
-  out->peak_bytes = fb_get_u32(t, FB_STAGE_PEAK_BYTES, 0);
-  out->spill_in = i32s(fb_get_ref(t, FB_STAGE_SPILL_IN));
-  out->spill_out = i32s(fb_get_ref(t, FB_STAGE_SPILL_OUT));
-  out->weight_block = fb_get_i32(t, FB_STAGE_WEIGHT_BLOCK, -1);
-  out->fast_reserved_bytes = fb_get_u32(t, FB_STAGE_FAST_RESERVED_BYTES, 0);
-  out->buffer_count = fb_vec_len(fb_get_ref(t, FB_STAGE_BUFFERS));
+  READ(t, stage_map, out);
   return TGRS_OK;
 }
 
@@ -549,30 +659,24 @@ tgrs_status tgrs_plan_get_stage_buffer(const tgrs_plan* plan, uint32_t stage, ui
 }
 
 tgrs_status tgrs_plan_get_stage_tile(const tgrs_plan* plan, uint32_t stage, tgrs_plan_tile* out) {
-  const uint8_t *t, *tile;
+  const uint8_t* t;
   tgrs_status st = element(plan, plan ? plan->stages_ : NULL, stage, out, sizeof *out, &t);
-  if (st != TGRS_OK) return st;
-  tile = fb_get_ref(t, FB_STAGE_TILE);
-  if (!tile) return TGRS_ERR_MISSING_FIELD;
-  read_tile(tile, out);
-  return TGRS_OK;
+  return st != TGRS_OK ? st : tgrs_read_tile_(fb_get_ref(t, FB_STAGE_TILE), out);
 }
 
 tgrs_status tgrs_plan_get_chain(const tgrs_plan* plan, uint32_t index, tgrs_plan_chain* out) {
   const uint8_t* t;
   tgrs_status st = element(plan, plan ? plan->chains_ : NULL, index, out, sizeof *out, &t);
   if (st != TGRS_OK) return st;
-  out->id = fb_get_i32(t, FB_CHAIN_ID, 0);
-  out->stages = i32s(fb_get_ref(t, FB_CHAIN_STAGES));
+  READ(t, chain_map, out);
   return TGRS_OK;
 }
 
 tgrs_status tgrs_plan_get_chain_tile(const tgrs_plan* plan, uint32_t chain, tgrs_plan_tile* out) {
   const uint8_t* t;
   tgrs_status st = element(plan, plan ? plan->chains_ : NULL, chain, out, sizeof *out, &t);
-  if (st != TGRS_OK) return st;
-  read_tile(fb_get_ref(t, FB_CHAIN_TILE), out); /* required: the verifier checked it */
-  return TGRS_OK;
+  /* Chain.tile is required: the verifier checked it. */
+  return st != TGRS_OK ? st : tgrs_read_tile_(fb_get_ref(t, FB_CHAIN_TILE), out);
 }
 
 tgrs_status tgrs_plan_get_slow_buffer(const tgrs_plan* plan, uint32_t index,
@@ -594,9 +698,7 @@ tgrs_status tgrs_plan_get_weight(const tgrs_plan* plan, uint32_t index, tgrs_pla
   const uint8_t* t;
   tgrs_status st = element(plan, plan ? plan->weights_ : NULL, index, out, sizeof *out, &t);
   if (st != TGRS_OK) return st;
-  out->offset = fb_get_u32(t, FB_WEIGHT_OFFSET, 0);
-  out->size = fb_get_u32(t, FB_WEIGHT_SIZE, 0);
-  out->block = fb_get_i32(t, FB_WEIGHT_BLOCK, -1);
+  READ(t, weight_map, out);
   if (out->block < 0) out->data = at_offset(plan, out->offset);
   return TGRS_OK;
 }
@@ -606,9 +708,7 @@ tgrs_status tgrs_plan_get_memory(const tgrs_plan* plan, uint32_t index, tgrs_pla
   const uint8_t* memories = plan && plan->root_ ? fb_get_ref(plan->root_, FB_PLAN_MEMORIES) : NULL;
   tgrs_status st = element(plan, memories, index, out, sizeof *out, &t);
   if (st != TGRS_OK) return st;
-  out->name = string_or_empty(fb_get_ref(t, FB_MEMORY_NAME));
-  out->size = fb_get_u32(t, FB_MEMORY_SIZE, 0);
-  out->alignment = fb_get_u32(t, FB_MEMORY_ALIGNMENT, 0);
+  READ(t, memory_map, out);
   return TGRS_OK;
 }
 
@@ -617,10 +717,7 @@ tgrs_status tgrs_plan_get_weight_block(const tgrs_plan* plan, uint32_t index,
   const uint8_t* t;
   tgrs_status st = element(plan, plan ? plan->weight_blocks_ : NULL, index, out, sizeof *out, &t);
   if (st != TGRS_OK) return st;
-  out->stage = fb_get_i32(t, FB_BLOCK_STAGE, 0);
-  out->offset = fb_get_u32(t, FB_BLOCK_OFFSET, 0);
-  out->compressed_size = fb_get_u32(t, FB_BLOCK_COMPRESSED_SIZE, 0);
-  out->raw_size = fb_get_u32(t, FB_BLOCK_RAW_SIZE, 0);
+  READ(t, block_map, out);
   out->compressed = at_offset(plan, out->offset);
   return TGRS_OK;
 }

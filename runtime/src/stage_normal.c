@@ -20,21 +20,15 @@ static int produced_by(const tgrs_plan_op* op, int32_t tensor) {
   return 0;
 }
 
-/* The stage's TENSOR (or SCRATCH) buffer of `tensor` (or of op `op`) live at `step`. */
-static int find_buffer(const tgrs_exec* ex, const tgrs_plan_stage* stage, uint32_t stage_index,
-                       tgrs_buffer_kind kind, int32_t tensor, int32_t step, tgrs_plan_buffer* out) {
-  uint32_t i;
-  for (i = 0; i < stage->buffer_count; ++i) {
-    if (tgrs_plan_get_stage_buffer(ex->plan, stage_index, i, out) != TGRS_OK) return 0;
-    if (out->kind != kind || !out->has_home) continue;
-    if (out->home.region != TGRS_REGION_FAST && (!TGRS_WITH_PINNED || kind != TGRS_BUFFER_TENSOR ||
-                                                 out->home.region != TGRS_REGION_PINNED)) {
-      continue;
-    }
-    if (kind == TGRS_BUFFER_SCRATCH ? out->op != step : out->tensor != tensor) continue;
-    if (out->first_op <= step && step <= out->last_op) return 1;
-  }
-  return 0;
+/* The stage's TENSOR (or SCRATCH) buffer of `tensor` (or of op `op`) live at `step`: in the
+ * fast arena, or a pinned tensor's in the PINNED one. */
+static int find_buffer(const tgrs_exec* ex, uint32_t stage_index, tgrs_buffer_kind kind,
+                       int32_t tensor, int32_t step, tgrs_plan_buffer* out) {
+  const uint32_t regions =
+      (1u << TGRS_REGION_FAST) |
+      (TGRS_WITH_PINNED && kind == TGRS_BUFFER_TENSOR ? 1u << TGRS_REGION_PINNED : 0u);
+  return tgrs_find_buffer_(tgrs_plan_stage_buffers_(ex->plan, stage_index), (int32_t)kind,
+                           kind == TGRS_BUFFER_SCRATCH ? step : tensor, step, regions, out);
 }
 
 /* Loads one buffer entering at its first op from the caller or the slow arena. */
@@ -64,10 +58,9 @@ static tgrs_status load_buffer(tgrs_exec* ex, const tgrs_plan_buffer* b) {
   return TGRS_OK;
 }
 
-static tgrs_status place(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32_t si, int32_t step,
-                         tgrs_operand* operand) {
+static tgrs_status place(tgrs_exec* ex, uint32_t si, int32_t step, tgrs_operand* operand) {
   tgrs_plan_buffer b;
-  if (!find_buffer(ex, stage, si, TGRS_BUFFER_TENSOR, operand->index, step, &b) ||
+  if (!find_buffer(ex, si, TGRS_BUFFER_TENSOR, operand->index, step, &b) ||
       b.bytes != tgrs_plan_tensor_bytes(&operand->tensor)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
@@ -79,13 +72,12 @@ static tgrs_status run_op(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32_t 
   tgrs_op_call call;
   tgrs_plan_buffer b;
   uint32_t i;
+  const uint8_t* buffers = tgrs_plan_stage_buffers_(ex->plan, si);
   tgrs_status st = tgrs_op_call_begin(ex, (uint32_t)step, &call);
   if (st != TGRS_OK) return st;
   /* Buffers entering at this step that the op does not produce are loaded now. */
   for (i = 0; i < stage->buffer_count; ++i) {
-    if (tgrs_plan_get_stage_buffer(ex->plan, si, i, &b) != TGRS_OK) {
-      return TGRS_ERR_INCONSISTENT_PLAN;
-    }
+    tgrs_read_buffer_(buffers, i, &b);
     if (b.kind != TGRS_BUFFER_TENSOR || b.first_op != step || b.tensor < 0 ||
         produced_by(&call.op, b.tensor)) {
       continue;
@@ -96,14 +88,14 @@ static tgrs_status run_op(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32_t 
   for (i = 0; i < call.num_inputs; ++i) {
     const int r = tgrs_op_call_constant(&call, &call.in[i], call.op.inputs.data[i]);
     if (r < 0) return TGRS_ERR_INCONSISTENT_PLAN;
-    if (r == 0 && (st = place(ex, stage, si, step, &call.in[i])) != TGRS_OK) return st;
+    if (r == 0 && (st = place(ex, si, step, &call.in[i])) != TGRS_OK) return st;
   }
   for (i = 0; i < call.num_outputs; ++i) {
     const int r = tgrs_op_call_constant(&call, &call.out[i], call.op.outputs.data[i]);
     if (r != 0) return TGRS_ERR_INCONSISTENT_PLAN; /* outputs are activations */
-    if ((st = place(ex, stage, si, step, &call.out[i])) != TGRS_OK) return st;
+    if ((st = place(ex, si, step, &call.out[i])) != TGRS_OK) return st;
   }
-  if (find_buffer(ex, stage, si, TGRS_BUFFER_SCRATCH, -1, step, &b)) {
+  if (find_buffer(ex, si, TGRS_BUFFER_SCRATCH, -1, step, &b)) {
     call.scratch = tgrs_exec_fast(ex, b.home.offset, b.bytes);
     call.scratch_bytes = b.bytes;
     if (call.scratch == NULL) return TGRS_ERR_INCONSISTENT_PLAN;
@@ -124,7 +116,7 @@ static tgrs_status write_out(tgrs_exec* ex, const tgrs_plan_stage* stage, uint32
   tgrs_box whole;
   uint8_t* src;
   if (tgrs_plan_get_tensor(ex->plan, (uint32_t)tensor, &t) != TGRS_OK ||
-      !find_buffer(ex, stage, si, TGRS_BUFFER_TENSOR, tensor, last, &b) ||
+      !find_buffer(ex, si, TGRS_BUFFER_TENSOR, tensor, last, &b) ||
       b.bytes != tgrs_plan_tensor_bytes(&t)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
@@ -161,8 +153,8 @@ tgrs_status tgrs_run_normal_stage(tgrs_exec* ex, uint32_t si, const tgrs_plan_st
   }
   /* Graph outputs produced by this stage's ops. */
   for (i = 0; i < stage->ops.count; ++i) {
-    const tgrs_i32s outputs =
-        tgrs_read_i32s_(tgrs_plan_op_table_(ex->plan, (uint32_t)stage->ops.data[i]), FB_OP_OUTPUTS);
+    const tgrs_i32s outputs = tgrs_read_i32s_(
+        tgrs_vec_table_(ex->plan->ops_, (uint32_t)stage->ops.data[i]), FB_OP_OUTPUTS);
     for (k = 0; k < outputs.count; ++k) {
       if (tgrs_exec_graph_output(ex, outputs.data[k]) < 0) continue;
       st = write_out(ex, stage, si, outputs.data[k], 0);

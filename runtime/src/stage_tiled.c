@@ -27,18 +27,13 @@
 #include <string.h>
 
 #include "exec_internal.h"
+#include "plan_internal.h"
 
 /* The loop's ROW_STRIP buffer of `tensor` (or SCRATCH of op `op`) live at op `op`. */
 static int find_strip(const tgrs_plan_tile* tile, tgrs_buffer_kind kind, int32_t tensor, int32_t op,
                       tgrs_plan_buffer* out) {
-  uint32_t i;
-  for (i = 0; i < tile->buffer_count; ++i) {
-    if (tgrs_plan_tile_buffer(tile, i, out) != TGRS_OK) return 0;
-    if (out->kind != kind || !out->has_home || out->home.region != TGRS_REGION_FAST) continue;
-    if (kind == TGRS_BUFFER_SCRATCH ? out->op != op : out->tensor != tensor) continue;
-    if (out->first_op <= op && op <= out->last_op) return 1;
-  }
-  return 0;
+  return tgrs_find_buffer_(tile->buffers_, (int32_t)kind, kind == TGRS_BUFFER_SCRATCH ? op : tensor,
+                           op, 1u << TGRS_REGION_FAST, out);
 }
 
 /* Points `operand` at box `b` of its tensor in its strip ([N, rows, cols, chans]). */
