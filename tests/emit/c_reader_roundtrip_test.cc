@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emit/emit_test_util.h"
@@ -50,6 +51,28 @@ void ExpectBufferEqual(const tgrs::Buffer* want, const tgrs_plan_buffer& got,
   }
 }
 
+// What the tiles compared so far held, so the round trip shows it covered each form.
+struct TileForms {
+  int streamed = 0, columns = 0, channels = 0;
+} g_forms;
+
+// A TilePlan's columns or channels: `count` regions at `got`, NULL when there are none.
+void ExpectRegionsEqual(const flatbuffers::Vector<const tgrs::TileRegion*>* want,
+                        const tgrs_tile_region* got, uint32_t count, const std::string& where) {
+  SCOPED_TRACE(where);
+  ASSERT_EQ(want ? want->size() : 0u, count);
+  EXPECT_EQ(count == 0, got == nullptr);
+  for (uint32_t i = 0; i < count; ++i) {
+    const tgrs::TileRegion* w = want->Get(i);
+    EXPECT_EQ(w->in_begin(), got[i].in_begin);
+    EXPECT_EQ(w->in_end(), got[i].in_end);
+    EXPECT_EQ(w->out_begin(), got[i].out_begin);
+    EXPECT_EQ(w->out_end(), got[i].out_end);
+    EXPECT_EQ(w->pad_before(), got[i].pad_before);
+    EXPECT_EQ(w->pad_after(), got[i].pad_after);
+  }
+}
+
 void ExpectTileEqual(const tgrs::TilePlan* want, const tgrs_plan_tile& got,
                      const std::string& where) {
   SCOPED_TRACE(where);
@@ -58,6 +81,13 @@ void ExpectTileEqual(const tgrs::TilePlan* want, const tgrs_plan_tile& got,
   EXPECT_EQ(want->count(), got.count);
   EXPECT_EQ(want->halo(), got.halo);
   EXPECT_EQ(want->peak_bytes(), got.peak_bytes);
+  EXPECT_EQ(static_cast<int>(want->dim()), static_cast<int>(got.dim));
+  EXPECT_EQ(want->streamed(), got.streamed);
+  ExpectRegionsEqual(want->columns(), got.columns, got.column_count, "columns");
+  ExpectRegionsEqual(want->channels(), got.channels, got.channel_count, "channels");
+  g_forms.streamed += got.streamed;
+  g_forms.columns += got.column_count != 0;
+  g_forms.channels += got.channel_count != 0;
   EXPECT_EQ(Fb<int32_t>(want->ops()), C(got.ops));
   ASSERT_EQ(want->regions()->size(), got.region_count);
   for (uint32_t t = 0; t < static_cast<uint32_t>(got.count); ++t) {
@@ -106,7 +136,18 @@ void ExpectOpEqual(const tgrs::Op* want, const tgrs_plan* plan, uint32_t index) 
   ASSERT_EQ(tgrs_plan_get_op_attrs(plan, index, &a), TGRS_OK);
   const tgrs::OpAttrs* w = want->attrs();
   ASSERT_EQ(w != nullptr, got.has_attrs);
-  if (!w) return;
+  if (!w) {
+    // Every member at tgrs.fbs's default for OpAttrs.
+    EXPECT_EQ(a.group, 1);
+    EXPECT_EQ(a.axis, 0);
+    EXPECT_TRUE(a.keepdims);
+    EXPECT_FALSE(a.ceil_mode);
+    EXPECT_EQ(a.kernel.count, 0u);
+    EXPECT_EQ(a.kernel.data, nullptr);
+    EXPECT_EQ(a.alpha, 0.0f);
+    EXPECT_STREQ(a.mode, "");
+    return;
+  }
   EXPECT_EQ(Fb<int32_t>(w->kernel()), C(a.kernel));
   EXPECT_EQ(Fb<int32_t>(w->strides()), C(a.strides));
   EXPECT_EQ(Fb<int32_t>(w->pads()), C(a.pads));
@@ -131,6 +172,8 @@ void ExpectOpEqual(const tgrs::Op* want, const tgrs_plan* plan, uint32_t index) 
   EXPECT_EQ(w->keepdims(), a.keepdims);
   EXPECT_EQ(Fb<int32_t>(w->output_padding()), C(a.output_padding));
   EXPECT_EQ(w->pad_value(), a.pad_value);
+  EXPECT_EQ(w->bias(), a.bias);
+  EXPECT_EQ(Fb<int32_t>(w->starts()), C(a.starts));
 }
 
 void ExpectPlansEqual(const std::vector<uint8_t>& bytes) {
@@ -163,6 +206,10 @@ void ExpectPlansEqual(const std::vector<uint8_t>& bytes) {
     EXPECT_EQ(w->weight(), t.weight);
     EXPECT_EQ(Fb<int32_t>(w->host_permutation()), C(t.host_permutation));
     EXPECT_EQ(Fb<int32_t>(w->onnx_shape()), C(t.onnx_shape));
+    // host_dtype: the tensor's own dtype unless the plan names another.
+    EXPECT_EQ(
+        static_cast<int>(w->host_dtype() == tgrs::DType::UNKNOWN ? w->dtype() : w->host_dtype()),
+        static_cast<int>(t.host_dtype));
     ASSERT_EQ(w->quant() != nullptr, t.has_quant);
     if (t.has_quant) {
       EXPECT_EQ(Fb<float>(w->quant()->scale()), C(t.scale));
@@ -227,6 +274,18 @@ void ExpectPlansEqual(const std::vector<uint8_t>& bytes) {
     ExpectBufferEqual(want->slow_buffers()->Get(i), got, "slow buffer " + std::to_string(i));
   }
 
+  const uint32_t memories = want->memories() ? want->memories()->size() : 0;
+  ASSERT_EQ(memories, tgrs_plan_memory_count(&plan));
+  for (uint32_t i = 0; i < memories; ++i) {
+    SCOPED_TRACE("memory " + std::to_string(i));
+    const tgrs::Memory* w = want->memories()->Get(i);
+    tgrs_plan_memory got;
+    ASSERT_EQ(tgrs_plan_get_memory(&plan, i, &got), TGRS_OK);
+    EXPECT_EQ(Str(w->name()), Str(got.name));
+    EXPECT_EQ(w->size(), got.size);
+    EXPECT_EQ(w->alignment(), got.alignment);
+  }
+
   ASSERT_EQ(want->weights()->size(), tgrs_plan_weight_count(&plan));
   for (uint32_t i = 0; i < tgrs_plan_weight_count(&plan); ++i) {
     SCOPED_TRACE("weight " + std::to_string(i));
@@ -262,6 +321,7 @@ TEST_P(CReaderRoundTrip, EveryModelReadsTheSameThroughTheC99Reader) {
   options.lz4 = !GetParam();
   const std::vector<std::string> models = FloatAndInt8Models();
   ASSERT_GE(models.size(), 20u) << "shared models or generated int8 models missing";
+  g_forms = TileForms();
   for (const std::string& path : models) {
     SCOPED_TRACE(path);
     const ir::Graph g = LoadNormalized(path);
@@ -275,6 +335,29 @@ TEST_P(CReaderRoundTrip, EveryModelReadsTheSameThroughTheC99Reader) {
     EXPECT_EQ(fb->ops()->size(), g.ops.size());
     ExpectPlansEqual(c.emitted.bytes);
   }
+  // Some of these plans stream (2-D tiles and channel groups: the test below).
+  EXPECT_GT(g_forms.streamed, 0);
+}
+
+// Plans whose tile loops cut columns (vww_small_cnn float32 at 3 KiB) and channels
+// (kws_small_cnn int8 at 1 KiB), as two Cortex-M cases run them (tests/cortex-m).
+TEST(CReaderRoundTripTileForms, ColumnsAndChannelsReadTheSame) {
+  emit::EmitOptions options;
+  options.xip = true;
+  g_forms = TileForms();
+  const std::pair<std::string, int64_t> cases[] = {
+      {ModelsDir() + "/onnx/vww_small_cnn.onnx", 3 * 1024},
+      {GeneratedModelsDir() + "/kws_small_cnn.int8.onnx", 1024},
+  };
+  for (const auto& [path, fast] : cases) {
+    SCOPED_TRACE(path);
+    plan::Budget budget;
+    budget.fast_bytes = fast;
+    const emit::CompiledPlan c = emit::Compile(LoadNormalized(path), budget, options);
+    ExpectPlansEqual(c.emitted.bytes);
+  }
+  EXPECT_GT(g_forms.columns, 0);
+  EXPECT_GT(g_forms.channels, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(XipAndLz4, CReaderRoundTrip, ::testing::Values(true, false));
