@@ -4,8 +4,9 @@
  * Members are written through memcpy of their exact bytes: the struct is the caller's
  * object of its declared type, and the bytes are what an assignment of the same value
  * would store on a little-endian target (fb_read.h refuses others). Spans, strings and
- * data pointers are stored as the pointer into the plan they are; the span types of
- * tigris_runtime.h share one layout, checked below.
+ * data pointers are stored as the pointer into the plan they are, which assumes what every
+ * ABI the runtime targets gives: one representation for pointers to every object type. The
+ * span types of tigris_runtime.h share one layout, checked below.
  */
 #include "fb_map.h"
 

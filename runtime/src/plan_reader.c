@@ -574,8 +574,8 @@ int tgrs_find_buffer_(const uint8_t* buffers, int32_t kind, int32_t key, int32_t
     const uint8_t* t = fb_vec_table(buffers, i);
     const uint8_t* home = fb_field(t, FB_BUFFER_HOME);
     const int32_t k = fb_get_u8(t, FB_BUFFER_KIND, 0);
-    if (home == NULL || (kind >= 0 && k != kind) || ((regions >> home[8]) & 1u) == 0 ||
-        fb_get_i32(t, key_id, -1) != key) {
+    if (home == NULL || (kind >= 0 && k != kind) || home[8] >= 32u ||
+        ((regions >> home[8]) & 1u) == 0 || fb_get_i32(t, key_id, -1) != key) {
       continue;
     }
     if (step != TGRS_ANY_STEP && (fb_get_i32(t, FB_BUFFER_FIRST_OP, 0) > step ||

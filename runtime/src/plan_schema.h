@@ -1,14 +1,15 @@
 /*
  * plan_schema.h: format/tgrs.fbs as data, for the verifier.
  *
- * Every field of the schema has a description, one table's after another's in vtable-slot
- * order (FB_FIELD numbers them from the FB_* ids of fb_read.h). Each says what the field is on the
- * wire (a scalar, a struct, a string, a vector, a table, a vector of tables) and which of the
- * plan's simple rules it carries: an enum's range, an index into one of the plan's vectors,
- * presence. schema_walk.c checks a whole buffer against these descriptions; plan_verify.c adds the
- * rules that relate several fields. tests/runtime/schema_descriptor_test.cc ties every
- * description to flatc's own reading of tgrs.fbs (its mini-reflection tables), so a field
- * added to the schema and not here fails a test instead of going unverified.
+ * Every field of the schema has a description, one table's after another's, each table's
+ * in vtable-slot order (FB_FIELD numbers them from the FB_* ids of fb_read.h). Each says
+ * what the field is on the wire (a scalar, a struct, a string, a vector, a table, a vector
+ * of tables) and which of the plan's simple rules it carries: an enum's range, an index
+ * into one of the plan's vectors, presence. schema_walk.c checks a whole buffer against
+ * these descriptions; plan_verify.c adds the rules that relate several fields.
+ * tests/runtime/schema_descriptor_test.cc ties every description to flatc's own reading of
+ * tgrs.fbs (its mini-reflection tables), so a field added to the schema and not here fails
+ * a test instead of going unverified.
  */
 #ifndef TIGRIS_RUNTIME_PLAN_SCHEMA_H_
 #define TIGRIS_RUNTIME_PLAN_SCHEMA_H_
