@@ -566,21 +566,37 @@ static void read_buffer(const uint8_t* t, tgrs_plan_buffer* out) {
   }
 }
 
+/* Field `id` of the table at `t` whose vtable (`vtable_bytes` long) is at `vt`: fb_field
+ * with the vtable found once for several fields. */
+static const uint8_t* field_of(const uint8_t* t, const uint8_t* vt, uint32_t vtable_bytes,
+                               unsigned id) {
+  const uint32_t slot = 4u + 2u * id;
+  const uint32_t at = slot < vtable_bytes ? fb_u16(vt + slot) : 0u;
+  return at ? t + at : NULL;
+}
+
 int tgrs_find_buffer_(const uint8_t* buffers, int32_t kind, int32_t key, int32_t step,
                       uint32_t regions, tgrs_plan_buffer* out) {
   const unsigned key_id = kind == TGRS_BUFFER_SCRATCH ? FB_BUFFER_OP : FB_BUFFER_TENSOR;
   uint32_t i;
   for (i = 0; i < fb_vec_len(buffers); ++i) {
     const uint8_t* t = fb_vec_table(buffers, i);
-    const uint8_t* home = fb_field(t, FB_BUFFER_HOME);
-    const int32_t k = fb_get_u8(t, FB_BUFFER_KIND, 0);
-    if (home == NULL || (kind >= 0 && k != kind) || home[8] >= 32u ||
-        ((regions >> home[8]) & 1u) == 0 || fb_get_i32(t, key_id, -1) != key) {
-      continue;
-    }
-    if (step != TGRS_ANY_STEP && (fb_get_i32(t, FB_BUFFER_FIRST_OP, 0) > step ||
-                                  step > fb_get_i32(t, FB_BUFFER_LAST_OP, 0))) {
-      continue;
+    const uint8_t* vt = t - fb_i32(t);
+    const uint32_t vtable_bytes = fb_u16(vt);
+    const uint8_t* f = field_of(t, vt, vtable_bytes, key_id);
+    const uint8_t* home;
+    /* The key first: it tells most buffers apart. Defaults as in tgrs.fbs. */
+    if ((f ? fb_i32(f) : -1) != key) continue;
+    f = field_of(t, vt, vtable_bytes, FB_BUFFER_KIND);
+    if (kind >= 0 && (f ? f[0] : 0) != kind) continue;
+    /* Regions are 0..6 in a verified plan; the mask keeps any shift defined. */
+    home = field_of(t, vt, vtable_bytes, FB_BUFFER_HOME);
+    if (home == NULL || ((regions >> (home[8] & 31u)) & 1u) == 0) continue;
+    if (step != TGRS_ANY_STEP) {
+      f = field_of(t, vt, vtable_bytes, FB_BUFFER_FIRST_OP);
+      if ((f ? fb_i32(f) : 0) > step) continue;
+      f = field_of(t, vt, vtable_bytes, FB_BUFFER_LAST_OP);
+      if (step > (f ? fb_i32(f) : 0)) continue;
     }
     memset(out, 0, sizeof *out);
     read_buffer(t, out);
