@@ -218,7 +218,7 @@ typedef struct tgrs_verify_step {
   /* Schema field name, e.g. "ops"; in a runtime built without messages
    * (TGRS_WITH_MESSAGES 0) the field's id in its table instead, e.g. "#4". */
   const char* field;
-  int32_t index;     /* element index, or -1 when the step is not a vector element */
+  int32_t index; /* element index, or -1 when the step is not a vector element */
 } tgrs_verify_step;
 
 typedef struct tgrs_verify_error {
