@@ -38,13 +38,11 @@ static void store_scalar(uint8_t* member, uint32_t value, unsigned bytes) {
 void fb_map_read(const uint8_t* table, const fb_map* map, size_t count, void* out) {
   uint8_t* base = (uint8_t*)out;
   const fb_map* end = map + count;
-  /* fb_field's lookup with the vtable found once per table, not once per field. */
+  /* The vtable found once per table, not once per field (fb_field_in). */
   const uint8_t* vtable = table ? table - fb_i32(table) : NULL;
   const uint32_t vtable_bytes = vtable ? fb_u16(vtable) : 0u;
   for (; map != end; ++map) {
-    const uint32_t slot = 4u + 2u * map->id;
-    const uint32_t at = slot < vtable_bytes ? fb_u16(vtable + slot) : 0u;
-    const uint8_t* f = at ? table + at : NULL;
+    const uint8_t* f = fb_field_in(table, vtable, vtable_bytes, map->id);
     uint8_t* member = base + map->offset;
     const unsigned how = map->how & 15u;
     const uint8_t* object;

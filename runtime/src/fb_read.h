@@ -206,6 +206,14 @@ static inline uint32_t fb_field_offset(const uint8_t* table, unsigned id) {
   uint32_t slot = 4u + 2u * id;
   return slot < fb_u16(vtable) ? fb_u16(vtable + slot) : 0u;
 }
+/* fb_field for code that reads several fields of one table: the table's vtable and its
+ * byte length found once (vtable = table - fb_i32(table), vtable_bytes = fb_u16(vtable)). */
+static inline const uint8_t* fb_field_in(const uint8_t* table, const uint8_t* vtable,
+                                         uint32_t vtable_bytes, unsigned id) {
+  const uint32_t slot = 4u + 2u * id;
+  const uint32_t off = slot < vtable_bytes ? fb_u16(vtable + slot) : 0u;
+  return off ? table + off : NULL;
+}
 static inline const uint8_t* fb_field(const uint8_t* table, unsigned id) {
   uint32_t off;
   if (!table) return NULL;

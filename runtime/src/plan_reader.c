@@ -185,6 +185,8 @@ size_t tgrs_dtype_size(tgrs_dtype dtype) {
 
 /* --- init ------------------------------------------------------------------------------- */
 
+#define READ(table, map, out) fb_map_read(table, map, FB_MAP_COUNT(map), out)
+
 /* The top-level vectors every getter starts from. */
 static const fb_map vectors_map[] = {
     FB_VIEW(tgrs_plan, tensors_, FB_PLAN_TENSORS, FB_MAP_OBJECT),
@@ -227,7 +229,7 @@ tgrs_status tgrs_plan_init(tgrs_plan* plan, const void* bytes, size_t size) {
   plan->base_ = base;
   plan->size_ = (uint32_t)size;
   plan->root_ = root;
-  fb_map_read(root, vectors_map, FB_MAP_COUNT(vectors_map), plan);
+  READ(root, vectors_map, plan);
   return TGRS_OK;
 }
 
@@ -495,8 +497,6 @@ static const fb_map memory_map[] = {
     FB_SCALAR(tgrs_plan_memory, alignment, FB_MEMORY_ALIGNMENT, FB_MAP_I32, 0),
 };
 
-#define READ(table, map, out) fb_map_read(table, map, FB_MAP_COUNT(map), out)
-
 tgrs_status tgrs_plan_get_tensor(const tgrs_plan* plan, uint32_t index, tgrs_plan_tensor* out) {
   const uint8_t* t;
   tgrs_status st = element(plan, plan ? plan->tensors_ : NULL, index, out, sizeof *out, &t);
@@ -566,15 +566,6 @@ static void read_buffer(const uint8_t* t, tgrs_plan_buffer* out) {
   }
 }
 
-/* Field `id` of the table at `t` whose vtable (`vtable_bytes` long) is at `vt`: fb_field
- * with the vtable found once for several fields. */
-static const uint8_t* field_of(const uint8_t* t, const uint8_t* vt, uint32_t vtable_bytes,
-                               unsigned id) {
-  const uint32_t slot = 4u + 2u * id;
-  const uint32_t at = slot < vtable_bytes ? fb_u16(vt + slot) : 0u;
-  return at ? t + at : NULL;
-}
-
 int tgrs_find_buffer_(const uint8_t* buffers, int32_t kind, int32_t key, int32_t step,
                       uint32_t regions, tgrs_plan_buffer* out) {
   const unsigned key_id = kind == TGRS_BUFFER_SCRATCH ? FB_BUFFER_OP : FB_BUFFER_TENSOR;
@@ -583,19 +574,19 @@ int tgrs_find_buffer_(const uint8_t* buffers, int32_t kind, int32_t key, int32_t
     const uint8_t* t = fb_vec_table(buffers, i);
     const uint8_t* vt = t - fb_i32(t);
     const uint32_t vtable_bytes = fb_u16(vt);
-    const uint8_t* f = field_of(t, vt, vtable_bytes, key_id);
+    const uint8_t* f = fb_field_in(t, vt, vtable_bytes, key_id);
     const uint8_t* home;
     /* The key first: it tells most buffers apart. Defaults as in tgrs.fbs. */
     if ((f ? fb_i32(f) : -1) != key) continue;
-    f = field_of(t, vt, vtable_bytes, FB_BUFFER_KIND);
+    f = fb_field_in(t, vt, vtable_bytes, FB_BUFFER_KIND);
     if (kind >= 0 && (f ? f[0] : 0) != kind) continue;
     /* Regions are 0..6 in a verified plan; the mask keeps any shift defined. */
-    home = field_of(t, vt, vtable_bytes, FB_BUFFER_HOME);
+    home = fb_field_in(t, vt, vtable_bytes, FB_BUFFER_HOME);
     if (home == NULL || ((regions >> (home[8] & 31u)) & 1u) == 0) continue;
     if (step != TGRS_ANY_STEP) {
-      f = field_of(t, vt, vtable_bytes, FB_BUFFER_FIRST_OP);
+      f = fb_field_in(t, vt, vtable_bytes, FB_BUFFER_FIRST_OP);
       if ((f ? fb_i32(f) : 0) > step) continue;
-      f = field_of(t, vt, vtable_bytes, FB_BUFFER_LAST_OP);
+      f = fb_field_in(t, vt, vtable_bytes, FB_BUFFER_LAST_OP);
       if (step > (f ? fb_i32(f) : 0)) continue;
     }
     memset(out, 0, sizeof *out);
