@@ -1,6 +1,7 @@
 #include "analysis/receptive_field.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "util/error.h"
@@ -78,6 +79,115 @@ RowWindow SpatialRowWindow(const ir::Graph& graph, const ir::Op& op) {
 
 RowWindow SpatialColumnWindow(const ir::Graph& graph, const ir::Op& op) {
   return SpatialWindow(graph, op, 1);
+}
+
+std::pair<int64_t, int64_t> RowWindow::Taps(int64_t out_begin, int64_t out_end) const {
+  if (resample) {
+    // Both maps are non-decreasing in the output position, so the first row's first source
+    // and the last row's last source bound the window.
+    return {resample->Sources(out_begin).first, resample->Sources(out_end - 1).second + 1};
+  }
+  const int64_t start = out_begin * stride - pad_top;
+  return {start, start + InputRows(out_end - out_begin)};
+}
+
+namespace {
+
+// onnxruntime's original coordinate of output position x, in float, as
+// runtime/kernels/resize.c's original_coord computes it (no fused multiply-add can enter:
+// each expression divides before it adds).
+float OriginalCoord(const ResampleMap& m, int64_t x) {
+  const float xf = static_cast<float>(x);
+  switch (m.coord) {
+    case ResampleMap::Coord::kAsymmetric:
+      return xf / m.scale;
+    case ResampleMap::Coord::kAlignCorners:
+      return m.out_len == 1
+                 ? 0.0f
+                 : xf * static_cast<float>(m.in_len - 1) / static_cast<float>(m.out_len - 1);
+    case ResampleMap::Coord::kPytorchHalfPixel:
+      return m.out_len > 1 ? (xf + 0.5f) / m.scale - 0.5f : 0.0f;
+    case ResampleMap::Coord::kHalfPixel:
+      break;
+  }
+  return (xf + 0.5f) / m.scale - 0.5f;
+}
+
+int64_t Clamp(int64_t i, int64_t len) { return std::clamp<int64_t>(i, 0, len - 1); }
+
+}  // namespace
+
+std::pair<int64_t, int64_t> ResampleMap::Sources(int64_t x) const {
+  float f = OriginalCoord(*this, x);
+  if (mode == Mode::kLinear) {
+    // The kernel clamps the coordinate first, then reads floor(f) and the row after it.
+    f = std::clamp(f, 0.0f, static_cast<float>(in_len - 1));
+    const int64_t i1 = Clamp(static_cast<int64_t>(f), in_len);
+    return {i1, Clamp(i1 + 1, in_len)};
+  }
+  int64_t i = 0;
+  switch (rounding) {
+    case Rounding::kFloor:
+      i = static_cast<int64_t>(std::floor(f));
+      break;
+    case Rounding::kCeil:
+      i = static_cast<int64_t>(std::ceil(f));
+      break;
+    case Rounding::kRoundPreferCeil:
+      i = static_cast<int64_t>(std::round(f));
+      break;
+    case Rounding::kRoundPreferFloor:
+      i = f == static_cast<float>(static_cast<int32_t>(f)) + 0.5f
+              ? static_cast<int64_t>(std::floor(f))
+              : static_cast<int64_t>(std::round(f));
+      break;
+  }
+  i = Clamp(i, in_len);
+  return {i, i};
+}
+
+ResampleMap ResizeMap(const ir::Graph& graph, const ir::Op& op, size_t axis) {
+  if (op.inputs.empty() || op.outputs.empty() || op.input(0) == ir::kNoTensor) {
+    Malformed(op, "missing input or output");
+  }
+  const ir::Shape& in = graph.tensor(op.input(0)).shape;
+  const ir::Shape& out = graph.tensor(op.outputs[0]).shape;
+  const std::vector<float> scales = op.attrs.GetFloats("scales");
+  if (in.size() != 4 || out.size() != 4 || scales.size() != 4) {
+    Malformed(op, "input, output and scales must be NCHW");
+  }
+  ResampleMap m;
+  m.scale = scales[2 + axis];
+  m.in_len = in[2 + axis];
+  m.out_len = out[2 + axis];
+  if (!(m.scale > 0.0f) || m.in_len < 1 || m.out_len < 1) Malformed(op, "scales must be > 0");
+  const std::string mode = op.attrs.GetString("mode", "nearest");
+  const std::string coord = op.attrs.GetString("coordinate_transformation_mode", "half_pixel");
+  const std::string rounding = op.attrs.GetString("nearest_mode", "round_prefer_floor");
+  if (mode == "linear") {
+    m.mode = ResampleMap::Mode::kLinear;
+  } else if (mode != "nearest") {
+    Malformed(op, "mode '" + mode + "' has no runtime kernel");
+  }
+  if (coord == "asymmetric") {
+    m.coord = ResampleMap::Coord::kAsymmetric;
+  } else if (coord == "align_corners") {
+    m.coord = ResampleMap::Coord::kAlignCorners;
+  } else if (coord == "pytorch_half_pixel") {
+    m.coord = ResampleMap::Coord::kPytorchHalfPixel;
+  } else if (coord != "half_pixel") {
+    Malformed(op, "coordinate_transformation_mode '" + coord + "' has no runtime kernel");
+  }
+  if (rounding == "round_prefer_ceil") {
+    m.rounding = ResampleMap::Rounding::kRoundPreferCeil;
+  } else if (rounding == "floor") {
+    m.rounding = ResampleMap::Rounding::kFloor;
+  } else if (rounding == "ceil") {
+    m.rounding = ResampleMap::Rounding::kCeil;
+  } else if (rounding != "round_prefer_floor") {
+    Malformed(op, "nearest_mode '" + rounding + "' has no runtime kernel");
+  }
+  return m;
 }
 
 ReceptiveField ComputeReceptiveField(const std::vector<RowWindow>& windows_in_order) {

@@ -158,6 +158,20 @@ RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
       t.kind = RowTileClass::kPointwise;
       return t;
     }
+    case OpType::kResize: {
+      // Scaling H, a band of output rows reads the band of input rows its resample map
+      // names (nearest: one source row each; linear: two); the kernel keeps the full width.
+      const ir::Tensor& in = graph.tensor(op.input(0));
+      if (in.shape.size() != 4 || in.is_constant) return Untileable(op, "input is not 4-D NCHW");
+      if (in.shape[2] == out[2]) break;  // H unchanged: row by row, with the pointwise ops
+      if (in.shape[0] != out[0] || in.shape[1] != out[1]) {
+        return Untileable(op, "scales N or C");
+      }
+      t.kind = RowTileClass::kSpatial;
+      t.window.kernel = 2;  // for the halo estimate only (ComputeReceptiveField)
+      t.window.resample = ResizeMap(graph, op, 0);
+      return t;
+    }
     case OpType::kSlice:
       // A strided copy: row y of the output is row y of the input when H is kept whole
       // (first 0, step 1); along N, C or W it slices within each row.
@@ -191,7 +205,6 @@ RowTileability ClassifyRowTiling(const ir::Graph& graph, const ir::Op& op) {
     if (tensor.shape.size() != 4) return Untileable(op, "has an input that is not 4-D NCHW");
     if (tensor.shape[2] != out[2] && !BroadcastsAlongRows(graph, op, in)) {
       if (op.type == OpType::kPad) return Untileable(op, "pads along H");
-      if (op.type == OpType::kResize) return Untileable(op, "scales H");
       if (op.type == OpType::kConcat) return Untileable(op, "joins along H");
       return Untileable(op, "broadcasts an activation along H");
     }

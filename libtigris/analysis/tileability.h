@@ -7,8 +7,9 @@
 //  - GlobalAveragePool / GlobalMaxPool reduce over every row: a tile loop can still feed
 //    them band by band into per-channel accumulators (kReduction), as its last op; their
 //    one output row appears with the last band (docs/planning.md, "Banded reductions").
-//  - Resize and Pad are tileable only when they leave H unchanged (scaling or padding H
-//    changes the row mapping; a later strategy may add it).
+//  - Resize is spatial when it scales H: its window is the resample map of ONNX's
+//    coordinate transform (RowWindow::resample), not a kernel and a stride.
+//  - Pad is tileable only when it leaves H unchanged (padding H changes the row mapping).
 //  - Add/Sub/Mul/Div need every activation operand with the output's H or with one row
 //    (a squeeze-excite scale, BroadcastsAlongRows: each tile reads it whole); constant
 //    operands must not vary along H.

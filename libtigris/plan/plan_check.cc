@@ -75,9 +75,8 @@ class Checker {
   void CheckSpan(const std::string& where, const char* axis, const analysis::RowWindow& w,
                  int64_t in_extent, const RowRange& input, const RowRange& output,
                  int64_t pad_before, int64_t pad_after) {
-    const int64_t first_tap = output.begin * w.stride - w.pad_top;
-    const int64_t last_tap = (output.end - 1) * w.stride - w.pad_top + (w.kernel - 1) * w.dilation;
-    Expect(input.begin - pad_before == first_tap && input.end + pad_after == last_tap + 1,
+    const auto [first_tap, end_tap] = w.Taps(output.begin, output.end);
+    Expect(input.begin - pad_before == first_tap && input.end + pad_after == end_tap,
            where + ": input " + axis + " and padding do not match the window");
     Expect(pad_before == 0 || input.begin == 0, where + ": leading padding inside the tensor");
     Expect(pad_after == 0 || input.end == in_extent,

@@ -18,8 +18,7 @@ namespace {
 // the input positions it reads, clipped to the input, and the padding the clipping cut off.
 void ReadSpan(const analysis::RowWindow& w, int64_t extent, const RowRange& wanted, RowRange& input,
               int64_t& pad_before, int64_t& pad_after) {
-  const int64_t start = wanted.begin * w.stride - w.pad_top;
-  const int64_t end = start + w.InputRows(wanted.size());
+  const auto [start, end] = w.Taps(wanted.begin, wanted.end);
   input.begin = std::clamp<int64_t>(start, 0, extent);
   input.end = std::clamp<int64_t>(end, input.begin, extent);
   pad_before = input.begin - start;

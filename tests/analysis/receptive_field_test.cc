@@ -38,17 +38,17 @@ TEST(ReceptiveFieldTest, ReferenceTableDilation2) { EXPECT_EQ(HaloOf({{4, 3, 1, 
 TEST(ReceptiveFieldTest, StrideCompoundsForEarlierOps) {
   // 3x3 s2 then 3x3 s1, walked in reverse: RF = 1 + 2*1 = 3, then 3 + 2*1 = 5 (the later
   // op's stride 1 multiplies); 3x3 s1 then 3x3 s2: 1 + 2*1 = 3, stride becomes 2, 3 + 2*2 = 7.
-  EXPECT_EQ(ComputeReceptiveField({{3, 2, 1, 1, 1}, {3, 1, 1, 1, 1}}).rows, 5);
-  EXPECT_EQ(ComputeReceptiveField({{3, 1, 1, 1, 1}, {3, 2, 1, 1, 1}}).rows, 7);
+  EXPECT_EQ(ComputeReceptiveField({{3, 2, 1, 1, 1, {}}, {3, 1, 1, 1, 1, {}}}).rows, 5);
+  EXPECT_EQ(ComputeReceptiveField({{3, 1, 1, 1, 1, {}}, {3, 2, 1, 1, 1, {}}}).rows, 7);
   EXPECT_EQ(ComputeReceptiveField({}).halo, 0);
 }
 
 TEST(ReceptiveFieldTest, ExactInputRowsDoNotOverAllocateWithStride) {
   // 4 output rows of a 3x3 stride-2 conv read rows 0..8: (4-1)*2 + (3-1)*1 + 1 = 9; the
   // reference's 4*2 + 2 = 10 is one row too many.
-  RowWindow w{3, 2, 1, 1, 1};
+  RowWindow w{3, 2, 1, 1, 1, {}};
   EXPECT_EQ(w.InputRows(4), 9);
-  RowWindow dilated{3, 1, 2, 2, 2};
+  RowWindow dilated{3, 1, 2, 2, 2, {}};
   EXPECT_EQ(dilated.InputRows(1), 5);  // taps at 0, 2, 4
 }
 
@@ -89,6 +89,60 @@ TEST(ReceptiveFieldTest, MalformedStridesNameTheNode) {
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::kInvalidModel);
     EXPECT_NE(std::string(e.what()).find("bad_pool"), std::string::npos);
+  }
+}
+
+// A Resize's windows, hand-computed from ONNX's formulas (onnx Resize spec, "half_pixel":
+// x_original = (x + 0.5) / scale - 0.5).
+ir::Op Resize(GraphBuilder& b, int64_t in, int64_t out, float scale, const std::string& mode) {
+  ir::TensorId x = b.Input("x", {1, 2, in, in});
+  b.Op(ir::OpType::kResize, "up", {x}, "y", {1, 2, out, out},
+       testing::Attrs({{"scales", std::vector<float>{1, 1, scale, scale}},
+                       {"mode", mode},
+                       {"coordinate_transformation_mode", std::string("half_pixel")}}));
+  return b.graph().ops[0];
+}
+
+TEST(ResampleMapTest, NearestHalfPixelRoundsHalvesDown) {
+  // scale 2, 4 -> 8 rows: x_original = -0.25, 0.25, 0.75, ..., 3.25, rounded (prefer floor)
+  // and clamped: 0 0 1 1 2 2 3 3.
+  GraphBuilder b;
+  const ResampleMap m = ResizeMap(b.graph(), Resize(b, 4, 8, 2.0f, "nearest"), 0);
+  const int64_t expected[] = {0, 0, 1, 1, 2, 2, 3, 3};
+  for (int64_t x = 0; x < 8; ++x) {
+    EXPECT_EQ(m.Sources(x), std::make_pair(expected[x], expected[x])) << "row " << x;
+  }
+}
+
+TEST(ResampleMapTest, LinearFractionalScaleReadsTwoNeighbours) {
+  // scale 2.5, 8 -> 20 rows. Row 0: -0.3 clamps to 0 -> rows 0, 1; row 10: 3.7 -> 3, 4;
+  // row 19: 7.3 clamps to 7 -> 7, 7 (the last row twice).
+  GraphBuilder b;
+  const ir::Op op = Resize(b, 8, 20, 2.5f, "linear");
+  RowWindow w;
+  w.resample = ResizeMap(b.graph(), op, 0);
+  EXPECT_EQ(w.resample->Sources(0), std::make_pair(int64_t{0}, int64_t{1}));
+  EXPECT_EQ(w.resample->Sources(10), std::make_pair(int64_t{3}, int64_t{4}));
+  EXPECT_EQ(w.resample->Sources(19), std::make_pair(int64_t{7}, int64_t{7}));
+  // Rows [8, 12): 2.9 -> 2, 3 up to 4.1 -> 4, 5: input rows [2, 6), never padded.
+  EXPECT_EQ(w.Taps(8, 12), std::make_pair(int64_t{2}, int64_t{6}));
+}
+
+TEST(ResampleMapTest, ConvolutionWindowTapsIncludeItsPadding) {
+  // 3 taps, stride 2, one row of padding on top: row 0 reads -1..1, row 1 reads 1..3.
+  const RowWindow w{3, 2, 1, 1, 1, {}};
+  EXPECT_EQ(w.Taps(0, 2), std::make_pair(int64_t{-1}, int64_t{4}));
+}
+
+TEST(ResampleMapTest, CubicHasNoKernelAndNamesTheNode) {
+  GraphBuilder b;
+  const ir::Op op = Resize(b, 4, 8, 2.0f, "cubic");
+  try {
+    ResizeMap(b.graph(), op, 0);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::kInvalidModel);
+    EXPECT_NE(std::string(e.what()).find("'up'"), std::string::npos) << e.what();
   }
 }
 
