@@ -396,15 +396,21 @@ static tgrs_status each_table(rctx* r, const uint8_t* t, unsigned first, unsigne
 
 /* --- tiles ------------------------------------------------------------------------------- */
 
-/* The input a region's range indexes: the op's first that is not a weight (weights are
- * never cut; a row-form GATHER's table is input 0 and its ids input 1); -1 for none. */
-static int32_t region_input(const rctx* r, const uint8_t* inputs) {
+/* The input a region's range indexes along `axis`: the op's first that is not a weight
+ * (weights are never cut; a row-form GATHER's table is input 0 and its ids input 1) and
+ * not broadcast along the axis (one position under an output of several: a squeeze-excite
+ * scale, which every tile reads whole, stage_tiled.c), else its first that is not a
+ * weight; -1 for none. */
+static int32_t region_input(const rctx* r, const uint8_t* inputs, int axis, int64_t out_extent) {
+  int32_t first = -1;
   uint32_t i;
   for (i = 0; i < fb_vec_len(inputs); ++i) {
     const int32_t t = elem_i32(inputs, i);
-    if (t >= 0 && fb_get_i32(tensor_at(r, t), FB_TENSOR_WEIGHT, -1) < 0) return t;
+    if (t < 0 || fb_get_i32(tensor_at(r, t), FB_TENSOR_WEIGHT, -1) >= 0) continue;
+    if (out_extent <= 1 || tensor_extent(r, t, axis) != 1) return t;
+    if (first < 0) first = t;
   }
-  return -1;
+  return first;
 }
 
 /* One TileRegion of op `op` along `axis`: rows (TilePlan.regions), columns or channels.
@@ -416,10 +422,10 @@ static tgrs_status verify_region(rctx* r, const uint8_t* region, int32_t op, int
   const int32_t pad_before = fb_i32(region + 16), pad_after = fb_i32(region + 20);
   const uint8_t* op_table = fb_vec_table(r->ops, (uint32_t)op);
   const uint8_t* outputs = fb_get_ref(op_table, FB_OP_OUTPUTS);
-  const int64_t in_extent =
-      tensor_extent(r, region_input(r, fb_get_ref(op_table, FB_OP_INPUTS)), axis);
   const int64_t out_extent =
       fb_vec_len(outputs) ? tensor_extent(r, elem_i32(outputs, 0), axis) : -1;
+  const int64_t in_extent =
+      tensor_extent(r, region_input(r, fb_get_ref(op_table, FB_OP_INPUTS), axis, out_extent), axis);
   if (in_begin < 0 || in_end < in_begin) {
     return FAIL(TGRS_ERR_BAD_VALUE, "input [{v}, {l}) is not a range", in_begin, in_end);
   }

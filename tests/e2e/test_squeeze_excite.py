@@ -6,7 +6,10 @@
        -> Sigmoid -> Mul (broadcast over H, W)
     -> Conv 1x1 (to 16) -> Add x -> y
 
-SiLU is Sigmoid x Mul, as exporters write it. Quantized by onnxruntime's quantize_static
+SiLU is Sigmoid x Mul, as exporters write it. torchvision's SqueezeExcitation writes the
+excitation the other way round, `scale * input`: Mul(gate, map), the broadcast operand
+first (issue 37: those plans were refused, their tile regions indexed the gate). Both
+orders are built. Quantized by onnxruntime's quantize_static
 (QDQ, per-channel weights) with int8 and with uint8 activations, compiled at a budget that
 runs it whole and one that spills and row-tiles, and compared with onnxruntime (graph
 optimizations off, QDQ evaluated as written) on several inputs: within 1 LSB everywhere,
@@ -30,9 +33,10 @@ SHAPE = [1, C, SIDE, SIDE]
 BUDGETS = {"float": ["1M", "128K", "16K"], "int8": ["1M", "32K", "4K"],
            "uint8": ["1M", "32K", "4K"]}
 INPUTS = 4
+ORDERS = ("map_first", "gate_first")  # Mul(map, gate) as in issue 12; Mul(gate, map)
 
 
-def mbconv_se_block():
+def mbconv_se_block(gate_first=False):
     rng = np.random.RandomState(0)
 
     def weight(name, shape):
@@ -60,7 +64,7 @@ def mbconv_se_block():
              node("Conv", ["pooled", "w_se1", "b_se1"], ["s1"]), *silu("s1", "s1a"),
              node("Conv", ["s1a", "w_se2", "b_se2"], ["s2"]),
              node("Sigmoid", ["s2"], ["gate"]),
-             node("Mul", ["da", "gate"], ["excited"]),
+             node("Mul", ["gate", "da"] if gate_first else ["da", "gate"], ["excited"]),
              node("Conv", ["excited", "w_proj", "b_proj"], ["p"]),
              node("Add", ["p", "x"], ["y"])]
     return float_model(nodes, "mbconv_se", SHAPE, SHAPE, inits)
@@ -69,22 +73,26 @@ def mbconv_se_block():
 @pytest.fixture(scope="module")
 def models():
     WORK_DIR.mkdir(parents=True, exist_ok=True)
-    paths = {v: WORK_DIR / f"mbconv_se.{v}.onnx" for v in ("float", "int8", "uint8")}
-    onnx.save(mbconv_se_block(), paths["float"])
-    for variant, activations in (("int8", QuantType.QInt8), ("uint8", QuantType.QUInt8)):
-        quantize_static(str(paths["float"]), str(paths[variant]),
-                        RandomInputs(SHAPE, 1, count=16),
-                        quant_format=QuantFormat.QDQ, per_channel=True,
-                        activation_type=activations, weight_type=QuantType.QInt8)
+    paths = {}
+    for order in ORDERS:
+        float_path = paths[("float", order)] = WORK_DIR / f"mbconv_se.{order}.float.onnx"
+        onnx.save(mbconv_se_block(gate_first=order == "gate_first"), float_path)
+        for variant, activations in (("int8", QuantType.QInt8), ("uint8", QuantType.QUInt8)):
+            paths[(variant, order)] = WORK_DIR / f"mbconv_se.{order}.{variant}.onnx"
+            quantize_static(str(float_path), str(paths[(variant, order)]),
+                            RandomInputs(SHAPE, 1, count=16),
+                            quant_format=QuantFormat.QDQ, per_channel=True,
+                            activation_type=activations, weight_type=QuantType.QInt8)
     return paths
 
 
+@pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("variant", ["float", "int8", "uint8"])
-def test_squeeze_excite_block_matches_onnxruntime(models, variant):
-    path = models[variant]
+def test_squeeze_excite_block_matches_onnxruntime(models, variant, order):
+    path = models[(variant, order)]
     plans = {}
     for budget in BUDGETS[variant]:
-        plans[budget] = WORK_DIR / f"mbconv_se.{variant}.{budget}.tgrs"
+        plans[budget] = WORK_DIR / f"mbconv_se.{order}.{variant}.{budget}.tgrs"
         tigris("compile", path, "-m", budget, "--xip", "-o", plans[budget])
     # At the smallest budget the scale's Mul (the op reading the Sigmoid's output) is tiled.
     info = json.loads(tigris("inspect", "--json", plans[BUDGETS[variant][-1]]).stdout)
@@ -96,12 +104,12 @@ def test_squeeze_excite_block_matches_onnxruntime(models, variant):
     worst_lsb, share = 0, 1.0
     for seed in range(INPUTS):
         x = np.random.RandomState(100 + seed).standard_normal(SHAPE).astype(np.float32)
-        x_path = WORK_DIR / f"mbconv_se.{variant}.x{seed}.npy"
+        x_path = WORK_DIR / f"mbconv_se.{order}.{variant}.x{seed}.npy"
         np.save(x_path, x)
         ref = onnxruntime_reference(path, {"x": x})[0]
         outputs = []
         for budget, plan in plans.items():
-            y_path = WORK_DIR / f"mbconv_se.{variant}.{budget}.y{seed}.npy"
+            y_path = WORK_DIR / f"mbconv_se.{order}.{variant}.{budget}.y{seed}.npy"
             tigris("run", plan, "--input", x_path, "--output", y_path, "--dequantize")
             outputs.append(np.load(y_path))
         for other in outputs[1:]:
@@ -114,5 +122,5 @@ def test_squeeze_excite_block_matches_onnxruntime(models, variant):
         worst_lsb = max(worst_lsb, int(lsb.max()))
         share = min(share, float(np.mean(lsb <= 1)))
     if variant != "float":
-        record(f"mbconv_se {variant}", max_lsb=worst_lsb, within_1_lsb=share)
+        record(f"mbconv_se {order} {variant}", max_lsb=worst_lsb, within_1_lsb=share)
         assert worst_lsb <= 1, f"{worst_lsb} LSB off onnxruntime"
