@@ -2,7 +2,17 @@
 
 #include <new>
 
+#include "passes/passes.h"
+
+extern "C" {
+#include "tigris_executor.h"
+}
+
 namespace tigris::api {
+
+// Normalization keeps every op within the inputs the runtime's op call holds.
+static_assert(passes::kMaxOpInputs == TGRS_EXEC_MAX_OPERANDS,
+              "passes::kMaxOpInputs must be the runtime's TGRS_EXEC_MAX_OPERANDS");
 
 void AlignedFree::operator()(uint8_t* p) const { ::operator delete(p, std::align_val_t(16)); }
 

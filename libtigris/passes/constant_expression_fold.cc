@@ -3,8 +3,9 @@
 // topologically ordered ops, so a chain folds front to back.
 //
 // Folded: Shape of any tensor (every extent is known after loading), and Gather, Slice,
-// Cast, Squeeze, Unsqueeze and Concat whose inputs are all constants; Reshape, Flatten,
-// Squeeze and Unsqueeze of constant data, which only relabel the bytes. Example (mnist8):
+// Cast, Squeeze, Unsqueeze, Concat and integer Add/Sub/Mul/Div whose inputs are all
+// constants; Reshape, Flatten, Squeeze and Unsqueeze of constant data, which only relabel
+// the bytes. Example (mnist8):
 //
 //   before: W[256,10] (initializer) -> Reshape(shape=[256,10]) -> W' -> MatMul(x, W')
 //   after:  W' is a constant                                          -> MatMul(x, W')
@@ -268,6 +269,65 @@ std::optional<Folded> FoldCast(const ir::Graph& graph, const ir::Op& op, ir::DTy
   return out;
 }
 
+// Add, Sub, Mul or Div of two integer constants of one dtype (int32 or int64), with ONNX's
+// multidirectional broadcasting: the shape arithmetic exporters write around Shape (torch's
+// `chunk` computes its split point as (Shape[1] + 1) / 2 * 1). Div truncates toward zero,
+// as onnxruntime's integer Div does; a division by zero is an invalid model.
+std::optional<Folded> FoldIntegerArithmetic(const ir::Graph& graph, const ir::Op& op,
+                                            const ir::Shape& out_shape) {
+  const ir::Tensor& a = graph.tensor(op.input(0));
+  const ir::Tensor& b = graph.tensor(op.input(1));
+  if (a.dtype != b.dtype || (a.dtype != ir::DType::kInt64 && a.dtype != ir::DType::kInt32) ||
+      a.shape.size() > out_shape.size() || b.shape.size() > out_shape.size()) {
+    return std::nullopt;
+  }
+  const std::vector<int64_t> x = ir::ConstantAsInt64s(a);
+  const std::vector<int64_t> y = ir::ConstantAsInt64s(b);
+  // The element of `t` (values `v`) that broadcasts to output index `index`.
+  auto at = [&out_shape](const ir::Tensor& t, const std::vector<int64_t>& v, int64_t index) {
+    int64_t offset = 0, stride = 1;
+    const size_t skip = out_shape.size() - t.shape.size();
+    for (size_t d = out_shape.size(); d-- > 0;) {
+      const int64_t coord = index % out_shape[d];
+      index /= out_shape[d];
+      if (d < skip) continue;
+      const int64_t extent = t.shape[d - skip];
+      offset += (extent == 1 ? 0 : coord) * stride;
+      stride *= extent;
+    }
+    return v[static_cast<size_t>(offset)];
+  };
+  Folded out;
+  out.dtype = a.dtype;
+  out.shape = out_shape;
+  const int64_t count = ir::NumElements(out_shape);
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t l = at(a, x, i), r = at(b, y, i);
+    int64_t v = 0;
+    switch (op.type) {
+      case ir::OpType::kAdd:
+        v = l + r;
+        break;
+      case ir::OpType::kSub:
+        v = l - r;
+        break;
+      case ir::OpType::kMul:
+        v = l * r;
+        break;
+      default:
+        if (r == 0) throw Error(Status::kInvalidModel, Where(graph, op) + ": divides by zero");
+        v = l / r;
+        break;
+    }
+    if (out.dtype == ir::DType::kInt64) {
+      AppendAs<int64_t>(out.data, v);
+    } else {
+      AppendAs<int32_t>(out.data, static_cast<int32_t>(v));
+    }
+  }
+  return out;
+}
+
 bool AllInputsConstant(const ir::Graph& graph, const ir::Op& op) {
   for (ir::TensorId in : op.inputs) {
     if (in != ir::kNoTensor && !graph.IsConstant(in)) return false;
@@ -295,6 +355,12 @@ std::optional<Folded> TryFold(const ir::Graph& graph, const ir::Op& op) {
     case ir::OpType::kCast:
       if (!AllInputsConstant(graph, op)) return std::nullopt;
       return FoldCast(graph, op, result.dtype);
+    case ir::OpType::kAdd:
+    case ir::OpType::kSub:
+    case ir::OpType::kMul:
+    case ir::OpType::kDiv:
+      if (op.inputs.size() != 2 || !AllInputsConstant(graph, op)) return std::nullopt;
+      return FoldIntegerArithmetic(graph, op, result.shape);
     case ir::OpType::kSqueeze:
     case ir::OpType::kUnsqueeze:
     case ir::OpType::kReshape:

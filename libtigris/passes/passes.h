@@ -7,6 +7,11 @@
 
 namespace tigris::passes {
 
+// Most inputs of one op the runtime executes (its TGRS_EXEC_MAX_OPERANDS default, checked
+// equal in api/runtime_bridge.cc): concat-split keeps Concats within it, and the verifier
+// refuses any other op beyond it.
+inline constexpr size_t kMaxOpInputs = 16;
+
 // The thirteen passes of tigris-compilation-pipeline.txt, stage 2.
 void ConstantOpFold(ir::Graph& graph);        // 1. constant_op_fold.cc
 void QdqFold(ir::Graph& graph);               // 2. qdq_fold.cc
@@ -21,6 +26,8 @@ void ResizeScaleExtract(ir::Graph& graph);    // 10. resize_scale_extract.cc
 void ConcatAxisNormalize(ir::Graph& graph);   // 11. concat_axis_normalize.cc
 void OutputTransposeTrim(ir::Graph& graph);   // 12. output_transpose_trim.cc
 void InputTransposeTrim(ir::Graph& graph);    // added: input_transpose_trim.cc
+void InputReshapeTrim(ir::Graph& graph);      // added: input_reshape_trim.cc
+void ConcatSplit(ir::Graph& graph);           // added: concat_split.cc
 void ActivationFuse(ir::Graph& graph);        // 13. activation_fuse.cc
 
 // Passes real models need beyond the thirteen (their place is argued in pipeline.cc).

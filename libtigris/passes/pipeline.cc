@@ -113,6 +113,9 @@ const std::vector<PassInfo>& NormalizationPipeline() {
        GemmFlattenFold},
       // Reference pass 10.
       {"resize-scale-extract", "constant Resize scales become attributes", ResizeScaleExtract},
+      // Before concat-axis-normalize, so the axis is still ONNX's when the partial
+      // Concats' shapes are summed along it.
+      {"concat-split", "Concats of more than 16 inputs become chains of Concats", ConcatSplit},
       // Reference pass 11.
       {"concat-axis-normalize", "Concat axis moves to the runtime's NHWC convention",
        ConcatAxisNormalize},
@@ -121,6 +124,9 @@ const std::vector<PassInfo>& NormalizationPipeline() {
        OutputTransposeTrim},
       {"input-transpose-trim", "leading Transposes of graph inputs move to the host",
        InputTransposeTrim},
+      // After input-transpose-trim (one trim per input, the Transpose first).
+      {"input-reshape-trim", "leading Reshapes that keep the runtime's bytes move to the host",
+       InputReshapeTrim},
       // Reference pass 13. Last, so all relabeling and rewiring is done.
       {"activation-fuse", "Relu/Relu6 after Conv/DepthwiseConv/Gemm/Conv1D fuse into it",
        ActivationFuse},

@@ -1,8 +1,9 @@
 // The verifier that closes normalization (tigris-compilation-pipeline.txt, stage 2; the
 // IREE habit of a verifier between phases). Everything after normalization (analysis,
 // planning, emission, the runtime) assumes these invariants instead of re-checking them:
-//  1. every op is a runtime op (op_type.h); a transient op left over means a pass could not
-//     fold it, reported as kUnsupportedOp naming op type, node and model;
+//  1. every op is a runtime op (op_type.h) with at most kMaxOpInputs inputs (what the
+//     runtime's op call holds); a transient op left over means a pass could not fold it,
+//     reported as kUnsupportedOp naming op type, node and model;
 //  2. ops are in topological order: each input is a constant, a graph input or the output
 //     of an earlier op; each tensor is produced once; graph outputs are produced;
 //  3. every activation has a known dtype and a concrete shape with no zero or negative
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "passes/pass.h"
+#include "passes/passes.h"
 #include "passes/rewrite_util.h"
 #include "util/error.h"
 
@@ -40,6 +42,11 @@ void CheckRuntimeOps(const ir::Graph& graph) {
                   Where(graph, op) +
                       " is not supported by the runtime (it should have been folded by "
                       "normalization)");
+    }
+    if (op.inputs.size() > kMaxOpInputs) {
+      throw Error(Status::kUnsupportedOp,
+                  Where(graph, op) + " has " + std::to_string(op.inputs.size()) +
+                      " inputs; the runtime runs ops of at most " + std::to_string(kMaxOpInputs));
     }
   }
 }

@@ -1,0 +1,98 @@
+// constant-expression-fold: shape arithmetic over constants becomes constants
+// (passes/constant_expression_fold.cc).
+#include <gtest/gtest.h>
+
+#include "passes/passes.h"
+#include "support/graph_builder.h"
+#include "util/error.h"
+
+namespace tigris {
+namespace {
+
+using ir::DType;
+using ir::OpType;
+using testing::Attrs;
+using testing::GraphBuilder;
+using testing::OpTypes;
+
+// torch's `x.chunk(2, dim=1)` as torchvision's ShuffleNetV2 exports it: the split point is
+// (Shape(x)[1] + 1) / 2 * 1, then Slice(x, 0, that) along C. Folded, the Slice's ends is
+// the constant 24 and the Slice itself stays (it reads an activation).
+TEST(ConstantExpressionFold, ChunkSplitPointFoldsToAConstant) {
+  GraphBuilder b;
+  const ir::TensorId x = b.Input("x", {1, 48, 8, 8});
+  const ir::TensorId shape = b.Op(OpType::kShape, "shape", {x}, "s", {4}, {}, DType::kInt64);
+  const ir::TensorId c = b.Op(OpType::kGather, "gather", {shape, b.Int64s("one", {1}, {1})}, "c",
+                              {1}, Attrs({{"axis", int64_t{0}}}), DType::kInt64);
+  const ir::TensorId up =
+      b.Op(OpType::kAdd, "add", {c, b.Int64s("k1", {1}, {1})}, "up", {1}, {}, DType::kInt64);
+  const ir::TensorId half =
+      b.Op(OpType::kDiv, "div", {up, b.Int64s("k2", {1}, {2})}, "half", {1}, {}, DType::kInt64);
+  const ir::TensorId end =
+      b.Op(OpType::kMul, "mul", {half, b.Int64s("k3", {1}, {1})}, "end", {1}, {}, DType::kInt64);
+  b.Output(b.Op(OpType::kSlice, "slice",
+                {x, b.Int64s("start", {1}, {0}), end, b.Int64s("axes", {1}, {1})}, "y",
+                {1, 24, 8, 8}));
+  ir::Graph g = b.Take();
+
+  passes::ConstantExpressionFold(g);
+  g.Compact();
+
+  ASSERT_EQ(OpTypes(g), std::vector<std::string>{"Slice"});
+  const ir::Tensor& ends = g.tensor(g.ops[0].input(2));
+  ASSERT_TRUE(ends.is_constant);
+  EXPECT_EQ(ir::ConstantAsInt64s(ends), std::vector<int64_t>{24});
+}
+
+// Multidirectional broadcasting, int32, and Div truncating toward zero (onnxruntime's
+// integer Div): [[-7], [7]] / [2, -2, 4] = [[-3, 3, -1], [3, -3, 1]].
+TEST(ConstantExpressionFold, IntegerArithmeticBroadcastsAndTruncates) {
+  GraphBuilder b;
+  const ir::TensorId l = b.Const<int32_t>("l", {2, 1}, DType::kInt32, {-7, 7});
+  const ir::TensorId r = b.Const<int32_t>("r", {3}, DType::kInt32, {2, -2, 4});
+  const ir::TensorId q = b.Op(OpType::kDiv, "div", {l, r}, "q", {2, 3}, {}, DType::kInt32);
+  const ir::TensorId x = b.Input("x", {2, 3}, DType::kInt32);
+  b.Output(b.Op(OpType::kAdd, "use", {x, q}, "y", {2, 3}, {}, DType::kInt32));
+  ir::Graph g = b.Take();
+
+  passes::ConstantExpressionFold(g);
+
+  ASSERT_EQ(OpTypes(g), std::vector<std::string>{"Add"});
+  const ir::Tensor& folded = g.tensor(q);
+  ASSERT_TRUE(folded.is_constant);
+  EXPECT_EQ(folded.DataAs<int32_t>(), (std::vector<int32_t>{-3, 3, -1, 3, -3, 1}));
+}
+
+TEST(ConstantExpressionFold, FloatArithmeticAndActivationsStay) {
+  // Float constants are weights' business (their rounding belongs to the kernels), and an
+  // activation operand is data: neither folds.
+  GraphBuilder b;
+  const ir::TensorId f =
+      b.Op(OpType::kMul, "scale", {b.Floats("w", {2}, {1.5f, 2.0f}), b.Floats("k", {1}, {3.0f})},
+           "f", {2});
+  const ir::TensorId x = b.Input("x", {2});
+  b.Output(b.Op(OpType::kAdd, "add", {x, f}, "y", {2}));
+  ir::Graph g = b.Take();
+  passes::ConstantExpressionFold(g);
+  EXPECT_EQ(OpTypes(g), (std::vector<std::string>{"Mul", "Add"}));
+}
+
+TEST(ConstantExpressionFold, IntegerDivisionByZeroIsAnInvalidModel) {
+  GraphBuilder b;
+  const ir::TensorId q =
+      b.Op(OpType::kDiv, "div", {b.Int64s("n", {1}, {5}), b.Int64s("z", {1}, {0})}, "q", {1}, {},
+           DType::kInt64);
+  const ir::TensorId x = b.Input("x", {1}, DType::kInt64);
+  b.Output(b.Op(OpType::kAdd, "use", {x, q}, "y", {1}, {}, DType::kInt64));
+  ir::Graph g = b.Take();
+  try {
+    passes::ConstantExpressionFold(g);
+    FAIL() << "a division by zero folded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::kInvalidModel);
+    EXPECT_NE(std::string(e.what()).find("'div'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tigris
