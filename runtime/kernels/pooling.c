@@ -18,14 +18,17 @@ static tgrs_kernel_status check_pool(const tgrs_pool_params* p, const tgrs_row_w
       p->pad_bottom < 0 || p->pad_right < 0 || !tgrs_dims_valid(in) || !tgrs_dims_valid(out)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
-  /* The window fits the padded input, as ONNX requires of every pool. A convolution's
+  /* The window fits the padded input, as ONNX requires of every pool, give or take the
+   * stride - 1 positions a ceil_mode window may reach past it (its last window starts
+   * inside the input or the left padding): a 2-D tile's last column view can be narrower
+   * than the kernel by that much (googlenet's 3x3 / 2 ceil_mode pools). A convolution's
    * taps are bounded by its weights, which the plan must hold; a pool's kernel is only an
    * attribute, and a 2^15 x 2^15 window over a 1x1 map made the loop run for minutes
    * (found by fuzz_plan, fuzz/regressions/plan). */
   if ((int64_t)(p->kernel_h - 1) * p->dilation_h + 1 >
-          (int64_t)in->h + p->pad_top + p->pad_bottom ||
+          (int64_t)in->h + p->pad_top + p->pad_bottom + (p->stride_h - 1) ||
       (int64_t)(p->kernel_w - 1) * p->dilation_w + 1 >
-          (int64_t)in->w + p->pad_left + p->pad_right) {
+          (int64_t)in->w + p->pad_left + p->pad_right + (p->stride_w - 1)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   /* Padded extents and the window's tap count within int32, so tap ranges and average

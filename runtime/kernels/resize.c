@@ -1,9 +1,9 @@
 /*
- * Resize of H and W (ONNX Resize): nearest (int8 and float32) and linear (float32),
- * row-windowed. Coordinates follow onnxruntime's upsample code, in float: the original
- * coordinate from the transform mode, nearest rounding by mode and clamping to the input;
- * linear clamps the coordinate to [0, len - 1] and blends the two neighbours with
- * onnxruntime's weights (0.5 / 0.5 when both neighbours are the same row or column).
+ * Resize of H and W (ONNX Resize): nearest and linear, int8 and float32, row-windowed. Coordinates
+ * follow onnxruntime's upsample code, in float: the original coordinate from the transform mode,
+ * nearest rounding by mode and clamping to the input; linear clamps the coordinate to [0, len - 1]
+ * and blends the two neighbours with onnxruntime's weights (0.5 / 0.5 when both neighbours are the
+ * same row or column).
  */
 #include <math.h>
 #include <string.h>
@@ -123,24 +123,77 @@ static void resize_nearest_bytes(const tgrs_resize_params* p, const tgrs_row_win
   }
 }
 
+/* Linear resize of `input` (float32, or int8 when `s8`) rows in the window: per output
+ * pixel its four taps, weighted in onnxruntime's order, dx2*dy2*X11 + dx1*dy2*X21 +
+ * dx2*dy1*X12 + dx1*dy1*X22 (each weight product formed first, as the expression
+ * evaluates left to right). int8 values are dequantized on the way in and the blend
+ * quantized on the way out (ONNX QDQ around a float Resize). */
+static void resize_linear(const tgrs_resize_params* p, const tgrs_row_window* win, int s8,
+                          const tgrs_dims* in, const void* input, const tgrs_dims* out,
+                          void* output) {
+  const int32_t ch = in->c;
+  const size_t in_row = (size_t)in->w * (size_t)ch;
+  const int32_t out_rows = win->out_row_end - win->out_row_begin;
+  int32_t n, oy, ox, c;
+  for (n = 0; n < out->n; ++n) {
+    const size_t in_batch = (size_t)n * (size_t)win->in_rows * in_row;
+    size_t dst = (size_t)n * (size_t)out_rows * (size_t)out->w * (size_t)ch;
+    for (oy = win->out_row_begin; oy < win->out_row_end; ++oy) {
+      const linear_tap ty = linear_index(p, oy, p->scale_h, in->h, out->h);
+      const size_t row1 = in_batch + (size_t)(ty.i1 - win->in_row_begin) * in_row;
+      const size_t row2 = in_batch + (size_t)(ty.i2 - win->in_row_begin) * in_row;
+      for (ox = 0; ox < out->w; ++ox) {
+        const linear_tap tx = linear_index(p, ox, p->scale_w, in->w, out->w);
+        const size_t at[4] = {row1 + (size_t)tx.i1 * ch, row1 + (size_t)tx.i2 * ch,
+                              row2 + (size_t)tx.i1 * ch, row2 + (size_t)tx.i2 * ch};
+        const float w[4] = {tx.w1 * ty.w1, tx.w2 * ty.w1, tx.w1 * ty.w2, tx.w2 * ty.w2};
+        for (c = 0; c < ch; ++c, ++dst) {
+          float x[4], v;
+          int k;
+          for (k = 0; k < 4; ++k) {
+            x[k] = s8 ? (float)((int32_t)((const int8_t*)input)[at[k] + (size_t)c] -
+                                p->input_zero_point) *
+                            p->input_scale
+                      : ((const float*)input)[at[k] + (size_t)c];
+          }
+          v = w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3];
+          if (s8) {
+            ((int8_t*)output)[dst] =
+                tgrs_quantize_value_s8(v / p->output_scale, p->output_zero_point);
+          } else {
+            ((float*)output)[dst] = v;
+          }
+        }
+      }
+    }
+  }
+}
+
 tgrs_kernel_status tgrs_resize_s8(const tgrs_resize_params* resize, const tgrs_row_window* window,
                                   const tgrs_dims* input_dims, const int8_t* input,
                                   const tgrs_dims* output_dims, int8_t* output) {
   tgrs_kernel_status st;
-  if (resize == NULL || resize->mode != TGRS_RESIZE_NEAREST || input == NULL || output == NULL) {
+  if (resize == NULL || input == NULL || output == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
+  if (resize->mode == TGRS_RESIZE_LINEAR &&
+      (!(resize->input_scale > 0.0f) || !(resize->output_scale > 0.0f) ||
+       resize->input_zero_point < -128 || resize->input_zero_point > 127 ||
+       resize->output_zero_point < -128 || resize->output_zero_point > 127)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   st = check_resize(resize, window, input_dims, output_dims);
   if (st != TGRS_KERNEL_OK) return st;
-  resize_nearest_bytes(resize, window, 1, input_dims, (const unsigned char*)input, output_dims,
-                       (unsigned char*)output);
+  if (resize->mode == TGRS_RESIZE_NEAREST) {
+    resize_nearest_bytes(resize, window, 1, input_dims, (const unsigned char*)input, output_dims,
+                         (unsigned char*)output);
+  } else {
+    resize_linear(resize, window, 1, input_dims, input, output_dims, output);
+  }
   return TGRS_KERNEL_OK;
 }
 
 tgrs_kernel_status tgrs_resize_f32(const tgrs_resize_params* resize, const tgrs_row_window* window,
                                    const tgrs_dims* input_dims, const float* input,
                                    const tgrs_dims* output_dims, float* output) {
-  int32_t n, oy, ox, c;
   tgrs_kernel_status st;
   if (input == NULL || output == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
   st = check_resize(resize, window, input_dims, output_dims);
@@ -148,34 +201,8 @@ tgrs_kernel_status tgrs_resize_f32(const tgrs_resize_params* resize, const tgrs_
   if (resize->mode == TGRS_RESIZE_NEAREST) {
     resize_nearest_bytes(resize, window, sizeof(float), input_dims, (const unsigned char*)input,
                          output_dims, (unsigned char*)output);
-    return TGRS_KERNEL_OK;
-  }
-  {
-    const int32_t ch = input_dims->c, in_w = input_dims->w;
-    const size_t in_row = (size_t)in_w * ch;
-    const int32_t out_rows = window->out_row_end - window->out_row_begin;
-    for (n = 0; n < output_dims->n; ++n) {
-      const float* in_batch = input + (size_t)n * window->in_rows * in_row;
-      float* dst = output + (size_t)n * out_rows * output_dims->w * ch;
-      for (oy = window->out_row_begin; oy < window->out_row_end; ++oy) {
-        const linear_tap ty =
-            linear_index(resize, oy, resize->scale_h, input_dims->h, output_dims->h);
-        const float* row1 = in_batch + (size_t)(ty.i1 - window->in_row_begin) * in_row;
-        const float* row2 = in_batch + (size_t)(ty.i2 - window->in_row_begin) * in_row;
-        for (ox = 0; ox < output_dims->w; ++ox) {
-          const linear_tap tx = linear_index(resize, ox, resize->scale_w, in_w, output_dims->w);
-          const float* x11 = row1 + (size_t)tx.i1 * ch;
-          const float* x21 = row1 + (size_t)tx.i2 * ch;
-          const float* x12 = row2 + (size_t)tx.i1 * ch;
-          const float* x22 = row2 + (size_t)tx.i2 * ch;
-          for (c = 0; c < ch; ++c) {
-            /* onnxruntime's order: dx2*dy2*X11 + dx1*dy2*X21 + dx2*dy1*X12 + dx1*dy1*X22 */
-            *dst++ = tx.w1 * ty.w1 * x11[c] + tx.w2 * ty.w1 * x21[c] + tx.w1 * ty.w2 * x12[c] +
-                     tx.w2 * ty.w2 * x22[c];
-          }
-        }
-      }
-    }
+  } else {
+    resize_linear(resize, window, 0, input_dims, input, output_dims, output);
   }
   return TGRS_KERNEL_OK;
 }

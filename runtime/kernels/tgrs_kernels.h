@@ -650,12 +650,17 @@ typedef enum tgrs_resize_nearest {
 /* Resize of H and W (ONNX Resize; N and C unchanged). scale_h/scale_w are ONNX's scales
  * (output / input when given by sizes). Coordinates are computed in float as onnxruntime
  * does; nearest source indices and linear taps are clamped to the input.
- * int8: nearest only (a byte copy, same quantization in and out). */
+ * int8 nearest: a byte copy (same quantization in and out). int8 linear: ONNX QDQ's
+ * DequantizeLinear -> Resize -> QuantizeLinear, each value dequantized as tgrs_dequantize
+ * does, blended as the float32 kernel blends, quantized as tgrs_quantize does. */
 typedef struct tgrs_resize_params {
   tgrs_resize_mode mode;
   tgrs_resize_coord coord;
   tgrs_resize_nearest nearest;
   float scale_h, scale_w;
+  /* int8 linear only */
+  float input_scale, output_scale;
+  int32_t input_zero_point, output_zero_point;
 } tgrs_resize_params;
 
 tgrs_kernel_status tgrs_resize_s8(const tgrs_resize_params* resize, const tgrs_row_window* window,

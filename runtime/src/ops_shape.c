@@ -384,6 +384,10 @@ tgrs_status tgrs_op_resize(tgrs_op_call* call) {
     return st;
   }
   if (tgrs_call_is_s8(call)) {
+    p.input_scale = tgrs_tensor_scale(&call->in[0].tensor);
+    p.input_zero_point = tgrs_tensor_zero_point(&call->in[0].tensor);
+    p.output_scale = tgrs_tensor_scale(&call->out[0].tensor);
+    p.output_zero_point = tgrs_tensor_zero_point(&call->out[0].tensor);
     return tgrs_kernel_result(
         call, tgrs_resize_s8(&p, &call->window, &in, (const int8_t*)call->in[0].data, &out,
                              (int8_t*)call->out[0].data));

@@ -260,7 +260,8 @@ std::vector<float> Resize1D(const std::vector<float>& x, int out_w, tgrs_resize_
 
 TEST(Resize, NearestModesHandComputed) {
   const std::vector<float> x{0, 1, 2};
-  tgrs_resize_params p{TGRS_RESIZE_NEAREST, TGRS_COORD_ASYMMETRIC, TGRS_NEAREST_FLOOR, 1, 2};
+  tgrs_resize_params p{
+      TGRS_RESIZE_NEAREST, TGRS_COORD_ASYMMETRIC, TGRS_NEAREST_FLOOR, 1, 2, 1, 1, 0, 0};
   // asymmetric x / 2 floored: 0 0 1 1 2 2.
   EXPECT_EQ(Resize1D(x, 6, p), (std::vector<float>{0, 0, 1, 1, 2, 2}));
   // half_pixel (x + 0.5) / 2 - 0.5 = -0.25, 0.25, 0.75, 1.25, 1.75, 2.25;
@@ -285,8 +286,8 @@ TEST(Resize, NearestModesHandComputed) {
 }
 
 TEST(Resize, LinearHandComputed) {
-  tgrs_resize_params p{TGRS_RESIZE_LINEAR, TGRS_COORD_ALIGN_CORNERS, TGRS_NEAREST_FLOOR, 1,
-                       5.0f / 3.0f};
+  tgrs_resize_params p{
+      TGRS_RESIZE_LINEAR, TGRS_COORD_ALIGN_CORNERS, TGRS_NEAREST_FLOOR, 1, 5.0f / 3.0f, 1, 1, 0, 0};
   // align_corners 3 -> 5 over [0, 10, 20]: coordinates 0, .5, 1, 1.5, 2.
   EXPECT_EQ(Resize1D({0, 10, 20}, 5, p), (std::vector<float>{0, 5, 10, 15, 20}));
   // half_pixel 2 -> 4 over [0, 4]: coordinates -0.25 (clamped 0), 0.25, 0.75, 1.25 (1).
@@ -299,10 +300,17 @@ TEST(Resize, TilesAreByteIdenticalS8NearestAndF32Linear) {
   const tgrs_dims in{2, 5, 4, 3}, out{2, 10, 8, 3};
   const std::vector<int8_t> x8 = RandomS8(size_t(2) * 5 * 4 * 3, 540);
   const std::vector<float> xf = RandomF32(x8.size(), 541);
-  const tgrs_resize_params pn{TGRS_RESIZE_NEAREST, TGRS_COORD_HALF_PIXEL,
-                              TGRS_NEAREST_ROUND_PREFER_FLOOR, 2, 2};
-  const tgrs_resize_params pl{TGRS_RESIZE_LINEAR, TGRS_COORD_HALF_PIXEL,
-                              TGRS_NEAREST_ROUND_PREFER_FLOOR, 2, 2};
+  const tgrs_resize_params pn{TGRS_RESIZE_NEAREST,
+                              TGRS_COORD_HALF_PIXEL,
+                              TGRS_NEAREST_ROUND_PREFER_FLOOR,
+                              2,
+                              2,
+                              1,
+                              1,
+                              0,
+                              0};
+  const tgrs_resize_params pl{
+      TGRS_RESIZE_LINEAR, TGRS_COORD_HALF_PIXEL, TGRS_NEAREST_ROUND_PREFER_FLOOR, 2, 2, 1, 1, 0, 0};
   const tgrs_row_window full = tgrs_row_window_full(5, 10);
   std::vector<int8_t> y8(size_t(2) * 10 * 8 * 3);
   std::vector<float> yf(y8.size());
@@ -338,4 +346,52 @@ TEST(Resize, TilesAreByteIdenticalS8NearestAndF32Linear) {
 }
 
 }  // namespace
+TEST(Resize, LinearS8IsQdqAroundTheFloatKernel) {
+  // Hand-computed: [0, 4] at scale 0.5 is [0, 2]; half_pixel 2 -> 4 blends it to
+  // [0, 0.5, 1.5, 2], which at scale 0.25 and zero point -10 is [-10, -8, -4, -2].
+  {
+    const tgrs_dims in{1, 1, 2, 1}, out{1, 1, 4, 1};
+    const tgrs_resize_params p{
+        TGRS_RESIZE_LINEAR, TGRS_COORD_HALF_PIXEL, TGRS_NEAREST_FLOOR, 1, 2, 0.5f, 0.25f, 0, -10};
+    const std::vector<int8_t> x{0, 4};
+    std::vector<int8_t> y(4);
+    const tgrs_row_window w = tgrs_row_window_full(1, 1);
+    ASSERT_EQ(tgrs_resize_s8(&p, &w, &in, x.data(), &out, y.data()), TGRS_KERNEL_OK);
+    EXPECT_EQ(y, (std::vector<int8_t>{-10, -8, -4, -2}));
+  }
+  // Random data, a fractional scale (5 -> 12 rows, 4 -> 9 columns): the int8 kernel equals
+  // tgrs_dequantize -> tgrs_resize_f32 -> tgrs_quantize, value for value, and its row
+  // tiles the whole.
+  const tgrs_dims in{2, 5, 4, 3}, out{2, 12, 9, 3};
+  const std::vector<int8_t> x = RandomS8(size_t(2) * 5 * 4 * 3, 542);
+  const tgrs_resize_params p{TGRS_RESIZE_LINEAR,
+                             TGRS_COORD_PYTORCH_HALF_PIXEL,
+                             TGRS_NEAREST_ROUND_PREFER_FLOOR,
+                             2.4f,
+                             2.25f,
+                             0.031f,
+                             0.027f,
+                             7,
+                             -3};
+  const tgrs_row_window full = tgrs_row_window_full(5, 12);
+  std::vector<float> xf(x.size()), yf(size_t(2) * 12 * 9 * 3);
+  tgrs_dequantize_s8_f32(p.input_scale, p.input_zero_point, x.size(), x.data(), xf.data());
+  ASSERT_EQ(tgrs_resize_f32(&p, &full, &in, xf.data(), &out, yf.data()), TGRS_KERNEL_OK);
+  std::vector<int8_t> expected(yf.size()), y(yf.size());
+  tgrs_quantize_f32_s8(p.output_scale, p.output_zero_point, yf.size(), yf.data(), expected.data());
+  ASSERT_EQ(tgrs_resize_s8(&p, &full, &in, x.data(), &out, y.data()), TGRS_KERNEL_OK);
+  EXPECT_EQ(y, expected);
+  auto rows = [](int a, int b) {
+    const auto source = [](int r) { return std::max(0.0, (r + 0.5) / 2.4 - 0.5); };
+    return Rows{int(std::floor(source(a))) - 1, int(std::floor(source(b - 1))) + 2};
+  };
+  for (int tiles = 2; tiles <= 4; ++tiles) {
+    EXPECT_TRUE(SameBytes(RunTiledRows(x, 2, 5, 12, 12, 27, tiles, rows,
+                                       [&](const tgrs_row_window& w, const int8_t* i, int8_t* o) {
+                                         return tgrs_resize_s8(&p, &w, &in, i, &out, o);
+                                       }),
+                          y));
+  }
+}
+
 }  // namespace tigris::ref

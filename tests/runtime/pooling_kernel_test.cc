@@ -248,6 +248,24 @@ TEST(AvgPool, CountIncludePadHandComputed) {
   EXPECT_FLOAT_EQ(out[0], 10.0f / 9.0f);
 }
 
+TEST(MaxPool, CeilModeOverhangOnANarrowColumnView) {
+  // googlenet's 3x3 / 2 ceil_mode pool over 30 columns: its last output column reads
+  // columns 28, 29 and 30, one past the input. A 2-D tile's last column view then holds
+  // two columns under a 3-wide window; the kernel takes the overhang (less than a stride)
+  // as padding, as it does on the whole tensor. 3 rows x 2 columns, one channel.
+  const std::vector<float> x{1, 6, 3, 2, 5, 4};
+  const tgrs_dims in_d{1, 3, 2, 1}, out_d{1, 1, 1, 1};
+  const tgrs_pool_params p{3, 3, 2, 2, 1, 1, 0, 0, 0, 0, 0};
+  const tgrs_row_window w = tgrs_row_window_full(3, 1);
+  float out = 0.0f;
+  ASSERT_EQ(tgrs_max_pool_f32(&p, &w, &in_d, x.data(), &out_d, &out), TGRS_KERNEL_OK);
+  EXPECT_EQ(out, 6.0f);
+  // Two columns short is more than ceil_mode allows (stride - 1 = 1): refused.
+  const tgrs_dims one_column{1, 3, 1, 1};
+  EXPECT_EQ(tgrs_max_pool_f32(&p, &w, &one_column, x.data(), &out_d, &out),
+            TGRS_KERNEL_BAD_ARGUMENT);
+}
+
 TEST(GlobalPool, AvgAndMaxS8AndF32) {
   const int n = 2, h = 5, w = 3, c = 4;
   const Shape4 in{n, c, h, w};
