@@ -92,6 +92,12 @@ void PrintVerdict(std::FILE* out, const tigris_analysis* a, const json& j) {
       break;
     }
     case TIGRIS_VERDICT_NEEDS_WORK: {
+      if (tigris_analysis_refusal_status(a) != TIGRIS_OK) {
+        // Every stage fits, but compile refuses the plan (tigris_analysis_refusal).
+        text = "compile refuses this plan (" +
+               std::string(tigris_status_name(tigris_analysis_refusal_status(a))) + ")";
+        break;
+      }
       size_t blocked = 0;
       for (const json& s : j["stages"]) blocked += s["reasons"].empty() ? 0 : 1;
       text = std::to_string(blocked) + " of " + Count(stages, "stage", "stages") + " do not fit";
@@ -118,6 +124,9 @@ void PrintVerdict(std::FILE* out, const tigris_analysis* a, const json& j) {
                  schedule["search"].get<std::string>().c_str());
   }
 
+  if (tigris_analysis_refusal_status(a) != TIGRIS_OK) {
+    std::fprintf(out, "refused   %s\n", tigris_analysis_refusal(a));
+  }
   for (const json& s : j["stages"]) {
     if (s["reasons"].empty()) continue;
     std::string why;

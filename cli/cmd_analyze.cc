@@ -197,6 +197,11 @@ int AnalyzeUnderBudget(const tigris_model* model, const Args& args,
       }
     }
   }
+  // The report stands, but compile would refuse this plan: fail as compile fails.
+  if (tigris_analysis_refusal_status(analysis) != TIGRIS_OK) {
+    PrintLibraryError(tigris_analysis_refusal_status(analysis), tigris_analysis_refusal(analysis));
+    exit_code = 1;
+  }
   if (!args.Values("--timeline").empty()) {
     const std::string& path = args.Values("--timeline")[0];
     if (!WriteTimeline(analysis, path)) {

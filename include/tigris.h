@@ -47,7 +47,7 @@ extern "C" {
 #endif
 
 #define TIGRIS_VERSION_MAJOR 0
-#define TIGRIS_VERSION_MINOR 2
+#define TIGRIS_VERSION_MINOR 3
 #define TIGRIS_VERSION_PATCH 0
 /* One comparable number: MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define TIGRIS_VERSION_NUMBER \
@@ -300,8 +300,9 @@ TIGRIS_API tigris_status tigris_analyze_options_init(tigris_analyze_options* opt
 /* Plans `model` under the budgets: lifetimes, memory timeline, temporal partitioning,
  * spatial tiling and chains (docs/planning.md). The model is only read; it must outlive
  * nothing: the analysis copies what it needs.
- * @return TIGRIS_OK (whatever the verdict), TIGRIS_ERR_INVALID_BUDGET for fast_bytes 0,
- *         TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL when the spills exceed slow_bytes. */
+ * @return TIGRIS_OK (whatever the verdict, a refusal included: tigris_analysis_refusal),
+ *         TIGRIS_ERR_INVALID_BUDGET for fast_bytes 0, TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL when
+ *         the spills exceed slow_bytes. */
 TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_model* model,
                                         const tigris_analyze_options* options);
 /* tigris_analyze for a target description (the YAML text of `target_yaml`, named `source`
@@ -318,6 +319,17 @@ TIGRIS_API void tigris_analysis_free(tigris_analysis* analysis);
 
 /* Headline numbers (bytes, MACs). Zero / TIGRIS_VERDICT_NEEDS_WORK on a NULL handle. */
 TIGRIS_API tigris_verdict tigris_analysis_verdict(const tigris_analysis* analysis);
+/* The verdict is a promise: a plan whose stages all fit is compiled by tigris_analyze as
+ * tigris_plan (tigris_plan_for_target) compiles it with its default options, and read back
+ * by the runtime's verifier. Where that refuses it, the verdict is
+ * TIGRIS_VERDICT_NEEDS_WORK, refusal_status is the status tigris_plan would return
+ * (TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL, TIGRIS_ERR_UNSUPPORTED_OP, ...) and refusal its
+ * message (owned by the analysis). TIGRIS_OK and "" when nothing was refused (a stage that
+ * does not fit is told by the verdict and the JSON's stage reasons);
+ * TIGRIS_ERR_INVALID_ARGUMENT and "" for a NULL handle. The JSON's "refusal" says the
+ * same: {"status", "message"}, or null. Since 0.3. */
+TIGRIS_API tigris_status tigris_analysis_refusal_status(const tigris_analysis* analysis);
+TIGRIS_API const char* tigris_analysis_refusal(const tigris_analysis* analysis);
 /* Largest fast-memory footprint over all stages, exact: what the runtime will touch. */
 TIGRIS_API uint64_t tigris_analysis_scheduled_peak_bytes(const tigris_analysis* analysis);
 /* Peak of live bytes if the whole model ran as one untiled stage. */

@@ -24,7 +24,7 @@ import (
 	"runtime"
 )
 
-// Version of the libtigris actually loaded, e.g. "0.2.0".
+// Version of the libtigris actually loaded, e.g. "0.3.0".
 func Version() string { return version() }
 
 // ParseSize reads a human size ("256K", "1.5MiB"; K = 1024) with the library's parser.
@@ -170,6 +170,17 @@ func (a *Analysis) Close() error {
 }
 
 func (a *Analysis) Verdict() Verdict { return Verdict(C.tigris_analysis_verdict(a.h)) }
+
+// Refusal is what Compile would return for a plan whose stages all fit but that it
+// refuses (weights over the flash budget, an op the runtime cannot run); the verdict is
+// then VerdictNeedsWork. nil when nothing was refused.
+func (a *Analysis) Refusal() error {
+	status := Status(C.tigris_analysis_refusal_status(a.h))
+	if status == StatusOK {
+		return nil
+	}
+	return &Error{Status: status, Message: C.GoString(C.tigris_analysis_refusal(a.h))}
+}
 func (a *Analysis) ScheduledPeakBytes() uint64 {
 	return uint64(C.tigris_analysis_scheduled_peak_bytes(a.h))
 }

@@ -179,6 +179,35 @@ func TestParseSize(t *testing.T) {
 	}
 }
 
+// The verdict is a promise: weights over the flash budget make a plan whose stages fit
+// one that Compile refuses, so the analysis says needs_work and carries Compile's error.
+func TestRefusalIsCompilesError(t *testing.T) {
+	m, err := tigris.Load(modelPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	a, err := m.Analyze(tigris.Budgets{Fast: 64 << 10, Flash: 100 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if a.Verdict() != tigris.VerdictNeedsWork {
+		t.Errorf("verdict %v, want needs_work", a.Verdict())
+	}
+	if err := a.Refusal(); !errors.Is(err, &tigris.Error{Status: tigris.StatusFlashBudgetTooSmall}) {
+		t.Errorf("refusal %v, want TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL", err)
+	}
+	fits, err := m.Analyze(tigris.Budgets{Fast: 64 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fits.Close()
+	if err := fits.Refusal(); err != nil {
+		t.Errorf("refusal %v without a flash budget", err)
+	}
+}
+
 func TestZeroBudgetIsInvalidBudget(t *testing.T) {
 	m, err := tigris.Load(modelPath(t))
 	if err != nil {

@@ -7,9 +7,15 @@
 
 #include "plan/plan.h"
 #include "report/timeline_svg.h"
+#include "tigris.h"
 
 struct tigris_analysis {
   tigris::plan::PlanResult plan;
+  // What tigris_plan with its default options says of a plan whose verdict fits
+  // (tigris_analysis_refusal): TIGRIS_OK, or its status and message, and then the verdict
+  // is needs_work.
+  tigris_status refusal_status = TIGRIS_OK;
+  std::string refusal;
   size_t tiled_stage_count = 0;  // stages with strategy tiled or chain
   std::string json;              // tigris_analysis_json, built by tigris_analyze
   // The chart's data (names included), so the SVG can be drawn on first request without

@@ -6,7 +6,9 @@
 #include "api/budget.h"
 #include "api/model.h"
 #include "api/model_json.h"
+#include "api/plan_handle.h"
 #include "api/status.h"
+#include "emit/compile.h"
 #include "plan/plan_json.h"
 #include "plan/planner.h"
 #include "target/target.h"
@@ -73,14 +75,20 @@ Json TargetMemories(const ir::Graph& graph, const plan::PlanResult& result,
   return memories;
 }
 
-std::string AnalysisJson(const ir::Graph& graph, const plan::PlanResult& result,
+std::string AnalysisJson(const ir::Graph& graph, const tigris_analysis& analysis,
                          const target::Target* target = nullptr) {
+  const plan::PlanResult& result = analysis.plan;
   const nlohmann::json plan_json = plan::PlanToJson(graph, result);
   Json out;
   out["model"] = ModelToJson(graph, false);
   for (const char* key : {"budget", "verdict", "scheduled_peak_bytes", "slow_peak_bytes", "memory",
                           "totals", "stages", "chains", "timeline"}) {
     out[key] = Json::parse(plan_json.at(key).dump(-1, ' ', false, kReplaceInvalidUtf8));
+  }
+  out["refusal"] = nullptr;
+  if (analysis.refusal_status != TIGRIS_OK) {
+    out["refusal"] = {{"status", tigris_status_name(analysis.refusal_status)},
+                      {"message", analysis.refusal}};
   }
   if (target) {
     out["target"] = {{"source", target->source},
@@ -93,6 +101,34 @@ std::string AnalysisJson(const ir::Graph& graph, const plan::PlanResult& result,
     if (!out.contains(key)) out[key] = Json::parse(value.dump(-1, ' ', false, kReplaceInvalidUtf8));
   }
   return out.dump(2, ' ', false, kReplaceInvalidUtf8);
+}
+
+// The verdict is a promise (issue 37; docs/planning.md, step 6): a plan that fits is
+// compiled as tigris_plan compiles it with its default options (weights auto) and read
+// back by the runtime's verifier. Where compile would refuse it, the analysis keeps
+// compile's status and message (tigris_analysis_refusal) and its verdict becomes
+// needs_work, so analyze never says a model fits that compile refuses. What it costs: a
+// second planning pass and the emission, about as much again as the analysis (0.1 s for
+// MobileNetV2-1.0 at 64K).
+template <typename Compile>
+void CheckCompiles(tigris_analysis& analysis, Compile&& compile) {
+  if (analysis.plan.verdict == plan::Verdict::kNeedsWork) return;
+  try {
+    tigris_execution_plan handle;
+    handle.bytes = compile().emitted.bytes;
+    DescribePlan(handle, /*summary=*/false);
+  } catch (const Error& e) {
+    analysis.refusal_status = static_cast<tigris_status>(e.status());
+    analysis.refusal = e.what();
+    analysis.plan.verdict = plan::Verdict::kNeedsWork;
+  }
+}
+
+emit::EmitOptions DefaultEmitOptions() {
+  emit::EmitOptions options;  // TIGRIS_WEIGHTS_AUTO, as TIGRIS_PLAN_OPTIONS_INIT has it
+  options.xip = true;
+  options.copy_where_faster = true;
+  return options;
 }
 
 size_t CountTiledStages(const plan::PlanResult& result) {
@@ -124,9 +160,12 @@ TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_mode
     if (!model) throw Error(Status::kInvalidArgument, "tigris_analyze: model must not be NULL");
     const tigris::plan::Budget budget = tigris::api::ToBudget(options);
     analysis.plan = tigris::plan::PlanModel(model->graph, budget);
+    tigris::api::CheckCompiles(analysis, [&] {
+      return tigris::emit::Compile(model->graph, budget, tigris::api::DefaultEmitOptions());
+    });
     analysis.tiled_stage_count = tigris::api::CountTiledStages(analysis.plan);
     // The plan's own graph: the planner may have rewritten its copy (plan/rewrites.h).
-    analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis.plan);
+    analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis);
     tigris::report::ChartMemories memories;
     memories.spills_capacity = budget.slow_bytes;
     memories.plan_capacity = budget.flash_bytes;
@@ -151,8 +190,12 @@ TIGRIS_API tigris_status tigris_analyze_for_target(tigris_analysis** out, const 
         tigris::plan::Budget budget = request.choices;
         budget.fast_bytes = target.memories[static_cast<size_t>(target.ScratchMemory())].size;
         analysis.plan = tigris::plan::PlanModel(model->graph, budget);
+        tigris::api::CheckCompiles(analysis, [&] {
+          return tigris::emit::CompileForTarget(model->graph, target, request.choices,
+                                                tigris::api::DefaultEmitOptions());
+        });
         analysis.tiled_stage_count = tigris::api::CountTiledStages(analysis.plan);
-        analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis.plan, &target);
+        analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis, &target);
         // The chart's plot and lanes carry the memories' names (docs/memories.md).
         tigris::report::ChartMemories memories;
         memories.scratch = target.memories[static_cast<size_t>(target.ScratchMemory())].name;
@@ -173,6 +216,14 @@ TIGRIS_API void tigris_analysis_free(tigris_analysis* analysis) { delete analysi
 TIGRIS_API tigris_verdict tigris_analysis_verdict(const tigris_analysis* analysis) {
   // plan::Verdict and tigris_verdict share their pinned values (plan/plan.h, tigris.h).
   return analysis ? static_cast<tigris_verdict>(analysis->plan.verdict) : TIGRIS_VERDICT_NEEDS_WORK;
+}
+
+TIGRIS_API tigris_status tigris_analysis_refusal_status(const tigris_analysis* analysis) {
+  return analysis ? analysis->refusal_status : TIGRIS_ERR_INVALID_ARGUMENT;
+}
+
+TIGRIS_API const char* tigris_analysis_refusal(const tigris_analysis* analysis) {
+  return analysis ? analysis->refusal.c_str() : "";
 }
 
 TIGRIS_API uint64_t tigris_analysis_scheduled_peak_bytes(const tigris_analysis* analysis) {

@@ -331,7 +331,38 @@ TEST(AnalyzeTest, AccessorsOnNullAreNeutral) {
   EXPECT_EQ(tigris_analysis_slow_traffic_bytes(nullptr), 0u);
   EXPECT_STREQ(tigris_analysis_json(nullptr), "");
   EXPECT_STREQ(tigris_analysis_timeline_svg(nullptr), "");
+  EXPECT_EQ(tigris_analysis_refusal_status(nullptr), TIGRIS_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tigris_analysis_refusal(nullptr), "");
   tigris_analysis_free(nullptr);
+}
+
+// The verdict is a promise: a plan whose stages fit but that tigris_plan refuses (here its
+// weights exceed the flash budget) is needs_work, with tigris_plan's status and message;
+// the same budgets without the flash limit fit, with nothing refused.
+TEST(AnalyzeTest, AVerdictCompileWouldRefuseIsNeedsWorkWithCompilesStatus) {
+  ModelPtr m = LoadShared("vww_mobilenetv1_025_96.onnx");
+  AnalysisPtr refused = Analyze(m.get(), Budget(64 * 1024, 0, 100 * 1024));
+  EXPECT_EQ(tigris_analysis_verdict(refused.get()), TIGRIS_VERDICT_NEEDS_WORK);
+  EXPECT_EQ(tigris_analysis_refusal_status(refused.get()), TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL);
+  EXPECT_NE(std::string(tigris_analysis_refusal(refused.get())).find("flash budget is 102400"),
+            std::string::npos)
+      << tigris_analysis_refusal(refused.get());
+  const nlohmann::json j = nlohmann::json::parse(tigris_analysis_json(refused.get()));
+  EXPECT_EQ(j.at("verdict"), "needs_work");
+  EXPECT_EQ(j.at("refusal").at("status"), "TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL");
+
+  tigris_plan_options po = TIGRIS_PLAN_OPTIONS_INIT;
+  po.fast_bytes = 64 * 1024;
+  po.flash_bytes = 100 * 1024;
+  tigris_execution_plan* plan = nullptr;
+  EXPECT_EQ(tigris_plan(&plan, m.get(), &po), TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL);
+  tigris_plan_free(plan);
+
+  AnalysisPtr fits = Analyze(m.get(), Budget(64 * 1024));
+  EXPECT_EQ(tigris_analysis_verdict(fits.get()), TIGRIS_VERDICT_TILED);
+  EXPECT_EQ(tigris_analysis_refusal_status(fits.get()), TIGRIS_OK);
+  EXPECT_STREQ(tigris_analysis_refusal(fits.get()), "");
+  EXPECT_TRUE(nlohmann::json::parse(tigris_analysis_json(fits.get())).at("refusal").is_null());
 }
 
 TEST(AnalyzeTest, OneStageWhenEverythingFits) {

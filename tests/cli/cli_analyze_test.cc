@@ -236,10 +236,31 @@ TEST(CliAnalyzeTest, LibraryErrorsExitOneWithTheStatusName) {
 }
 
 TEST(CliAnalyzeTest, FlashBelowTheWeightsIsFlagged) {
+  // The weights (hundreds of KiB of float32) exceed 100 KiB. The report says so, and, as
+  // compile refuses the plan, analyze does too: verdict needs_work, the refusal named, exit
+  // 1 with compile's status (the verdict is a promise, docs/planning.md step 6).
   auto r = Analyze("vww_mobilenetv1_025_96.onnx", "-m 64K -f 100K");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  // The weights (hundreds of KiB of float32) exceed 100 KiB; the emitter enforces it.
+  EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("(over the budget)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verdict   needs_work: compile refuses this plan"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("refused   the plan is "), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("[TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL]"), std::string::npos) << r.err;
+  const std::string out = (std::filesystem::temp_directory_path() / "flash.tgrs").string();
+  auto compiled =
+      RunCommand(TigrisCli() + " compile " + SharedOnnxModel("vww_mobilenetv1_025_96.onnx") +
+                 " -m 64K -f 100K -o " + out);
+  EXPECT_EQ(compiled.exit_code, 1);
+  EXPECT_NE(compiled.err.find("[TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL]"), std::string::npos);
+
+  auto json = Analyze("vww_mobilenetv1_025_96.onnx", "-m 64K -f 100K --json");
+  EXPECT_EQ(json.exit_code, 1);
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j.at("verdict"), "needs_work");
+  EXPECT_EQ(j.at("refusal").at("status"), "TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL");
+  auto fits = Analyze("vww_mobilenetv1_025_96.onnx", "-m 64K --json");
+  ASSERT_EQ(fits.exit_code, 0) << fits.err;
+  EXPECT_TRUE(nlohmann::json::parse(fits.out).at("refusal").is_null());
 }
 
 }  // namespace

@@ -133,6 +133,17 @@ namespace Tigris
         public void Dispose() { h.Dispose(); }
 
         public Verdict Verdict { get { return (Verdict)tigris_c.tigris_analysis_verdict(h); } }
+        /// <summary>What Compile would throw for a plan whose stages all fit but that it
+        /// refuses (the verdict is then NeedsWork); null when nothing was refused.</summary>
+        public TigrisException Refusal
+        {
+            get
+            {
+                var status = tigris_c.tigris_analysis_refusal_status(h);
+                if (status == tigris_status.TIGRIS_OK) return null;
+                return new TigrisException((int)status, tigris_c.tigris_analysis_refusal(h));
+            }
+        }
         public ulong ScheduledPeakBytes { get { return tigris_c.tigris_analysis_scheduled_peak_bytes(h); } }
         public ulong NaivePeakBytes { get { return tigris_c.tigris_analysis_naive_peak_bytes(h); } }
         public ulong SlowPeakBytes { get { return tigris_c.tigris_analysis_slow_peak_bytes(h); } }

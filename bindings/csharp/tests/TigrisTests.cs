@@ -77,6 +77,25 @@ public static class TigrisTests
         }
     }
 
+    // The verdict is a promise: weights over the flash budget make a plan whose stages fit
+    // one that Compile refuses, so the analysis says NeedsWork and carries Compile's error.
+    public static void TestRefusalIsCompilesError()
+    {
+        using (Model m = Model.Load(ModelPath))
+        {
+            using (Analysis refused = m.Analyze(64 * 1024, 0, 100 * 1024))
+            {
+                Assert.Equal(Verdict.NeedsWork, refused.Verdict, "verdict");
+                Assert.True(refused.Refusal != null, "a refusal");
+                Assert.Equal("TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL", refused.Refusal.StatusName, "status");
+            }
+            using (Analysis fits = m.Analyze("64K"))
+            {
+                Assert.True(fits.Refusal == null, "no refusal without a flash budget");
+            }
+        }
+    }
+
     public static void TestExactLayoutMatchesCli()
     {
         string path = Path.Combine(Env("TIGRIS_MODELS_DIR"), "onnx", "cifar_mobilenet_relu6.onnx");

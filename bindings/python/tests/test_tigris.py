@@ -43,6 +43,16 @@ def test_bad_layout_options_raise_invalid_argument(model_path):
         assert "time_limit_seconds" in info.value.message
 
 
+def test_a_plan_compile_refuses_is_needs_work_with_its_status(model_path):
+    """The verdict is a promise: weights over the flash budget make a plan whose stages fit
+    one that compile refuses; the report says needs_work and names compile's status."""
+    with tigris.load(model_path) as model:
+        report = model.analyze(fast="64K", flash="100K")
+        assert report["verdict"] == "needs_work"
+        assert report["refusal"]["status"] == "TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL"
+        assert model.analyze(fast="64K")["refusal"] is None
+
+
 def test_int_and_string_sizes_agree(model_path):
     with tigris.load(model_path) as model:
         assert model.analyze(fast=64 * 1024) == model.analyze(fast="64K")

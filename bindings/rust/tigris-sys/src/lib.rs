@@ -327,6 +327,9 @@ extern "C" {
     ) -> tigris_status;
     pub fn tigris_analysis_free(analysis: *mut tigris_analysis);
     pub fn tigris_analysis_verdict(analysis: *const tigris_analysis) -> tigris_verdict;
+    // 0.3: why tigris_plan would refuse a plan whose stages fit.
+    pub fn tigris_analysis_refusal_status(analysis: *const tigris_analysis) -> tigris_status;
+    pub fn tigris_analysis_refusal(analysis: *const tigris_analysis) -> *const c_char;
     pub fn tigris_analysis_scheduled_peak_bytes(analysis: *const tigris_analysis) -> u64;
     pub fn tigris_analysis_naive_peak_bytes(analysis: *const tigris_analysis) -> u64;
     pub fn tigris_analysis_slow_peak_bytes(analysis: *const tigris_analysis) -> u64;

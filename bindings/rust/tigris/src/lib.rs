@@ -22,7 +22,7 @@ pub use model::{Analysis, Budgets, Layout, Model, Objective, Plan, Target, Verdi
 pub use run::{DType, Input, Output, RunOptions, RunStats, TensorData, TensorInfo};
 pub use size::{parse_size, Size};
 
-/// Version of the libtigris actually loaded, e.g. "0.2.0".
+/// Version of the libtigris actually loaded, e.g. "0.3.0".
 pub fn version() -> String {
     unsafe { error::cstr(tigris_sys::tigris_version()) }
 }

@@ -323,6 +323,17 @@ impl Analysis {
             _ => Verdict::NeedsWork,
         }
     }
+    /// What `compile` would say of a plan whose stages all fit but that it refuses (its
+    /// weights over the flash budget, an op the runtime cannot run): then the verdict is
+    /// `NeedsWork`. `None` when nothing was refused.
+    pub fn refusal(&self) -> Option<Error> {
+        // SAFETY: a live handle; the message is owned by it and copied here.
+        let status = unsafe { sys::tigris_analysis_refusal_status(self.raw) };
+        if status == sys::TIGRIS_OK {
+            return None;
+        }
+        Some(Error::new(status, unsafe { cstr(sys::tigris_analysis_refusal(self.raw)) }))
+    }
     pub fn scheduled_peak_bytes(&self) -> u64 {
         unsafe { sys::tigris_analysis_scheduled_peak_bytes(self.raw) }
     }

@@ -68,6 +68,21 @@ fn analyze_headline_numbers_match_cli() {
     assert_eq!(a.json().trim_end(), text.trim_end());
 }
 
+// The verdict is a promise: weights over the flash budget make a plan whose stages fit one
+// that compile refuses, so the analysis says needs_work and carries compile's error.
+#[test]
+fn a_refused_plan_is_needs_work_with_compiles_error() {
+    let model = Model::load(model_path()).unwrap();
+    let mut budgets = Budgets::fast("64K");
+    budgets.flash = Some("100K".into());
+    let refused = model.analyze(&budgets).unwrap();
+    assert_eq!(verdict_name(refused.verdict()), "needs_work");
+    let error = refused.refusal().expect("a refusal");
+    assert_eq!(error.status_name(), "TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL");
+    assert!(error.message().contains("flash budget"), "{}", error.message());
+    assert!(model.analyze(&Budgets::fast("64K")).unwrap().refusal().is_none());
+}
+
 #[test]
 fn numeric_and_text_budgets_agree() {
     let model = Model::load(model_path()).unwrap();
