@@ -12,7 +12,8 @@ MODELS_DIR = pathlib.Path(os.environ.get("TIGRIS_MODELS_DIR", "../shared/models"
 SOURCE_DIR = pathlib.Path(__file__).resolve().parents[2]  # the repository (tests/e2e/..)
 TIGRIS = os.environ.get("TIGRIS_CLI", str(BUILD_DIR / "bin" / "tigris"))
 WORK_DIR = BUILD_DIR / "e2e-work"
-SUMMARY_PATH = BUILD_DIR / "e2e-equivalence-summary.txt"
+# One table per ctest entry (tests/e2e/CMakeLists.txt names each its own).
+SUMMARY_PATH = BUILD_DIR / os.environ.get("TIGRIS_E2E_SUMMARY", "e2e-equivalence-summary.txt")
 
 # model/variant -> worst-case numbers, filled by the tests.
 RESULTS = {}

@@ -28,13 +28,13 @@ import onnxruntime as ort
 import pytest
 
 from conftest import BUILD_DIR, MODELS_DIR, SOURCE_DIR, WORK_DIR, record, tigris
+from plan_checks import ALIGNMENT, check_memory_promise, inspect, run_plan
 
 UNTILED = "64M"
 # mobilenet_v2_100_224 is by far the heaviest model: three budgets (issue 5).
 HEAVY = {"mobilenet_v2_100_224"}
 # Outputs that are not class scores (an autoencoder reconstructs its input).
 NOT_CLASSIFIERS = {"anomaly_fc_autoencoder", "mlperf_ad_autoencoder_int8"}
-ALIGNMENT = 16  # docs/memory-model.md, "Alignment"
 def stems():
     return sorted(p.stem for p in (MODELS_DIR / "onnx").glob("*.onnx"))
 
@@ -146,44 +146,12 @@ def min_budget(stem, variant):
 
 
 @functools.lru_cache(maxsize=None)
-def inspect(plan):
-    return json.loads(tigris("inspect", "--json", plan).stdout)
-
-
-RUN_PATTERNS = {
-    "fast_hwm": r"fast +high-water (\d+) of",
-    "fast_arena": r"fast +high-water \d+ of (\d+) bytes",
-    "slow_hwm": r"slow +high-water (\d+) of",
-    "slow_arena": r"slow +high-water \d+ of (\d+) bytes",
-}
-
-
-def run_plan(plan, x_path, tag):
-    out = WORK_DIR / f"{plan.stem}.{tag}.out.npy"
-    result = tigris("run", plan, "--input", x_path, "--output", out)
-    stats = {k: int(re.search(p, result.stdout).group(1)) for k, p in RUN_PATTERNS.items()}
-    stats["poison"] = re.search(r"poison +fast (\w+), slow (\w+)", result.stdout).groups()
-    return np.load(out), stats
-
-
-@functools.lru_cache(maxsize=None)
 def untiled_bytes(stem, variant):
     x_path, _ = reference(stem, variant)
     plan = compile_plan(stem, variant, UNTILED)
     assert plan is not None
     y, _ = run_plan(plan, x_path, "untiled")
     return y.tobytes()
-
-
-def check_memory_promise(plan, stats):
-    header = inspect(plan)["plan"]
-    fast = header["fast_arena_bytes"]
-    assert stats["fast_arena"] == fast, "tigris run must default to the plan's arena"
-    assert stats["slow_arena"] == header["slow_arena_bytes"]
-    rounded = -(-stats["fast_hwm"] // ALIGNMENT) * ALIGNMENT
-    assert rounded == fast, f"measured fast high-water {stats['fast_hwm']} vs plan {fast}"
-    assert stats["slow_hwm"] <= header["slow_arena_bytes"]
-    assert stats["poison"] == ("intact", "intact"), stats["poison"]
 
 
 def compare(stem, variant, plan, y, ref):
