@@ -4,7 +4,11 @@ same models and budgets. Prints one table row per (model, budget):
 
   verdict, scheduled peak, stages, tiled stages, chains, slow traffic, time to analyze
 
-then the rows where ours is worse. See README.md here for what each column measures.
+then whether our plan at that budget compiled and ran (`tigris compile` with its default
+options, then `tigris run` on a fixed random input: the output bytes equal to the untiled
+64M plan's, or within 1e-5 of its largest magnitude where an FDT split reorders float
+sums), then the rows where ours is worse. See README.md here for what each column
+measures.
 Not part of the test suite: it needs the network once (pip) and takes a minute or two.
 
   bench/compare/compare_tigris_ml.py --build build [--int8] [--budgets 512,256,128,64,32]
@@ -15,12 +19,16 @@ memory unlimited for both, bisected to 3%) and their ratio (issue 11's table).
 """
 
 import argparse
+import array
+import ast
 import ctypes
 import glob
 import json
 import os
+import random
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -118,6 +126,75 @@ def our_smallest(tigris: Path, model: str, lo: int = 256, hi: int = 64 << 20):
     return hi
 
 
+# .npy I/O without numpy (this script runs on the system Python): format version 1.0, a
+# dict header padded to 64 bytes, little-endian data in C order.
+NPY_TYPES = {"float32": ("<f4", "f"), "int8": ("|i1", "b"), "uint8": ("|u1", "B"),
+             "int32": ("<i4", "i"), "int64": ("<i8", "q")}
+
+
+def write_npy(path: Path, shape: list[int], dtype: str, rng: random.Random) -> None:
+    descr, code = NPY_TYPES[dtype]
+    count = 1
+    for d in shape:
+        count *= d
+    if code == "f":
+        values = array.array(code, (rng.gauss(0.0, 1.0) for _ in range(count)))
+    else:
+        lo, hi = (-128, 127) if code == "b" else (0, 255) if code == "B" else (0, 9)
+        values = array.array(code, (rng.randint(lo, hi) for _ in range(count)))
+    header = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': {tuple(shape)}, }}"
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    path.write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") +
+                     header.encode() + values.tobytes())
+
+
+def read_npy(path: Path) -> tuple[str, bytes]:
+    raw = path.read_bytes()
+    length = int.from_bytes(raw[8:10], "little")
+    header = ast.literal_eval(raw[10:10 + length].decode())
+    return header["descr"], raw[10 + length:]
+
+
+def our_plan_runs(tigris: Path, model: str, budget: int) -> str:
+    """Compiles MODEL at BUDGET and at 64M (default options), runs both on one fixed input
+    and compares: "yes" (same bytes), "yes (1e-5)" (float within 1e-5 of the largest
+    magnitude: an FDT split), else what failed."""
+    summary = subprocess.run([str(tigris), "analyze", model, "--json"], capture_output=True,
+                             text=True)
+    if summary.returncode != 0:
+        return "load failed"
+    with tempfile.TemporaryDirectory() as work:
+        work = Path(work)
+        rng = random.Random(0)
+        inputs = []
+        for i, spec in enumerate(json.loads(summary.stdout)["model"]["inputs"]):
+            if spec["dtype"] not in NPY_TYPES:
+                return f"input dtype {spec['dtype']}"
+            inputs += ["--input", str(work / f"x{i}.npy")]
+            write_npy(work / f"x{i}.npy", spec["shape"], spec["dtype"], rng)
+        outputs = {}
+        for tag, size in (("plan", budget), ("untiled", 64 << 20)):
+            plan = work / f"{tag}.tgrs"
+            out = subprocess.run([str(tigris), "compile", model, "-m", str(size), "-o", str(plan)],
+                                 capture_output=True, text=True)
+            if out.returncode != 0:
+                return "NO: compile refused" if tag == "plan" else "NO: untiled refused"
+            out = subprocess.run([str(tigris), "run", str(plan), *inputs, "--output",
+                                  str(work / f"{tag}.npy")], capture_output=True, text=True)
+            if out.returncode != 0:
+                return "NO: run failed"
+            outputs[tag] = read_npy(work / f"{tag}.npy")
+    (descr, ours_bytes), (_, untiled_bytes) = outputs["plan"], outputs["untiled"]
+    if ours_bytes == untiled_bytes:
+        return "yes"
+    if descr == "<f4":
+        a, b = array.array("f", ours_bytes), array.array("f", untiled_bytes)
+        largest = max((abs(v) for v in b), default=0.0) or 1.0
+        if max(abs(x - y) for x, y in zip(a, b)) <= 1e-5 * largest:
+            return "yes (1e-5)"
+    return "NO: output differs"
+
+
 def print_smallest(tigris: Path, python: Path, models: list[str], json_path) -> None:
     out = subprocess.run([str(python), str(HERE / "tigris_ml_probe.py"), "--smallest", *models],
                          check=True, capture_output=True, text=True)
@@ -126,8 +203,8 @@ def print_smallest(tigris: Path, python: Path, models: list[str], json_path) -> 
         row = json.loads(line)
         theirs_by_model[row["model"]] = row
     rows = []
-    print(f"{'model':40} {'ours':>10} {'tigris-ml':>10} {'ours/theirs':>12}")
-    print("-" * 75)
+    print(f"{'model':40} {'ours':>10} {'tigris-ml':>10} {'ours/theirs':>12}  ours compiled+ran")
+    print("-" * 95)
     for model in models:
         o = our_smallest(tigris, model)
         t = theirs_by_model.get(model, {})
@@ -135,8 +212,10 @@ def print_smallest(tigris: Path, python: Path, models: list[str], json_path) -> 
         theirs_value = t.get("smallest")
         ratio = f"{o / theirs_value:.2f}" if o and theirs_value else "-"
         their_text = kib_exact(theirs_value) if "error" not in t else "error"
-        print(f"{name:40} {kib_exact(o):>10} {their_text:>10} {ratio:>12}")
-        rows.append({"model": name, "ours": o, "theirs": theirs_value, "error": t.get("error")})
+        ran = our_plan_runs(tigris, model, o) if o else "-"
+        print(f"{name:40} {kib_exact(o):>10} {their_text:>10} {ratio:>12}  {ran}")
+        rows.append({"model": name, "ours": o, "theirs": theirs_value, "error": t.get("error"),
+                     "ours_ran": ran})
     if json_path:
         Path(json_path).write_text(json.dumps(rows, indent=1))
 
@@ -196,13 +275,15 @@ def main() -> int:
     for budget in budgets:
         their_rows = theirs(python, models, budget, args.repeat)
         for model in models:
+            o = ours(tigris, lib, model, budget, args.repeat)
+            if o.get("fits"):
+                o["ran"] = our_plan_runs(tigris, model, budget)
             rows.append({"model": Path(model).name.removesuffix(".onnx"), "budget": budget,
-                         "ours": ours(tigris, lib, model, budget, args.repeat),
-                         "theirs": their_rows[model]})
+                         "ours": o, "theirs": their_rows[model]})
     rows.sort(key=lambda r: (r["model"], -r["budget"]))
 
     header = (f"{'model':34} {'budget':>6}  {'fits o/t':9} {'peak o/t':>13}  {'stages':>7} "
-              f"{'tiled':>7} {'chains':>6} {'slow traffic o/t':>17} {'ms o/t':>13}")
+              f"{'tiled':>7} {'chains':>6} {'slow traffic o/t':>17} {'ms o/t':>13}  ours ran")
     print(header)
     print("-" * len(header))
     worse = []
@@ -217,8 +298,11 @@ def main() -> int:
               f"{pair(o['stages'], t['stages']):>7} {pair(o['tiled_stages'], t['tiled_stages']):>7} "
               f"{pair(o['chains'], t['chains']):>6} "
               f"{pair(o['slow_traffic_bytes'], t['slow_traffic_bytes'], kib):>17} "
-              f"{pair(o['seconds'] * 1000, t['seconds'] * 1000, lambda s: f'{s:.1f}'):>13}")
+              f"{pair(o['seconds'] * 1000, t['seconds'] * 1000, lambda s: f'{s:.1f}'):>13}  "
+              f"{o.get('ran', '-')}")
         why = []
+        if o["fits"] and not o.get("ran", "").startswith("yes"):
+            why.append(f"analyze fits but the plan did not run: {o.get('ran')}")
         if t["fits"] and not o["fits"]:
             why.append("does not fit where tigris-ml fits")
         if (o["fits"] and t["fits"] and t["slow_traffic_bytes"] is not None
