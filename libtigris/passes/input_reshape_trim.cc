@@ -17,11 +17,10 @@
 // one trim per input): a rank-4 result with C == 1 or H == W == 1, and a caller's shape
 // the runtime's input copy takes as the same bytes: another rank, or exactly the runtime
 // layout's [N, H, W, C] (runtime/src/host_io.c).
-#include <algorithm>
-#include <utility>
 #include <vector>
 
 #include "passes/passes.h"
+#include "passes/rewrite_util.h"
 
 namespace tigris::passes {
 namespace {
@@ -37,28 +36,18 @@ bool TrimOne(ir::Graph& graph) {
   const std::vector<std::vector<int>> consumers = graph.ConsumerIndex();
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const ir::Op& op = graph.ops[i];
-    if (op.type != ir::OpType::kReshape || op.outputs.size() != 1) continue;
-    const ir::TensorId in = op.input(0);
-    const ir::TensorId out = op.outputs[0];
-    if (in == ir::kNoTensor || graph.IsGraphOutput(in) || graph.IsGraphOutput(out)) continue;
-    const auto input = std::find(graph.inputs.begin(), graph.inputs.end(), in);
-    if (input == graph.inputs.end() || consumers[static_cast<size_t>(in)].size() != 1) continue;
-    ir::Tensor& in_tensor = graph.tensor(in);
-    ir::Tensor& out_tensor = graph.tensor(out);
-    if (!in_tensor.host_permutation.empty() || !in_tensor.host_shape.empty() ||
-        in_tensor.dtype != out_tensor.dtype || !(in_tensor.quant == out_tensor.quant) ||
-        !SameRuntimeBytes(in_tensor.shape, out_tensor.shape)) {
+    if (op.type != ir::OpType::kReshape) continue;
+    const auto input = LoneReadGraphInput(graph, consumers, i);
+    if (input == graph.inputs.end()) continue;
+    const ir::Tensor& in = graph.tensor(*input);
+    ir::Tensor& out = graph.tensor(op.outputs[0]);
+    if (in.dtype != out.dtype || !(in.quant == out.quant) ||
+        !SameRuntimeBytes(in.shape, out.shape)) {
       continue;
     }
-    out_tensor.host_shape = in_tensor.shape;
-    out_tensor.host_dtype = in_tensor.host_dtype;
-    // The input answers to the user's name; the old input tensor is dropped by
-    // Graph::Compact() once nothing references it.
-    std::swap(in_tensor.name, out_tensor.name);
-    *input = out;
-    std::vector<bool> dead(graph.ops.size(), false);
-    dead[i] = true;
-    graph.EraseOps(dead);
+    out.host_shape = in.shape;
+    out.host_dtype = in.host_dtype;
+    MoveToHost(graph, i, input);
     return true;
   }
   return false;

@@ -14,8 +14,6 @@
 // Conditions: the input is read by that Transpose only and is not a graph output; the
 // Transpose's output is not a graph output (a model that only transposes keeps its op).
 // The input tensor the user addresses keeps its name.
-#include <algorithm>
-#include <utility>
 #include <vector>
 
 #include "passes/passes.h"
@@ -29,23 +27,12 @@ bool TrimOne(ir::Graph& graph) {
   const std::vector<std::vector<int>> consumers = graph.ConsumerIndex();
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const ir::Op& op = graph.ops[i];
-    if (op.type != ir::OpType::kTranspose || op.outputs.size() != 1) continue;
-    const ir::TensorId in = op.input(0);
-    const ir::TensorId out = op.outputs[0];
-    if (in == ir::kNoTensor || graph.IsGraphOutput(in) || graph.IsGraphOutput(out)) continue;
-    const auto input = std::find(graph.inputs.begin(), graph.inputs.end(), in);
-    if (input == graph.inputs.end() || consumers[static_cast<size_t>(in)].size() != 1) continue;
-    ir::Tensor& in_tensor = graph.tensor(in);
-    ir::Tensor& out_tensor = graph.tensor(out);
-    if (!in_tensor.host_permutation.empty()) continue;  // one trim per input
-    out_tensor.host_permutation = TransposePermutation(graph, op, in_tensor.shape.size());
-    // The input answers to the user's name; the old input tensor is unreferenced after the
-    // rewiring and dropped by Graph::Compact().
-    std::swap(in_tensor.name, out_tensor.name);
-    *input = out;
-    std::vector<bool> dead(graph.ops.size(), false);
-    dead[i] = true;
-    graph.EraseOps(dead);
+    if (op.type != ir::OpType::kTranspose) continue;
+    const auto input = LoneReadGraphInput(graph, consumers, i);
+    if (input == graph.inputs.end()) continue;
+    graph.tensor(op.outputs[0]).host_permutation =
+        TransposePermutation(graph, op, graph.tensor(*input).shape.size());
+    MoveToHost(graph, i, input);
     return true;
   }
   return false;

@@ -1,6 +1,7 @@
 #include "passes/rewrite_util.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "util/error.h"
 
@@ -33,6 +34,33 @@ void AbsorbSuccessor(ir::Graph& graph, int producer, int absorbed, std::vector<b
   ir::TensorId out = graph.ops.at(static_cast<size_t>(absorbed)).outputs.at(0);
   Kill(graph, absorbed, dead);
   graph.ops.at(static_cast<size_t>(producer)).outputs.at(0) = out;
+}
+
+std::vector<ir::TensorId>::iterator LoneReadGraphInput(
+    ir::Graph& graph, const std::vector<std::vector<int>>& consumers, size_t op_index) {
+  const ir::Op& op = graph.ops[op_index];
+  if (op.outputs.size() != 1) return graph.inputs.end();
+  const ir::TensorId in = op.input(0);
+  if (in == ir::kNoTensor || graph.IsGraphOutput(in) || graph.IsGraphOutput(op.outputs[0])) {
+    return graph.inputs.end();
+  }
+  const auto input = std::find(graph.inputs.begin(), graph.inputs.end(), in);
+  if (input == graph.inputs.end() || consumers[static_cast<size_t>(in)].size() != 1 ||
+      !graph.tensor(in).host_permutation.empty() || !graph.tensor(in).host_shape.empty()) {
+    return graph.inputs.end();
+  }
+  return input;
+}
+
+void MoveToHost(ir::Graph& graph, size_t op_index, std::vector<ir::TensorId>::iterator input) {
+  const ir::TensorId out = graph.ops[op_index].outputs[0];
+  // The input answers to the user's name; the old input tensor is unreferenced after the
+  // rewiring and dropped by Graph::Compact().
+  std::swap(graph.tensor(*input).name, graph.tensor(out).name);
+  *input = out;
+  std::vector<bool> dead(graph.ops.size(), false);
+  dead[op_index] = true;
+  graph.EraseOps(dead);
 }
 
 void BypassOp(ir::Graph& graph, int op_index, std::vector<bool>& dead) {

@@ -36,6 +36,16 @@ void AbsorbSuccessor(ir::Graph& graph, int producer, int absorbed, std::vector<b
 // has no producer op (a graph input or constant) does the graph output become `in`.
 void BypassOp(ir::Graph& graph, int op_index, std::vector<bool>& dead);
 
+// The leading-op trims (input-transpose-trim, input-reshape-trim): the graph input that op
+// `op_index` alone reads, where it sits in graph.inputs, when neither it nor the op's one
+// output is a graph output and the input carries no host layout yet; else inputs.end().
+std::vector<ir::TensorId>::iterator LoneReadGraphInput(
+    ir::Graph& graph, const std::vector<std::vector<int>>& consumers, size_t op_index);
+// Moves op `op_index` to the host: its output becomes the graph input at `input`,
+// answering to the input's name, and the op is erased. The caller has set what the host
+// does instead on the output (host_permutation or host_shape).
+void MoveToHost(ir::Graph& graph, size_t op_index, std::vector<ir::TensorId>::iterator input);
+
 // A Transpose's perm (ONNX's default reverses the axes), validated as a permutation of
 // `rank` axes; kInvalidModel naming the node otherwise. Shared by the transpose trims.
 std::vector<int64_t> TransposePermutation(const ir::Graph& graph, const ir::Op& op, size_t rank);
