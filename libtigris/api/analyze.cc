@@ -124,13 +124,6 @@ void CheckCompiles(tigris_analysis& analysis, Compile&& compile) {
   }
 }
 
-emit::EmitOptions DefaultEmitOptions() {
-  emit::EmitOptions options;  // TIGRIS_WEIGHTS_AUTO, as TIGRIS_PLAN_OPTIONS_INIT has it
-  options.xip = true;
-  options.copy_where_faster = true;
-  return options;
-}
-
 size_t CountTiledStages(const plan::PlanResult& result) {
   size_t n = 0;
   for (const plan::Stage& stage : result.stages) {

@@ -127,6 +127,12 @@ void FillPlanHandle(tigris_execution_plan& handle, emit::CompiledPlan compiled) 
 }
 
 }  // namespace
+
+emit::EmitOptions DefaultEmitOptions() {
+  const tigris_plan_options defaults TIGRIS_PLAN_OPTIONS_INIT;
+  return ToEmitOptions(&defaults);
+}
+
 }  // namespace tigris::api
 
 using tigris::Error;

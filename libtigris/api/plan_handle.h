@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "emit/plan_writer.h"
 #include "tigris.h"
 
 namespace tigris::api {
@@ -41,6 +42,10 @@ struct tigris_execution_plan {
 };
 
 namespace tigris::api {
+
+// What tigris_plan does with TIGRIS_PLAN_OPTIONS_INIT's options (weights auto): the
+// compile tigris_analyze holds a fitting verdict to (analyze.cc).
+emit::EmitOptions DefaultEmitOptions();
 
 // Verifies handle.bytes with the runtime's reader and fills the graph inputs and outputs
 // (and, when `summary` is set, the arena sizes and weight bytes) from them. Throws
