@@ -123,18 +123,52 @@ static void resize_nearest_bytes(const tgrs_resize_params* p, const tgrs_row_win
   }
 }
 
-/* Linear resize of `input` (float32, or int8 when `s8`) rows in the window: per output
- * pixel its four taps, weighted in onnxruntime's order, dx2*dy2*X11 + dx1*dy2*X21 +
- * dx2*dy1*X12 + dx1*dy1*X22 (each weight product formed first, as the expression
- * evaluates left to right). int8 values are dequantized on the way in and the blend
- * quantized on the way out (ONNX QDQ around a float Resize). */
-static void resize_linear(const tgrs_resize_params* p, const tgrs_row_window* win, int s8,
+/* One output pixel of a linear resize: its four taps (element offsets `at`, weights `w` in
+ * onnxruntime's order, dx2*dy2*X11 + dx1*dy2*X21 + dx2*dy1*X12 + dx1*dy1*X22), `ch`
+ * channels written from `output[dst]`. One function per dtype, so that a single-dtype
+ * firmware links only its own (--gc-sections). */
+typedef void (*linear_pixel)(const tgrs_resize_params* p, const void* input, const size_t at[4],
+                             const float w[4], int32_t ch, void* output, size_t dst);
+
+static void linear_pixel_f32(const tgrs_resize_params* p, const void* input, const size_t at[4],
+                             const float w[4], int32_t ch, void* output, size_t dst) {
+  const float* x = (const float*)input;
+  float* y = (float*)output + dst;
+  int32_t c;
+  (void)p;
+  for (c = 0; c < ch; ++c) {
+    y[c] = w[0] * x[at[0] + (size_t)c] + w[1] * x[at[1] + (size_t)c] + w[2] * x[at[2] + (size_t)c] +
+           w[3] * x[at[3] + (size_t)c];
+  }
+}
+
+/* ONNX QDQ around the float blend: each tap dequantized as tgrs_dequantize does, the blend
+ * quantized as tgrs_quantize does. */
+static void linear_pixel_s8(const tgrs_resize_params* p, const void* input, const size_t at[4],
+                            const float w[4], int32_t ch, void* output, size_t dst) {
+  const int8_t* x = (const int8_t*)input;
+  int8_t* y = (int8_t*)output + dst;
+  int32_t c;
+  for (c = 0; c < ch; ++c) {
+    float v = 0.0f;
+    int k;
+    for (k = 0; k < 4; ++k) {
+      const float tap =
+          (float)((int32_t)x[at[k] + (size_t)c] - p->input_zero_point) * p->input_scale;
+      v = k == 0 ? w[0] * tap : v + w[k] * tap;
+    }
+    y[c] = tgrs_quantize_value_s8(v / p->output_scale, p->output_zero_point);
+  }
+}
+
+/* Linear resize of the window's rows, pixel by pixel through `pixel`. */
+static void resize_linear(const tgrs_resize_params* p, const tgrs_row_window* win,
                           const tgrs_dims* in, const void* input, const tgrs_dims* out,
-                          void* output) {
+                          void* output, linear_pixel pixel) {
   const int32_t ch = in->c;
   const size_t in_row = (size_t)in->w * (size_t)ch;
   const int32_t out_rows = win->out_row_end - win->out_row_begin;
-  int32_t n, oy, ox, c;
+  int32_t n, oy, ox;
   for (n = 0; n < out->n; ++n) {
     const size_t in_batch = (size_t)n * (size_t)win->in_rows * in_row;
     size_t dst = (size_t)n * (size_t)out_rows * (size_t)out->w * (size_t)ch;
@@ -142,28 +176,12 @@ static void resize_linear(const tgrs_resize_params* p, const tgrs_row_window* wi
       const linear_tap ty = linear_index(p, oy, p->scale_h, in->h, out->h);
       const size_t row1 = in_batch + (size_t)(ty.i1 - win->in_row_begin) * in_row;
       const size_t row2 = in_batch + (size_t)(ty.i2 - win->in_row_begin) * in_row;
-      for (ox = 0; ox < out->w; ++ox) {
+      for (ox = 0; ox < out->w; ++ox, dst += (size_t)ch) {
         const linear_tap tx = linear_index(p, ox, p->scale_w, in->w, out->w);
         const size_t at[4] = {row1 + (size_t)tx.i1 * ch, row1 + (size_t)tx.i2 * ch,
                               row2 + (size_t)tx.i1 * ch, row2 + (size_t)tx.i2 * ch};
         const float w[4] = {tx.w1 * ty.w1, tx.w2 * ty.w1, tx.w1 * ty.w2, tx.w2 * ty.w2};
-        for (c = 0; c < ch; ++c, ++dst) {
-          float x[4], v;
-          int k;
-          for (k = 0; k < 4; ++k) {
-            x[k] = s8 ? (float)((int32_t)((const int8_t*)input)[at[k] + (size_t)c] -
-                                p->input_zero_point) *
-                            p->input_scale
-                      : ((const float*)input)[at[k] + (size_t)c];
-          }
-          v = w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3];
-          if (s8) {
-            ((int8_t*)output)[dst] =
-                tgrs_quantize_value_s8(v / p->output_scale, p->output_zero_point);
-          } else {
-            ((float*)output)[dst] = v;
-          }
-        }
+        pixel(p, input, at, w, ch, output, dst);
       }
     }
   }
@@ -186,7 +204,7 @@ tgrs_kernel_status tgrs_resize_s8(const tgrs_resize_params* resize, const tgrs_r
     resize_nearest_bytes(resize, window, 1, input_dims, (const unsigned char*)input, output_dims,
                          (unsigned char*)output);
   } else {
-    resize_linear(resize, window, 1, input_dims, input, output_dims, output);
+    resize_linear(resize, window, input_dims, input, output_dims, output, linear_pixel_s8);
   }
   return TGRS_KERNEL_OK;
 }
@@ -202,7 +220,7 @@ tgrs_kernel_status tgrs_resize_f32(const tgrs_resize_params* resize, const tgrs_
     resize_nearest_bytes(resize, window, sizeof(float), input_dims, (const unsigned char*)input,
                          output_dims, (unsigned char*)output);
   } else {
-    resize_linear(resize, window, 0, input_dims, input, output_dims, output);
+    resize_linear(resize, window, input_dims, input, output_dims, output, linear_pixel_f32);
   }
   return TGRS_KERNEL_OK;
 }
