@@ -191,11 +191,10 @@ tgrs_kernel_status tgrs_resize_s8(const tgrs_resize_params* resize, const tgrs_r
                                   const tgrs_dims* input_dims, const int8_t* input,
                                   const tgrs_dims* output_dims, int8_t* output) {
   tgrs_kernel_status st;
-  if (resize == NULL || input == NULL || output == NULL) return TGRS_KERNEL_BAD_ARGUMENT;
-  if (resize->mode == TGRS_RESIZE_LINEAR &&
-      (!(resize->input_scale > 0.0f) || !(resize->output_scale > 0.0f) ||
-       resize->input_zero_point < -128 || resize->input_zero_point > 127 ||
-       resize->output_zero_point < -128 || resize->output_zero_point > 127)) {
+  if (resize == NULL || input == NULL || output == NULL || !(resize->input_scale > 0.0f) ||
+      !(resize->output_scale > 0.0f) || resize->input_zero_point < -128 ||
+      resize->input_zero_point > 127 || resize->output_zero_point < -128 ||
+      resize->output_zero_point > 127) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   st = check_resize(resize, window, input_dims, output_dims);
@@ -203,6 +202,21 @@ tgrs_kernel_status tgrs_resize_s8(const tgrs_resize_params* resize, const tgrs_r
   if (resize->mode == TGRS_RESIZE_NEAREST) {
     resize_nearest_bytes(resize, window, 1, input_dims, (const unsigned char*)input, output_dims,
                          (unsigned char*)output);
+    if (resize->input_scale != resize->output_scale ||
+        resize->input_zero_point != resize->output_zero_point) {
+      /* Other quantization out than in (a QDQ model may calibrate each tensor alone): the
+       * chosen values through DequantizeLinear and QuantizeLinear, as ONNX computes them,
+       * never the bytes reinterpreted. */
+      const size_t count = (size_t)output_dims->n *
+                           (size_t)(window->out_row_end - window->out_row_begin) *
+                           (size_t)output_dims->w * (size_t)output_dims->c;
+      size_t i;
+      for (i = 0; i < count; ++i) {
+        const float real =
+            (float)((int32_t)output[i] - resize->input_zero_point) * resize->input_scale;
+        output[i] = tgrs_quantize_value_s8(real / resize->output_scale, resize->output_zero_point);
+      }
+    }
   } else {
     resize_linear(resize, window, input_dims, input, output_dims, output, linear_pixel_s8);
   }

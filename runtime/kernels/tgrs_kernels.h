@@ -650,15 +650,16 @@ typedef enum tgrs_resize_nearest {
 /* Resize of H and W (ONNX Resize; N and C unchanged). scale_h/scale_w are ONNX's scales
  * (output / input when given by sizes). Coordinates are computed in float as onnxruntime
  * does; nearest source indices and linear taps are clamped to the input.
- * int8 nearest: a byte copy (same quantization in and out). int8 linear: ONNX QDQ's
- * DequantizeLinear -> Resize -> QuantizeLinear, each value dequantized as tgrs_dequantize
- * does, blended as the float32 kernel blends, quantized as tgrs_quantize does. */
+ * int8: ONNX QDQ's DequantizeLinear -> Resize -> QuantizeLinear. Nearest copies bytes,
+ * then requantizes them when the output's scale or zero point is not the input's; linear
+ * dequantizes each tap as tgrs_dequantize does, blends as the float32 kernel blends and
+ * quantizes as tgrs_quantize does. The four quantization fields are int8's only. */
 typedef struct tgrs_resize_params {
   tgrs_resize_mode mode;
   tgrs_resize_coord coord;
   tgrs_resize_nearest nearest;
   float scale_h, scale_w;
-  /* int8 linear only */
+  /* int8 only */
   float input_scale, output_scale;
   int32_t input_zero_point, output_zero_point;
 } tgrs_resize_params;

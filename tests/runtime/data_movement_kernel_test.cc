@@ -346,6 +346,25 @@ TEST(Resize, TilesAreByteIdenticalS8NearestAndF32Linear) {
 }
 
 }  // namespace
+TEST(Resize, NearestS8RequantizesWhenTheQuantizationChanges) {
+  // [-100, 0, 100] at scale 0.1, zero point 0, to scale 0.25, zero point 5 (x2 upsample):
+  // -10, 0, 10 -> round(-40) + 5 = -35, 5, 45, each twice. Same quantization: the bytes.
+  const tgrs_dims in{1, 1, 3, 1}, out{1, 1, 6, 1};
+  const std::vector<int8_t> x{-100, 0, 100};
+  std::vector<int8_t> y(6);
+  const tgrs_row_window w = tgrs_row_window_full(1, 1);
+  tgrs_resize_params p{
+      TGRS_RESIZE_NEAREST, TGRS_COORD_ASYMMETRIC, TGRS_NEAREST_FLOOR, 1, 2, 0.1f, 0.25f, 0, 5};
+  ASSERT_EQ(tgrs_resize_s8(&p, &w, &in, x.data(), &out, y.data()), TGRS_KERNEL_OK);
+  EXPECT_EQ(y, (std::vector<int8_t>{-35, -35, 5, 5, 45, 45}));
+  p.output_scale = 0.1f;
+  p.output_zero_point = 0;
+  ASSERT_EQ(tgrs_resize_s8(&p, &w, &in, x.data(), &out, y.data()), TGRS_KERNEL_OK);
+  EXPECT_EQ(y, (std::vector<int8_t>{-100, -100, 0, 0, 100, 100}));
+  p.output_scale = 0.0f;  // a scale the plan cannot have
+  EXPECT_EQ(tgrs_resize_s8(&p, &w, &in, x.data(), &out, y.data()), TGRS_KERNEL_BAD_ARGUMENT);
+}
+
 TEST(Resize, LinearS8IsQdqAroundTheFloatKernel) {
   // Hand-computed: [0, 4] at scale 0.5 is [0, 2]; half_pixel 2 -> 4 blends it to
   // [0, 0.5, 1.5, 2], which at scale 0.25 and zero point -10 is [-10, -8, -4, -2].
