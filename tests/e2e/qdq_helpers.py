@@ -98,6 +98,22 @@ def onnxruntime_reference(path, feeds):
     return session.run(None, feeds)
 
 
+def reference_run(session, x_path, seed=0):
+    """Runs onnxruntime `session` (one graph input) on a deterministic input, saved as .npy
+    at `x_path`: int8 data for an int8 graph input (the TFLite conversions; the host feeds
+    it as it is), else standard normal float32. Returns the first output."""
+    assert len(session.get_inputs()) == 1, "one-input models only"
+    spec = session.get_inputs()[0]
+    shape = [d if isinstance(d, int) else 1 for d in spec.shape]
+    rng = np.random.RandomState(seed)
+    if spec.type == "tensor(int8)":
+        x = rng.randint(-128, 128, size=shape).astype(np.int8)
+    else:
+        x = rng.standard_normal(shape).astype(np.float32)
+    np.save(x_path, x)
+    return session.run(None, {spec.name: x})[0]
+
+
 def output_scale(path, output="y"):
     """Scale of the DequantizeLinear that writes graph output `output`."""
     model = onnx.load(str(path))

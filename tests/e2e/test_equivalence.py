@@ -29,6 +29,7 @@ import pytest
 
 from conftest import BUILD_DIR, MODELS_DIR, SOURCE_DIR, WORK_DIR, record, tigris
 from plan_checks import ALIGNMENT, check_memory_promise, inspect, run_plan
+from qdq_helpers import reference_run
 
 UNTILED = "64M"
 # mobilenet_v2_100_224 is by far the heaviest model: three budgets (issue 5).
@@ -85,17 +86,8 @@ def reference(stem, variant):
                                         ort.GraphOptimizationLevel.ORT_ENABLE_BASIC)
     session = ort.InferenceSession(str(model_path(stem, variant)), options,
                                    providers=["CPUExecutionProvider"])
-    assert len(session.get_inputs()) == 1, "one-input models only"
-    spec = session.get_inputs()[0]
-    shape = [d if isinstance(d, int) else 1 for d in spec.shape]
-    rng = np.random.RandomState(0)
-    if spec.type == "tensor(int8)":  # an int8 graph input: the host feeds quantized data
-        x = rng.randint(-128, 128, size=shape).astype(np.int8)
-    else:
-        x = rng.standard_normal(shape).astype(np.float32)
     x_path = WORK_DIR / f"{stem}.{variant}.input.npy"
-    np.save(x_path, x)
-    return x_path, session.run(None, {spec.name: x})[0]
+    return x_path, reference_run(session, x_path)
 
 
 def plan_path(stem, variant, budget, tag="xip"):

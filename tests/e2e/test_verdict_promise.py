@@ -40,6 +40,7 @@ import pytest
 from conftest import BUILD_DIR, MODELS_DIR, SOURCE_DIR, WORK_DIR, record, tigris
 from op_isolation import drift_or_bug
 from plan_checks import check_memory_promise, inspect, run_plan
+from qdq_helpers import reference_run
 
 KIB, MIB = 1024, 1024 * 1024
 UNTILED = 64 * MIB
@@ -142,16 +143,8 @@ def reference(model):
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     session = ort.InferenceSession(str(model.path), options, providers=["CPUExecutionProvider"])
-    spec = session.get_inputs()[0]
-    shape = [d if isinstance(d, int) else 1 for d in spec.shape]
-    rng = np.random.RandomState(0)
-    if spec.type == "tensor(int8)":  # the TFLite conversions take int8 data
-        x = rng.randint(-128, 128, size=shape).astype(np.int8)
-    else:
-        x = rng.standard_normal(shape).astype(np.float32)
     x_path = WORK_DIR / f"promise.{model.key}.input.npy"
-    np.save(x_path, x)
-    return x_path, session.run(None, {spec.name: x})[0]
+    return x_path, reference_run(session, x_path)
 
 
 def splits_float_layers(model, budget):
