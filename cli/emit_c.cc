@@ -2,11 +2,11 @@
 
 #include <cctype>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
 
+#include "file_io.h"
 #include "inspect_plan.h"
 #include "tigris_runtime.h"
 
@@ -27,10 +27,10 @@ struct ArenaMemory {
   const char* role;
 };
 
+// As the plan is written (tigris_emit_to_file): a failed write keeps the old glue whole.
 void WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out.flush()) throw std::runtime_error("cannot write '" + path + "'");
+  const std::string failed = WriteFileAtomically(path, text);
+  if (!failed.empty()) throw std::runtime_error("cannot write '" + path + "': " + failed);
 }
 
 }  // namespace

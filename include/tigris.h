@@ -477,7 +477,12 @@ TIGRIS_API const char* tigris_plan_exploration_json(const tigris_execution_plan*
  * Deterministic: the same model and options give the same bytes. */
 TIGRIS_API tigris_status tigris_emit(void** out_bytes, size_t* out_size,
                                      const tigris_execution_plan* plan);
-/* Writes the .tgrs bytes to `path` (TIGRIS_ERR_IO naming the path on failure). */
+/* Writes the .tgrs bytes to `path`, atomically: to a temporary file in the same directory
+ * ("<path>.tmp.<pid>.<n>"), flushed to disk (fsync), then renamed over `path`. A reader
+ * sees the old file or the new one, never part of either. On failure the temporary file is
+ * removed and any file already at `path` is left untouched. The new file has the default
+ * permissions (0666 less the umask); a symbolic link at `path` is replaced, not followed.
+ * @return TIGRIS_ERR_IO naming the path, the step that failed and strerror(errno). */
 TIGRIS_API tigris_status tigris_emit_to_file(const tigris_execution_plan* plan, const char* path);
 /* Releases memory the library handed out (tigris_emit). Accepts NULL. */
 TIGRIS_API void tigris_free(void* bytes);

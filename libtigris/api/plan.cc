@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/budget.h"
@@ -18,6 +18,7 @@
 #include "plan/plan_json.h"
 #include "target/rules.h"
 #include "target/target.h"
+#include "util/file_io.h"
 
 #include <nlohmann/json.hpp>
 
@@ -246,13 +247,14 @@ TIGRIS_API tigris_status tigris_emit_to_file(const tigris_execution_plan* plan, 
   return tigris::api::Guard(err, [&] {
     if (!plan) throw Error(Status::kInvalidArgument, "tigris_emit_to_file: plan must not be NULL");
     if (!path) throw Error(Status::kInvalidArgument, "tigris_emit_to_file: path must not be NULL");
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (file) {
-      file.write(reinterpret_cast<const char*>(plan->bytes.data()),
-                 static_cast<std::streamsize>(plan->bytes.size()));
-    }
-    if (!file || !file.flush()) {
-      throw Error(Status::kIoError, std::string("cannot write the plan to '") + path + "'");
+    // Through a temporary file and a rename: a failed or interrupted write leaves the
+    // plan that was at `path` (say, the one a firmware build is using) as it was.
+    const std::string failed = tigris::WriteFileAtomically(
+        path,
+        std::string_view(reinterpret_cast<const char*>(plan->bytes.data()), plan->bytes.size()));
+    if (!failed.empty()) {
+      throw Error(Status::kIoError,
+                  std::string("cannot write the plan to '") + path + "': " + failed);
     }
   });
 }

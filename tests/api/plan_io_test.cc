@@ -3,11 +3,14 @@
 // (libtigris/api/plan_io.cc, run.cc). Expected names and shapes are the ONNX files' own
 // declarations; a handle read back from its bytes must describe and run like the original.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -151,6 +154,46 @@ TEST(PlanIoTest, PlanFromFileReadsWhatEmitWrote) {
   EXPECT_EQ(tigris_plan_from_file(&raw, path.c_str()), TIGRIS_ERR_IO);
   EXPECT_EQ(raw, nullptr);
   EXPECT_NE(std::string(tigris_last_error()).find(path), std::string::npos);
+}
+
+// tigris_emit_to_file replaces the file whole or not at all, and leaves no temporary file.
+TEST(PlanIoTest, EmitToFileReplacesTheFileWholeOrNotAtAll) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("tigris_emit_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto listing = [&] {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+      names.push_back(e.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const auto slurp = [](const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  PlanPtr plan = Compile(SharedOnnxModel("mnist8.onnx"), 64 << 10);
+  const std::vector<uint8_t> bytes = Emit(plan.get());
+  const std::string path = (dir / "plan.tgrs").string();
+  std::ofstream(path) << "an older plan";
+  ASSERT_EQ(tigris_emit_to_file(plan.get(), path.c_str()), TIGRIS_OK);
+  EXPECT_EQ(slurp(path), std::string(bytes.begin(), bytes.end()));
+  EXPECT_EQ(listing(), std::vector<std::string>{"plan.tgrs"});
+
+  // A directory at the path: the rename fails, and the directory keeps what it held.
+  std::filesystem::create_directories(dir / "taken" / "inside");
+  const std::string taken = (dir / "taken").string();
+  EXPECT_EQ(tigris_emit_to_file(plan.get(), taken.c_str()), TIGRIS_ERR_IO);
+  const std::string message = tigris_plan_last_error(plan.get());
+  EXPECT_NE(message.find("cannot write the plan to '" + taken + "': cannot rename '"),
+            std::string::npos)
+      << message;
+  EXPECT_TRUE(std::filesystem::is_directory(dir / "taken" / "inside"));
+  EXPECT_EQ(listing(), (std::vector<std::string>{"plan.tgrs", "taken"}));
+  EXPECT_EQ(slurp(path), std::string(bytes.begin(), bytes.end()));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(PlanIoTest, BadBytesAndArgumentsGetNamedStatuses) {

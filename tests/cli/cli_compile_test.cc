@@ -1,11 +1,14 @@
 // `tigris compile` as a user runs it: the summary, budget errors with both numbers, usage
 // errors (exit 2) and the written plan.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
 
 #include "support/process.h"
 #include "support/test_env.h"
@@ -18,6 +21,28 @@ using tigris::testing::TigrisCli;
 
 std::string OutPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() / name).string();
+}
+
+// A folder of this process's own (ctest runs the tests of this file in parallel).
+std::filesystem::path FreshDir(const std::string& name) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::set<std::string> Listing(const std::filesystem::path& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.insert(entry.path().filename().string());
+  }
+  return names;
 }
 
 TEST(CliCompileTest, WritesThePlanAndPrintsTheSummary) {
@@ -201,6 +226,83 @@ TEST(CliCompileTest, StageThatDoesNotFitExitsOne) {
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("1-channel groups 5136"), std::string::npos) << r.err;
+}
+
+// The plan is written to a temporary file beside it and renamed over it
+// (tigris_emit_to_file): what is left is the plan alone, and replacing a plan works.
+TEST(CliCompileTest, ASuccessfulCompileLeavesOnlyThePlan) {
+  const std::filesystem::path dir = FreshDir("cli_compile_atomic");
+  const std::string out = (dir / "mnist8.tgrs").string();
+  const std::string command =
+      TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx") + " -m 64K -o " + out;
+  ASSERT_EQ(RunCommand(command).exit_code, 0);
+  const std::string first = Slurp(out);
+  EXPECT_EQ(Listing(dir), std::set<std::string>{"mnist8.tgrs"});
+  std::ofstream(out) << "an older plan";
+  ASSERT_EQ(RunCommand(command).exit_code, 0);
+  EXPECT_EQ(Slurp(out), first) << "the older file is replaced whole";
+  EXPECT_EQ(Listing(dir), std::set<std::string>{"mnist8.tgrs"});
+  std::filesystem::remove_all(dir);
+}
+
+// A compile that fails, before writing or while writing, leaves the plan that was at the
+// output path byte for byte, and no temporary file.
+TEST(CliCompileTest, AFailedCompileLeavesTheExistingPlanUntouched) {
+  const std::filesystem::path dir = FreshDir("cli_compile_failed");
+  const std::string out = (dir / "plan.tgrs").string();
+  const std::string old_plan = "the plan a firmware build is using\n";
+  std::ofstream(out) << old_plan;
+  const std::string compile = TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx");
+
+  // Planning fails: nothing is written.
+  auto r = RunCommand(compile + " -m 64K -f 4K -o " + out);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("TIGRIS_ERR_FLASH_BUDGET_TOO_SMALL"), std::string::npos) << r.err;
+  EXPECT_EQ(Slurp(out), old_plan);
+  EXPECT_EQ(Listing(dir), std::set<std::string>{"plan.tgrs"});
+
+  // Writing fails part way: a file size limit of 512 bytes (ulimit -f 1) with SIGXFSZ
+  // ignored makes write() fail with EFBIG inside the 26K plan, as a full disk would.
+  r = RunCommand("trap '' XFSZ; ulimit -f 1; " + compile + " -m 64K -o " + out);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cannot write the plan to '" + out + "': "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("File too large [TIGRIS_ERR_IO]"), std::string::npos) << r.err;
+  EXPECT_EQ(Slurp(out), old_plan);
+  EXPECT_EQ(Listing(dir), std::set<std::string>{"plan.tgrs"});
+
+  // The output path is a directory: the rename fails, the directory is as it was.
+  const std::filesystem::path sub = dir / "plans";
+  std::filesystem::create_directories(sub);
+  r = RunCommand(compile + " -m 64K -o " + sub.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cannot write the plan to '" + sub.string() + "': "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("Is a directory [TIGRIS_ERR_IO]"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::is_empty(sub));
+  EXPECT_EQ(Listing(dir), (std::set<std::string>{"plan.tgrs", "plans"}));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliCompileTest, AReadOnlyDirectoryLeavesTheExistingPlanUntouched) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root writes into a read-only directory anyway";
+  const std::filesystem::path dir = FreshDir("cli_compile_read_only");
+  const std::string out = (dir / "plan.tgrs").string();
+  const std::string old_plan = "the plan a firmware build is using\n";
+  std::ofstream(out) << old_plan;
+  namespace fs = std::filesystem;
+  fs::permissions(dir, fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                  fs::perm_options::remove);
+  auto r =
+      RunCommand(TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx") + " -m 64K -o " + out);
+  fs::permissions(dir, fs::perms::owner_write, fs::perm_options::add);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cannot write the plan to '" + out + "': cannot create the temporary file"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("Permission denied [TIGRIS_ERR_IO]"), std::string::npos) << r.err;
+  EXPECT_EQ(Slurp(out), old_plan);
+  EXPECT_EQ(Listing(dir), std::set<std::string>{"plan.tgrs"});
+  fs::remove_all(dir);
 }
 
 }  // namespace
