@@ -132,7 +132,7 @@ int RunCompile(int argc, char** argv) {
   tigris_plan_options plan_options = TIGRIS_PLAN_OPTIONS_INIT;
   const std::vector<std::string>& memory = args.Values("-m");
   const std::optional<TargetFile> target = ReadTargetOption(args);
-  const std::optional<TargetFile> rules = ReadFileOption(args, "--rules", "rules");
+  const std::optional<TargetFile> rules = ReadFileOption(args, "--rules", "rules file");
   if (rules && !target) throw UsageError("--rules names a target's memories: give --target too");
   if (rules) {
     plan_options.rules_yaml = rules->yaml.c_str();

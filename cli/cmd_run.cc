@@ -8,17 +8,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <new>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "args.h"
 #include "commands.h"
+#include "input_file.h"
 #include "inspect_plan.h"
 #include "intermediates.h"
 #include "model_options.h"
@@ -64,14 +63,6 @@ const char kRunHelp[] =
 struct AlignedFree {
   void operator()(uint8_t* p) const { ::operator delete(p, std::align_val_t(TGRS_PLAN_ALIGNMENT)); }
 };
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open '" + path + "'");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 std::vector<int64_t> Shape(tgrs_i32s dims) {
   return std::vector<int64_t>(dims.data, dims.data + dims.count);
@@ -134,7 +125,7 @@ int RunRun(int argc, char** argv) {
 
   // The plan, 16-aligned, verified by the runtime's reader to learn its inputs and outputs.
   const std::string path = args.positional()[0];
-  const std::string bytes = ReadFile(path);
+  const std::string bytes = ReadInputFile(path, "plan");
   std::unique_ptr<uint8_t, AlignedFree> aligned(static_cast<uint8_t*>(
       ::operator new(bytes.size() ? bytes.size() : 1, std::align_val_t(TGRS_PLAN_ALIGNMENT))));
   std::memcpy(aligned.get(), bytes.data(), bytes.size());

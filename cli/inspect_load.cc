@@ -1,11 +1,10 @@
 // Loads a .tgrs file the way the runtime expects it: one 16-byte aligned buffer, verified
 // once by tgrs_plan_init() before anything reads it.
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <new>
 #include <stdexcept>
 
+#include "input_file.h"
 #include "inspect_plan.h"
 
 namespace tigris::cli {
@@ -14,24 +13,9 @@ void LoadedPlan::AlignedFree::operator()(uint8_t* p) const {
   ::operator delete(p, std::align_val_t(TGRS_PLAN_ALIGNMENT));
 }
 
-namespace {
-
-std::string ReadWhole(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
-  std::string contents;
-  char chunk[65536];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) contents.append(chunk, n);
-  bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) throw std::runtime_error("cannot read '" + path + "'");
-  return contents;
+LoadedPlan::LoadedPlan(const std::string& path) : path_(path) {
+  Verify(ReadInputFile(path, "plan"));
 }
-
-}  // namespace
-
-LoadedPlan::LoadedPlan(const std::string& path) : path_(path) { Verify(ReadWhole(path)); }
 
 LoadedPlan::LoadedPlan(const std::string& bytes, const std::string& what) : path_(what) {
   Verify(bytes);

@@ -16,8 +16,9 @@ namespace tigris::cli {
 // A .tgrs file loaded into a TGRS_PLAN_ALIGNMENT-aligned buffer and verified.
 class LoadedPlan {
  public:
-  // Throws std::runtime_error("PATH: <verifier detail> [TGRS_ERR_...]") when the file
-  // cannot be read or the verifier rejects it.
+  // Throws std::runtime_error("PATH: <verifier detail> [TGRS_ERR_...]") when the verifier
+  // rejects the file, and one naming the path and the cause when it cannot be read or is
+  // empty (ReadInputFile).
   explicit LoadedPlan(const std::string& path);
   // The same for plan bytes already in memory; `what` names them in messages.
   LoadedPlan(const std::string& bytes, const std::string& what);

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "input_file.h"
+
 namespace tigris::cli {
 namespace {
 
@@ -145,22 +147,17 @@ NpyArray ParseNpy(const std::string& bytes, const std::string& what) {
     }
   }
   if (have != need) {
-    Fail(what, "npy data has " + std::to_string(have) + " bytes; shape " +
-                   NpyShapeText(array.shape) + " of " + array.descr + " needs " +
-                   std::to_string(need));
+    // Short data is almost always a copy or download cut off: say so first.
+    Fail(what, std::string(have < need ? "truncated: " : "") + "npy data has " +
+                   std::to_string(have) + " bytes; shape " + NpyShapeText(array.shape) + " of " +
+                   array.descr + " needs " + std::to_string(need));
   }
   array.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(header_at + header_len),
                     bytes.end());
   return array;
 }
 
-NpyArray ReadNpy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) Fail(path, std::string("cannot open: ") + std::strerror(errno));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return ParseNpy(buffer.str(), path);
-}
+NpyArray ReadNpy(const std::string& path) { return ParseNpy(ReadInputFile(path, "input"), path); }
 
 std::string SerializeNpy(const NpyArray& array) {
   std::string shape = "(";

@@ -25,8 +25,11 @@ std::string NpyShapeText(const std::vector<int64_t>& shape);
 
 // Parses .npy bytes; throws std::runtime_error naming `what` (the path) and the defect:
 // bad magic, unsupported version, a header that is not a dict, fortran_order True, a
-// big-endian or unsupported dtype, data shorter or longer than the shape needs.
+// big-endian or unsupported dtype, data shorter ("truncated: ...") or longer than the
+// shape needs.
 NpyArray ParseNpy(const std::string& bytes, const std::string& what);
+// Reads and parses the file; a missing, unreadable, empty or directory path is an error
+// naming it ("cannot read input 'PATH': ...", ReadInputFile).
 NpyArray ReadNpy(const std::string& path);
 
 // Serializes as format 1.0 (header padded so the data starts at a multiple of 64).

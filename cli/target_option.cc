@@ -1,12 +1,10 @@
 #include "target_option.h"
 
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
-#include <stdexcept>
 
 #include "commands.h"
+#include "input_file.h"
 
 namespace tigris::cli {
 
@@ -14,11 +12,7 @@ std::optional<TargetFile> ReadFileOption(const Args& args, const char* option, c
   const std::vector<std::string>& given = args.Values(option);
   if (given.empty()) return std::nullopt;
   if (given.size() > 1) throw UsageError(std::string(option) + " is given more than once");
-  std::ifstream in(given[0], std::ios::binary);
-  if (!in) throw std::runtime_error(std::string("cannot read ") + what + " '" + given[0] + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return TargetFile{given[0], text.str()};
+  return TargetFile{given[0], ReadInputFile(given[0], what)};
 }
 
 std::optional<TargetFile> ReadTargetOption(const Args& args) {

@@ -16,7 +16,8 @@ struct TargetFile {
 };
 
 // The file --target names, read whole; nullopt without --target. Throws UsageError when
-// given twice, std::runtime_error("cannot read target 'PATH'") when unreadable.
+// given twice, std::runtime_error naming the file and the cause when it is missing,
+// unreadable, a directory or empty (ReadInputFile).
 std::optional<TargetFile> ReadTargetOption(const Args& args);
 // Likewise for any option naming a file (`--rules`); `what` names it in the message.
 std::optional<TargetFile> ReadFileOption(const Args& args, const char* option, const char* what);

@@ -161,7 +161,10 @@ TIGRIS_API tigris_status tigris_load_options_init(tigris_load_options* opts, int
  * @param out      receives the model handle; free it with tigris_model_free
  * @param path     path of a .onnx file
  * @param options  NULL for the defaults
- * @return TIGRIS_OK or the status of the first defect found (see tigris_last_error()). */
+ * @return TIGRIS_OK or the status of the first defect found (see tigris_last_error()):
+ *         TIGRIS_ERR_IO naming the path and the cause when it is missing, unreadable or
+ *         a directory; TIGRIS_ERR_EMPTY_MODEL for an empty file, _TRUNCATED_MODEL for one
+ *         cut short. */
 TIGRIS_API tigris_status tigris_load(tigris_model** out, const char* path,
                                      const tigris_load_options* options);
 
@@ -582,7 +585,9 @@ TIGRIS_API tigris_status tigris_plan_check_target(const void* plan, size_t plan_
  * @since 0.2 */
 TIGRIS_API tigris_status tigris_plan_from_memory(tigris_execution_plan** out, const void* data,
                                                  size_t size);
-/* As tigris_plan_from_memory, from a file (TIGRIS_ERR_IO naming the path). @since 0.2 */
+/* As tigris_plan_from_memory, from a file: TIGRIS_ERR_IO naming the path and the cause
+ * when it is missing, unreadable or a directory, TIGRIS_ERR_INVALID_PLAN when it is empty.
+ * @since 0.2 */
 TIGRIS_API tigris_status tigris_plan_from_file(tigris_execution_plan** out, const char* path);
 
 /* Counts of the plan's graph inputs and outputs (0 for NULL). @since 0.2 */

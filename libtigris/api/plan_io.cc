@@ -3,13 +3,12 @@
 // bytes with the C99 runtime's verifying reader, the same code a microcontroller trusts,
 // so a compiled plan and the file it was written to describe themselves identically.
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "api/plan_handle.h"
 #include "api/runtime_bridge.h"
 #include "api/status.h"
+#include "util/file_io.h"
 
 namespace tigris::api {
 namespace {
@@ -128,13 +127,15 @@ TIGRIS_API tigris_status tigris_plan_from_file(tigris_execution_plan** out, cons
   return tigris::api::CreateHandle(
       out, nullptr, "tigris_plan_from_file", [&](tigris_execution_plan& handle) {
         if (!path) throw Error(Status::kInvalidArgument, "tigris_plan_from_file: path is NULL");
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw Error(Status::kIoError, std::string("cannot open '") + path + "'");
-        handle.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-        if (in.bad()) throw Error(Status::kIoError, std::string("cannot read '") + path + "'");
-        if (handle.bytes.empty()) {
-          throw Error(Status::kInvalidPlan, std::string("'") + path + "' is empty");
+        std::string bytes;
+        const std::string failed = tigris::ReadWholeFile(path, &bytes);
+        if (!failed.empty()) {
+          throw Error(Status::kIoError, std::string("cannot read plan '") + path + "': " + failed);
         }
+        if (bytes.empty()) {
+          throw Error(Status::kInvalidPlan, std::string("plan '") + path + "' is empty (0 bytes)");
+        }
+        handle.bytes.assign(bytes.begin(), bytes.end());
         tigris::api::DescribePlan(handle, /*summary=*/true);
       });
 }

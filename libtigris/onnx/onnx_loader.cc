@@ -3,13 +3,9 @@
 // sequences them.
 #include "onnx/onnx_loader.h"
 
-#include <cerrno>
 #include <climits>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <vector>
+#include <string>
 
 #include "onnx/graph_import.h"
 #include "onnx/input_shapes.h"
@@ -18,6 +14,7 @@
 #include "onnx/topo_order.h"
 #include "onnx/wire_scan.h"
 #include "util/error.h"
+#include "util/file_io.h"
 
 namespace tigris::onnx_import {
 namespace {
@@ -62,17 +59,11 @@ ir::Graph Load(const uint8_t* data, size_t size, const LoadOptions& options,
 
 ir::Graph LoadOnnxFile(const std::string& path, const LoadOptions& options) {
   namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    throw Error(Status::kIoError, "cannot read model file '" + path + "': it is a directory");
+  std::string bytes;
+  const std::string failed = ReadWholeFile(path, &bytes);
+  if (!failed.empty()) {
+    throw Error(Status::kIoError, "cannot read model file '" + path + "': " + failed);
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw Error(Status::kIoError, "cannot read model file '" + path + "': " + std::strerror(errno));
-  }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(Status::kIoError, "error while reading model file '" + path + "'");
 
   ExternalDataSource external;
   external.dir = options.external_data_dir;
@@ -80,7 +71,8 @@ ir::Graph LoadOnnxFile(const std::string& path, const LoadOptions& options) {
     fs::path parent = fs::path(path).parent_path();
     external.dir = parent.empty() ? "." : parent.string();
   }
-  return Load(bytes.data(), bytes.size(), options, fs::path(path).stem().string(), path, external);
+  return Load(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), options,
+              fs::path(path).stem().string(), path, external);
 }
 
 ir::Graph LoadOnnxBytes(const void* data, size_t size, const LoadOptions& options,

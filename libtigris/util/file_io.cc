@@ -1,6 +1,7 @@
 #include "file_io.h"  // beside it: the CLI compiles this file too (cli/CMakeLists.txt)
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -40,6 +41,29 @@ std::string TemporaryPath(const std::string& path) {
 }
 
 }  // namespace
+
+std::string ReadWholeFile(const std::string& path, std::string* bytes) {
+  bytes->clear();
+  const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return std::strerror(errno);
+  // fstat on the open descriptor, not stat on the name: the same file that is read.
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) return std::strerror(errno);
+  if (S_ISDIR(st.st_mode)) return "is a directory";
+  // The size is a hint (a pipe or /proc file has none); reading to EOF decides.
+  if (S_ISREG(st.st_mode) && st.st_size > 0) bytes->reserve(static_cast<size_t>(st.st_size));
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), chunk, sizeof chunk);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return std::strerror(errno);
+    }
+    bytes->append(chunk, static_cast<size_t>(n));
+  }
+  return "";
+}
 
 std::string WriteFileAtomically(const std::string& path, std::string_view bytes) {
   const std::string temporary = TemporaryPath(path);

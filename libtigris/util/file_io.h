@@ -1,9 +1,11 @@
-// Writing the plan, with the cause of a failure in words the user can act on. A leaf like
-// escape.h: the CLI compiles it too (cli/CMakeLists.txt), so the library and the command
-// write files one way.
+// Reading the files a user names and writing the plan, with the cause of a failure in
+// words the user can act on. A leaf like escape.h: the CLI compiles it too
+// (cli/CMakeLists.txt), so the library and the command read and write files one way.
 //
-// Why not std::ofstream: it truncates the old output before the new bytes are written, so
-// a failed or interrupted write destroyed a plan that was fine.
+// Why not std::ifstream / std::ofstream: on Linux an ifstream opens a directory and then
+// reads nothing, so a directory passed for a model or a plan looked like an empty or
+// corrupt file; and an ofstream truncates the old output before the new bytes are
+// written, so a failed or interrupted write destroyed a plan that was fine.
 #ifndef TIGRIS_UTIL_FILE_IO_H_
 #define TIGRIS_UTIL_FILE_IO_H_
 
@@ -11,6 +13,12 @@
 #include <string_view>
 
 namespace tigris {
+
+// Reads the whole of `path` into *bytes. Returns "" when it did, else the cause, to be
+// quoted after the path: "is a directory", or strerror(errno) of the failed open or read
+// ("No such file or directory", "Permission denied"). An empty file reads successfully:
+// whether zero bytes is an error, and which one, is for the caller to say.
+std::string ReadWholeFile(const std::string& path, std::string* bytes);
 
 // Replaces `path` with `bytes` atomically: writes a temporary file beside it
 // ("<path>.tmp.<pid>.<n>", same directory, so the same file system), flushes it to disk

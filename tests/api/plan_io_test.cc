@@ -156,6 +156,28 @@ TEST(PlanIoTest, PlanFromFileReadsWhatEmitWrote) {
   EXPECT_NE(std::string(tigris_last_error()).find(path), std::string::npos);
 }
 
+// A directory or an empty file where a plan belongs is a status naming the path and the
+// cause, not a crash or a verifier complaint about zero bytes (issue 42).
+TEST(PlanIoTest, PlanFromFileNamesADirectoryAndAnEmptyFile) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("tigris_plan_io_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "plan.tgrs");
+  tigris_execution_plan* raw = nullptr;
+  const std::string folder = (dir / "plan.tgrs").string();
+  EXPECT_EQ(tigris_plan_from_file(&raw, folder.c_str()), TIGRIS_ERR_IO);
+  EXPECT_EQ(raw, nullptr);
+  EXPECT_NE(std::string(tigris_last_error()).find("'" + folder + "': is a directory"),
+            std::string::npos)
+      << tigris_last_error();
+  const std::string empty = (dir / "empty.tgrs").string();
+  std::ofstream(empty).flush();
+  EXPECT_EQ(tigris_plan_from_file(&raw, empty.c_str()), TIGRIS_ERR_INVALID_PLAN);
+  EXPECT_NE(std::string(tigris_last_error()).find("'" + empty + "' is empty (0 bytes)"),
+            std::string::npos)
+      << tigris_last_error();
+  std::filesystem::remove_all(dir);
+}
+
 // tigris_emit_to_file replaces the file whole or not at all, and leaves no temporary file.
 TEST(PlanIoTest, EmitToFileReplacesTheFileWholeOrNotAtAll) {
   const std::filesystem::path dir =

@@ -3,6 +3,8 @@
 // accepted spelling, and bad budgets are usage errors (exit 2) or library errors (exit 1)
 // that say what is wrong.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -10,12 +12,17 @@
 #include <memory>
 #include <string>
 
+#include "cli/bad_files.h"
 #include "support/process.h"
 #include "support/test_env.h"
 #include "tigris.h"
 
 namespace {
 
+using tigris::cli_test::BadFiles;
+using tigris::cli_test::ExpectNamedError;
+using tigris::cli_test::MakeBadFiles;
+using tigris::cli_test::RunningAsRoot;
 using tigris::testing::ProcessResult;
 using tigris::testing::RunCommand;
 using tigris::testing::SharedOnnxModel;
@@ -317,6 +324,55 @@ TEST(CliAnalyzeTest, TargetSaysWhatEachMemoryHolds) {
   EXPECT_NE(text.out.find("\nAXI_SRAM  512 KiB budget; spills need "), std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("\nOSPI_FLASH 64 MiB budget, weights "), std::string::npos) << text.out;
+}
+
+// The model and --target, empty, cut in half, a directory or missing: exit 1 naming the
+// file and the cause (issue 42). Unreadable: below.
+TEST(CliAnalyzeTest, BadInputFilesAreNamedErrors) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("cli_analyze_bad_" + std::to_string(::getpid()));
+  const auto analyze = [&](const std::string& args) {
+    return RunCommand(TigrisCli() + " analyze " + args);
+  };
+  const BadFiles m = MakeBadFiles(dir, SharedOnnxModel("mnist8.onnx"));
+  ExpectNamedError(analyze(m.empty + " -m 64K"), m.empty,
+                   "model is empty (0 bytes) [TIGRIS_ERR_EMPTY_MODEL]");
+  const auto cut = analyze(m.truncated + " -m 64K");
+  ExpectNamedError(cut, m.truncated, "truncated model: field 7 (graph) at byte ");
+  EXPECT_NE(cut.err.find("[TIGRIS_ERR_TRUNCATED_MODEL]"), std::string::npos) << cut.err;
+  ExpectNamedError(analyze(m.directory + " -m 64K"), m.directory,
+                   "cannot read model file '" + m.directory + "': is a directory [TIGRIS_ERR_IO]");
+  ExpectNamedError(analyze(m.missing + " -m 64K"), m.missing,
+                   "cannot read model file '" + m.missing + "': No such file or directory");
+
+  const std::string model = SharedOnnxModel("mnist8.onnx");
+  const BadFiles t =
+      MakeBadFiles(dir, tigris::testing::SourceDir() + "/examples/targets/stm32h7.yaml");
+  ExpectNamedError(analyze(model + " --target " + t.empty), t.empty,
+                   "target '" + t.empty + "' is empty (0 bytes)");
+  // Its first half is only the comment at its top.
+  ExpectNamedError(analyze(model + " --target " + t.truncated), t.truncated,
+                   t.truncated + ": empty target description (needs memories:)");
+  ExpectNamedError(analyze(model + " --target " + t.directory), t.directory,
+                   "cannot read target '" + t.directory + "': is a directory");
+  ExpectNamedError(analyze(model + " --target " + t.missing), t.missing,
+                   "cannot read target '" + t.missing + "': No such file or directory");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliAnalyzeTest, UnreadableInputFilesAreNamedErrors) {
+  if (RunningAsRoot()) GTEST_SKIP() << "root reads a mode-000 file: nothing to refuse";
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("cli_analyze_unreadable_" + std::to_string(::getpid()));
+  const std::string m = MakeBadFiles(dir, SharedOnnxModel("mnist8.onnx")).unreadable;
+  ExpectNamedError(RunCommand(TigrisCli() + " analyze " + m + " -m 64K"), m,
+                   "cannot read model file '" + m + "': Permission denied [TIGRIS_ERR_IO]");
+  const std::string t =
+      MakeBadFiles(dir, tigris::testing::SourceDir() + "/examples/targets/stm32h7.yaml").unreadable;
+  ExpectNamedError(
+      RunCommand(TigrisCli() + " analyze " + SharedOnnxModel("mnist8.onnx") + " --target " + t), t,
+      "cannot read target '" + t + "': Permission denied");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

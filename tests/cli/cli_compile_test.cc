@@ -10,11 +10,16 @@
 #include <set>
 #include <string>
 
+#include "cli/bad_files.h"
 #include "support/process.h"
 #include "support/test_env.h"
 
 namespace {
 
+using tigris::cli_test::BadFiles;
+using tigris::cli_test::ExpectNamedError;
+using tigris::cli_test::MakeBadFiles;
+using tigris::cli_test::RunningAsRoot;
 using tigris::testing::RunCommand;
 using tigris::testing::SharedOnnxModel;
 using tigris::testing::TigrisCli;
@@ -44,6 +49,20 @@ std::set<std::string> Listing(const std::filesystem::path& dir) {
   }
   return names;
 }
+
+// tcm_sram_psram_mram.yaml and a scratch_to_psram.yaml rule without their comments, so
+// the first half of each stops inside the YAML, not inside a comment.
+const char kTarget[] =
+    "memories:\n"
+    "  - {name: DTCM, size: 64K}\n"
+    "  - {name: SRAM, size: 256K}\n"
+    "  - {name: PSRAM, size: 8M}\n"
+    "  - {name: MRAM, size: 2M, read_only: true}\n"
+    "plan_memory: MRAM\n";
+const char kRules[] =
+    "tensors:\n"
+    "  - type: SCRATCH\n"
+    "    attributes: { memory: PSRAM }\n";
 
 TEST(CliCompileTest, WritesThePlanAndPrintsTheSummary) {
   const std::string out = OutPath("cli_compile_mnist8.tgrs");
@@ -226,6 +245,77 @@ TEST(CliCompileTest, StageThatDoesNotFitExitsOne) {
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("1-channel groups 5136"), std::string::npos) << r.err;
+}
+
+// Every file compile reads (the model, --target, --rules), empty, cut in half, a directory
+// or missing: exit 1 naming the file and the cause (issue 42). Unreadable: below.
+TEST(CliCompileTest, BadInputFilesAreNamedErrors) {
+  const std::filesystem::path dir = FreshDir("cli_compile_inputs");
+  const std::string out = (dir / "out.tgrs").string();
+  const std::string model = SharedOnnxModel("mnist8.onnx");
+  const std::string target = (dir / "target.yaml").string();
+  const std::string rules = (dir / "rules.yaml").string();
+  std::ofstream(target) << kTarget;
+  std::ofstream(rules) << kRules;
+  const auto compile = [&](const std::string& args) {
+    return RunCommand(TigrisCli() + " compile " + args + " -o " + out);
+  };
+  ASSERT_EQ(compile(model + " --target " + target + " --rules " + rules).exit_code, 0);
+
+  const BadFiles m = MakeBadFiles(dir, model);
+  ExpectNamedError(compile(m.empty + " -m 64K"), m.empty,
+                   "model is empty (0 bytes) [TIGRIS_ERR_EMPTY_MODEL]");
+  ExpectNamedError(compile(m.truncated + " -m 64K"), m.truncated, "truncated model: ");
+  ExpectNamedError(compile(m.directory + " -m 64K"), m.directory,
+                   "cannot read model file '" + m.directory + "': is a directory [TIGRIS_ERR_IO]");
+  ExpectNamedError(compile(m.missing + " -m 64K"), m.missing,
+                   "cannot read model file '" + m.missing + "': No such file or directory");
+
+  const BadFiles t = MakeBadFiles(dir, target);
+  ExpectNamedError(compile(model + " --target " + t.empty), t.empty,
+                   "target '" + t.empty + "' is empty (0 bytes)");
+  ExpectNamedError(compile(model + " --target " + t.truncated), t.truncated,
+                   t.truncated + ":4:1: not valid YAML: ");
+  ExpectNamedError(compile(model + " --target " + t.directory), t.directory,
+                   "cannot read target '" + t.directory + "': is a directory");
+  ExpectNamedError(compile(model + " --target " + t.missing), t.missing,
+                   "cannot read target '" + t.missing + "': No such file or directory");
+
+  const BadFiles r = MakeBadFiles(dir, rules);
+  const std::string with = model + " --target " + target + " --rules ";
+  ExpectNamedError(compile(with + r.empty), r.empty,
+                   "rules file '" + r.empty + "' is empty (0 bytes)");
+  ExpectNamedError(compile(with + r.truncated), r.truncated,
+                   r.truncated + ":2:5: rule 0 has no attributes");
+  ExpectNamedError(compile(with + r.directory), r.directory,
+                   "cannot read rules file '" + r.directory + "': is a directory");
+  ExpectNamedError(compile(with + r.missing), r.missing,
+                   "cannot read rules file '" + r.missing + "': No such file or directory");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliCompileTest, UnreadableInputFilesAreNamedErrors) {
+  if (RunningAsRoot()) GTEST_SKIP() << "root reads a mode-000 file: nothing to refuse";
+  const std::filesystem::path dir = FreshDir("cli_compile_unreadable");
+  const std::string out = (dir / "out.tgrs").string();
+  const std::string model = SharedOnnxModel("mnist8.onnx");
+  const std::string target = (dir / "target.yaml").string();
+  const std::string rules = (dir / "rules.yaml").string();
+  std::ofstream(target) << kTarget;
+  std::ofstream(rules) << kRules;
+  const auto compile = [&](const std::string& args) {
+    return RunCommand(TigrisCli() + " compile " + args + " -o " + out);
+  };
+  const std::string m = MakeBadFiles(dir, model).unreadable;
+  ExpectNamedError(compile(m + " -m 64K"), m,
+                   "cannot read model file '" + m + "': Permission denied [TIGRIS_ERR_IO]");
+  const std::string t = MakeBadFiles(dir, target).unreadable;
+  ExpectNamedError(compile(model + " --target " + t), t,
+                   "cannot read target '" + t + "': Permission denied");
+  const std::string r = MakeBadFiles(dir, rules).unreadable;
+  ExpectNamedError(compile(model + " --target " + target + " --rules " + r), r,
+                   "cannot read rules file '" + r + "': Permission denied");
+  std::filesystem::remove_all(dir);
 }
 
 // The plan is written to a temporary file beside it and renamed over it

@@ -1,6 +1,8 @@
 // `tigris inspect` as a user runs it: plans written by flatc's generated builder (and, once
 // `tigris compile` exists, by the compiler) read back through the C runtime's reader.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -11,12 +13,17 @@
 #include <utility>
 #include <vector>
 
+#include "cli/bad_files.h"
 #include "runtime/plan_fixture.h"
 #include "support/process.h"
 #include "support/test_env.h"
 
 namespace {
 
+using tigris::cli_test::BadFiles;
+using tigris::cli_test::ExpectNamedError;
+using tigris::cli_test::MakeBadFiles;
+using tigris::cli_test::RunningAsRoot;
 using tigris::runtime_test::FullPlan;
 using tigris::runtime_test::PlanParts;
 using tigris::runtime_test::Serialize;
@@ -328,6 +335,43 @@ TEST(CliInspect, OpsHeaderMisuseAndFailures) {
   EXPECT_FALSE(std::filesystem::exists("/tmp/tigris_ops_never.h"));
   std::filesystem::remove(plan);
   std::filesystem::remove(truncated);
+}
+
+// The plan, empty, cut in half, a directory or missing, alone or among --ops-header's
+// plans: exit 1 naming the file and the cause (issue 42). Unreadable: below.
+TEST(CliInspect, BadPlanFilesAreNamedErrors) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("cli_inspect_bad_" + std::to_string(::getpid()));
+  const std::string good = WritePlan("tigris_inspect_good.tgrs", Serialize(FullPlan()));
+  const BadFiles p = MakeBadFiles(dir, good);
+  const std::string header = (dir / "ops.h").string();
+  for (const std::string& options :
+       {std::string(""), std::string(" --json"), " " + good + " --ops-header " + header}) {
+    const auto inspect = [&](const std::string& plan) {
+      return RunCommand(TigrisCli() + " inspect " + plan + options);
+    };
+    ExpectNamedError(inspect(p.empty), p.empty, "plan '" + p.empty + "' is empty (0 bytes)");
+    ExpectNamedError(inspect(p.truncated), "tigris: error: " + p.truncated + ": ", "[TGRS_ERR_");
+    ExpectNamedError(inspect(p.directory), p.directory,
+                     "cannot read plan '" + p.directory + "': is a directory");
+    ExpectNamedError(inspect(p.missing), p.missing,
+                     "cannot read plan '" + p.missing + "': No such file or directory");
+  }
+  EXPECT_FALSE(std::filesystem::exists(header));
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove(good);
+}
+
+TEST(CliInspect, UnreadablePlanIsANamedError) {
+  if (RunningAsRoot()) GTEST_SKIP() << "root reads a mode-000 file: nothing to refuse";
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("cli_inspect_unreadable_" + std::to_string(::getpid()));
+  const std::string good = WritePlan("tigris_inspect_readable.tgrs", Serialize(FullPlan()));
+  const std::string p = MakeBadFiles(dir, good).unreadable;
+  ExpectNamedError(RunCommand(TigrisCli() + " inspect " + p), p,
+                   "cannot read plan '" + p + "': Permission denied");
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove(good);
 }
 
 }  // namespace

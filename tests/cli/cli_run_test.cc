@@ -11,11 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "cli/bad_files.h"
 #include "support/process.h"
 #include "support/test_env.h"
 
 namespace {
 
+using tigris::cli_test::BadFiles;
+using tigris::cli_test::ExpectNamedError;
+using tigris::cli_test::MakeBadFiles;
+using tigris::cli_test::RunningAsRoot;
 using tigris::testing::RunCommand;
 using tigris::testing::SharedOnnxModel;
 using tigris::testing::TigrisCli;
@@ -138,6 +143,57 @@ TEST_F(CliRunTest, DumpDirectoryErrors) {
   EXPECT_NE(r.err.find("not_a_dir' is not a directory"), std::string::npos) << r.err;
   r = RunCommand(base + Tmp("d1") + " --dump-intermediates " + Tmp("d2"));
   EXPECT_EQ(r.exit_code, 2) << "one directory";
+}
+
+// The plan, the .npy inputs and --target, empty, cut in half, a directory or missing:
+// exit 1 naming the file and the cause (issue 42). Unreadable: below.
+TEST_F(CliRunTest, BadInputFilesAreNamedErrors) {
+  const auto run = [&](const std::string& plan, const std::string& input,
+                       const std::string& more = "") {
+    return RunCommand(TigrisCli() + " run " + plan + " -i " + input + " -o " + Tmp("y.npy") + more);
+  };
+  const BadFiles p = MakeBadFiles(TmpDir() / "bad", Tmp("mnist8.tgrs"));
+  ExpectNamedError(run(p.empty, Tmp("x.npy")), p.empty,
+                   "plan '" + p.empty + "' is empty (0 bytes)");
+  // The runtime's verifier names what the cut left dangling, and its status.
+  ExpectNamedError(run(p.truncated, Tmp("x.npy")), p.truncated + ": ", "[TGRS_ERR_");
+  ExpectNamedError(run(p.directory, Tmp("x.npy")), p.directory,
+                   "cannot read plan '" + p.directory + "': is a directory");
+  ExpectNamedError(run(p.missing, Tmp("x.npy")), p.missing,
+                   "cannot read plan '" + p.missing + "': No such file or directory");
+
+  const BadFiles x = MakeBadFiles(TmpDir() / "bad", Tmp("x.npy"));
+  const std::string plan = Tmp("mnist8.tgrs");
+  ExpectNamedError(run(plan, x.empty), x.empty, "input '" + x.empty + "' is empty (0 bytes)");
+  const auto cut = run(plan, x.truncated);
+  ExpectNamedError(cut, x.truncated, x.truncated + ": truncated: npy data has ");
+  EXPECT_NE(cut.err.find("; shape 1x1x28x28 of <f4 needs 3136"), std::string::npos) << cut.err;
+  ExpectNamedError(run(plan, x.directory), x.directory,
+                   "cannot read input '" + x.directory + "': is a directory");
+  ExpectNamedError(run(plan, x.missing), x.missing,
+                   "cannot read input '" + x.missing + "': No such file or directory");
+
+  const std::string target = tigris::testing::SourceDir() + "/examples/targets/stm32h7.yaml";
+  const BadFiles t = MakeBadFiles(TmpDir() / "bad", target);
+  const std::string x_npy = Tmp("x.npy");
+  ExpectNamedError(run(plan, x_npy, " --target " + t.empty), t.empty,
+                   "target '" + t.empty + "' is empty (0 bytes)");
+  ExpectNamedError(run(plan, x_npy, " --target " + t.directory), t.directory,
+                   "cannot read target '" + t.directory + "': is a directory");
+  ExpectNamedError(run(plan, x_npy, " --target " + t.missing), t.missing,
+                   "cannot read target '" + t.missing + "': No such file or directory");
+}
+
+TEST_F(CliRunTest, UnreadableInputFilesAreNamedErrors) {
+  if (RunningAsRoot()) GTEST_SKIP() << "root reads a mode-000 file: nothing to refuse";
+  const std::string p = MakeBadFiles(TmpDir() / "unreadable", Tmp("mnist8.tgrs")).unreadable;
+  ExpectNamedError(
+      RunCommand(TigrisCli() + " run " + p + " -i " + Tmp("x.npy") + " -o " + Tmp("y.npy")), p,
+      "cannot read plan '" + p + "': Permission denied");
+  const std::string x = MakeBadFiles(TmpDir() / "unreadable", Tmp("x.npy")).unreadable;
+  ExpectNamedError(
+      RunCommand(TigrisCli() + " run " + Tmp("mnist8.tgrs") + " -i " + x + " -o " + Tmp("y.npy")),
+      x, "cannot read input '" + x + "': Permission denied");
 }
 
 }  // namespace
