@@ -1,7 +1,10 @@
 #include "emit/plan_writer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
+#include <memory>
+#include <new>
 #include <string>
 
 #include "analysis/alignment.h"
@@ -11,6 +14,7 @@
 #include "format/tgrs_generated.h"
 #include "plan/tile_plan.h"
 #include "tigris.h"
+#include "tigris_runtime.h"
 #include "util/error.h"
 
 namespace tigris::emit {
@@ -146,13 +150,41 @@ class Writer {
         o_.xip && store_.blocks.empty(), o_.lz4 ? tgrs::Compression::LZ4 : tgrs::Compression::NONE,
         b_.CreateVector(weights), b_.CreateVector(blocks), weight_data, Memories(out),
         state.empty() ? 0 : b_.CreateVectorOfStructs(state), 0,
-        U32(out.staged_bytes, "staged constants"));
+        U32(out.staged_bytes, "staged constants"), Integrity());
     tgrs::FinishPlanBuffer(b_, plan);
-    out.bytes.assign(b_.GetBufferPointer(), b_.GetBufferPointer() + b_.GetSize());
+    out.bytes = Sealed(b_.GetBufferPointer(), b_.GetSize());
     return out;
   }
 
  private:
+  // The checksums' table with placeholders the runtime's tgrs_plan_seal fills in once the
+  // bytes are final (docs/integrity.md): one definition of what each checksum covers,
+  // shared with the reader that checks it. A zero tables_crc would be left out as the
+  // field's default, so the placeholder is not zero.
+  fb::Offset<tgrs::Integrity> Integrity() {
+    const std::vector<uint32_t> weight_crcs(store_.weights.size(), 0);
+    const std::vector<uint32_t> block_crcs(store_.blocks.size(), 0);
+    return tgrs::CreateIntegrity(b_, tgrs::Checksum::CRC32C, 0xFFFFFFFFu,
+                                 b_.CreateVector(weight_crcs), b_.CreateVector(block_crcs));
+  }
+
+  // The finished plan with its checksums, sealed in a 16-aligned copy (the runtime reads a
+  // plan only there: TGRS_PLAN_ALIGNMENT).
+  static std::vector<uint8_t> Sealed(const uint8_t* bytes, size_t size) {
+    struct AlignedDelete {
+      void operator()(uint8_t* p) const { ::operator delete(p, std::align_val_t(16)); }
+    };
+    std::unique_ptr<uint8_t, AlignedDelete> aligned(
+        static_cast<uint8_t*>(::operator new(size, std::align_val_t(16))));
+    std::memcpy(aligned.get(), bytes, size);
+    const tgrs_status st = tgrs_plan_seal(aligned.get(), size);
+    if (st != TGRS_OK) {
+      throw Error(Status::kInternal,
+                  std::string("sealing the plan's checksums failed: ") + tgrs_status_name(st));
+    }
+    return std::vector<uint8_t>(aligned.get(), aligned.get() + size);
+  }
+
   // Plan.memories in MemoryRegion order (tgrs.fbs, Memory): what a Home's region indexes.
   fb::Offset<fb::Vector<fb::Offset<tgrs::Memory>>> Memories(const EmittedPlan& out) {
     const uint32_t alignment = static_cast<uint32_t>(analysis::kArenaAlignment);

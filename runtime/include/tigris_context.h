@@ -61,7 +61,8 @@ typedef struct tgrs_context {
   void* base_[TGRS_CONTEXT_ARENAS];
   size_t size_[TGRS_CONTEXT_ARENAS];
   uint32_t hydrated_;
-  uint32_t magic_; /* TGRS_CONTEXT_MAGIC once tgrs_context_init succeeded */
+  uint32_t checked_ops_; /* TGRS_INTEGRITY_TABLES: ops whose weights were checked */
+  uint32_t magic_;       /* TGRS_CONTEXT_MAGIC once tgrs_context_init succeeded */
 } tgrs_context;
 
 /* Starts `ctx` for `plan` (verified by tgrs_plan_init; it must outlive the context):
@@ -81,7 +82,11 @@ size_t tgrs_context_arena_bytes(const tgrs_context* ctx, uint32_t memory);
  *     the plan's memories);
  *   TGRS_ERR_NULL_ARGUMENT: ctx or base is NULL, or ctx was never initialised;
  *   TGRS_ERR_ARENA_TOO_SMALL: size is below what the plan needs of the memory;
- *   TGRS_ERR_ARENA_MISALIGNED: base is not a multiple of the memory's alignment. */
+ *   TGRS_ERR_ARENA_MISALIGNED: base is not a multiple of the memory's alignment;
+ *   TGRS_ERR_ARENA_OVERLAP: the bytes the plan uses of it, [base, base +
+ *     tgrs_context_arena_bytes), overlap the plan's bytes, another bound arena of ctx, or
+ *     the stack frame of this call (an arena placed where the stack grows; stack below
+ *     the current stack pointer is not seen: keep arenas out of the stack's section). */
 tgrs_status tgrs_bind_arena(tgrs_context* ctx, uint32_t memory, void* base, size_t size);
 
 /* Zero-fills the persistent state (the STATE arena), as binding it does: the next invoke
@@ -89,12 +94,26 @@ tgrs_status tgrs_bind_arena(tgrs_context* ctx, uint32_t memory, void* base, size
 void tgrs_reset_state(tgrs_context* ctx);
 
 /* Copies the staged constants from their source in the plan into the bound CONSTANTS
- * arena (idempotent: the bytes are the same each time), then marks ctx hydrated.
+ * arena (idempotent: the bytes are the same each time), checks the copy against the
+ * plan's checksums (tgrs_check_constants), then marks ctx hydrated.
  * Weak where the compiler supports it: a firmware may define its own (DMA, decompression,
- * a model swap) and must then call tgrs_mark_hydrated.
+ * a model swap) and must then call tgrs_check_constants and tgrs_mark_hydrated.
  * @return TGRS_OK, TGRS_ERR_NULL_ARGUMENT (ctx NULL or never initialised),
- *   TGRS_ERR_ARENA_NOT_BOUND (the plan stages constants and CONSTANTS is unbound). */
+ *   TGRS_ERR_ARENA_NOT_BOUND (the plan stages constants and CONSTANTS is unbound),
+ *   TGRS_ERR_PLAN_CORRUPT (the copy differs from what the compiler sealed; the latch stays
+ *   clear). */
 tgrs_status tgrs_hydrate_constants(tgrs_context* ctx);
+
+/* Checks the staged constants in the bound CONSTANTS arena against the plan's per-weight
+ * checksums (docs/integrity.md): after a firmware's own hydration, or periodically, since
+ * RAM can be disturbed too. TGRS_OK also for a plan without staged constants, or one
+ * initialised with TGRS_INTEGRITY_NONE; TGRS_ERR_PLAN_CORRUPT naming the weight in *error
+ * (may be NULL); TGRS_ERR_NULL_ARGUMENT; TGRS_ERR_ARENA_NOT_BOUND. */
+tgrs_status tgrs_check_constants(const tgrs_context* ctx, tgrs_verify_error* error);
+
+/* tgrs_plan_check_integrity on ctx's plan, then tgrs_check_constants: every byte a run
+ * reads that the compiler sealed, checked now. */
+tgrs_status tgrs_context_check_integrity(const tgrs_context* ctx, tgrs_verify_error* error);
 
 /* Sets / clears the hydration latch (NULL is ignored). */
 void tgrs_mark_hydrated(tgrs_context* ctx);

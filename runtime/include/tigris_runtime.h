@@ -52,7 +52,7 @@ extern "C" {
  * Status codes. Values are pinned forever and never reused (STYLE.md, zstd/libgit2).
  *   0..31   plan reader / verifier (one code per class of plan defect)
  *   32..47  LZ4 block decoder
- *   48..95  executor (tigris_executor.h, issue 5): 48..59 used, 60..95 reserved
+ *   48..95  executor (tigris_executor.h, issue 5): 48..64 used, 65..95 reserved
  * ====================================================================================== */
 typedef enum tgrs_status {
   TGRS_OK = 0,
@@ -74,7 +74,12 @@ typedef enum tgrs_status {
   TGRS_ERR_PLAN_TOO_LARGE = 16, /* more than 2 GiB - 1 bytes */
   TGRS_ERR_TOO_COMPLEX = 17,    /* verification work exceeds a bound proportional to the plan
                                    size: tables shared many times (FlatBuffers' max_tables) */
-  /* 18..31 reserved for the plan reader. */
+  TGRS_ERR_PLAN_CORRUPT = 18,   /* a checksum does not match the bytes it covers: the plan (or
+                                   a staged copy of its constants) was damaged after the
+                                   compiler sealed it; the path names the region */
+  TGRS_ERR_NO_CHECKSUM = 19,    /* the plan carries no Integrity (compiled before 0.4, or the
+                                   field itself was damaged) and the caller asked for a check */
+  /* 20..31 reserved for the plan reader. */
   TGRS_ERR_LZ4_CORRUPT = 32,       /* malformed LZ4 block (truncated, bad offset, ...) */
   TGRS_ERR_LZ4_DST_TOO_SMALL = 33, /* the block decodes to more than dst_capacity bytes */
   /* 34..47 reserved for the decoder. */
@@ -98,8 +103,10 @@ typedef enum tgrs_status {
   TGRS_ERR_UNKNOWN_MEMORY = 61,        /* tgrs_bind_arena: not an arena memory of the plan */
   TGRS_ERR_HYDRATION_REQUIRED = 62,    /* tgrs_invoke before tgrs_hydrate_constants or
                                           tgrs_mark_hydrated (tigris_context.h) */
-  TGRS_ERR_ARENA_NOT_BOUND = 63        /* tgrs_invoke: an arena the plan uses is unbound */
-  /* 64..95 reserved for the executor. */
+  TGRS_ERR_ARENA_NOT_BOUND = 63,       /* tgrs_invoke: an arena the plan uses is unbound */
+  TGRS_ERR_ARENA_OVERLAP = 64          /* tgrs_bind_arena: the arena's bytes overlap the plan,
+                                          another arena of the context, or the stack */
+  /* 65..95 reserved for the executor. */
 } tgrs_status;
 
 /* "TGRS_OK", "TGRS_ERR_BAD_OFFSET", "TGRS_ERR_INPUT_SIZE", ... (every code above);
@@ -199,6 +206,9 @@ typedef enum tgrs_compression {
   TGRS_COMPRESSION_LZ4 = 1
 } tgrs_compression;
 
+/* Integrity.checksum (format/tgrs.fbs). */
+typedef enum tgrs_checksum { TGRS_CHECKSUM_NONE = 0, TGRS_CHECKSUM_CRC32C = 1 } tgrs_checksum;
+
 /* Names as spelled in format/tgrs.fbs ("CONV", "FLOAT32", ...); "?" when out of range. */
 const char* tgrs_op_code_name(tgrs_op_code code);
 const char* tgrs_dtype_name(tgrs_dtype dtype);
@@ -253,6 +263,10 @@ typedef struct tgrs_plan {
   const uint8_t* slow_buffers_;
   const uint8_t* weights_;
   const uint8_t* weight_blocks_;
+  const uint8_t* integrity_; /* the Integrity table, NULL when the plan has none */
+  /* TGRS_INTEGRITY_* the plan was initialised with: under TGRS_INTEGRITY_TABLES the
+   * executor checks each weight before the first op that reads it runs. */
+  uint32_t integrity_mode_;
   /* Set by tgrs_plan_init(); status TGRS_OK when the plan verified. */
   tgrs_verify_error error;
 } tgrs_plan;
@@ -266,8 +280,54 @@ typedef struct tgrs_plan {
  * (tensor bytes vs weight bytes vs buffer bytes vs home size); tile regions lie inside
  * their tensors. After TGRS_OK, no getter can read outside the buffer.
  * On failure returns the defect's class and fills plan->error; the plan must not be used
- * (getters return empty values). Work is linear in `size`. */
+ * (getters return empty values). Work is linear in `size`.
+ *
+ * Integrity (docs/integrity.md): before it trusts the bytes, tgrs_plan_init checks the
+ * plan's CRC-32C checksums, of its tables first and then of every weight blob, and refuses
+ * a damaged plan with TGRS_ERR_PLAN_CORRUPT naming the region ("integrity.tables_crc",
+ * "weights[17]", "weight_blocks[3]"), and a plan without checksums with
+ * TGRS_ERR_NO_CHECKSUM. It is tgrs_plan_init_with(plan, bytes, size, TGRS_INTEGRITY_ALL). */
 tgrs_status tgrs_plan_init(tgrs_plan* plan, const void* bytes, size_t size);
+
+/* What tgrs_plan_init_with checks of the plan's checksums. */
+typedef enum tgrs_integrity_mode {
+  /* Every checksum, before anything else is trusted: the default. Costs about 3.3 Cortex-M4
+   * instructions per plan byte (docs/integrity.md). */
+  TGRS_INTEGRITY_ALL = 0,
+  /* The tables now; each weight blob later, by the executor, before the first op that
+   * reads it runs (once per tgrs_context; on every tgrs_run, which keeps no memory). A
+   * damaged weight then fails that run with TGRS_ERR_PLAN_CORRUPT and no output is
+   * produced past it. For a device that must start fast from a large plan. */
+  TGRS_INTEGRITY_TABLES = 1,
+  /* No checksum: the caller verified the bytes itself (a secure boot's image hash), or
+   * the plan predates checksums. The structural verification still runs. */
+  TGRS_INTEGRITY_NONE = 2
+} tgrs_integrity_mode;
+
+tgrs_status tgrs_plan_init_with(tgrs_plan* plan, const void* bytes, size_t size,
+                                tgrs_integrity_mode mode);
+
+/* Re-checks every checksum of an initialised plan now (tables, every weight blob), for a
+ * device that runs for years from flash that can wear: TGRS_OK, TGRS_ERR_PLAN_CORRUPT or
+ * TGRS_ERR_NO_CHECKSUM with the region in *error (may be NULL), or
+ * TGRS_ERR_PLAN_NOT_VERIFIED. Read-only; the plan stays usable whatever it returns, so the
+ * caller decides (reload the plan from a good copy, reset, report). */
+tgrs_status tgrs_plan_check_integrity(const tgrs_plan* plan, tgrs_verify_error* error);
+
+/* The plan's checksum function: TGRS_CHECKSUM_NONE for a plan without Integrity. */
+tgrs_checksum tgrs_plan_checksum(const tgrs_plan* plan);
+
+/* CRC-32C (Castagnoli; reflected polynomial 0x82F63B78) of n bytes, continuing from `crc`
+ * (0 to start: the init and final XOR with ~0 are inside). tgrs_crc32c(0, "123456789", 9)
+ * is 0xE3069283. */
+uint32_t tgrs_crc32c(uint32_t crc, const void* data, size_t n);
+
+/* For tools that write or edit plans, not for a firmware: fills in the checksums of a plan
+ * whose Integrity table is present (with vectors of the right lengths), in place. A plan
+ * that does not verify gets its tables_crc only, so the verifier still reports its defect
+ * rather than a checksum mismatch. TGRS_ERR_NO_CHECKSUM when there is no Integrity;
+ * TGRS_ERR_PLAN_MISALIGNED unless bytes is TGRS_PLAN_ALIGNMENT-aligned. */
+tgrs_status tgrs_plan_seal(void* bytes, size_t size);
 
 /* --- header ------------------------------------------------------------------------- */
 uint32_t tgrs_plan_schema_version(const tgrs_plan* plan);

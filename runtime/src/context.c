@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "exec_internal.h"
+#include "plan_internal.h"
 
 #define TGRS_CONTEXT_MAGIC 0x54474358u /* "TGCX" */
 
@@ -58,6 +59,35 @@ static uint32_t arena_alignment(const tgrs_plan* plan, uint32_t memory) {
   return TGRS_ARENA_ALIGNMENT;
 }
 
+/* Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte (addresses as integers:
+ * the ranges come from unrelated objects). */
+static int overlaps(const void* a, size_t a_bytes, const void* b, size_t b_bytes) {
+  const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+  return a_bytes > 0 && b_bytes > 0 && x < y + b_bytes && y < x + a_bytes;
+}
+
+/* The bytes a run will write in `memory` at `base` must be nobody else's: not the plan's,
+ * not another arena's of this context, and not the stack this call runs on (an arena
+ * placed where the stack grows; what is below the stack pointer now is not seen). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int
+arena_overlaps(const tgrs_context* ctx, uint32_t memory, const void* base) {
+  const size_t bytes = tgrs_context_arena_bytes(ctx, memory);
+  volatile uint8_t frame = 0; /* an address inside this call's stack frame */
+  uint32_t m;
+  if (overlaps(base, bytes, ctx->plan_->base_, ctx->plan_->size_)) return 1;
+  if (overlaps(base, bytes, (const void*)&frame, 1)) return 1;
+  for (m = 0; m < TGRS_CONTEXT_ARENAS; ++m) {
+    if (m != memory && ctx->base_[m] != NULL &&
+        overlaps(base, bytes, ctx->base_[m], tgrs_context_arena_bytes(ctx, m))) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 tgrs_status tgrs_bind_arena(tgrs_context* ctx, uint32_t memory, void* base, size_t size) {
   uint32_t alignment;
   if (!ready(ctx)) return TGRS_ERR_NULL_ARGUMENT;
@@ -66,6 +96,7 @@ tgrs_status tgrs_bind_arena(tgrs_context* ctx, uint32_t memory, void* base, size
   if (size < tgrs_context_arena_bytes(ctx, memory)) return TGRS_ERR_ARENA_TOO_SMALL;
   alignment = arena_alignment(ctx->plan_, memory);
   if ((uintptr_t)base % alignment != 0) return TGRS_ERR_ARENA_MISALIGNED;
+  if (arena_overlaps(ctx, memory, base)) return TGRS_ERR_ARENA_OVERLAP;
   ctx->base_[memory] = base;
   ctx->size_[memory] = size;
   /* READ_VARIABLE semantics: the first invoke reads zeros, and caller memory is not BSS. */
@@ -100,8 +131,48 @@ tgrs_hydrate_constants(tgrs_context* ctx) {
 #else
   (void)source; /* the verifier refused plans that stage constants */
 #endif
+  {
+    const tgrs_status st = tgrs_check_constants(ctx, NULL);
+    if (st != TGRS_OK) return st;
+  }
+  ctx->checked_ops_ = 0; /* a new copy: a lazily checked plan checks it again as it runs */
   tgrs_mark_hydrated(ctx);
   return TGRS_OK;
+}
+
+tgrs_status tgrs_check_constants(const tgrs_context* ctx, tgrs_verify_error* error) {
+#if TGRS_WITH_STAGED_CONSTANTS
+  const tgrs_plan* plan;
+  tgrs_u8s source;
+  uint32_t begin, w;
+  if (!ready(ctx)) return TGRS_ERR_NULL_ARGUMENT;
+  plan = ctx->plan_;
+  source = tgrs_plan_staged_constants(plan);
+  if (source.count == 0 || plan->integrity_mode_ == TGRS_INTEGRITY_NONE) return TGRS_OK;
+  if (ctx->base_[TGRS_REGION_CONSTANTS] == NULL) return TGRS_ERR_ARENA_NOT_BOUND;
+  begin = tgrs_plan_staged_offset(plan);
+  for (w = 0; w < tgrs_plan_weight_count(plan); ++w) {
+    tgrs_plan_weight weight;
+    if (tgrs_plan_get_weight(plan, w, &weight) != TGRS_OK) return TGRS_ERR_INCONSISTENT_PLAN;
+    if (weight.block < 0 && weight.offset >= begin && weight.offset - begin < source.count) {
+      const tgrs_status st = tgrs_check_weight_(
+          plan, w, (const uint8_t*)ctx->base_[TGRS_REGION_CONSTANTS] + (weight.offset - begin),
+          error);
+      if (st != TGRS_OK) return st;
+    }
+  }
+#else
+  (void)error;  /* the verifier refused plans that stage constants */
+  if (!ready(ctx)) return TGRS_ERR_NULL_ARGUMENT;
+#endif
+  return TGRS_OK;
+}
+
+tgrs_status tgrs_context_check_integrity(const tgrs_context* ctx, tgrs_verify_error* error) {
+  tgrs_status st;
+  if (!ready(ctx)) return TGRS_ERR_NULL_ARGUMENT;
+  st = tgrs_plan_check_integrity(ctx->plan_, error);
+  return st != TGRS_OK ? st : tgrs_check_constants(ctx, error);
 }
 
 void tgrs_mark_hydrated(tgrs_context* ctx) {
@@ -124,7 +195,8 @@ static tgrs_status run(tgrs_context* ctx, const tgrs_input_buffer* inputs, uint3
   arenas.pinned = ctx->base_[TGRS_REGION_PINNED];
   arenas.pinned_size = ctx->size_[TGRS_REGION_PINNED];
   return tgrs_run_staged_(ctx->plan_, &arenas, (const uint8_t*)ctx->base_[TGRS_REGION_CONSTANTS],
-                          inputs, num_inputs, outputs, num_outputs, stats, NULL);
+                          inputs, num_inputs, outputs, num_outputs, stats, NULL,
+                          &ctx->checked_ops_);
 }
 
 #if TGRS_WITH_STATE

@@ -27,6 +27,9 @@ typedef struct tgrs_exec {
    * weight_data[staged_begin, + staged_bytes), the same bytes). */
   const uint8_t* staged;
   uint32_t staged_begin, staged_bytes;
+  /* TGRS_INTEGRITY_TABLES: ops below *checked_ops had their weights checked (by this run
+   * or, through a context, an earlier one); NULL for a plan checked at init. */
+  uint32_t* checked_ops;
   tgrs_run_stats* stats;
   const struct tgrs_exec_observer* observer; /* NULL unless tgrs_run_observed() has one */
 } tgrs_exec;
@@ -46,7 +49,12 @@ tgrs_status tgrs_run_staged_(const tgrs_plan* plan, const tgrs_arenas* arenas,
                              const uint8_t* staged, const tgrs_input_buffer* inputs,
                              uint32_t num_inputs, const tgrs_output_buffer* outputs,
                              uint32_t num_outputs, tgrs_run_stats* stats,
-                             const tgrs_exec_observer* observer);
+                             const tgrs_exec_observer* observer, uint32_t* checked_ops);
+
+/* --- plan_integrity.c: under TGRS_INTEGRITY_TABLES, checks the weights ops
+ * [*ex->checked_ops, op_end) read (a staged constant in its CONSTANTS copy) and advances
+ * *ex->checked_ops; TGRS_ERR_PLAN_CORRUPT with stats->failed_op on a damaged one. */
+tgrs_status tgrs_exec_check_weights_(tgrs_exec* ex, uint32_t op_end);
 
 /* --- arena.c: every arena pointer the executor hands out goes through these, so the
  * high-water marks are the exact extent of what kernels and copies touch. NULL when

@@ -96,12 +96,44 @@ static tgrs_status check_arguments(const tgrs_plan* plan, const tgrs_arenas* are
   return TGRS_OK;
 }
 
+/* One past the last op stage `index` runs: its own, or a chain head's whole chain's. */
+static uint32_t stage_op_end(const tgrs_exec* ex, uint32_t index, const tgrs_plan_stage* stage) {
+  uint32_t end = 0, k;
+  tgrs_i32s ops = stage->ops;
+  if (stage->strategy == TGRS_STRATEGY_CHAIN && stage->chain >= 0) {
+    const tgrs_i32s stages = tgrs_read_i32s_(
+        tgrs_vec_table_(ex->plan->chains_, (uint32_t)stage->chain), FB_CHAIN_STAGES);
+    if (stages.count == 0 || stages.data[0] != (int32_t)index) return 0; /* ran with the head */
+    ops = tgrs_read_i32s_(
+        tgrs_vec_table_(ex->plan->stages_, (uint32_t)stages.data[stages.count - 1]), FB_STAGE_OPS);
+  }
+  for (k = 0; k < ops.count; ++k) {
+    if (ops.data[k] >= 0 && (uint32_t)ops.data[k] + 1u > end) end = (uint32_t)ops.data[k] + 1u;
+  }
+  return end;
+}
+
+/* TGRS_INTEGRITY_TABLES: the weights this stage reads, the first time they are read
+ * (plan_integrity.c); its compressed block before it is decoded. */
+static tgrs_status check_stage_weights(tgrs_exec* ex, uint32_t index,
+                                       const tgrs_plan_stage* stage) {
+  const uint32_t end = stage_op_end(ex, index, stage);
+  if (end <= *ex->checked_ops) return TGRS_OK;
+  if (stage->weight_block >= 0) {
+    const tgrs_status st = tgrs_check_block_(ex->plan, (uint32_t)stage->weight_block, NULL);
+    if (st != TGRS_OK) return st;
+  }
+  return tgrs_exec_check_weights_(ex, end);
+}
+
 /* A chain runs once, when its first stage comes up; its other stages are then done. */
 static tgrs_status run_stage(tgrs_exec* ex, uint32_t index, const tgrs_plan_stage* stage) {
   tgrs_plan_tile tile;
   const uint8_t* chain;
   tgrs_i32s chain_stages;
-  tgrs_status st = tgrs_exec_load_weights(ex, stage);
+  tgrs_status st = ex->checked_ops != NULL ? check_stage_weights(ex, index, stage) : TGRS_OK;
+  if (st != TGRS_OK) return st;
+  st = tgrs_exec_load_weights(ex, stage);
   if (st != TGRS_OK) return st;
   switch (stage->strategy) {
     case TGRS_STRATEGY_NORMAL:
@@ -174,15 +206,16 @@ tgrs_status tgrs_run_observed(const tgrs_plan* plan, const tgrs_arenas* arenas,
   hook.observer = observer;
   hook.user = user;
   return tgrs_run_staged_(plan, arenas, NULL, inputs, num_inputs, outputs, num_outputs, stats,
-                          observer != NULL ? &hook : NULL);
+                          observer != NULL ? &hook : NULL, NULL);
 }
 
 tgrs_status tgrs_run_staged_(const tgrs_plan* plan, const tgrs_arenas* arenas,
                              const uint8_t* staged, const tgrs_input_buffer* inputs,
                              uint32_t num_inputs, const tgrs_output_buffer* outputs,
                              uint32_t num_outputs, tgrs_run_stats* stats,
-                             const tgrs_exec_observer* observer) {
+                             const tgrs_exec_observer* observer, uint32_t* checked_ops) {
   tgrs_run_stats local_stats;
+  uint32_t run_checked_ops = 0; /* without a context: every run checks as it goes */
   tgrs_exec ex;
   tgrs_status st;
   uint32_t s, stage_count;
@@ -219,6 +252,9 @@ tgrs_status tgrs_run_staged_(const tgrs_plan* plan, const tgrs_arenas* arenas,
 #endif
   ex.stats = stats;
   ex.observer = observer;
+  if (plan->integrity_mode_ == TGRS_INTEGRITY_TABLES) {
+    ex.checked_ops = checked_ops != NULL ? checked_ops : &run_checked_ops;
+  }
   stage_count = tgrs_plan_stage_count(plan);
   for (s = 0; s < stage_count; ++s) {
     tgrs_plan_stage stage;

@@ -21,10 +21,11 @@
 #define TGRS_MAX_RANK 8u
 
 /* Verifies base[0, size) (size <= FB_MAX_BUFFER, base 16-aligned, checked by the caller)
- * as a Plan. On success stores the root table in *root and returns TGRS_OK; otherwise
- * fills *error. */
-tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_verify_error* error,
-                              const uint8_t** root);
+ * as a Plan, its tables' checksum first unless `mode` is TGRS_INTEGRITY_NONE (the weights'
+ * checksums are the caller's, on the verified view). On success stores the root table in
+ * *root and returns TGRS_OK; otherwise fills *error. */
+tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_integrity_mode mode,
+                              tgrs_verify_error* error, const uint8_t** root);
 
 /* Table `index` of a verified vector of tables (plan->ops_, stages_, chains_, ...), or
  * NULL when out of range. */
@@ -67,5 +68,14 @@ const uint8_t* tgrs_plan_stage_buffers_(const tgrs_plan* plan, uint32_t stage);
 
 /* Bytes of a verified Tensor table: product(shape) * dtype size. */
 uint32_t tgrs_tensor_table_bytes_(const uint8_t* tensor);
+
+/* --- plan_integrity.c, on a verified plan -------------------------------------------- */
+/* Checks weight `w`'s bytes (at `bytes`, NULL: in the plan) or block `b` against the
+ * checksums the plan was sealed with; *err (may be NULL) names the region. */
+tgrs_status tgrs_check_weight_(const tgrs_plan* plan, uint32_t w, const uint8_t* bytes,
+                               tgrs_verify_error* err);
+tgrs_status tgrs_check_block_(const tgrs_plan* plan, uint32_t b, tgrs_verify_error* err);
+/* Every weight and block of the plan. */
+tgrs_status tgrs_check_all_weights_(const tgrs_plan* plan, tgrs_verify_error* err);
 
 #endif /* TIGRIS_RUNTIME_PLAN_INTERNAL_H_ */

@@ -59,6 +59,10 @@ static const char status_names[] =
     "TGRS_ERR_PLAN_TOO_LARGE\0"
     "\x12"
     "TGRS_ERR_TOO_COMPLEX\0"
+    "\x13"
+    "TGRS_ERR_PLAN_CORRUPT\0"
+    "\x14"
+    "TGRS_ERR_NO_CHECKSUM\0"
     "\x21"
     "TGRS_ERR_LZ4_CORRUPT\0"
     "\x22"
@@ -95,6 +99,8 @@ static const char status_names[] =
     "TGRS_ERR_HYDRATION_REQUIRED\0"
     "\x40"
     "TGRS_ERR_ARENA_NOT_BOUND\0"
+    "\x41"
+    "TGRS_ERR_ARENA_OVERLAP\0"
     "\xff";
 #endif
 
@@ -115,7 +121,7 @@ const char* tgrs_status_name(tgrs_status status) {
   return "TGRS_ERR_UNKNOWN";
 }
 #else
-/* Built without text for people (TGRS_WITH_MESSAGES 0): the names are 868 bytes of
+/* Built without text for people (TGRS_WITH_MESSAGES 0): the names are 937 bytes of
  * Cortex-M flash. Callers print the number (tigris_runtime.h names it). */
 const char* tgrs_status_name(tgrs_status status) {
   (void)status;
@@ -199,6 +205,11 @@ static const fb_map vectors_map[] = {
 };
 
 tgrs_status tgrs_plan_init(tgrs_plan* plan, const void* bytes, size_t size) {
+  return tgrs_plan_init_with(plan, bytes, size, TGRS_INTEGRITY_ALL);
+}
+
+tgrs_status tgrs_plan_init_with(tgrs_plan* plan, const void* bytes, size_t size,
+                                tgrs_integrity_mode mode) {
   const uint8_t* base = (const uint8_t*)bytes;
   const uint8_t* root = NULL;
   tgrs_status status;
@@ -223,13 +234,31 @@ tgrs_status tgrs_plan_init(tgrs_plan* plan, const void* bytes, size_t size) {
     plan->error.limit = TGRS_PLAN_ALIGNMENT;
     return TGRS_ERR_PLAN_MISALIGNED;
   }
-  status = tgrs_verify_plan_(base, (uint32_t)size, &plan->error, &root);
+  if ((unsigned)mode > TGRS_INTEGRITY_NONE) {
+    plan->error.status = TGRS_ERR_BAD_VALUE;
+    plan->error.message = TGRS_MESSAGE("integrity mode {v} is not a tgrs_integrity_mode");
+    plan->error.value = (int64_t)mode;
+    return TGRS_ERR_BAD_VALUE;
+  }
+  status = tgrs_verify_plan_(base, (uint32_t)size, mode, &plan->error, &root);
   if (status != TGRS_OK) return status;
   plan->error.status = TGRS_OK;
   plan->base_ = base;
   plan->size_ = (uint32_t)size;
   plan->root_ = root;
   READ(root, vectors_map, plan);
+  plan->integrity_ = tgrs_read_table_(root, FB_PLAN_INTEGRITY);
+  plan->integrity_mode_ = (uint32_t)mode;
+  if (mode == TGRS_INTEGRITY_ALL) {
+    /* The weights last: their offsets are trusted only once the tables verified. */
+    status = tgrs_check_all_weights_(plan, &plan->error);
+    if (status != TGRS_OK) {
+      const tgrs_verify_error error = plan->error;
+      memset(plan, 0, sizeof *plan); /* a damaged plan is not a usable view */
+      plan->error = error;
+      return status;
+    }
+  }
   return TGRS_OK;
 }
 

@@ -62,6 +62,7 @@ const fb_field_schema fb_schema_fields[FB_FIELD_COUNT] = {
     [FB_FIELD(PLAN, STATE)] = VECTOR("state", FB_STATE_SLOT_BYTES),
     [FB_FIELD(PLAN, STAGED_OFFSET)] = SCALAR("staged_offset", 4),
     [FB_FIELD(PLAN, STAGED_BYTES)] = SCALAR("staged_bytes", 4),
+    [FB_FIELD(PLAN, INTEGRITY)] = TABLE("integrity", INTEGRITY, 0),
     /* Tensor */
     [FB_FIELD(TENSOR, NAME)] = STRING("name"),
     /* 0 (UNKNOWN) is not a dtype either: plan_verify.c checks the range. */
@@ -172,6 +173,11 @@ const fb_field_schema fb_schema_fields[FB_FIELD_COUNT] = {
     [FB_FIELD(MEMORY, NAME)] = STRING("name"),
     [FB_FIELD(MEMORY, SIZE)] = SCALAR("size", 4),
     [FB_FIELD(MEMORY, ALIGNMENT)] = SCALAR("alignment", 4),
+    /* Integrity */
+    [FB_FIELD(INTEGRITY, CHECKSUM)] = ENUM("checksum", 1, TGRS_CHECKSUM_CRC32C + 1),
+    [FB_FIELD(INTEGRITY, TABLES_CRC)] = SCALAR("tables_crc", 4),
+    [FB_FIELD(INTEGRITY, WEIGHT_CRCS)] = VECTOR("weight_crcs", 4),
+    [FB_FIELD(INTEGRITY, BLOCK_CRCS)] = VECTOR("block_crcs", 4),
 };
 const fb_table_schema fb_schema_tables[TGRS_TABLE_COUNT] = {
     [TGRS_TABLE_PLAN] = {FB_FIRST_PLAN, FB_PLAN_FIELDS},
@@ -186,6 +192,7 @@ const fb_table_schema fb_schema_tables[TGRS_TABLE_COUNT] = {
     [TGRS_TABLE_STAGE] = {FB_FIRST_STAGE, FB_STAGE_FIELDS},
     [TGRS_TABLE_CHAIN] = {FB_FIRST_CHAIN, FB_CHAIN_FIELDS},
     [TGRS_TABLE_MEMORY] = {FB_FIRST_MEMORY, FB_MEMORY_FIELDS},
+    [TGRS_TABLE_INTEGRITY] = {FB_FIRST_INTEGRITY, FB_INTEGRITY_FIELDS},
 };
 #if TGRS_WITH_MESSAGES
 const char* const fb_collection_messages[TGRS_COLLECTION_COUNT] = {
@@ -208,7 +215,8 @@ typedef char
                               FB_IDS_NAMED(FB_BLOCK_FIELDS) && FB_IDS_NAMED(FB_ATTRS_FIELDS) &&
                               FB_IDS_NAMED(FB_OP_FIELDS) && FB_IDS_NAMED(FB_BUFFER_FIELDS) &&
                               FB_IDS_NAMED(FB_TILE_FIELDS) && FB_IDS_NAMED(FB_STAGE_FIELDS) &&
-                              FB_IDS_NAMED(FB_CHAIN_FIELDS) && FB_IDS_NAMED(FB_MEMORY_FIELDS)
+                              FB_IDS_NAMED(FB_CHAIN_FIELDS) && FB_IDS_NAMED(FB_MEMORY_FIELDS) &&
+                              FB_IDS_NAMED(FB_INTEGRITY_FIELDS)
                           ? 1
                           : -1];
 

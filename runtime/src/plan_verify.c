@@ -837,8 +837,8 @@ static const uint8_t collection_fields[TGRS_COLLECTION_COUNT] = {
     FB_PLAN_TENSORS, FB_PLAN_OPS,     FB_PLAN_STAGES,
     FB_PLAN_CHAINS,  FB_PLAN_WEIGHTS, FB_PLAN_WEIGHT_BLOCKS};
 
-tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_verify_error* error,
-                              const uint8_t** root_out) {
+tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_integrity_mode mode,
+                              tgrs_verify_error* error, const uint8_t** root_out) {
   rctx ctx;
   rctx* r = &ctx;
   vtab root;
@@ -867,6 +867,12 @@ tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_verify_er
     return FAIL_AT(FB_FIELD(PLAN, SCHEMA_VERSION), TGRS_ERR_UNSUPPORTED_VERSION,
                    "plan schema {v} is newer than this reader's {l}", r->version,
                    TGRS_SCHEMA_VERSION);
+  }
+  /* Then the checksum of the tables, before any rule reads what it covers: a damaged plan
+   * is reported as damaged (plan_integrity.c), not as the rule its damage breaks first. */
+  if (mode != TGRS_INTEGRITY_NONE) {
+    uint32_t integrity;
+    TRY(tgrs_check_tables_crc_(&r->w, &root, &integrity));
   }
   for (i = 0; i < TGRS_COLLECTION_COUNT; ++i) {
     TRY(tgrs_root_field_(&r->w, &root, collection_fields[i], &at, &r->w.count[i]));

@@ -248,18 +248,28 @@ tgrs_status tgrs_walk_table_(vctx* c, const vtab* t, unsigned table) {
   return TGRS_OK;
 }
 
-tgrs_status tgrs_root_field_(vctx* c, const vtab* root, unsigned id, uint32_t* at, uint32_t* len) {
-  const fb_field_schema* f = &fb_schema_fields[FB_FIRST_PLAN + id];
-  uint32_t to;
+tgrs_status tgrs_table_field_(vctx* c, const vtab* t, unsigned table, unsigned id, uint32_t* at,
+                              uint32_t* to, uint32_t* len) {
+  const fb_field_schema* f = &fb_schema_fields[fb_schema_tables[table].first + id];
+  vtab sub;
   push_name(c, NAME_OF(f, id), -1);
-  TRY(field_at(c, root, id, f, at));
-  if (len != NULL) {
-    *len = 0;
-    if (*at) {
-      TRY(follow(c, *at, &to));
-      TRY(check_vector(c, to, FB_KIND_OF(f) == FB_KIND_TABLES ? 4u : f->size, len));
+  TRY(field_at(c, t, id, f, at));
+  if (to != NULL) *to = 0;
+  if (len != NULL) *len = 0;
+  if (*at && (to != NULL || len != NULL)) {
+    uint32_t target;
+    TRY(follow(c, *at, &target));
+    if (FB_KIND_OF(f) == FB_KIND_TABLE) {
+      TRY(tgrs_check_table_(c, target, &sub));
+    } else if (len != NULL) {
+      TRY(check_vector(c, target, FB_KIND_OF(f) == FB_KIND_TABLES ? 4u : f->size, len));
     }
+    if (to != NULL) *to = target;
   }
   tgrs_verify_pop_(c);
   return TGRS_OK;
+}
+
+tgrs_status tgrs_root_field_(vctx* c, const vtab* root, unsigned id, uint32_t* at, uint32_t* len) {
+  return tgrs_table_field_(c, root, TGRS_TABLE_PLAN, id, at, NULL, len);
 }

@@ -99,9 +99,21 @@ tgrs_status tgrs_check_table_(vctx* c, uint32_t pos, vtab* t);
  * absent), its header and extent checked. What the rules need before the walk: the
  * schema version and the lengths index rules check against. */
 tgrs_status tgrs_root_field_(vctx* c, const vtab* root, unsigned id, uint32_t* at, uint32_t* len);
+/* The same for field `id` of a checked table `t` of type `table` (TGRS_TABLE_*), and with
+ * `to` the position of what it points at (a table's, checked like tgrs_check_table_, or a
+ * vector's length prefix; 0 when absent). */
+tgrs_status tgrs_table_field_(vctx* c, const vtab* t, unsigned table, unsigned id, uint32_t* at,
+                              uint32_t* to, uint32_t* len);
 /* Checks the table at `t` as a `table` (TGRS_TABLE_*) and, recursively, everything it
  * points at: every field inside its table and aligned, every offset inside the buffer,
  * strings NUL-terminated, vectors inside the buffer, and each field's own rule. */
 tgrs_status tgrs_walk_table_(vctx* c, const vtab* t, unsigned table);
+
+/* --- integrity (plan_integrity.c) --------------------------------------------------------- */
+
+/* Checks Integrity.tables_crc of the checked root table against the buffer; *integrity is
+ * the Integrity table's position. TGRS_ERR_NO_CHECKSUM without one, TGRS_ERR_PLAN_CORRUPT
+ * on a mismatch. */
+tgrs_status tgrs_check_tables_crc_(vctx* c, const vtab* root, uint32_t* integrity);
 
 #endif /* TIGRIS_RUNTIME_VERIFY_INTERNAL_H_ */

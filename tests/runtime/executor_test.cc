@@ -800,9 +800,11 @@ TEST_F(ExecutorStatusTest, NullAndUnverifiedPlans) {
   EXPECT_EQ(tgrs_run(&failed, &arenas, nullptr, 0, nullptr, 0, &stats), TGRS_ERR_PLAN_NOT_VERIFIED);
 }
 
-// Flipped bits anywhere in a real plan: the reader rejects it, or the executor runs it to
-// some status; never a crash, never a byte outside the exact-size arenas (AddressSanitizer
-// build in tests/e2e/CMakeLists.txt).
+// Flipped bits anywhere in a real plan, the plan then resealed (its checksums would refuse
+// every flip a run could see: plan_integrity_test.cc; here the plan stands for one a buggy
+// or hostile writer sealed): the reader rejects it, or the executor runs it to some status;
+// never a crash, never a byte outside the exact-size arenas (AddressSanitizer build in
+// tests/e2e/CMakeLists.txt).
 void FlipBitsAndRun(const std::vector<uint8_t>& good, uint32_t seed) {
   auto reference = LoadPlanBytes(good);
   ASSERT_NE(reference, nullptr);
@@ -813,6 +815,7 @@ void FlipBitsAndRun(const std::vector<uint8_t>& good, uint32_t seed) {
     std::vector<uint8_t> bad = good;
     state = state * 1664525u + 1013904223u;
     bad[(state >> 8) % bad.size()] ^= static_cast<uint8_t>(1u << ((state >> 4) % 8));
+    Reseal(bad);
     auto loaded = LoadPlanBytes(bad);
     if (!loaded) continue;
     ++verified;

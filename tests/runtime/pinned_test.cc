@@ -156,6 +156,8 @@ tgrs_status VerifyCorrupted(const std::vector<uint8_t>& good, size_t pos, uint32
   AlignedBuffer copy = PoisonedBuffer(good.size());
   std::memcpy(copy.get(), good.data(), good.size());
   std::memcpy(copy.get() + pos, &value, 4);
+  // Resealed (docs/integrity.md), so the verifier meets the defect, not the checksum.
+  EXPECT_EQ(tgrs_plan_seal(copy.get(), good.size()), TGRS_OK);
   tgrs_plan plan;
   const tgrs_status st = tgrs_plan_init(&plan, copy.get(), good.size());
   char message[256];

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "format/tgrs_generated.h"
+#include "tigris_runtime.h"
 
 namespace tigris::runtime_test {
 
@@ -144,6 +145,9 @@ struct PlanParts {
   std::vector<BlockParts> weight_blocks;
   std::vector<uint8_t> weight_data;
   std::vector<MemoryParts> memories;  // empty: absent, as in plans before the list
+  // Integrity sealed as the compiler seals it (docs/integrity.md); false: absent, as in
+  // plans written before checksums.
+  bool sealed = true;
 };
 
 // --- serialization with the generated builder ---------------------------------------------
@@ -184,9 +188,32 @@ inline flatbuffers::Offset<fb::TilePlan> WriteTile(flatbuffers::FlatBufferBuilde
 
 }  // namespace detail
 
+// Recomputes the checksums of a plan edited in place (tgrs_plan_seal, in a 16-aligned
+// copy), so a test of the verifier meets the defect it planted rather than the checksum
+// mismatch that planting it caused. A plan without Integrity is left as it is
+// (TGRS_ERR_NO_CHECKSUM), as is one the sealer cannot walk to its Integrity.
+inline tgrs_status Reseal(std::vector<uint8_t>& bytes) {
+  if (bytes.empty()) return TGRS_ERR_PLAN_TOO_SMALL;
+  uint8_t* aligned = new (std::align_val_t(16)) uint8_t[bytes.size()];
+  std::memcpy(aligned, bytes.data(), bytes.size());
+  const tgrs_status st = tgrs_plan_seal(aligned, bytes.size());
+  if (st == TGRS_OK) std::memcpy(bytes.data(), aligned, bytes.size());
+  ::operator delete[](aligned, std::align_val_t(16));
+  return st;
+}
+
 inline std::vector<uint8_t> Serialize(const PlanParts& p) {
   using detail::Opt;
   flatbuffers::FlatBufferBuilder b;
+  // First, so the placeholders are in place when the tables are checksummed; a zero
+  // tables_crc would be left out as the default.
+  flatbuffers::Offset<fb::Integrity> integrity = 0;
+  if (p.sealed) {
+    const std::vector<uint32_t> weight_crcs(p.weights.size(), 0);
+    const std::vector<uint32_t> block_crcs(p.weight_blocks.size(), 0);
+    integrity =
+        fb::CreateIntegrityDirect(b, fb::Checksum::CRC32C, 0xFFFFFFFFu, &weight_crcs, &block_crcs);
+  }
   std::vector<flatbuffers::Offset<fb::Tensor>> tensors;
   for (const auto& t : p.tensors) {
     flatbuffers::Offset<fb::Quantization> quant = 0;
@@ -245,13 +272,15 @@ inline std::vector<uint8_t> Serialize(const PlanParts& p) {
     memories.push_back(fb::CreateMemoryDirect(b, Opt(m.name), m.size, m.alignment));
   }
   // CreatePlanDirect applies weight_data's force_align: 16 (ForceVectorAlignment).
-  auto root = fb::CreatePlanDirect(b, p.schema_version, Opt(p.generator), Opt(p.model_name),
-                                   Opt(tensors), Opt(ops), Opt(stages), Opt(chains), Opt(p.inputs),
-                                   Opt(p.outputs), Opt(slow_buffers), p.fast_arena_bytes,
-                                   p.slow_arena_bytes, p.scheduled_peak_bytes, p.xip, p.compression,
-                                   Opt(weights), Opt(blocks), Opt(p.weight_data), Opt(memories));
+  auto root = fb::CreatePlanDirect(
+      b, p.schema_version, Opt(p.generator), Opt(p.model_name), Opt(tensors), Opt(ops), Opt(stages),
+      Opt(chains), Opt(p.inputs), Opt(p.outputs), Opt(slow_buffers), p.fast_arena_bytes,
+      p.slow_arena_bytes, p.scheduled_peak_bytes, p.xip, p.compression, Opt(weights), Opt(blocks),
+      Opt(p.weight_data), Opt(memories), nullptr, 0, 0, integrity);
   fb::FinishPlanBuffer(b, root);
-  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+  std::vector<uint8_t> bytes(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+  if (p.sealed) Reseal(bytes);
+  return bytes;
 }
 
 // A copy of plan bytes at a 16-aligned address (TGRS_PLAN_ALIGNMENT), as flash would hold

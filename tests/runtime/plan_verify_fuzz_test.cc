@@ -153,9 +153,15 @@ class AccessorWalk {
   uint64_t sum_ = 0;
 };
 
+// The verifier's view of `bytes`: resealed first (plan_fixture.h), so each test meets the
+// defect it planted rather than the checksum mismatch planting it caused; a plan built
+// without Integrity is read with the check off (plan_integrity_test.cc tests the checks).
 tgrs_status Init(const std::vector<uint8_t>& bytes, tgrs_plan* plan) {
-  AlignedPlan aligned(bytes);
-  return tgrs_plan_init(plan, aligned.data(), aligned.size());
+  std::vector<uint8_t> resealed = bytes;
+  const bool sealed = Reseal(resealed) != TGRS_ERR_NO_CHECKSUM;
+  AlignedPlan aligned(resealed);
+  return tgrs_plan_init_with(plan, aligned.data(), aligned.size(),
+                             sealed ? TGRS_INTEGRITY_ALL : TGRS_INTEGRITY_NONE);
 }
 
 tgrs_status InitParts(const PlanParts& parts, std::string* text = nullptr) {
@@ -216,6 +222,9 @@ TEST(PlanVerifyFuzz, RandomMutationsAreRejectedOrStayInBounds) {
         mutant[pos] = (rng() & 1) ? static_cast<uint8_t>(mutant[pos] ^ (1u << (rng() % 8)))
                                   : static_cast<uint8_t>(rng());
       }
+      // Every other mutant resealed: the checksum refuses the rest, and the verifier must
+      // still hold for mutants that carry a valid one (a buggy or hostile writer).
+      if (m % 2 == 0) Reseal(mutant);
       AlignedPlan aligned(mutant);
       tgrs_plan plan;
       tgrs_status st = tgrs_plan_init(&plan, aligned.data(), aligned.size());

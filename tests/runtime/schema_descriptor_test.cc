@@ -42,6 +42,7 @@ const TablePair kTables[] = {
     {TGRS_TABLE_STAGE, fb::StageTypeTable},
     {TGRS_TABLE_CHAIN, fb::ChainTypeTable},
     {TGRS_TABLE_MEMORY, fb::MemoryTypeTable},
+    {TGRS_TABLE_INTEGRITY, fb::IntegrityTypeTable},
 };
 
 // Table `table`'s descriptions, fields[id].

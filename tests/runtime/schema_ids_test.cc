@@ -147,6 +147,11 @@ TGRS_SAME_FIELD(FB_PLAN_STAGED_BYTES, Plan, STAGED_BYTES);
 TGRS_SAME_FIELD(FB_MEMORY_NAME, Memory, NAME);
 TGRS_SAME_FIELD(FB_MEMORY_SIZE, Memory, SIZE);
 TGRS_SAME_FIELD(FB_MEMORY_ALIGNMENT, Memory, ALIGNMENT);
+TGRS_SAME_FIELD(FB_PLAN_INTEGRITY, Plan, INTEGRITY);
+TGRS_SAME_FIELD(FB_INTEGRITY_CHECKSUM, Integrity, CHECKSUM);
+TGRS_SAME_FIELD(FB_INTEGRITY_TABLES_CRC, Integrity, TABLES_CRC);
+TGRS_SAME_FIELD(FB_INTEGRITY_WEIGHT_CRCS, Integrity, WEIGHT_CRCS);
+TGRS_SAME_FIELD(FB_INTEGRITY_BLOCK_CRCS, Integrity, BLOCK_CRCS);
 
 static_assert(FB_HOME_BYTES == sizeof(fb::Home) && FB_HOME_ALIGN == alignof(fb::Home),
               "Home's wire layout differs from flatc's");
@@ -191,8 +196,9 @@ TEST(SchemaIds, EveryFieldOfEveryTableHasAReaderId) {
       {"TilePlan", FB_TILE_CHANNELS + 1},
       {"Stage", FB_STAGE_FAST_RESERVED_BYTES + 1},
       {"Chain", FB_CHAIN_TILE + 1},
-      {"Plan", FB_PLAN_STAGED_BYTES + 1},
+      {"Plan", FB_PLAN_INTEGRITY + 1},
       {"Memory", FB_MEMORY_ALIGNMENT + 1},
+      {"Integrity", FB_INTEGRITY_BLOCK_CRCS + 1},
   };
   EXPECT_EQ(SchemaFieldCounts(), reader)
       << "format/tgrs.fbs has a table or field runtime/src/fb_read.h does not know";
