@@ -223,6 +223,37 @@ def run_table(build, show_all):
               + " | ".join(instructions) + " | " + " | ".join(walls) + " |")
 
 
+def integrity_table(build):
+    """The plan checksum's cost (docs/integrity.md): the CRC-32C probe per table size, and
+    per case on the M4 tgrs_plan_init with and without the check, the check alone, and that
+    against one inference."""
+    probe = build / "tests" / "cortex-m" / "m4" / "runs" / "crc_probe" / "crc_cost.json"
+    if probe.exists():
+        print("\nCRC-32C on the M4 (ctest -R crc_probe: 16 KiB, checksum equal to the "
+              "definition's)\n")
+        print("| TGRS_CRC32C_SLICES | tables | instructions per KiB |")
+        print("|---:|---:|---:|")
+        for r in json.loads(probe.read_text()):
+            print(f"| {r['slices']} | {r['table_bytes']:,} B | {r['instructions_per_kib']:,} |")
+    rows = []
+    for path in sorted((build / "tests" / "cortex-m" / "m4" / "runs").glob("*/result.json")):
+        r = json.loads(path.read_text())
+        if r.get("integrity_instructions") and not r["case"].endswith(("_only", "_ops_lean")):
+            rows.append(r)
+    if not rows:
+        return
+    print("\nPlan integrity on the M4 (tgrs_plan_init with its check, without it, the check "
+          "alone; instructions)\n")
+    print("| case | plan bytes | init | init unchecked | check | per KiB | of one inference |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        check = r["integrity_instructions"]
+        print(f"| {r['case']} | {r['plan_bytes']:,} | {r['init_instructions']:,} | "
+              f"{r['init_unchecked_instructions']:,} | {check:,} | "
+              f"{round(check * 1024 / r['plan_bytes']):,} | "
+              f"{100 * check / r['instructions']:.2f}% |")
+
+
 def runtime_text(build, core, firmware):
     """The runtime's .text (core, kernels and their libc) in one firmware's map."""
     return sum(cols["text"] for (part, _), cols
@@ -253,7 +284,9 @@ def report_json(build):
             r = json.loads(path.read_text())
             cases.append({"name": r["case"], "core": core, **{
                 k: r[k] for k in ("instructions", "stages", "tiles", "fast_arena_bytes",
-                                  "slow_arena_bytes", "stack_used_bytes", "qemu_wall_seconds")
+                                  "slow_arena_bytes", "stack_used_bytes", "qemu_wall_seconds",
+                                  "plan_bytes", "init_instructions",
+                                  "init_unchecked_instructions", "integrity_instructions")
                 if k in r}})
     return {"sizes": sizes, "cases": cases}
 
@@ -274,6 +307,7 @@ def main():
     size_table(args.build, args.firmware, args.detail)
     single_dtype_table(args.build)
     run_table(args.build, args.all_runs)
+    integrity_table(args.build)
 
 
 if __name__ == "__main__":

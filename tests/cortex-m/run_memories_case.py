@@ -25,8 +25,9 @@ from run_qemu_case import CaseFailure, launch, run  # noqa: E402
 
 CELLS = ("cell_a", "cell_b")
 # Per model: 4 bind errors, zero-fill, latch, unbound constants, staged bytes; cell_b's
-# pinned arena: unbound, too small, misaligned; then the reset.
-EXPECTED_CHECKS = 8 * len(CELLS) + 3 + 1
+# pinned arena: unbound, too small, misaligned; then the reset; then cell_a's staged
+# constants with a flipped bit, refused by the integrity check, and repaired by hydrating.
+EXPECTED_CHECKS = 8 * len(CELLS) + 3 + 1 + 2
 
 
 def io_shapes(tigris, plan):

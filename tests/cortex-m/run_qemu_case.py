@@ -156,9 +156,10 @@ def run_qemu(args, workdir):
         if key not in stats:
             raise CaseFailure(f"firmware did not report tgrs.{key}:\n{console}")
     # The harness checks tigris_context.h's error contract on the target before it runs
-    # (harness.c, check_context_contract): four bind errors and the hydration latch.
-    if stats.get("context_contract_checks") != 5:
-        raise CaseFailure(f"firmware did not pass the 5 context contract checks:\n{console}")
+    # (harness.c, check_context_contract): five bind errors (one an arena over the stack)
+    # and the hydration latch.
+    if stats.get("context_contract_checks") != 6:
+        raise CaseFailure(f"firmware did not pass the 6 context contract checks:\n{console}")
     return stats, wall
 
 
@@ -255,6 +256,12 @@ def main():
         "stages": stats["stages_run"], "tiles": stats.get("tiles_run", 0),
         "ops_run": stats.get("ops_run", 0), "stack_used_bytes": stats.get("stack_used_bytes"),
         "instructions": ticks * INSTRUCTIONS_PER_TICK, "qemu_wall_seconds": round(wall, 3),
+        # tgrs_plan_init with its integrity check, without it, and the check alone
+        # (harness.c, report_integrity_cost; docs/integrity.md).
+        "init_instructions": stats.get("init_ticks", 0) * INSTRUCTIONS_PER_TICK,
+        "init_unchecked_instructions":
+            stats.get("init_unchecked_ticks", 0) * INSTRUCTIONS_PER_TICK,
+        "integrity_instructions": stats.get("integrity_ticks", 0) * INSTRUCTIONS_PER_TICK,
     }
     (workdir / "result.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"cortex-m OK {label}: output bytes equal the host runtime's; "

@@ -141,6 +141,16 @@ static int save_outputs(void) {
             : fail(HARNESS_EXIT_SETUP_FAILED, "short write to ", HARNESS_OUTPUT_FILE);
 }
 
+/* Binds FAST over this function's own stack frame, as a linker script that puts an arena
+ * where the stack grows would: the bind must refuse it (never dereferenced). Not inlined,
+ * so the frame is below the caller's. */
+__attribute__((noinline)) static tgrs_status stack_overlap_refused(tgrs_context* ctx, size_t fast) {
+  volatile uint8_t here = 0;
+  const uintptr_t sp = (uintptr_t)&here;
+  uint8_t* over = (uint8_t*)((sp - (fast > 256u ? fast / 2u : 128u)) & ~(uintptr_t)15u);
+  return tgrs_bind_arena(ctx, TGRS_REGION_FAST, over, fast > 256u ? fast : 256u);
+}
+
 /* tigris_context.h's error contract, on the target, before the real binds: each wrong
  * call must fail with its own status and bind nothing. */
 static int check_context_contract(tgrs_context* ctx, const tgrs_input_buffer* inputs,
@@ -167,7 +177,10 @@ static int check_context_contract(tgrs_context* ctx, const tgrs_input_buffer* in
       TGRS_ERR_HYDRATION_REQUIRED) {
     return fail(HARNESS_EXIT_SETUP_FAILED, "context contract: ", "invoking before hydration");
   }
-  semihost_put_u32("tgrs.context_contract_checks=", 5);
+  if (stack_overlap_refused(ctx, fast) != TGRS_ERR_ARENA_OVERLAP) {
+    return fail(HARNESS_EXIT_SETUP_FAILED, "context contract: ", "binding over the stack");
+  }
+  semihost_put_u32("tgrs.context_contract_checks=", 6);
   return HARNESS_EXIT_OK;
 }
 
@@ -184,6 +197,25 @@ static void report(const tgrs_run_stats* stats, uint64_t ticks) {
   semihost_put_u32("tgrs.stack_used_bytes=", stack_used_bytes());
 }
 
+/* The cost of the plan's integrity check (docs/integrity.md): tgrs_plan_init with and
+ * without it, and tgrs_plan_check_integrity alone, in SysTick ticks like the inference. */
+static void report_integrity_cost(uint64_t init_ticks) {
+  static tgrs_plan unchecked;
+  const size_t size = (size_t)(tgrs_plan_data_end - tgrs_plan_data);
+  uint64_t ticks;
+  tgrs_status status;
+  semihost_put_u32("tgrs.plan_bytes=", (uint32_t)size);
+  semihost_put_u32("tgrs.init_ticks=", (uint32_t)init_ticks);
+  cycle_counter_start();
+  status = tgrs_plan_init_with(&unchecked, tgrs_plan_data, size, TGRS_INTEGRITY_NONE);
+  ticks = cycle_counter_read();
+  if (status == TGRS_OK) semihost_put_u32("tgrs.init_unchecked_ticks=", (uint32_t)ticks);
+  cycle_counter_start();
+  status = tgrs_plan_check_integrity(&unchecked, NULL);
+  ticks = cycle_counter_read();
+  if (status == TGRS_OK) semihost_put_u32("tgrs.integrity_ticks=", (uint32_t)ticks);
+}
+
 int main(void) {
   static tgrs_plan plan;
   tgrs_input_buffer inputs[HARNESS_MAX_IO];
@@ -192,14 +224,22 @@ int main(void) {
   static tgrs_context ctx;
   tgrs_run_stats stats;
   tgrs_status status;
-  uint64_t ticks;
+  uint64_t ticks, init_ticks;
   int code;
 
+  cycle_counter_start();
   status = tgrs_plan_init(&plan, tgrs_plan_data, (size_t)(tgrs_plan_data_end - tgrs_plan_data));
+  init_ticks = cycle_counter_read();
   if (status != TGRS_OK) {
     char detail[160];
     (void)tgrs_verify_error_format(&plan.error, detail, sizeof detail);
-    return fail(HARNESS_EXIT_SETUP_FAILED, "plan rejected: ", detail);
+    semihost_put_u32("tgrs.status=", (uint32_t)status);
+    semihost_puts("tgrs-harness: plan rejected: ");
+    semihost_puts(tgrs_status_name(status));
+    semihost_puts(" ");
+    semihost_puts(detail);
+    semihost_puts("\n");
+    return HARNESS_EXIT_SETUP_FAILED;
   }
   if (tgrs_plan_fast_arena_bytes(&plan) != TGRS_PLAN_FAST_ARENA_BYTES ||
       tgrs_plan_slow_arena_bytes(&plan) != TGRS_PLAN_SLOW_ARENA_BYTES) {
@@ -240,6 +280,7 @@ int main(void) {
     return fail(HARNESS_EXIT_RUN_FAILED, "tgrs_invoke: ", tgrs_status_name(status));
   }
   report(&stats, ticks);
+  report_integrity_cost(init_ticks);
   if (!guard_intact(fast_arena.guard)) {
     return fail(HARNESS_EXIT_CORRUPTED, "bytes past the fast arena were overwritten", "");
   }
