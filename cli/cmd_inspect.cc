@@ -52,7 +52,8 @@ int RunInspect(int argc, char** argv) {
     std::vector<std::unique_ptr<LoadedPlan>> plans;
     std::vector<const LoadedPlan*> views;
     for (const std::string& path : args.positional()) {
-      plans.push_back(std::make_unique<LoadedPlan>(path));  // throws on a bad plan
+      // Throws on a bad plan, a damaged one included.
+      plans.push_back(std::make_unique<LoadedPlan>(path, LoadedPlan::Checksums::kReportAbsent));
       views.push_back(plans.back().get());
     }
     const std::string& out = args.Values("--ops-header")[0];
@@ -68,7 +69,8 @@ int RunInspect(int argc, char** argv) {
     return 0;
   }
   if (args.positional().size() != 1) throw UsageError("inspect takes exactly one PLAN argument");
-  LoadedPlan loaded(args.positional()[0]);  // throws: main prints "tigris: error: ..."
+  // Throws: main prints "tigris: error: ..."; a damaged plan is TGRS_ERR_PLAN_CORRUPT.
+  LoadedPlan loaded(args.positional()[0], LoadedPlan::Checksums::kReportAbsent);
   if (args.Flag("--json")) {
     std::printf("%s\n", PlanJson(loaded).c_str());
   } else {
