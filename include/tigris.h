@@ -47,7 +47,7 @@ extern "C" {
 #endif
 
 #define TIGRIS_VERSION_MAJOR 0
-#define TIGRIS_VERSION_MINOR 3
+#define TIGRIS_VERSION_MINOR 4
 #define TIGRIS_VERSION_PATCH 0
 /* One comparable number: MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define TIGRIS_VERSION_NUMBER \

@@ -24,7 +24,7 @@ import (
 	"runtime"
 )
 
-// Version of the libtigris actually loaded, e.g. "0.3.0".
+// Version of the libtigris actually loaded, e.g. "0.4.0".
 func Version() string { return version() }
 
 // ParseSize reads a human size ("256K", "1.5MiB"; K = 1024) with the library's parser.

@@ -208,7 +208,7 @@ void CheckRoundTrip(const ir::Graph& g, const emit::CompiledPlan& c, bool xip) {
   // Stamped with the oldest version that describes the plan: 2 only with 2-D tiles or
   // channel groups.
   EXPECT_EQ(p->schema_version(), UsesSchema2(r) ? 2u : 1u);
-  EXPECT_EQ(p->generator()->str(), "tigris 0.3.0");
+  EXPECT_EQ(p->generator()->str(), "tigris 0.4.0");
   EXPECT_EQ(p->model_name()->str(), g.name);
   EXPECT_EQ(p->xip(), xip);
   EXPECT_EQ(ToVec<int>(p->inputs()), std::vector<int>(g.inputs.begin(), g.inputs.end()));

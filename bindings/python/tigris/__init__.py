@@ -26,5 +26,5 @@ __all__ = ["Error", "Model", "Plan", "RunOutputs", "RunStats", "TensorInfo", "er
 
 
 def version() -> str:
-    """Version of the libtigris actually loaded, e.g. "0.3.0"."""
+    """Version of the libtigris actually loaded, e.g. "0.4.0"."""
     return _c.tigris_version()
