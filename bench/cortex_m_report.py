@@ -233,8 +233,12 @@ def integrity_table(build):
               "definition's)\n")
         print("| TGRS_CRC32C_SLICES | tables | instructions per KiB |")
         print("|---:|---:|---:|")
-        for r in json.loads(probe.read_text()):
+        results = json.loads(probe.read_text())
+        for r in results:
             print(f"| {r['slices']} | {r['table_bytes']:,} B | {r['instructions_per_kib']:,} |")
+        if results and "sha256_instructions_per_kib" in results[0]:
+            print(f"\nSHA-256 (tgrs_plan_check_digest's function): "
+                  f"{results[0]['sha256_instructions_per_kib']:,} instructions per KiB")
     rows = []
     for path in sorted((build / "tests" / "cortex-m" / "m4" / "runs").glob("*/result.json")):
         r = json.loads(path.read_text())

@@ -61,4 +61,16 @@ std::string IntegrityText(const LoadedPlan& loaded) {
          " compressed block" + (tgrs_plan_weight_block_count(&p) == 1 ? "" : "s");
 }
 
+std::string PlanSha256Hex(const LoadedPlan& loaded) {
+  uint8_t digest[32];
+  tgrs_sha256(loaded.bytes(), loaded.size(), digest);
+  static const char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (uint8_t b : digest) {
+    hex += kHex[b >> 4];
+    hex += kHex[b & 15];
+  }
+  return hex;
+}
+
 }  // namespace tigris::cli

@@ -30,6 +30,7 @@ class LoadedPlan {
              tgrs_integrity_mode mode = TGRS_INTEGRITY_ALL);
 
   const tgrs_plan& plan() const { return plan_; }
+  const uint8_t* bytes() const { return bytes_.get(); }
   // Not every checksum was checked: the plan has none (Checksums::kReportAbsent), or the
   // mode given was not TGRS_INTEGRITY_ALL.
   bool unchecked() const { return unchecked_; }
@@ -57,6 +58,10 @@ std::string WeightResidencyText(const tgrs_plan& plan);
 // What the plan's checksums are and what this load checked (docs/integrity.md):
 // "CRC-32C, checked: the tables, 20 weight blobs, 0 blocks", or why nothing was.
 std::string IntegrityText(const LoadedPlan& loaded);
+
+// The SHA-256 of the plan's bytes as 64 lowercase hex digits: the digest a firmware holds
+// apart from the plan for tgrs_plan_check_digest (docs/integrity.md, "Tamper evidence").
+std::string PlanSha256Hex(const LoadedPlan& loaded);
 
 // The human report: header, stages, chains, tiles, tensors, ops and weights.
 void PrintPlanText(const LoadedPlan& loaded, bool verbose);

@@ -142,6 +142,7 @@ void PrintHeader(const LoadedPlan& loaded) {
   std::printf("weights    %u blobs, %u B of weight data, %s\n", tgrs_plan_weight_count(&p),
               tgrs_plan_weight_data(&p).count, WeightResidencyText(p).c_str());
   std::printf("integrity  %s\n", IntegrityText(loaded).c_str());
+  std::printf("sha256     %s\n", PlanSha256Hex(loaded).c_str());
   tgrs_i32s inputs = tgrs_plan_inputs(&p), outputs = tgrs_plan_outputs(&p);
   for (uint32_t i = 0; i < inputs.count; ++i) {
     std::printf("input      %s\n", TensorLabel(p, inputs.data[i]).c_str());

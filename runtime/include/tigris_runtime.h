@@ -322,6 +322,19 @@ tgrs_checksum tgrs_plan_checksum(const tgrs_plan* plan);
  * is 0xE3069283. */
 uint32_t tgrs_crc32c(uint32_t crc, const void* data, size_t n);
 
+/* SHA-256 (FIPS 180-4) of n bytes into digest. */
+void tgrs_sha256(const void* data, size_t n, uint8_t digest[32]);
+
+/* Tamper evidence (docs/integrity.md): the checksums above catch accidents, but whoever
+ * can change a plan can recompute them. A SHA-256 digest of the whole plan that the
+ * firmware holds apart from it (in its own signed image; `tigris inspect` prints it)
+ * cannot be recomputed that way. TGRS_OK when the initialised plan's bytes have digest
+ * `expected`; TGRS_ERR_PLAN_CORRUPT otherwise (*error, may be NULL, says so);
+ * TGRS_ERR_NULL_ARGUMENT; TGRS_ERR_PLAN_NOT_VERIFIED. About 55 Cortex-M4 instructions
+ * per byte, 12 times the CRC's: once per boot, for those who need it. */
+tgrs_status tgrs_plan_check_digest(const tgrs_plan* plan, const uint8_t expected[32],
+                                   tgrs_verify_error* error);
+
 /* For tools that write or edit plans, not for a firmware: fills in the checksums of a plan
  * whose Integrity table is present (with vectors of the right lengths), in place. A plan
  * that does not verify gets its tables_crc only, so the verifier still reports its defect

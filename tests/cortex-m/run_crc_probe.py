@@ -9,6 +9,7 @@ crc_cost.json, which bench/cortex_m_report.py and docs/integrity.md read.
 """
 
 import argparse
+import hashlib
 import json
 import re
 import shutil
@@ -69,10 +70,17 @@ def main():
             if crc != expected:
                 raise CaseFailure(f"slice-by-{slices} CRC-32C on the target is 0x{crc:08x}, "
                                   f"the definition gives 0x{expected:08x}")
+            words = re.findall(r"tgrs\.sha256_word=0x([0-9a-fA-F]+)", console)
+            digest = "".join(w.lower().rjust(8, "0") for w in words)
+            if digest != hashlib.sha256(pattern(size)).hexdigest():
+                raise CaseFailure(f"SHA-256 on the target is {digest}, hashlib gives "
+                                  f"{hashlib.sha256(pattern(size)).hexdigest()}")
             instructions = int(values["crc_ticks"]) * INSTRUCTIONS_PER_TICK
+            sha = int(values["sha256_ticks"]) * INSTRUCTIONS_PER_TICK
             results.append({"slices": slices, "table_bytes": 1024 * slices, "bytes": size,
                             "instructions": instructions,
-                            "instructions_per_kib": round(instructions * 1024 / size)})
+                            "instructions_per_kib": round(instructions * 1024 / size),
+                            "sha256_instructions_per_kib": round(sha * 1024 / size)})
     except CaseFailure as failure:
         print(f"cortex-m FAIL crc probes on {args.machine}: {failure}", file=sys.stderr)
         return 1
@@ -80,7 +88,8 @@ def main():
     for r in results:
         print(f"cortex-m OK crc probe slice-by-{r['slices']} on {args.machine}: "
               f"{r['instructions_per_kib']} instructions per KiB "
-              f"({r['table_bytes']} B of tables), checksum equals the definition's")
+              f"({r['table_bytes']} B of tables), checksum equals the definition's; "
+              f"SHA-256 {r['sha256_instructions_per_kib']} per KiB, digest equals hashlib's")
     return 0
 
 

@@ -12,6 +12,7 @@ Damage, 1,000 of each by default (TIGRIS_INTEGRITY_TRIALS sets the count), deter
   - multi-byte corruption: a random 4-byte word, a zeroed 64-byte range, a truncated tail.
 The table of outcomes goes to <build>/e2e-integrity-summary.txt.
 """
+import hashlib
 import json
 import os
 import random
@@ -50,6 +51,8 @@ def corrupt(good, rng, kind):
         return bytes(bad), f"word {pos}"
     if shape == "zeros":
         pos = rng.randrange(len(bad) - 64)
+        while bad[pos:pos + 64] == bytes(64):  # a range already zero changes nothing
+            pos = rng.randrange(len(bad) - 64)
         bad[pos:pos + 64] = bytes(64)
         return bytes(bad), f"zeros {pos}"
     cut = rng.randrange(8, len(bad))
@@ -126,3 +129,13 @@ def test_damaged_plans_are_refused_or_harmless(plans, kind):
     print("\n".join(lines))
     bad = [r for r in results if r[1] in ("silent", "unnamed", "crashed")]
     assert not bad, "\n".join(f"{n}: {o} after {w}: {e}" for n, o, w, e in bad[:10])
+
+
+def test_inspect_prints_the_plans_sha256(plans):
+    """The digest a firmware holds for tgrs_plan_check_digest is the file's SHA-256, as
+    Python's hashlib computes it (an independent implementation)."""
+    for _, plan, _, _ in plans:
+        info = json.loads(tigris("inspect", "--json", plan).stdout)
+        assert info["plan"]["integrity"]["sha256"] == hashlib.sha256(plan.read_bytes()).hexdigest()
+        assert info["plan"]["integrity"]["checksum"] == "crc32c"
+        assert info["plan"]["integrity"]["checked"] is True
