@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/alignment.h"
 #include "emit/rule_placement.h"
 #include "plan/pinning.h"
 #include "plan/planner.h"
@@ -59,6 +60,35 @@ void RequireReservedFit(const CompiledPlan& out, int64_t fast_bytes) {
                       std::to_string(fast_bytes) + " bytes; use xip or a larger budget");
     }
   }
+}
+
+// One RAM (issue 39, docs/memories.md "Scratch and spills in one memory"): when no other
+// writable memory can hold the spills, they share the scratch arena's memory. The fast
+// budget is lowered along a ladder (7/8 each step, on the 16-byte grid) until the fast
+// budget and the spills it leaves fit in the memory together; the largest such budget
+// wins (fewest spills, least traffic). Returns false when no budget on the ladder fits.
+bool ShareScratchMemory(const ir::Graph& graph, plan::Budget& budget, const EmitOptions& options,
+                        int64_t memory_bytes, plan::PlanResult& result) {
+  const int64_t grid = analysis::kArenaAlignment;
+  for (int64_t fast = budget.fast_bytes * 7 / 8 / grid * grid; fast >= grid;
+       fast = fast * 7 / 8 / grid * grid) {
+    plan::Budget tried = budget;
+    tried.fast_bytes = fast;
+    plan::PlanResult planned;
+    try {
+      planned = PlanForEmit(graph, tried, options);
+    } catch (const Error& e) {
+      if (e.status() == Status::kDoesNotFit || e.status() == Status::kInvalidBudget) break;
+      throw;
+    }
+    const int64_t spills = (planned.slow_peak_bytes + grid - 1) / grid * grid;
+    if (fast + spills <= memory_bytes) {
+      budget = tried;
+      result = std::move(planned);
+      return true;
+    }
+  }
+  return false;
 }
 
 // `e` with the rule that asked to pin its tensor (and the rules file) in front.
@@ -142,9 +172,14 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
     options.staged_constants = placed.staged;
   }
 
-  // Spills: the fastest other writable memory with room for the whole slow arena.
+  // Spills: the fastest other writable memory with room for the whole slow arena; else the
+  // scratch arena's own memory, beside a smaller scratch arena.
   const int64_t slow = out.result.slow_peak_bytes;
-  const int spill = slow > 0 ? target.SpillMemory(slow, scratch_index) : -1;
+  int spill = slow > 0 ? target.SpillMemory(slow, scratch_index) : -1;
+  if (slow > 0 && spill < 0 && !scratch.read_only &&
+      ShareScratchMemory(graph, budget, options, scratch.size, out.result)) {
+    spill = scratch_index;
+  }
   if (slow > 0 && spill < 0) {
     std::string tried;
     for (int i : target.WritableBySpeed()) {
@@ -155,8 +190,11 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
     throw Error(Status::kSlowBudgetTooSmall,
                 target.source + ": spills need " + std::to_string(slow) +
                     " bytes beside the scratch arena in " + scratch.name +
-                    ", and no other writable memory has room" +
-                    (tried.empty() ? std::string(" (there is none)") : " (" + tried + " bytes)"));
+                    ", no other writable memory has room" +
+                    (tried.empty() ? std::string(" (there is none)") : " (" + tried + " bytes)") +
+                    (scratch.read_only ? std::string()
+                                       : ", nor does " + scratch.name +
+                                             " hold a smaller scratch arena beside its spills"));
   }
   const target::Memory& plan_memory = target.plan();
   const int pinned_memory = out.result.pinned_peak_bytes > 0 ? placed.pinned_memory : -1;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "emit/emit_test_util.h"
+#include "runtime/executor_support.h"
 #include "target/target.h"
 #include "tigris_runtime.h"
 
@@ -102,19 +103,56 @@ plan_memory: SRAM
   EXPECT_NE(msg.find(" bytes, but has 921600"), std::string::npos) << msg;
 }
 
+// One RAM (issue 39): no other writable memory holds the spills, so they share SRAM with a
+// smaller scratch arena. Both arenas are SRAM's, they fit it together, and the plan
+// answers as a roomy one does, byte for byte.
+TEST(CompileForTargetTest, OneMemoryHoldsScratchAndSpillsTogether) {
+  const int64_t sram = 160 * 1024;
+  const emit::CompiledPlan c = ForTarget(R"(
+memories:
+  - {name: SRAM, size: 160K}
+  - {name: FLASH, size: 4M, read_only: true}
+)");
+  ASSERT_GT(c.emitted.slow_arena_bytes, 0) << "the model no longer spills at 160K: pick less";
+  EXPECT_LE(c.emitted.fast_arena_bytes + c.emitted.slow_arena_bytes, sram);
+  ASSERT_GE(c.memories.size(), 1u);
+  EXPECT_EQ(c.memories[0].name, "SRAM");
+  EXPECT_EQ(c.memories[0].role, "scratch+spills");
+  EXPECT_EQ(c.memories[0].used_bytes, c.emitted.fast_arena_bytes + c.emitted.slow_arena_bytes);
+  EXPECT_EQ(PlanMemoryNames(c.emitted.bytes),
+            (std::vector<std::string>{"SRAM", "SRAM", "FLASH", "host"}));
+
+  // Untiled in a roomy arena: the same output bytes.
+  plan::Budget roomy;
+  roomy.fast_bytes = 8 << 20;
+  const emit::CompiledPlan whole =
+      emit::Compile(LoadNormalized(SharedOnnxModel(kModel)), roomy, emit::EmitOptions{});
+  auto shared = runtime_test::LoadPlanBytes(c.emitted.bytes);
+  auto reference = runtime_test::LoadPlanBytes(whole.emitted.bytes);
+  ASSERT_NE(shared, nullptr);
+  ASSERT_NE(reference, nullptr);
+  const auto inputs = runtime_test::DeterministicInputs(reference->plan);
+  const runtime_test::RunResult a = runtime_test::RunExact(shared->plan, inputs);
+  const runtime_test::RunResult b = runtime_test::RunExact(reference->plan, inputs);
+  ASSERT_EQ(a.status, TGRS_OK);
+  ASSERT_EQ(b.status, TGRS_OK);
+  EXPECT_EQ(a.outputs, b.outputs);
+}
+
 TEST(CompileForTargetTest, RefusalsNameTheMemories) {
   std::string msg = RefusalOf(R"(
 memories:
-  - {name: DTCM, size: 128K}
-  - {name: SRAM, size: 64K}
+  - {name: DTCM, size: 40K}
+  - {name: SRAM, size: 8K}
   - {name: FLASH, size: 4M, read_only: true}
 )",
                               Status::kSlowBudgetTooSmall);
-  EXPECT_NE(msg.find("beside the scratch arena in DTCM, and no other writable memory has room "
-                     "(SRAM 65536 bytes)"),
+  EXPECT_NE(msg.find("beside the scratch arena in DTCM, no other writable memory has room "
+                     "(SRAM 8192 bytes), nor does DTCM hold a smaller scratch arena beside its "
+                     "spills"),
             std::string::npos)
       << msg;
-  msg = RefusalOf("memories: [{name: DTCM, size: 128K}, {name: FLASH, size: 4M, read_only: true}]",
+  msg = RefusalOf("memories: [{name: DTCM, size: 40K}, {name: FLASH, size: 4M, read_only: true}]",
                   Status::kSlowBudgetTooSmall);
   EXPECT_NE(msg.find("(there is none)"), std::string::npos) << msg;
   msg = RefusalOf(R"(
