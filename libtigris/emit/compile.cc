@@ -1,5 +1,6 @@
 #include "emit/compile.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -64,14 +65,15 @@ void RequireReservedFit(const CompiledPlan& out, int64_t fast_bytes) {
 
 // One RAM (issue 39, docs/memories.md "Scratch and spills in one memory"): when no other
 // writable memory can hold the spills, they share the scratch arena's memory. The fast
-// budget is lowered along a ladder (7/8 each step, on the 16-byte grid) until the fast
-// budget and the spills it leaves fit in the memory together; the largest such budget
-// wins (fewest spills, least traffic). Returns false when no budget on the ladder fits.
+// budget is lowered along a ladder (15/16 each step, on the 16-byte grid) until the fast
+// arena its plan needs and the spills it leaves fit in the memory together; the largest
+// such budget wins (fewest spills, least traffic). Returns false when none on the ladder
+// fits.
 bool ShareScratchMemory(const ir::Graph& graph, plan::Budget& budget, const EmitOptions& options,
                         int64_t memory_bytes, plan::PlanResult& result) {
   const int64_t grid = analysis::kArenaAlignment;
-  for (int64_t fast = budget.fast_bytes * 7 / 8 / grid * grid; fast >= grid;
-       fast = fast * 7 / 8 / grid * grid) {
+  for (int64_t fast = budget.fast_bytes * 15 / 16 / grid * grid; fast >= grid;
+       fast = fast * 15 / 16 / grid * grid) {
     plan::Budget tried = budget;
     tried.fast_bytes = fast;
     plan::PlanResult planned;
@@ -81,8 +83,13 @@ bool ShareScratchMemory(const ir::Graph& graph, plan::Budget& budget, const Emit
       if (e.status() == Status::kDoesNotFit || e.status() == Status::kInvalidBudget) break;
       throw;
     }
-    const int64_t spills = (planned.slow_peak_bytes + grid - 1) / grid * grid;
-    if (fast + spills <= memory_bytes) {
+    // The fast arena the emitter will size: each stage's copied weights and activations
+    // (docs/memory-model.md), at most the budget.
+    int64_t arena = 0;
+    for (const plan::Stage& stage : planned.stages) {
+      arena = std::max(arena, stage.weight_bytes + stage.peak_bytes);
+    }
+    if (analysis::AlignUp(arena) + analysis::AlignUp(planned.slow_peak_bytes) <= memory_bytes) {
       budget = tried;
       result = std::move(planned);
       return true;
