@@ -1,7 +1,5 @@
 #include "api/runtime_bridge.h"
 
-#include <new>
-
 #include "passes/passes.h"
 
 extern "C" {
@@ -13,12 +11,6 @@ namespace tigris::api {
 // Normalization keeps every op within the inputs the runtime's op call holds.
 static_assert(passes::kMaxOpInputs == TGRS_EXEC_MAX_OPERANDS,
               "passes::kMaxOpInputs must be the runtime's TGRS_EXEC_MAX_OPERANDS");
-
-void AlignedFree::operator()(uint8_t* p) const { ::operator delete(p, std::align_val_t(16)); }
-
-AlignedBytes AllocateAligned(size_t size) {
-  return AlignedBytes(static_cast<uint8_t*>(::operator new(size ? size : 1, std::align_val_t(16))));
-}
 
 namespace {
 

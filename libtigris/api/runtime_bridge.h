@@ -10,20 +10,13 @@
 #include <memory>
 
 #include "tigris.h"
+#include "util/aligned_bytes.h"  // AlignedBytes, AllocateAligned
 
 extern "C" {
 #include "tigris_runtime.h"
 }
 
 namespace tigris::api {
-
-struct AlignedFree {
-  void operator()(uint8_t* p) const;
-};
-// A heap block aligned to 16 bytes: weights are read in place through aligned pointers
-// and arena homes are 16-aligned offsets (TGRS_ARENA_ALIGNMENT).
-using AlignedBytes = std::unique_ptr<uint8_t, AlignedFree>;
-AlignedBytes AllocateAligned(size_t size);
 
 // TGRS_DTYPE_UNKNOWN / TIGRIS_DTYPE_UNKNOWN for a dtype the other side does not have.
 tgrs_dtype ToRuntimeDType(tigris_dtype dtype);

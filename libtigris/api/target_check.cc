@@ -4,7 +4,6 @@
 // memories would hold and compares it with the memory's size, as compile does.
 #include <cstring>
 #include <map>
-#include <new>
 #include <string>
 #include <vector>
 
@@ -12,13 +11,10 @@
 #include "target/target.h"
 #include "tigris.h"
 #include "tigris_runtime.h"
+#include "util/aligned_bytes.h"
 
 namespace tigris::api {
 namespace {
-
-struct AlignedFree {
-  void operator()(uint8_t* p) const { ::operator delete(p, std::align_val_t(TGRS_PLAN_ALIGNMENT)); }
-};
 
 // What the plan puts in one memory: the role of each region it uses there.
 struct Held {
@@ -55,8 +51,7 @@ void CheckPlanForTarget(const void* bytes, size_t size, const target::Target& ta
   if (bytes == nullptr || size == 0) {
     throw Error(Status::kInvalidArgument, "tigris_plan_check_target: plan must not be empty");
   }
-  std::unique_ptr<uint8_t, AlignedFree> aligned(
-      static_cast<uint8_t*>(::operator new(size, std::align_val_t(TGRS_PLAN_ALIGNMENT))));
+  AlignedBytes aligned = AllocateAligned(size);
   std::memcpy(aligned.get(), bytes, size);
   tgrs_plan plan;
   if (tgrs_plan_init(&plan, aligned.get(), size) != TGRS_OK) {

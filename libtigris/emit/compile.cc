@@ -1,6 +1,5 @@
 #include "emit/compile.h"
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -83,13 +82,9 @@ bool ShareScratchMemory(const ir::Graph& graph, plan::Budget& budget, const Emit
       if (e.status() == Status::kDoesNotFit || e.status() == Status::kInvalidBudget) break;
       throw;
     }
-    // The fast arena the emitter will size: each stage's copied weights and activations
-    // (docs/memory-model.md), at most the budget.
-    int64_t arena = 0;
-    for (const plan::Stage& stage : planned.stages) {
-      arena = std::max(arena, stage.weight_bytes + stage.peak_bytes);
-    }
-    if (analysis::AlignUp(arena) + analysis::AlignUp(planned.slow_peak_bytes) <= memory_bytes) {
+    if (analysis::AlignUp(plan::FastArenaBytes(planned)) +
+            analysis::AlignUp(planned.slow_peak_bytes) <=
+        memory_bytes) {
       budget = tried;
       result = std::move(planned);
       return true;

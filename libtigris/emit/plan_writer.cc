@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <memory>
-#include <new>
 #include <string>
 
 #include "analysis/alignment.h"
@@ -15,6 +13,7 @@
 #include "plan/tile_plan.h"
 #include "tigris.h"
 #include "tigris_runtime.h"
+#include "util/aligned_bytes.h"
 #include "util/error.h"
 
 namespace tigris::emit {
@@ -171,11 +170,7 @@ class Writer {
   // The finished plan with its checksums, sealed in a 16-aligned copy (the runtime reads a
   // plan only there: TGRS_PLAN_ALIGNMENT).
   static std::vector<uint8_t> Sealed(const uint8_t* bytes, size_t size) {
-    struct AlignedDelete {
-      void operator()(uint8_t* p) const { ::operator delete(p, std::align_val_t(16)); }
-    };
-    std::unique_ptr<uint8_t, AlignedDelete> aligned(
-        static_cast<uint8_t*>(::operator new(size, std::align_val_t(16))));
+    AlignedBytes aligned = AllocateAligned(size);
     std::memcpy(aligned.get(), bytes, size);
     const tgrs_status st = tgrs_plan_seal(aligned.get(), size);
     if (st != TGRS_OK) {

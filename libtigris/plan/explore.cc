@@ -47,9 +47,7 @@ ExploredPlan Figures(const PlanResult& plan, const SearchConfig& config, int64_t
   out.planned_fast_bytes = planned;
   out.recompute_macs = plan.recompute_macs;
   out.slow_traffic_bytes = plan.slow_traffic_bytes;
-  for (const Stage& stage : plan.stages) {
-    out.fast_bytes = std::max(out.fast_bytes, stage.weight_bytes + stage.peak_bytes);
-  }
+  out.fast_bytes = FastArenaBytes(plan);
   out.tile_steps = TileSteps(plan);
   return out;
 }

@@ -1,5 +1,7 @@
 #include "plan/plan.h"
 
+#include <algorithm>
+
 namespace tigris::plan {
 
 std::string_view MemoryRegionName(MemoryRegion region) {
@@ -60,6 +62,14 @@ int64_t TileSteps(const PlanResult& plan) {
   }
   for (const Chain& chain : plan.chains) steps += chain.tile.count;
   return steps;
+}
+
+int64_t FastArenaBytes(const PlanResult& plan) {
+  int64_t bytes = 0;
+  for (const Stage& stage : plan.stages) {
+    bytes = std::max(bytes, stage.weight_bytes + stage.peak_bytes);
+  }
+  return bytes;
 }
 
 }  // namespace tigris::plan

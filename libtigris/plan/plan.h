@@ -129,6 +129,10 @@ struct PlanResult {
 // (each step costs a loop's fixed work: the search's fourth figure, plan/explore.h).
 int64_t TileSteps(const PlanResult& plan);
 
+// The fast arena the plan needs: the most any stage holds at once, its copied weights and
+// its activations (what the emitter sizes Plan.fast_arena_bytes to, docs/memory-model.md).
+int64_t FastArenaBytes(const PlanResult& plan);
+
 }  // namespace tigris::plan
 
 #endif  // TIGRIS_PLAN_PLAN_H_

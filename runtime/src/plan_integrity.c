@@ -234,21 +234,16 @@ tgrs_status tgrs_exec_check_weights_(tgrs_exec* ex, uint32_t op_end) {
     uint32_t k;
     for (k = 0; k < inputs.count; ++k) {
       tgrs_plan_tensor t;
-      tgrs_plan_weight w;
-      const uint8_t* bytes = NULL;
       tgrs_status st;
       if (inputs.data[k] < 0 ||
-          tgrs_plan_get_tensor(plan, (uint32_t)inputs.data[k], &t) != TGRS_OK || t.weight < 0 ||
-          tgrs_plan_get_weight(plan, (uint32_t)t.weight, &w) != TGRS_OK) {
+          tgrs_plan_get_tensor(plan, (uint32_t)inputs.data[k], &t) != TGRS_OK || t.weight < 0) {
         continue;
       }
-      /* A staged constant is read from the CONSTANTS arena: check that copy. */
-      if (w.block < 0 && ex->staged != NULL && w.offset >= ex->staged_begin &&
-          w.offset - ex->staged_begin < ex->staged_bytes) {
-        bytes = ex->staged + (w.offset - ex->staged_begin);
-      }
-      /* The region's detail: tgrs_plan_check_integrity (tigris_executor.h). */
-      st = tgrs_check_weight_(plan, (uint32_t)t.weight, bytes, NULL);
+      /* The bytes the op will read (tgrs_exec_weight: a staged constant's CONSTANTS copy);
+       * a weight inside a block is its block's to check. The region's detail:
+       * tgrs_plan_check_integrity. */
+      st = tgrs_check_weight_(plan, (uint32_t)t.weight, (const uint8_t*)tgrs_exec_weight(ex, &t),
+                              NULL);
       if (st != TGRS_OK) {
         ex->stats->failed_op = (int32_t)op;
         return st;
