@@ -57,6 +57,8 @@ void GemmFlattenFold(ir::Graph& graph);         // gemm_flatten_fold.cc: a poole
                                                 //   Flatten folds into its Gemm
 void UnitTransposeFold(ir::Graph& graph);       // unit_transpose_fold.cc: a Reshape reads
                                                 //   past a Transpose of unit axes only
+void FullWindowPoolToGlobal(ir::Graph& graph);  // full_window_pool_to_global.cc: a pool
+                                                //   over the whole map is a global pool
 
 }  // namespace tigris::passes
 

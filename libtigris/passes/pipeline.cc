@@ -74,6 +74,10 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       {"clip-to-relu6", "Clip(0, 6) becomes Relu6 (Clip(0, inf) becomes Relu)", ClipToRelu6},
       // Reference pass 8.
       {"reduce-mean-to-gap", "ReduceMean over H and W becomes GlobalAveragePool", ReduceMeanToGap},
+      // Beside it: a pool whose window is the whole map is the global pool the planner
+      // can reduce band by band.
+      {"full-window-pool-to-global", "a pool over the whole map becomes a global pool",
+       FullWindowPoolToGlobal},
       // Softmax before opset 13 normalizes a coerced 2-D matrix; the runtime kernel one
       // axis. Writes Reshapes in the attribute form, as reduce-mean-to-gap does, and needs
       // only the loader's shapes.
