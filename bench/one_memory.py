@@ -4,13 +4,16 @@
 flash, the SRAM's size bisected on the 16-byte grid, and `tigris analyze --target` at that
 size (its verdict must be compile's). Beside it: the untiled peak (about the smallest
 one-SRAM footprint before spills could share the memory), TensorFlow Lite Micro's activation arena
-where ../shared/models/onnx-from-tflite/README.md gives one, the split the compiler chose
-(scratch + spills) and the recompute. Exit 1 when analyze disagrees with compile.
+where ../shared/models/onnx-from-tflite/README.md gives one, the plan's one arena (and how
+much of it the spills take at most) and the recompute. Exit 1 when analyze disagrees with
+compile.
 
   .venv/bin/python bench/one_memory.py --build build [MODEL.onnx ...]
 
 Without models it runs the five onnx-from-tflite conversions and the shared models' int8
-QDQ variants the build makes (build/test-models).
+QDQ variants the build makes (build/test-models). Where `ctest -L cortex-m` has run a
+model's one-RAM QEMU case (tests/cortex-m/CMakeLists.txt: <model>_int8_onemem beside
+<model>_int8_untiled), its Cortex-M4 instruction counts follow the table.
 """
 import argparse
 import json
@@ -74,6 +77,33 @@ def tflm_arenas():
     return arenas
 
 
+def qemu_instructions(build):
+    """Cortex-M4 instructions of the one-RAM QEMU cases and their untiled twins, by case."""
+    runs = build / "tests" / "cortex-m" / "m4" / "runs"
+    found = {}
+    for path in sorted(runs.glob("*_int8_*/result.json")) if runs.exists() else []:
+        r = json.loads(path.read_text())
+        if r["case"].endswith(("_onemem", "_untiled")):
+            found[r["case"]] = r["instructions"]
+    return found
+
+
+def print_instructions(build):
+    found = qemu_instructions(build)
+    cases = sorted(c.removesuffix("_onemem") for c in found if c.endswith("_onemem"))
+    if not cases:
+        print("\n(no one-RAM QEMU results: run `ctest -L cortex-m`)")
+        return
+    print("\nCortex-M4 (QEMU mps2-an386, docs/cortex-m.md), one inference:\n")
+    print("| case | one RAM | untiled | ratio |")
+    print("|---|---:|---:|---:|")
+    for case in cases:
+        one, whole = found[case + "_onemem"], found.get(case + "_untiled")
+        ratio = f"{one / whole:.3f}x" if whole else "-"
+        whole_text = f"{whole / 1e6:.2f} M" if whole else "-"
+        print(f"| {case} | {one / 1e6:.2f} M | {whole_text} | {ratio} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", type=Path, default=ROOT / "build")
@@ -83,7 +113,7 @@ def main():
     models = args.models or (sorted((MODELS / "onnx-from-tflite").glob("*.onnx")) +
                              sorted((args.build / "test-models").glob("*.int8.onnx")))
     tflm = tflm_arenas()
-    print("| model | one SRAM | scratch + spills | untiled peak | TFLM arena | recompute | "
+    print("| model | one SRAM | its arena (spills in it) | untiled peak | TFLM arena | recompute | "
           "analyze |")
     print("|---|---:|---:|---:|---:|---:|---|")
     failed = False
@@ -105,13 +135,18 @@ def main():
             plan = json.loads(subprocess.run(
                 [str(tigris), "inspect", "--json", str(work / "one_sram.tgrs")],
                 capture_output=True, text=True).stdout)["plan"]
-            split = f"{plan['fast_arena_bytes']:,} + {plan['slow_arena_bytes']:,}"
+            # One arena, the spills at its top (plan/joint_arena.h): their extent from the
+            # analysis, which is the compile's plan.
+            spilled = j["slow_peak_bytes"] if j else 0
+            split = (f"{plan['fast_arena_bytes'] + plan['slow_arena_bytes']:,} "
+                     f"({spilled:,})")
             key = name.removesuffix(".int8")
             print(f"| {name} | {size:,} | {split} | {untiled:,} | "
                   f"{tflm[key]:,} |" if key in tflm else
                   f"| {name} | {size:,} | {split} | {untiled:,} | - |", end="")
             print(f" {100 * recompute:.1f}% | {verdict if agrees else 'DISAGREES: ' + verdict} |",
                   flush=True)
+    print_instructions(args.build)
     return 1 if failed else 0
 
 

@@ -230,18 +230,34 @@ void PrintAnalysisReport(std::FILE* out, const tigris_analysis* a, const std::st
     const json* m = holding(role);
     return m ? U64((*m)["size"]) : fallback;
   };
-  std::fprintf(out, "%-9s %s budget, %s scheduled peak (naive %s)\n",
-               label("scratch", "SRAM").c_str(), HumanBytes(U64(budget["fast_bytes"])).c_str(),
-               HumanBytes(tigris_analysis_scheduled_peak_bytes(a)).c_str(),
-               HumanBytes(tigris_analysis_naive_peak_bytes(a)).c_str());
+  const uint64_t slow_peak = tigris_analysis_slow_peak_bytes(a);
+  const uint64_t traffic = tigris_analysis_slow_traffic_bytes(a);
+  const json* shared = holding("scratch+spills");
+  if (shared) {
+    // One RAM (docs/memories.md): the budget is the memory; the split is the compiler's.
+    std::fprintf(out,
+                 "%-9s %s, one memory: %s used, scratch %s budget (%s scheduled peak) + "
+                 "spills %s, %s moved (naive %s)\n",
+                 label("scratch", "SRAM").c_str(), HumanBytes(U64((*shared)["size"])).c_str(),
+                 HumanBytes(U64((*shared)["used_bytes"])).c_str(),
+                 HumanBytes(U64(budget["fast_bytes"])).c_str(),
+                 HumanBytes(tigris_analysis_scheduled_peak_bytes(a)).c_str(),
+                 HumanBytes(slow_peak).c_str(), HumanBytes(traffic).c_str(),
+                 HumanBytes(tigris_analysis_naive_peak_bytes(a)).c_str());
+  } else {
+    std::fprintf(out, "%-9s %s budget, %s scheduled peak (naive %s)\n",
+                 label("scratch", "SRAM").c_str(), HumanBytes(U64(budget["fast_bytes"])).c_str(),
+                 HumanBytes(tigris_analysis_scheduled_peak_bytes(a)).c_str(),
+                 HumanBytes(tigris_analysis_naive_peak_bytes(a)).c_str());
+  }
 
   // A target's memories are the budgets.
   const uint64_t slow_budget = size_of("spills", U64(budget["slow_bytes"]));
-  const uint64_t slow_peak = tigris_analysis_slow_peak_bytes(a);
-  const uint64_t traffic = tigris_analysis_slow_traffic_bytes(a);
   const std::string slow_given =
       slow_budget ? HumanBytes(slow_budget) + " budget" : std::string("not given");
-  if (slow_peak == 0 && traffic == 0) {
+  if (shared) {
+    // Said on the line above.
+  } else if (slow_peak == 0 && traffic == 0) {
     std::fprintf(out, "%-9s %s; no spills\n", label("spills", "slow").c_str(), slow_given.c_str());
   } else {
     std::fprintf(out, "%-9s %s; spills need %s, %s moved\n", label("spills", "slow").c_str(),

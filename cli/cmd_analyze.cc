@@ -30,7 +30,9 @@ const char kAnalyzeHelp[] =
     "\n"
     "options:\n"
     "  -m, --memory SIZE       SRAM budget; a second -m is the slow memory (PSRAM) for\n"
-    "                          spills (default: unlimited, the footprint is reported)\n"
+    "                          spills (default: unlimited, the footprint is reported);\n"
+    "                          -m SIZE -m 0: one RAM of SIZE and nothing else, scratch\n"
+    "                          and spills sharing it (docs/memories.md)\n"
     "  -f, --flash SIZE        flash budget for the weights (reported)\n"
     "  --target FILE           plan for a part's memories (YAML, docs/memories.md) instead\n"
     "                          of -m/-f, and print what each memory holds\n"
@@ -135,7 +137,10 @@ bool ParseBudgets(const Args& args, tigris_analyze_options* options, bool target
   if (args.Values("-f").size() > 1) throw UsageError("-f is given more than once");
   if (args.Values("--timeline").size() > 1) throw UsageError("--timeline is given more than once");
   options->fast_bytes = ParseSizeOption("-m", memory[0]);
-  if (memory.size() == 2) options->slow_bytes = ParseSizeOption("-m (slow)", memory[1]);
+  if (memory.size() == 2) {
+    options->slow_bytes =
+        memory[1] == "0" ? TIGRIS_NO_SLOW_MEMORY : ParseSizeOption("-m (slow)", memory[1]);
+  }
   if (!args.Values("-f").empty())
     options->flash_bytes = ParseSizeOption("-f", args.Values("-f")[0]);
   ApplyLayoutChoice(ParseLayoutOptions(args, args.Flag("--explore")), options);
@@ -186,8 +191,9 @@ int AnalyzeUnderBudget(const tigris_model* model, const Args& args,
       PrintExplorationTable(stdout, report.at("exploration"),
                             report.at("totals").at("macs").get<uint64_t>(), args.Flag("-v"));
     }
-    if (target) {
-      const nlohmann::json report = nlohmann::json::parse(tigris_analysis_json(analysis));
+    // A target's (or one RAM's, -m FAST -m 0) memories.
+    const nlohmann::json report = nlohmann::json::parse(tigris_analysis_json(analysis));
+    if (report.contains("target")) {
       std::printf("\n");
       PrintMemoryTable(report.at("memories").dump().c_str());
       if (!report.at("target").at("spills_fit").get<bool>()) {

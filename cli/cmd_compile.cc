@@ -29,7 +29,9 @@ const char kCompileHelp[] =
     "(docs/plan-format.md).\n"
     "\n"
     "options:\n"
-    "  -m, --memory SIZE       fast (SRAM) budget; a second -m is the slow (PSRAM) budget\n"
+    "  -m, --memory SIZE       fast (SRAM) budget; a second -m is the slow (PSRAM) budget;\n"
+    "                          -m SIZE -m 0: one RAM of SIZE and nothing else, scratch\n"
+    "                          and spills sharing it (docs/memories.md)\n"
     "  -f, --flash SIZE        flash budget for the whole plan file (default: unlimited)\n"
     "  --target FILE           the part's memories as YAML instead of -m/-f: scratch goes\n"
     "                          to the fastest writable memory, spills to the next with\n"
@@ -147,7 +149,10 @@ int RunCompile(int argc, char** argv) {
       throw UsageError("compile needs -m FAST and optionally a second -m SLOW, or --target");
     }
     plan_options.fast_bytes = ParseSize(memory[0], "-m");
-    if (memory.size() == 2) plan_options.slow_bytes = ParseSize(memory[1], "-m");
+    if (memory.size() == 2) {
+      plan_options.slow_bytes =
+          memory[1] == "0" ? TIGRIS_NO_SLOW_MEMORY : ParseSize(memory[1], "-m");
+    }
     if (args.Values("-f").size() > 1) throw UsageError("-f is given more than once");
     if (!args.Values("-f").empty()) {
       plan_options.flash_bytes = ParseSize(args.Values("-f")[0], "-f");
@@ -216,7 +221,7 @@ int RunCompile(int argc, char** argv) {
       std::printf("         %s\n", WeightResidencyText(loaded.plan()).c_str());
     }
     tigris_free(raw_bytes);
-    if (target) {
+    if (target || plan_options.slow_bytes == TIGRIS_NO_SLOW_MEMORY) {
       PrintMemoryTable(tigris_plan_memories_json(plan));
     } else {
       std::printf("fast     %llu bytes arena (budget %llu)\n",

@@ -270,11 +270,18 @@ typedef enum tigris_objective {
 } tigris_objective;
 
 #define TIGRIS_ANALYZE_OPTIONS_VERSION 4
+/* slow_bytes of tigris_analyze_options and tigris_plan_options: the part has no memory
+ * besides the fast one (`-m FAST -m 0`; docs/memories.md, "One RAM"). fast_bytes is then the
+ * whole RAM: scratch and spills share it, the planner choosing the split, and the plan is
+ * placed as for a target of that one RAM and a flash of flash_bytes (0: any size). */
+#define TIGRIS_NO_SLOW_MEMORY 0xFFFFFFFFFFFFFFFFull
+
 typedef struct tigris_analyze_options {
   int version;         /* TIGRIS_ANALYZE_OPTIONS_VERSION */
   uint64_t fast_bytes; /* SRAM budget in bytes; required, > 0 */
   /* Slow memory (PSRAM) for spills; 0 = not given: unlimited, and the footprint needed is
-   * reported. When given, spills that do not fit are TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL. */
+   * reported. When given, spills that do not fit are TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL.
+   * TIGRIS_NO_SLOW_MEMORY: none at all, the spills share fast_bytes. */
   uint64_t slow_bytes;
   uint64_t flash_bytes; /* flash budget for weights and plan; 0 = not given */
   /* Since version 2 (a version-1 struct ends above and plans with the defaults). */
@@ -393,7 +400,8 @@ typedef enum tigris_weights {
 typedef struct tigris_plan_options {
   int version;          /* TIGRIS_PLAN_OPTIONS_VERSION */
   uint64_t fast_bytes;  /* SRAM budget, required, > 0 */
-  uint64_t slow_bytes;  /* slow memory budget; 0 = not given (unlimited) */
+  uint64_t slow_bytes;  /* slow memory budget; 0 = not given (unlimited); or
+                         * TIGRIS_NO_SLOW_MEMORY (one RAM, as in tigris_analyze_options) */
   uint64_t flash_bytes; /* flash budget for the whole .tgrs file; 0 = not given */
   /* A tigris_weights value: TIGRIS_WEIGHTS_AUTO (2, the default), _IN_PLACE (1),
    * _COPIED (0) or _STAGED (3, version 3). With LZ4 compression, AUTO copies every stage

@@ -1,6 +1,8 @@
 // tigris_analyze and the tigris_analysis accessors: the C face of plan::PlanModel.
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "api/analysis.h"
 #include "api/budget.h"
@@ -75,8 +77,11 @@ Json TargetMemories(const ir::Graph& graph, const plan::PlanResult& result,
   return memories;
 }
 
+// With `compiled` (the target's plan, compiled), its memory table; else the planner's
+// estimate (TargetMemories).
 std::string AnalysisJson(const ir::Graph& graph, const tigris_analysis& analysis,
-                         const target::Target* target = nullptr) {
+                         const target::Target* target = nullptr,
+                         const emit::CompiledPlan* compiled = nullptr) {
   const plan::PlanResult& result = analysis.plan;
   const nlohmann::json plan_json = plan::PlanToJson(graph, result);
   Json out;
@@ -92,9 +97,10 @@ std::string AnalysisJson(const ir::Graph& graph, const tigris_analysis& analysis
   }
   if (target) {
     out["target"] = {{"source", target->source},
-                     {"spills_fit", result.slow_peak_bytes == 0 ||
+                     {"spills_fit", compiled != nullptr || result.slow_peak_bytes == 0 ||
                                         target->SpillMemory(result.slow_peak_bytes) >= 0}};
-    out["memories"] = TargetMemories(graph, result, *target);
+    out["memories"] =
+        compiled ? MemoriesJson(compiled->memories) : TargetMemories(graph, result, *target);
   }
   // Keys a newer planner adds still reach the caller, after the known ones.
   for (const auto& [key, value] : plan_json.items()) {
@@ -110,18 +116,22 @@ std::string AnalysisJson(const ir::Graph& graph, const tigris_analysis& analysis
 // needs_work, so analyze never says a model fits that compile refuses. What it costs: a
 // second planning pass and the emission, about as much again as the analysis (0.1 s for
 // MobileNetV2-1.0 at 64K).
+// Returns the compiled plan when it fits, nullopt otherwise.
 template <typename Compile>
-void CheckCompiles(tigris_analysis& analysis, Compile&& compile) {
-  if (analysis.plan.verdict == plan::Verdict::kNeedsWork) return;
+std::optional<emit::CompiledPlan> CheckCompiles(tigris_analysis& analysis, Compile&& compile) {
+  if (analysis.plan.verdict == plan::Verdict::kNeedsWork) return std::nullopt;
   try {
+    emit::CompiledPlan compiled = compile();
     tigris_execution_plan handle;
-    handle.bytes = compile().emitted.bytes;
+    handle.bytes = std::move(compiled.emitted.bytes);
     DescribePlan(handle, /*summary=*/false);
+    return compiled;
   } catch (const Error& e) {
     analysis.refusal_status = static_cast<tigris_status>(e.status());
     analysis.refusal = e.what();
     analysis.plan.verdict = plan::Verdict::kNeedsWork;
   }
+  return std::nullopt;
 }
 
 size_t CountTiledStages(const plan::PlanResult& result) {
@@ -130,6 +140,39 @@ size_t CountTiledStages(const plan::PlanResult& result) {
     if (stage.strategy != plan::StageStrategy::kNormal) ++n;
   }
   return n;
+}
+
+// tigris_analyze_for_target, and tigris_analyze for one RAM (TIGRIS_NO_SLOW_MEMORY). When
+// the compile put the spills beside a smaller scratch arena in one memory, the analysis is
+// that compile's plan: its fast budget is the split the compiler chose, and its memories
+// are what the plan holds (docs/memories.md, "One RAM").
+void AnalyzeForTarget(tigris_analysis& analysis, const ir::Graph& graph,
+                      const TargetRequest& request) {
+  const target::Target& target = request.target;
+  plan::Budget budget = request.choices;
+  budget.fast_bytes = target.memories[static_cast<size_t>(target.ScratchMemory())].size;
+  analysis.plan = plan::PlanModel(graph, budget);
+  std::optional<emit::CompiledPlan> compiled = CheckCompiles(analysis, [&] {
+    return emit::CompileForTarget(graph, target, request.choices, DefaultEmitOptions());
+  });
+  const bool shared = compiled && compiled->shared_scratch_memory;
+  if (shared) analysis.plan = std::move(compiled->result);
+  analysis.tiled_stage_count = CountTiledStages(analysis.plan);
+  analysis.json =
+      AnalysisJson(analysis.plan.graph, analysis, &target, compiled ? &*compiled : nullptr);
+  // The chart's plot and lanes carry the memories' names (docs/memories.md).
+  report::ChartMemories memories;
+  const target::Memory& scratch = target.memories[static_cast<size_t>(target.ScratchMemory())];
+  memories.scratch = scratch.name;
+  const int spill =
+      shared ? target.ScratchMemory() : target.SpillMemory(analysis.plan.slow_peak_bytes);
+  if (spill >= 0) {
+    memories.spills = target.memories[static_cast<size_t>(spill)].name;
+    memories.spills_capacity = target.memories[static_cast<size_t>(spill)].size;
+  }
+  memories.plan = target.plan().name;
+  memories.plan_capacity = target.plan().size;
+  analysis.chart = report::ChartFromPlan(analysis.plan.graph, analysis.plan, memories);
 }
 
 }  // namespace
@@ -151,6 +194,14 @@ TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_mode
   std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
   return tigris::api::CreateHandle(out, err, "tigris_analyze", [&](tigris_analysis& analysis) {
     if (!model) throw Error(Status::kInvalidArgument, "tigris_analyze: model must not be NULL");
+    if (options && options->slow_bytes == TIGRIS_NO_SLOW_MEMORY) {
+      tigris::api::CheckStructVersion(options->version, TIGRIS_ANALYZE_OPTIONS_VERSION,
+                                      "tigris_analyze_options");
+      tigris::api::AnalyzeForTarget(
+          analysis, model->graph,
+          *tigris::api::OneMemoryRequestOf(*options, "tigris_analyze_options"));
+      return;
+    }
     const tigris::plan::Budget budget = tigris::api::ToBudget(options);
     analysis.plan = tigris::plan::PlanModel(model->graph, budget);
     tigris::api::CheckCompiles(analysis, [&] {
@@ -179,28 +230,7 @@ TIGRIS_API tigris_status tigris_analyze_for_target(tigris_analysis** out, const 
         const tigris::api::TargetRequest request = tigris::api::TargetRequestOf(
             options, TIGRIS_ANALYZE_OPTIONS_VERSION, target_yaml, source,
             "tigris_analyze_for_target", "tigris_analyze_options");
-        const tigris::target::Target& target = request.target;
-        tigris::plan::Budget budget = request.choices;
-        budget.fast_bytes = target.memories[static_cast<size_t>(target.ScratchMemory())].size;
-        analysis.plan = tigris::plan::PlanModel(model->graph, budget);
-        tigris::api::CheckCompiles(analysis, [&] {
-          return tigris::emit::CompileForTarget(model->graph, target, request.choices,
-                                                tigris::api::DefaultEmitOptions());
-        });
-        analysis.tiled_stage_count = tigris::api::CountTiledStages(analysis.plan);
-        analysis.json = tigris::api::AnalysisJson(analysis.plan.graph, analysis, &target);
-        // The chart's plot and lanes carry the memories' names (docs/memories.md).
-        tigris::report::ChartMemories memories;
-        memories.scratch = target.memories[static_cast<size_t>(target.ScratchMemory())].name;
-        const int spill = target.SpillMemory(analysis.plan.slow_peak_bytes);
-        if (spill >= 0) {
-          memories.spills = target.memories[static_cast<size_t>(spill)].name;
-          memories.spills_capacity = target.memories[static_cast<size_t>(spill)].size;
-        }
-        memories.plan = target.plan().name;
-        memories.plan_capacity = target.plan().size;
-        analysis.chart =
-            tigris::report::ChartFromPlan(analysis.plan.graph, analysis.plan, memories);
+        tigris::api::AnalyzeForTarget(analysis, model->graph, request);
       });
 }
 

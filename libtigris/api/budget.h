@@ -5,7 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
-
+#include <optional>
 #include <string>
 
 #include "api/status.h"
@@ -102,6 +102,21 @@ TargetRequest TargetRequestOf(const Options* options, int latest_version, const 
                       options->progress_user_data, struct_name);
   request.choices.fdt = FdtOf(*options);
   request.choices.search = SearchOf(*options, struct_name);
+  return request;
+}
+
+// `-m FAST -m 0` (slow_bytes == TIGRIS_NO_SLOW_MEMORY): the one-RAM part of
+// target::OneMemoryTarget, fast_bytes big, with the plan in a flash of flash_bytes (0: any
+// size), and the planner's choices as BudgetOf gives them. nullopt for any other slow_bytes.
+// `options` must be non-NULL with its version checked.
+template <typename Options>
+std::optional<TargetRequest> OneMemoryRequestOf(const Options& options, const char* struct_name) {
+  if (options.slow_bytes != TIGRIS_NO_SLOW_MEMORY) return std::nullopt;
+  Options sized = options;
+  sized.slow_bytes = 0;
+  TargetRequest request;
+  request.choices = BudgetOf(sized, struct_name);
+  request.target = target::OneMemoryTarget(request.choices.fast_bytes, request.choices.flash_bytes);
   return request;
 }
 

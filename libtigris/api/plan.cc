@@ -102,14 +102,11 @@ emit::EmitOptions ToEmitOptions(const tigris_plan_options* options) {
   return out;
 }
 
-void FillPlanHandle(tigris_execution_plan& handle, emit::CompiledPlan compiled) {
-  const emit::EmittedPlan& e = compiled.emitted;
-  handle.weight_bytes = static_cast<uint64_t>(e.weight_bytes);
-  handle.stored_weight_bytes = static_cast<uint64_t>(e.stored_weight_bytes);
-  handle.fast_arena_bytes = static_cast<uint64_t>(e.fast_arena_bytes);
-  handle.slow_arena_bytes = static_cast<uint64_t>(e.slow_arena_bytes);
+}  // namespace
+
+nlohmann::ordered_json MemoriesJson(const std::vector<emit::MemoryUse>& uses) {
   nlohmann::ordered_json memories = nlohmann::ordered_json::array();
-  for (const emit::MemoryUse& m : compiled.memories) {
+  for (const emit::MemoryUse& m : uses) {
     memories.push_back({{"name", m.name},
                         {"size", m.size},
                         {"used_bytes", m.used_bytes},
@@ -117,7 +114,18 @@ void FillPlanHandle(tigris_execution_plan& handle, emit::CompiledPlan compiled) 
                         {"traffic_bytes", m.traffic_bytes},
                         {"role", m.role}});
   }
-  handle.memories_json = memories.dump();
+  return memories;
+}
+
+namespace {
+
+void FillPlanHandle(tigris_execution_plan& handle, emit::CompiledPlan compiled) {
+  const emit::EmittedPlan& e = compiled.emitted;
+  handle.weight_bytes = static_cast<uint64_t>(e.weight_bytes);
+  handle.stored_weight_bytes = static_cast<uint64_t>(e.stored_weight_bytes);
+  handle.fast_arena_bytes = static_cast<uint64_t>(e.fast_arena_bytes);
+  handle.slow_arena_bytes = static_cast<uint64_t>(e.slow_arena_bytes);
+  handle.memories_json = MemoriesJson(compiled.memories).dump();
   for (const std::string& w : compiled.warnings) handle.warnings += "warning: " + w + "\n";
   if (compiled.result.exploration) {
     handle.exploration_json = plan::ExplorationToJson(*compiled.result.exploration).dump();
@@ -152,13 +160,28 @@ TIGRIS_API tigris_status tigris_plan(tigris_execution_plan** out, const tigris_m
   std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
   return tigris::api::CreateHandle(out, err, "tigris_plan", [&](tigris_execution_plan& handle) {
     if (!model) throw Error(Status::kInvalidArgument, "tigris_plan: model must not be NULL");
-    const tigris::plan::Budget budget = tigris::api::ToBudget(options);
+    const bool one_memory = options && options->slow_bytes == TIGRIS_NO_SLOW_MEMORY;
+    if (one_memory) {
+      tigris::api::CheckStructVersion(options->version, TIGRIS_PLAN_OPTIONS_VERSION,
+                                      "tigris_plan_options");
+    }
+    const tigris::plan::Budget budget =
+        one_memory ? tigris::plan::Budget{} : tigris::api::ToBudget(options);
     if (options->version >= 3 && options->rules_yaml != nullptr) {
       throw Error(Status::kInvalidArgument,
                   "tigris_plan: placement rules name a target's memories; use "
                   "tigris_plan_for_target");
     }
     const tigris::emit::EmitOptions emit_options = tigris::api::ToEmitOptions(options);
+    if (one_memory) {
+      // One RAM (-m FAST -m 0): the plan for a target of that RAM and a flash.
+      const tigris::api::TargetRequest request =
+          *tigris::api::OneMemoryRequestOf(*options, "tigris_plan_options");
+      tigris::api::FillPlanHandle(
+          handle, tigris::emit::CompileForTarget(model->graph, request.target, request.choices,
+                                                 emit_options));
+      return;
+    }
     tigris::api::FillPlanHandle(handle, tigris::emit::Compile(model->graph, budget, emit_options));
   });
 }

@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "emit/compile.h"
 #include "emit/plan_writer.h"
 #include "tigris.h"
 
@@ -42,6 +45,10 @@ struct tigris_execution_plan {
 };
 
 namespace tigris::api {
+
+// tigris_plan_memories_json's array: [{name, size, used_bytes, peak_bytes, traffic_bytes,
+// role}], one per memory of `uses`.
+nlohmann::ordered_json MemoriesJson(const std::vector<emit::MemoryUse>& uses);
 
 // What tigris_plan does with TIGRIS_PLAN_OPTIONS_INIT's options (weights auto): the
 // compile tigris_analyze holds a fitting verdict to (analyze.cc).

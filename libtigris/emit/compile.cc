@@ -1,10 +1,12 @@
 #include "emit/compile.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/alignment.h"
 #include "emit/rule_placement.h"
+#include "plan/joint_arena.h"
 #include "plan/pinning.h"
 #include "plan/planner.h"
 #include "plan/weight_residency.h"
@@ -62,35 +64,61 @@ void RequireReservedFit(const CompiledPlan& out, int64_t fast_bytes) {
   }
 }
 
-// One RAM (issue 39, docs/memories.md "Scratch and spills in one memory"): when no other
+// One RAM (issue 39, docs/memories.md "One RAM"): when no other
 // writable memory can hold the spills, they share the scratch arena's memory. The fast
-// budget is lowered along a ladder (15/16 each step, on the 16-byte grid) until the fast
-// arena its plan needs and the spills it leaves fit in the memory together; the largest
-// such budget wins (fewest spills, least traffic). Returns false when none on the ladder
-// fits.
-bool ShareScratchMemory(const ir::Graph& graph, plan::Budget& budget, const EmitOptions& options,
-                        int64_t memory_bytes, plan::PlanResult& result) {
+// budget is lowered along a ladder (15/16 each step, on the 16-byte grid); at each step the
+// model is planned with the one-memory partition (plan/one_memory_partition.h), which cuts
+// for small spills, and with the default one, which fills each stage. Each plan keeps its
+// spills at the top of its fast arena (plan/joint_arena.h: one arena, above every stage's
+// buffers); the first whose one arena fits the memory wins: the largest budget (the
+// fewest, largest tiles), the one-memory partition on a tie. `least` is the smallest arena
+// any plan on the ladder needed, for the refusal when none fits.
+struct SharedSplit {
+  bool found = false;
+  int64_t least = 0;  // 0: no budget on the ladder planned at all
+  int64_t least_fast = 0;
+  int64_t least_slow = 0;
+};
+SharedSplit ShareScratchMemory(const ir::Graph& graph, plan::Budget& budget,
+                               const EmitOptions& options, int64_t memory_bytes,
+                               plan::PlanResult& result) {
   const int64_t grid = analysis::kArenaAlignment;
+  SharedSplit split;
   for (int64_t fast = budget.fast_bytes * 15 / 16 / grid * grid; fast >= grid;
        fast = fast * 15 / 16 / grid * grid) {
-    plan::Budget tried = budget;
-    tried.fast_bytes = fast;
-    plan::PlanResult planned;
-    try {
-      planned = PlanForEmit(graph, tried, options);
-    } catch (const Error& e) {
-      if (e.status() == Status::kDoesNotFit || e.status() == Status::kInvalidBudget) break;
-      throw;
+    bool planned_any = false;
+    for (const bool one_memory : {true, false}) {
+      plan::Budget tried = budget;
+      tried.fast_bytes = fast;
+      tried.one_memory_bytes = one_memory ? memory_bytes : 0;
+      plan::PlanResult planned;
+      try {
+        planned = PlanForEmit(graph, tried, options);
+      } catch (const Error& e) {
+        if (e.status() == Status::kDoesNotFit || e.status() == Status::kInvalidBudget) continue;
+        throw;
+      }
+      planned_any = true;
+      // One arena for both (plan/joint_arena.h): the spills at its top, above each stage.
+      const int64_t scratch = plan::FastArenaBytes(planned);
+      const int64_t spills = planned.slow_peak_bytes;
+      plan::JoinArenas(planned);
+      const int64_t arena = plan::FastArenaBytes(planned);
+      if (split.least == 0 || arena < split.least) {
+        split.least = arena;
+        split.least_fast = scratch;
+        split.least_slow = spills;
+      }
+      if (arena <= memory_bytes) {
+        budget = tried;
+        result = std::move(planned);
+        split.found = true;
+        return split;
+      }
     }
-    if (analysis::AlignUp(plan::FastArenaBytes(planned)) +
-            analysis::AlignUp(planned.slow_peak_bytes) <=
-        memory_bytes) {
-      budget = tried;
-      result = std::move(planned);
-      return true;
-    }
+    if (!planned_any) break;
   }
-  return false;
+  return split;
 }
 
 // `e` with the rule that asked to pin its tensor (and the rules file) in front.
@@ -131,9 +159,21 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
   return out;
 }
 
-CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& target,
-                              const plan::Budget& choices, EmitOptions options,
-                              const target::Rules* rules) {
+namespace {
+
+// What else the scratch arena's memory must hold, when it did not fit: its capacity and
+// the bytes of the other roles the rules or defaults put there (constants, state, pinned
+// tensors; not spills sharing it, which the split already counts).
+struct ScratchOverflow {
+  int64_t capacity = 0;
+  int64_t beside = 0;
+};
+
+// CompileForTarget with the scratch arena's memory giving the planner `room` bytes (-1: all
+// of it); `overflow` is set when that memory overflows with something beside the scratch.
+CompiledPlan CompileWithin(const ir::Graph& graph, const target::Target& target,
+                           const plan::Budget& choices, EmitOptions options,
+                           const target::Rules* rules, int64_t room, ScratchOverflow& overflow) {
   RulePlacement placed;
   if (rules != nullptr) {
     if (options.lz4) {
@@ -152,8 +192,9 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
   const int scratch_index =
       placed.scratch_memory >= 0 ? placed.scratch_memory : target.ScratchMemory();
   const target::Memory& scratch = target.memories[static_cast<size_t>(scratch_index)];
+  if (room < 0) room = scratch.size;
   plan::Budget budget;
-  budget.fast_bytes = scratch.size;  // slow_bytes 0: the spills' memory is chosen below
+  budget.fast_bytes = room;  // slow_bytes 0: the spills' memory is chosen below
   budget.layout = choices.layout;
   budget.fdt = choices.fdt;
   budget.search = choices.search;
@@ -175,12 +216,16 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
   }
 
   // Spills: the fastest other writable memory with room for the whole slow arena; else the
-  // scratch arena's own memory, beside a smaller scratch arena.
+  // scratch arena's own memory, in one arena with a smaller scratch.
   const int64_t slow = out.result.slow_peak_bytes;
   int spill = slow > 0 ? target.SpillMemory(slow, scratch_index) : -1;
-  if (slow > 0 && spill < 0 && !scratch.read_only &&
-      ShareScratchMemory(graph, budget, options, scratch.size, out.result)) {
-    spill = scratch_index;
+  SharedSplit shared;
+  if (slow > 0 && spill < 0 && !scratch.read_only) {
+    shared = ShareScratchMemory(graph, budget, options, room, out.result);
+    if (shared.found) {
+      spill = scratch_index;
+      out.shared_scratch_memory = true;
+    }
   }
   if (slow > 0 && spill < 0) {
     std::string tried;
@@ -196,7 +241,12 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
                     (tried.empty() ? std::string(" (there is none)") : " (" + tried + " bytes)") +
                     (scratch.read_only ? std::string()
                                        : ", nor does " + scratch.name +
-                                             " hold a smaller scratch arena beside its spills"));
+                                             " hold a smaller scratch arena beside its spills") +
+                    (shared.least > 0
+                         ? ": the least any split needs is " + std::to_string(shared.least) +
+                               " bytes (scratch " + std::to_string(shared.least_fast) +
+                               " and spills " + std::to_string(shared.least_slow) + " in one arena)"
+                         : std::string()));
   }
   const target::Memory& plan_memory = target.plan();
   const int pinned_memory = out.result.pinned_peak_bytes > 0 ? placed.pinned_memory : -1;
@@ -252,7 +302,7 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
     out.emitted = EmitPlan(out.result.graph, out.result, options);
   }
   const int64_t size = static_cast<int64_t>(out.emitted.bytes.size());
-  if (size > plan_memory.size) {
+  if (plan_memory.size > 0 && size > plan_memory.size) {
     throw Error(Status::kFlashBudgetTooSmall, target.source + ": the plan is " +
                                                   std::to_string(size) + " bytes but " +
                                                   plan_memory.name + ", its plan_memory, has " +
@@ -276,16 +326,58 @@ CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& targ
     if (index == target.plan_memory) add("plan", size);
     if (index == state_memory) add("state", out.emitted.state_arena_bytes);
     if (index == constants_memory) add("constants", out.emitted.staged_bytes);
-    if (use.used_bytes > m.size) {
+    if (m.size > 0 && use.used_bytes > m.size) {  // 0: OneMemoryTarget's unbounded flash
+      int64_t beside = 0;
+      if (index == scratch_index) {
+        beside = use.used_bytes - out.emitted.fast_arena_bytes -
+                 (spill == scratch_index ? out.emitted.slow_arena_bytes : 0);
+        overflow = {m.size, beside};
+      }
       throw Error(Status::kDoesNotFit,
                   target.source + ": memory " + m.name + " holds " + use.role + ", " +
                       std::to_string(use.used_bytes) + " bytes, but has " + std::to_string(m.size) +
-                      (rules != nullptr ? " (placed there by " + rules->source + ")" : ""));
+                      (rules != nullptr ? " (placed there by " + rules->source + ")" : "") +
+                      (beside >= m.size ? ": what it holds beside the scratch arena alone is " +
+                                              std::to_string(beside) + " bytes"
+                                        : std::string()));
     }
     out.memories.push_back(std::move(use));
   }
   out.warnings = std::move(placed.warnings);
   return out;
+}
+
+}  // namespace
+
+// The scratch budget is what the memory leaves after everything else placed in it (issue
+// 39): constants the rules stage into the scratch memory, state, pinned tensors. Their
+// sizes are known once a plan is emitted, so a compile that overflows the scratch memory
+// with them is planned again with the scratch given only what they leave, until it fits
+// (a few rounds at most: they do not depend on the tiling, or barely).
+CompiledPlan CompileForTarget(const ir::Graph& graph, const target::Target& target,
+                              const plan::Budget& choices, EmitOptions options,
+                              const target::Rules* rules) {
+  int64_t room = -1;
+  std::optional<Error> first;  // the overflow that started the rounds, what the user asked
+  for (int round = 0;; ++round) {
+    ScratchOverflow overflow;
+    try {
+      return CompileWithin(graph, target, choices, options, rules, room, overflow);
+    } catch (const Error& e) {
+      const int64_t left = (overflow.capacity - overflow.beside) / analysis::kArenaAlignment *
+                           analysis::kArenaAlignment;
+      const bool again = e.status() == Status::kDoesNotFit && overflow.beside > 0 && left > 0 &&
+                         round < 3 && (room < 0 || left < room);
+      if (!first && !again) throw;
+      if (!first) first = e;
+      if (!again) {
+        throw Error(first->status(),
+                    std::string(first->what()) + "; and with the scratch arena given only the " +
+                        std::to_string(room) + " bytes left beside it: " + e.what());
+      }
+      room = left;
+    }
+  }
 }
 
 }  // namespace tigris::emit

@@ -43,6 +43,9 @@ struct CompiledPlan {
   std::vector<MemoryUse> memories;
   // Placement rules' ids that matched no tensor (target/rules.h), to show the user.
   std::vector<std::string> warnings;
+  // CompileForTarget put the spills beside a smaller scratch arena in the scratch
+  // arena's own memory (one RAM): `result` was planned at that smaller fast budget.
+  bool shared_scratch_memory = false;
 };
 
 CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,

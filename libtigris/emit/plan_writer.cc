@@ -87,13 +87,16 @@ class Writer {
     EmittedPlan out;
     out.weight_bytes = store_.raw_bytes;
     out.stored_weight_bytes = store_.stored_bytes;
-    out.slow_arena_bytes = r_.slow_peak_bytes;
+    // A joined plan (plan/joint_arena.h) keeps its spills at the top of the fast arena.
+    out.slow_arena_bytes = r_.joint_arena_bytes > 0 ? 0 : r_.slow_peak_bytes;
     out.scheduled_peak_bytes = r_.scheduled_peak_bytes;
     out.stage_reserved_bytes = store_.stage_reserved;
+    out.fast_arena_bytes = r_.joint_arena_bytes;
     for (const plan::Stage& s : r_.stages) {
       out.fast_arena_bytes = std::max(
           out.fast_arena_bytes, store_.stage_reserved[static_cast<size_t>(s.id)] + s.peak_bytes);
     }
+    RequireJoinedHomesAboveStages();
 
     // weight_data first: force_align 16 makes the vector's first byte, and so (with the
     // builder's minimum alignment raised to 16) its absolute file offset, a multiple of 16.
@@ -156,6 +159,26 @@ class Writer {
   }
 
  private:
+  // A joined plan's slow homes sit above the weights and activations of every stage they
+  // live through (plan/joint_arena.h), with the weight prefixes this store really copies:
+  // the planner's estimate of them is checked here, before any byte is written.
+  void RequireJoinedHomesAboveStages() const {
+    if (r_.joint_arena_bytes == 0) return;
+    for (const plan::SlowBuffer& b : r_.slow_buffers) {
+      if (b.home.region != plan::MemoryRegion::kFast) continue;
+      for (int s = b.first_stage; s <= b.last_stage; ++s) {
+        const int64_t top = store_.stage_reserved[static_cast<size_t>(s)] +
+                            r_.stages[static_cast<size_t>(s)].peak_bytes;
+        if (top > b.home.offset) {
+          throw Error(Status::kInternal,
+                      "the spill of '" + g_.tensor(b.tensor).name + "' at fast offset " +
+                          std::to_string(b.home.offset) + " overlaps stage " + std::to_string(s) +
+                          ", which needs " + std::to_string(top) + " bytes below it");
+        }
+      }
+    }
+  }
+
   // The checksums' table with placeholders the runtime's tgrs_plan_seal fills in once the
   // bytes are final (docs/integrity.md): one definition of what each checksum covers,
   // shared with the reader that checks it. A zero tables_crc would be left out as the

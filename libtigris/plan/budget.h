@@ -68,6 +68,14 @@ struct Budget {
   uint32_t strategies = kAllTilingStrategies;
   // Whether to search (plan/explore.h) instead of planning once, and for what.
   SearchOptions search{};
+  // One RAM (issue 39): the size of the one memory the fast arena and the spills share; 0:
+  // the spills have a memory of their own. A spilled byte then costs what a fast byte
+  // costs: the planner cuts stages and loops to keep the spills small rather than to fill
+  // each stage, and gives each its tiles only what the spills live beside it leave of the
+  // memory (plan/one_memory_partition.h; the spills sit at the arena's top,
+  // plan/joint_arena.h). fast_bytes still caps every stage; the caller searches it
+  // (emit/compile.cc, ShareScratchMemory).
+  int64_t one_memory_bytes = 0;
 };
 
 // Throws kInvalidBudget, naming the field, for fast_bytes <= 0, a negative slow or flash

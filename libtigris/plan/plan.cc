@@ -65,7 +65,7 @@ int64_t TileSteps(const PlanResult& plan) {
 }
 
 int64_t FastArenaBytes(const PlanResult& plan) {
-  int64_t bytes = 0;
+  int64_t bytes = plan.joint_arena_bytes;
   for (const Stage& stage : plan.stages) {
     bytes = std::max(bytes, stage.weight_bytes + stage.peak_bytes);
   }

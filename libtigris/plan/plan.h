@@ -112,7 +112,10 @@ struct PlanResult {
   std::vector<SlowBuffer> slow_buffers;
   int64_t scheduled_peak_bytes = 0;  // max Stage::peak_bytes (activations only)
   int64_t slow_peak_bytes = 0;       // max offset + size in the slow arena
-  LayoutSummary slow_layout;         // how the slow arena was laid out
+  // One RAM (plan/joint_arena.h): when set, the slow homes sit at the top of a fast arena
+  // of this many bytes (region kFast), and slow_peak_bytes is their extent; 0: two arenas.
+  int64_t joint_arena_bytes = 0;
+  LayoutSummary slow_layout;  // how the slow arena was laid out
   // Tensors rules pinned to a memory of their own (plan/pinning.h), whole, for their whole
   // life: their arena's highest offset + size, 0 when none is pinned.
   int64_t pinned_peak_bytes = 0;
@@ -130,7 +133,8 @@ struct PlanResult {
 int64_t TileSteps(const PlanResult& plan);
 
 // The fast arena the plan needs: the most any stage holds at once, its copied weights and
-// its activations (what the emitter sizes Plan.fast_arena_bytes to, docs/memory-model.md).
+// its activations (what the emitter sizes Plan.fast_arena_bytes to, docs/memory-model.md);
+// for a joined plan, the one arena holding the spills too (joint_arena_bytes).
 int64_t FastArenaBytes(const PlanResult& plan);
 
 }  // namespace tigris::plan

@@ -522,19 +522,36 @@ class Checker {
       const int c = ChainOf(stage);
       return c < 0 ? stage : p_.chains[static_cast<size_t>(c)].stages.back();
     };
+    // A joined plan (plan/joint_arena.h) keeps its spills in the fast arena, above every
+    // stage they live through.
+    const bool joined = p_.joint_arena_bytes > 0;
+    const MemoryRegion spills = joined ? MemoryRegion::kFast : MemoryRegion::kSlow;
     int64_t slow_end = 0;
     for (const SlowBuffer& b : p_.slow_buffers) {
-      Expect((b.home.region == MemoryRegion::kSlow || b.home.region == MemoryRegion::kPinned) &&
+      const std::string name = "'" + g_.tensor(b.tensor).name + "'";
+      Expect((b.home.region == spills || b.home.region == MemoryRegion::kPinned) &&
                  b.home.offset % kAlignment == 0,
-             "slow buffer of '" + g_.tensor(b.tensor).name + "' is not a 16-aligned slow home");
-      if (b.home.region == MemoryRegion::kSlow) {
-        slow_end = std::max(slow_end, b.home.offset + b.home.size);
+             "slow buffer of " + name + " is not a 16-aligned " +
+                 (joined ? "home in the joint arena" : "slow home"));
+      if (b.home.region != spills) continue;
+      slow_end = std::max(slow_end, b.home.offset + b.home.size);
+      for (int s = b.first_stage; joined && s <= b.last_stage; ++s) {
+        const Stage& stage = p_.stages[static_cast<size_t>(s)];
+        Expect(stage.weight_bytes + stage.peak_bytes <= b.home.offset,
+               "the spill of " + name + " at fast offset " + std::to_string(b.home.offset) +
+                   " overlaps stage " + std::to_string(s) + "'s " +
+                   std::to_string(stage.weight_bytes + stage.peak_bytes) + " bytes");
       }
+    }
+    if (joined) {
+      Expect(slow_end <= p_.joint_arena_bytes, "the spills end at " + std::to_string(slow_end) +
+                                                   ", past the joint arena's " +
+                                                   std::to_string(p_.joint_arena_bytes) + " bytes");
     }
     for (size_t s = 0; s < p_.stages.size() && !full(); ++s) {
       std::vector<BufferHome> live;
       for (const SlowBuffer& b : p_.slow_buffers) {
-        if (b.home.region != MemoryRegion::kSlow) continue;
+        if (b.home.region != spills) continue;
         if (unit_first(b.first_stage) <= static_cast<int>(s) &&
             static_cast<int>(s) <= unit_last(b.last_stage)) {
           live.push_back(b.home);
@@ -542,9 +559,9 @@ class Checker {
       }
       ExpectNoOverlap(live, "slow arena at stage " + std::to_string(s));
     }
-    Expect(p_.slow_peak_bytes == slow_end, "slow_peak_bytes " + std::to_string(p_.slow_peak_bytes) +
-                                               " but the slow homes end at " +
-                                               std::to_string(slow_end));
+    Expect(joined || p_.slow_peak_bytes == slow_end,
+           "slow_peak_bytes " + std::to_string(p_.slow_peak_bytes) + " but the slow homes end at " +
+               std::to_string(slow_end));
   }
 
   // Pinned tensors (plan/pinning.h): each has one home in the pinned arena, which its

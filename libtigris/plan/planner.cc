@@ -12,6 +12,7 @@
 #include "plan/dense_split.h"
 #include "plan/explore.h"
 #include "plan/graph_facts.h"
+#include "plan/one_memory_partition.h"
 #include "plan/pinning.h"
 #include "plan/plan_check.h"
 #include "plan/rewrites.h"
@@ -119,8 +120,13 @@ PlanResult PlanPass(const ir::Graph& model, const Budget& given, bool split_dens
     }
   }
 
-  plan.stages = PartitionStages(graph, facts, budget);
-  TileStages(graph, facts, budget, plan.stages, plan.chains);
+  // One RAM: cuts that keep the spills small (plan/one_memory_partition.h); else, or when
+  // some op fits no segment, the default pass, whose reasons say why.
+  if (budget.one_memory_bytes == 0 ||
+      !PartitionForOneMemory(graph, facts, budget, plan.stages, plan.chains)) {
+    plan.stages = PartitionStages(graph, facts, budget);
+    TileStages(graph, facts, budget, plan.stages, plan.chains);
+  }
   SolveLoopLayouts(plan);
   AssignSpills(graph, facts, plan);
 

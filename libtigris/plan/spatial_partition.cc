@@ -26,38 +26,6 @@ std::string OverBudget(const ir::Graph& graph, const Stage& stage, int64_t fast_
          ", over the fast budget of " + std::to_string(fast_bytes);
 }
 
-// The weight prefix of a loop over `ops` (0 unless reserve_weights).
-int64_t LoopWeights(const ir::Graph& graph, const Budget& budget, const std::vector<int>& ops) {
-  return budget.reserve_weights ? analysis::WeightPrefixBytes(graph, ops) : 0;
-}
-
-// Largest fitting tile when the tiles get what the weight prefix leaves; {0, 0, 0} if
-// none. Tries the strategies in their order (plan/tiling_strategy.h) and takes the first
-// that applies and fits; `loop.streamed` is left as the chosen strategy's. Without
-// `allow_recompute` (a streamed chain growing), only streamed strategies: a longer chain
-// that must recompute its halo costs more MACs than the spill it saves.
-TileShape FitAfterWeights(const ir::Graph& graph, const GraphFacts& facts, TilePlan& loop,
-                          const Budget& budget, int64_t weights, bool allow_recompute = true) {
-  const int64_t fast_bytes = budget.fast_bytes;
-  if (weights >= fast_bytes) return {};
-  loop.tile_cols = 0;
-  const std::vector<TilingStrategy>& strategies = TilingStrategies();
-  for (size_t k = 0; k < strategies.size(); ++k) {
-    const TilingStrategy& strategy = strategies[k];
-    if ((budget.strategies & (1u << k)) == 0) continue;  // not allowed (Budget::strategies)
-    if (!strategy.streamed && !allow_recompute) continue;
-    loop.streamed = strategy.streamed;
-    if (!strategy.problem(graph, loop).empty()) continue;
-    const TileShape shape = strategy.fit(graph, facts, loop, fast_bytes - weights);
-    if (shape.rows > 0) {
-      loop.strategy = strategy.name;
-      return shape;
-    }
-  }
-  loop.streamed = false;
-  return {};
-}
-
 // What the shortest row tiles need: "even 1-row tiles need N bytes", or, for a loop so
 // tall that 1-row tiles would pass kMaxTilesPerLoop, what the fewest rows within it need.
 std::string FewestRowsNeed(const ir::Graph& graph, const GraphFacts& facts, TilePlan loop) {
@@ -94,6 +62,66 @@ std::vector<int> OpsOf(const std::vector<Stage>& stages, size_t first, size_t la
 
 }  // namespace
 
+int64_t LoopWeightBytes(const ir::Graph& graph, const Budget& budget, const std::vector<int>& ops) {
+  return budget.reserve_weights ? analysis::WeightPrefixBytes(graph, ops) : 0;
+}
+
+TileShape FitLoop(const ir::Graph& graph, const GraphFacts& facts, TilePlan& loop,
+                  const Budget& budget, int64_t weights, bool allow_recompute) {
+  const int64_t fast_bytes = budget.fast_bytes;
+  if (weights >= fast_bytes) return {};
+  loop.tile_cols = 0;
+  const std::vector<TilingStrategy>& strategies = TilingStrategies();
+  for (size_t k = 0; k < strategies.size(); ++k) {
+    const TilingStrategy& strategy = strategies[k];
+    if ((budget.strategies & (1u << k)) == 0) continue;  // not allowed (Budget::strategies)
+    if (!strategy.streamed && !allow_recompute) continue;
+    loop.streamed = strategy.streamed;
+    if (!strategy.problem(graph, loop).empty()) continue;
+    const TileShape shape = strategy.fit(graph, facts, loop, fast_bytes - weights);
+    if (shape.rows > 0) {
+      loop.strategy = strategy.name;
+      return shape;
+    }
+  }
+  loop.streamed = false;
+  return {};
+}
+
+void CommitLoop(const ir::Graph& graph, const GraphFacts& facts, const Budget& budget,
+                std::vector<Stage>& stages, size_t first_stage, size_t last_stage, TilePlan loop,
+                TileShape shape, int64_t weights, std::vector<Chain>& chains) {
+  const int64_t fast_bytes = budget.fast_bytes;
+  if (last_stage == first_stage) {
+    Stage& first = stages[first_stage];
+    if (shape.cols == 0 && shape.channels == 0) {
+      shape.rows = SelectTileRows(graph, facts, loop, fast_bytes - weights, first.peak_bytes);
+    }
+    LayoutTileLoop(graph, facts, shape.rows, loop, shape.cols, shape.channels);
+    first.strategy = StageStrategy::kTiled;
+    first.peak_bytes = loop.peak_bytes;
+    first.tile = std::move(loop);
+    first.buffers.clear();
+    first.fits = true;
+    return;
+  }
+  LayoutTileLoop(graph, facts, shape.rows, loop, shape.cols, shape.channels);
+  Chain chain;
+  chain.id = static_cast<int>(chains.size());
+  for (size_t s = first_stage; s <= last_stage; ++s) {
+    Stage& stage = stages[s];
+    chain.stages.push_back(stage.id);
+    stage.strategy = StageStrategy::kChain;
+    stage.chain = chain.id;
+    stage.peak_bytes = loop.peak_bytes;  // the stages share one iteration's arena
+    stage.weight_bytes = weights;
+    stage.buffers.clear();
+    stage.fits = true;
+  }
+  chain.tile = std::move(loop);
+  chains.push_back(std::move(chain));
+}
+
 void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& budget,
                 std::vector<Stage>& stages, std::vector<Chain>& chains) {
   const int64_t fast_bytes = budget.fast_bytes;
@@ -113,7 +141,7 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
     std::string reason;
     std::optional<TilePlan> loop = MakeTileLoop(graph, facts, first.ops, &reason);
     int64_t weights = first.weight_bytes;
-    TileShape shape = FitAfterWeights(graph, facts, *loop, budget, weights);
+    TileShape shape = FitLoop(graph, facts, *loop, budget, weights);
     if (shape.rows == 0) {
       std::string why;
       if (weights >= fast_bytes) {
@@ -155,12 +183,12 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
       std::optional<TilePlan> longer = MakeTileLoop(graph, facts, longer_ops, &reason);
       if (!longer) break;
       // A chain's stages share one prefix holding all their weights.
-      const int64_t longer_weights = LoopWeights(graph, budget, longer_ops);
+      const int64_t longer_weights = LoopWeightBytes(graph, budget, longer_ops);
       // A streamed loop grows only while it stays streamed: a longer chain that must
       // recompute its halo costs more MACs than the spill it saves (issue 11: vww at 64 KiB
       // recomputed 34.7% of its MACs in one 8-stage chain).
       const TileShape longer_shape =
-          FitAfterWeights(graph, facts, *longer, budget, longer_weights, !loop->streamed);
+          FitLoop(graph, facts, *longer, budget, longer_weights, !loop->streamed);
       if (longer_shape.rows == 0) break;
       if (longer_shape.cols > 0 && !WithinTwoDRecompute(graph, facts, *longer, longer_shape)) {
         break;
@@ -170,33 +198,7 @@ void TileStages(const ir::Graph& graph, const GraphFacts& facts, const Budget& b
       weights = longer_weights;
       ++last;
     }
-    if (last == i) {
-      if (shape.cols == 0 && shape.channels == 0) {
-        shape.rows = SelectTileRows(graph, facts, *loop, fast_bytes - weights, first.peak_bytes);
-      }
-      LayoutTileLoop(graph, facts, shape.rows, *loop, shape.cols, shape.channels);
-      first.strategy = StageStrategy::kTiled;
-      first.peak_bytes = loop->peak_bytes;
-      first.tile = std::move(*loop);
-      first.buffers.clear();
-      first.fits = true;
-    } else {
-      LayoutTileLoop(graph, facts, shape.rows, *loop, shape.cols, shape.channels);
-      Chain chain;
-      chain.id = static_cast<int>(chains.size());
-      for (size_t s = i; s <= last; ++s) {
-        Stage& stage = stages[s];
-        chain.stages.push_back(stage.id);
-        stage.strategy = StageStrategy::kChain;
-        stage.chain = chain.id;
-        stage.peak_bytes = loop->peak_bytes;  // the stages share one iteration's arena
-        stage.weight_bytes = weights;
-        stage.buffers.clear();
-        stage.fits = true;
-      }
-      chain.tile = std::move(*loop);
-      chains.push_back(std::move(chain));
-    }
+    CommitLoop(graph, facts, budget, stages, i, last, std::move(*loop), shape, weights, chains);
     i = last + 1;
   }
 }

@@ -155,6 +155,29 @@ Stage LayoutNormalStage(const ir::Graph& graph, const GraphFacts& facts, int fir
   return builder.Finish(0);
 }
 
+Stage LayoutNormalStage(const ir::Graph& graph, const GraphFacts& facts, int first, int last,
+                        const Budget& budget, int id) {
+  NormalStageBuilder builder(facts, first, budget);
+  for (int op = first; op <= last; ++op) builder.AddOp(graph, op);
+  Stage stage = builder.Finish(id);
+  stage.fits = stage.weight_bytes + stage.peak_bytes <= budget.fast_bytes;
+  return stage;
+}
+
+int LongestNormalStage(const ir::Graph& graph, const GraphFacts& facts, const Budget& budget,
+                       int first) {
+  NormalStageBuilder builder(facts, first, budget);
+  const int op_count = static_cast<int>(graph.ops.size());
+  for (int op = first; op < op_count; ++op) {
+    builder.AddOp(graph, op);
+    if (builder.fast_bytes() > budget.fast_bytes &&
+        builder.laid_out_fast_bytes() > budget.fast_bytes) {
+      return op - 1;
+    }
+  }
+  return op_count - 1;
+}
+
 std::vector<Stage> PartitionStages(const ir::Graph& graph, const GraphFacts& facts,
                                    const Budget& budget) {
   const int64_t fast_bytes = budget.fast_bytes;

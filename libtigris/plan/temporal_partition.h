@@ -37,6 +37,17 @@ std::vector<Stage> PartitionStages(const ir::Graph& graph, const GraphFacts& fac
 // applies incrementally); used to report a stage and by tests.
 Stage LayoutNormalStage(const ir::Graph& graph, const GraphFacts& facts, int first, int last);
 
+// The last op `last` such that ops [first, last] fit `budget` as one normal stage, by the
+// partitioner's rule (incremental first fit, else the stage laid out as it would end);
+// first - 1 when op `first` alone does not fit.
+int LongestNormalStage(const ir::Graph& graph, const GraphFacts& facts, const Budget& budget,
+                       int first);
+
+// The same under `budget` (its weight prefix when reserve_weights, its layout options),
+// with fits set as PartitionStages sets it, and id `id`.
+Stage LayoutNormalStage(const ir::Graph& graph, const GraphFacts& facts, int first, int last,
+                        const Budget& budget, int id);
+
 }  // namespace tigris::plan
 
 #endif  // TIGRIS_PLAN_TEMPORAL_PARTITION_H_

@@ -169,4 +169,13 @@ Target ParseTarget(const std::string& yaml, const std::string& source) {
   return t;
 }
 
+Target OneMemoryTarget(int64_t bytes, int64_t plan_bytes) {
+  Target t;
+  t.source = "-m";
+  t.memories.push_back({"SRAM", bytes, 16, false, SpeedRankOfName("SRAM")});
+  t.memories.push_back({"FLASH", plan_bytes, 16, true, SpeedRankOfName("FLASH")});
+  t.plan_memory = 1;
+  return t;
+}
+
 }  // namespace tigris::target

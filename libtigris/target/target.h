@@ -22,7 +22,7 @@ namespace tigris::target {
 
 struct Memory {
   std::string name;
-  int64_t size = 0;        // bytes, > 0
+  int64_t size = 0;        // bytes, > 0 (0 only for OneMemoryTarget's unbounded FLASH)
   int64_t alignment = 16;  // a power of two, at least 16 for a writable memory
   bool read_only = false;
   // Rank: lower is faster. Defaults by name (SpeedRankOfName); ties keep declaration order.
@@ -59,6 +59,11 @@ int SpeedRankOfName(const std::string& name);
 // writable memory), two memories of one name, no writable memory, and a plan_memory that
 // names no memory or that cannot be found (no read-only memory and none called FLASH).
 Target ParseTarget(const std::string& yaml, const std::string& source);
+
+// The part `-m FAST -m 0` describes (TIGRIS_NO_SLOW_MEMORY; docs/memories.md): one writable
+// memory called SRAM of `bytes`, and the plan in a read-only FLASH of `plan_bytes`, 0 for
+// a flash of any size. Source "-m".
+Target OneMemoryTarget(int64_t bytes, int64_t plan_bytes);
 
 }  // namespace tigris::target
 

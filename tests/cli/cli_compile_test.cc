@@ -91,6 +91,26 @@ TEST(CliCompileTest, Lz4AndASlowBudget) {
   std::filesystem::remove(out);
 }
 
+// `-m SIZE -m 0`: one SRAM and nothing else (docs/memories.md, "One RAM"); with -f the plan's
+// flash is budgeted too. The table names the one memory holding scratch and spills.
+TEST(CliCompileTest, ASecondMOfZeroPutsEverythingInOneRam) {
+  const std::string out = OutPath("cli_compile_one_ram.tgrs");
+  auto r = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("vww_mobilenetv1_025_96.onnx") +
+                      " -m 160K -m 0 -f 1M -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nSRAM               163840 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  scratch+spills\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nFLASH             1048576 "), std::string::npos) << r.out;
+  std::filesystem::remove(out);
+  // Too small for any split: refused, naming the least one found.
+  auto small = RunCommand(TigrisCli() + " compile " +
+                          SharedOnnxModel("vww_mobilenetv1_025_96.onnx") + " -m 8K -m 0 -o " + out);
+  EXPECT_EQ(small.exit_code, 1);
+  EXPECT_NE(small.err.find("TIGRIS_ERR_SLOW_BUDGET_TOO_SMALL"), std::string::npos) << small.err;
+  EXPECT_NE(small.err.find("the least any split needs is "), std::string::npos) << small.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 TEST(CliCompileTest, FlashTooSmallExitsOneWithBothNumbers) {
   auto r = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx") +
                       " -m 64K -f 4K --xip -o " + OutPath("cli_compile_small.tgrs"));

@@ -188,7 +188,7 @@ ERRORS = {
                     "constant_destination_memory: SRAM}\n",
                     "two source memories for the staged destination SRAM"),
     "over_capacity": ("tensors:\n  - attributes: { memory: DTCM }\n",
-                      "memory DTCM holds scratch+state+constants"),
+                      "what it holds beside the scratch arena alone is "),
     "pinned_to_two_memories": ("tensors:\n  - type: SCRATCH\n    attributes: { memory: PSRAM }\n"
                                "  - id: hot_buf_0\n    attributes: { memory: DTCM }\n"
                                "  - id: hot_buf_1\n    attributes: { memory: SRAM }\n",
@@ -207,8 +207,9 @@ def test_rule_errors_name_the_rule_and_tensor(model, case):
     rules.write_text(text)
     target = TARGET
     if case in ("over_capacity", "pinned_inside_a_tile_loop"):
-        # A DTCM that holds the scratch but not the constants too; one that makes it tile.
-        size = "12K" if case == "over_capacity" else "700"
+        # A DTCM smaller than the constants and state it would hold (the scratch is tiled
+        # to leave room for them, but not below nothing); one that makes it tile.
+        size = "8K" if case == "over_capacity" else "700"
         target = WORK_DIR / f"rules.dtcm_{size}.yaml"
         target.write_text(TARGET.read_text().replace("{name: DTCM, size: 64K}",
                                                      f"{{name: DTCM, size: {size}}}"))
@@ -256,3 +257,35 @@ def test_run_target_refuses_a_plan_the_part_cannot_hold(model):
     assert result.returncode == 1, result.stdout
     assert "lives in memory 'MRAM', which the target does not have" in result.stderr, \
         result.stderr
+
+
+DTCM_128K = ("memories:\n  - {name: DTCM, size: 128K}\n  - {name: SRAM, size: 512K}\n"
+             "  - {name: PSRAM, size: 8M}\n  - {name: MRAM, size: 4M, read_only: true}\n")
+
+
+def test_rule_example_1_tiles_the_scratch_around_the_constants_it_stages():
+    """Example 1 stages every constant into DTCM beside the scratch arena (issue 39): the
+    planner gives the scratch what the constants leave of a 128 KiB DTCM, where planning
+    it as if it had all of DTCM overflowed it, and the plan runs to the untiled bytes."""
+    from test_equivalence import model_path, reference, untiled_bytes
+    from plan_checks import inspect
+
+    target = WORK_DIR / "rules.dtcm_128k.yaml"
+    target.write_text(DTCM_128K)
+    model = model_path("vww_small_cnn", "float")
+    plan = WORK_DIR / "rules.example1.dtcm_128k.tgrs"
+    result = tigris("compile", model, "--target", target, "--rules",
+                    RULES / "defaults_with_overrides.yaml", "-o", plan)
+    dtcm = [line.split() for line in result.stdout.splitlines() if line.startswith("DTCM ")]
+    assert dtcm and dtcm[0][4] == "scratch+constants", result.stdout
+    used = int(dtcm[0][2])
+    assert used <= 128 * 1024, result.stdout
+    header = inspect(plan)["plan"]
+    staged = used - header["fast_arena_bytes"]
+    # Meaningful: the untiled scratch beside the same constants would not fit.
+    untiled = json.loads(tigris("analyze", model, "-m", "64M", "--json").stdout)
+    assert untiled["scheduled_peak_bytes"] + staged > 128 * 1024
+    x_path, _ = reference("vww_small_cnn", "float")
+    out = WORK_DIR / "rules.example1.dtcm_128k.out.npy"
+    tigris("run", plan, "--target", target, "--input", x_path, "--output", out)
+    assert np.load(out).tobytes() == untiled_bytes("vww_small_cnn", "float")

@@ -229,6 +229,9 @@ TARGETS = {
                      "  - {name: FLASH, size: 16M, read_only: true}\n",
     "one_sram_48k": "memories:\n  - {name: SRAM, size: 48K}\n"
                     "  - {name: FLASH, size: 16M, read_only: true}\n",
+    # Tight enough that most models need the one-memory partition, and some no split fits.
+    "one_sram_24k": "memories:\n  - {name: SRAM, size: 24K}\n"
+                    "  - {name: FLASH, size: 16M, read_only: true}\n",
 }
 TARGET_MODELS = [m for m in MODELS if m.family == "shared"]
 

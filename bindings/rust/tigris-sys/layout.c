@@ -154,5 +154,7 @@ int main(void) {
   CONST(TIGRIS_RUN_IO_VERSION);
   CONST(TIGRIS_RUN_OPTIONS_VERSION);
   CONST(TIGRIS_RUN_STATS_VERSION);
+  printf("pub const TIGRIS_NO_SLOW_MEMORY: u64 = %llu;\n",
+         (unsigned long long)TIGRIS_NO_SLOW_MEMORY);
   return 0;
 }

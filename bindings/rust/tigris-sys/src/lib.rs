@@ -60,6 +60,10 @@ pub type tigris_layout = c_int;
 pub const TIGRIS_LAYOUT_GREEDY: tigris_layout = 0;
 pub const TIGRIS_LAYOUT_EXACT: tigris_layout = 1;
 
+/// `slow_bytes` for a part with one RAM (`-m SIZE -m 0`): no memory besides the fast one,
+/// scratch and spills share it (docs/memories.md, "One RAM").
+pub const TIGRIS_NO_SLOW_MEMORY: u64 = u64::MAX;
+
 pub type tigris_objective = c_int;
 pub const TIGRIS_OBJECTIVE_NONE: tigris_objective = 0;
 pub const TIGRIS_OBJECTIVE_MEMORY: tigris_objective = 1;

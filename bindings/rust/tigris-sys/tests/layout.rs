@@ -566,6 +566,11 @@ fn pinned_values_match_c() {
         "TIGRIS_LAYOUT_EXACT"
     );
     assert_eq!(
+        TIGRIS_NO_SLOW_MEMORY,
+        c::TIGRIS_NO_SLOW_MEMORY,
+        "TIGRIS_NO_SLOW_MEMORY"
+    );
+    assert_eq!(
         TIGRIS_LOAD_OPTIONS_VERSION,
         c::TIGRIS_LOAD_OPTIONS_VERSION,
         "TIGRIS_LOAD_OPTIONS_VERSION"
