@@ -64,9 +64,9 @@ void RequireReservedFit(const CompiledPlan& out, int64_t fast_bytes) {
   }
 }
 
-// One RAM (issue 39, docs/memories.md "One RAM"): when no other
-// writable memory can hold the spills, they share the scratch arena's memory. The fast
-// budget is lowered along a ladder (15/16 each step, on the 16-byte grid); at each step the
+// One RAM (issue 39, docs/memories.md "One RAM"): when no other writable memory can hold
+// the spills, they share the scratch arena's memory. The fast budget starts at the whole
+// memory and is lowered along a ladder (15/16 each step, on the 16-byte grid); at each step the
 // model is planned with the one-memory partition (plan/one_memory_partition.h), which cuts
 // for small spills, and with the default one, which fills each stage. Each plan keeps its
 // spills at the top of its fast arena (plan/joint_arena.h: one arena, above every stage's
@@ -84,10 +84,12 @@ SharedSplit ShareScratchMemory(const ir::Graph& graph, plan::Budget& budget,
                                plan::PlanResult& result) {
   const int64_t grid = analysis::kArenaAlignment;
   SharedSplit split;
-  for (int64_t fast = budget.fast_bytes * 15 / 16 / grid * grid; fast >= grid;
+  for (int64_t fast = budget.fast_bytes / grid * grid; fast >= grid;
        fast = fast * 15 / 16 / grid * grid) {
     bool planned_any = false;
     for (const bool one_memory : {true, false}) {
+      // The default partition at the whole memory is the plan that led here.
+      if (!one_memory && fast == budget.fast_bytes) continue;
       plan::Budget tried = budget;
       tried.fast_bytes = fast;
       tried.one_memory_bytes = one_memory ? memory_bytes : 0;

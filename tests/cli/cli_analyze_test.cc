@@ -197,8 +197,8 @@ TEST(CliAnalyzeTest, ASecondMOfZeroMeansOneRamAndNothingElse) {
   EXPECT_EQ(sram.at("size"), 160 * 1024);
   EXPECT_EQ(sram.at("role"), "scratch+spills");
   EXPECT_LE(sram.at("used_bytes").get<int64_t>(), 160 * 1024);
-  // The plan's budget is the split the compiler chose, its spills what the SRAM holds.
-  EXPECT_LT(analysis.at("budget").at("fast_bytes").get<int64_t>(), 160 * 1024);
+  // The plan is the compile's: at most the whole SRAM for scratch, spills inside it.
+  EXPECT_LE(analysis.at("budget").at("fast_bytes").get<int64_t>(), 160 * 1024);
   EXPECT_GT(analysis.at("slow_peak_bytes").get<int64_t>(), 0);
   EXPECT_EQ(analysis.at("memories").at(1).at("role"), "plan");
 }

@@ -31,6 +31,18 @@ ir::Graph ConvConvPool() {
 }
 
 // One memory of `fast` bytes, every stage capped at all of it.
+// in 1x8x32x32 -> conv1 3x3 (8 ch, a: 32 KiB) -> conv2 3x3 stride 2 (b: 8 KiB) -> conv3 ->
+// conv4 (graph output), float32.
+ir::Graph StridedConvs() {
+  GraphBuilder g;
+  ir::TensorId in = g.Input("in", {1, 8, 32, 32});
+  ir::TensorId a = AddConv(g, "conv1", in, {8, 3, 1, 1, 1});
+  ir::TensorId b = AddConv(g, "conv2", a, {8, 3, 2, 1, 1});
+  ir::TensorId c = AddConv(g, "conv3", b, {8, 3, 1, 1, 1});
+  g.Output(AddConv(g, "conv4", c, {8, 3, 1, 1, 1}));
+  return g.Take();
+}
+
 Budget OneMemory(int64_t fast) {
   Budget budget{fast, 0, 0};
   budget.one_memory_bytes = fast;
@@ -61,17 +73,10 @@ TEST(OneMemoryPartitionTest, TheLoopTakesTheStageThatFitsRatherThanSpillIntoIt) 
 }
 
 TEST(OneMemoryPartitionTest, CutsWhereTheSpilledTensorIsSmallest) {
-  // in 1x8x32x32 -> conv1 3x3 (8 ch, 32 KiB) -> a -> conv2 3x3 stride 2 (8 ch, 8 KiB) -> b
-  // -> conv3 3x3 (8 ch) -> c -> conv4 3x3 (8 ch) -> d (graph output). With a budget that
-  // streams no more than two convs at once, the cut between the pairs falls on b (8 KiB),
-  // never on a (32 KiB): the slow arena holds b alone.
-  GraphBuilder g;
-  ir::TensorId in = g.Input("in", {1, 8, 32, 32});
-  ir::TensorId a = AddConv(g, "conv1", in, {8, 3, 1, 1, 1});
-  ir::TensorId b = AddConv(g, "conv2", a, {8, 3, 2, 1, 1});
-  ir::TensorId c = AddConv(g, "conv3", b, {8, 3, 1, 1, 1});
-  g.Output(AddConv(g, "conv4", c, {8, 3, 1, 1, 1}));
-  const ir::Graph graph = g.Take();
+  // StridedConvs: with a budget that streams no more than two convs at once, the cut falls
+  // on an 8 KiB map after the stride, never on the 32 KiB one: the spills are 8 KiB.
+  const ir::Graph graph = StridedConvs();
+  const ir::TensorId a = *graph.FindTensor("conv1_out");
   for (const int64_t budget : {12 * 1024, 16 * 1024, 24 * 1024}) {
     const PlanResult one = PlanModel(graph, OneMemory(budget));
     ASSERT_NE(one.verdict, Verdict::kNeedsWork) << budget;
@@ -97,17 +102,11 @@ TEST(OneMemoryPartitionTest, AnOpThatFitsNoSegmentLeavesTheDefaultPassToSayWhy) 
 }
 
 TEST(JointArenaTest, SpillsSitAboveEveryStageTheyLiveThroughInOneArena) {
-  // conv1 (32 KiB map a) -> conv2 stride 2 -> b (8 KiB) -> conv3 -> conv4: planned at 16K
-  // with the default pass, the spills need a slow arena beside the fast one; joined, each
+  // StridedConvs planned at 16K with the default pass: the spills need a slow arena beside
+  // the fast one; joined, each
   // home sits above the stages it lives through, and one arena holds both, no larger than
   // the two side by side.
-  GraphBuilder g;
-  ir::TensorId in = g.Input("in", {1, 8, 32, 32});
-  ir::TensorId a = AddConv(g, "conv1", in, {8, 3, 1, 1, 1});
-  ir::TensorId b = AddConv(g, "conv2", a, {8, 3, 2, 1, 1});
-  ir::TensorId c = AddConv(g, "conv3", b, {8, 3, 1, 1, 1});
-  g.Output(AddConv(g, "conv4", c, {8, 3, 1, 1, 1}));
-  PlanResult plan = PlanModel(g.Take(), {16 * 1024, 0, 0});
+  PlanResult plan = PlanModel(StridedConvs(), {16 * 1024, 0, 0});
   ASSERT_GT(plan.slow_peak_bytes, 0) << "no spills at 16K: pick less";
   const int64_t side_by_side = FastArenaBytes(plan) + plan.slow_peak_bytes;
   const int64_t joint = JointArenaBytes(plan);
