@@ -1,10 +1,12 @@
 #include "plan/one_memory_partition.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "analysis/alignment.h"
 #include "plan/chains.h"
