@@ -143,7 +143,7 @@ size_t CountTiledStages(const plan::PlanResult& result) {
 }
 
 // tigris_analyze_for_target, and tigris_analyze for one RAM (TIGRIS_NO_SLOW_MEMORY). When
-// the compile put the spills beside a smaller scratch arena in one memory, the analysis is
+// the compile put the spills in one arena with the scratch (one memory), the analysis is
 // that compile's plan: its fast budget is the split the compiler chose, and its memories
 // are what the plan holds (docs/memories.md, "One RAM").
 void AnalyzeForTarget(tigris_analysis& analysis, const ir::Graph& graph,

@@ -43,8 +43,9 @@ struct CompiledPlan {
   std::vector<MemoryUse> memories;
   // Placement rules' ids that matched no tensor (target/rules.h), to show the user.
   std::vector<std::string> warnings;
-  // CompileForTarget put the spills beside a smaller scratch arena in the scratch
-  // arena's own memory (one RAM): `result` was planned at that smaller fast budget.
+  // CompileForTarget put the spills in one arena with the scratch, in the scratch arena's
+  // own memory (one RAM): `result` is joined (plan/joint_arena.h) and was planned at the
+  // fast budget the split chose.
   bool shared_scratch_memory = false;
 };
 
@@ -52,9 +53,12 @@ CompiledPlan Compile(const ir::Graph& graph, const plan::Budget& budget,
                      const EmitOptions& options);
 
 // Plans `graph` for `target`: the scratch (fast) arena in the fastest writable memory, the
-// spills (slow arena) in the fastest other writable memory with room for them, the plan,
-// and the weights it keeps in place, in the target's plan memory. The layout, fdt and
-// search of `choices` apply (its sizes are ignored: the target gives them).
+// spills (slow arena) in the fastest other writable memory with room for them, else in
+// one arena with a smaller scratch in the scratch memory (one RAM: the one-memory
+// partition and plan/joint_arena.h), the plan, and the weights it keeps in place, in the
+// target's plan memory. What else the scratch memory holds (constants, state, pinned
+// tensors) is given room: the scratch is planned again with what it leaves. The layout,
+// fdt and search of `choices` apply (its sizes are ignored: the target gives them).
 // Throws kDoesNotFit as Compile does, kSlowBudgetTooSmall when no other writable memory
 // holds the spills and kFlashBudgetTooSmall when the plan exceeds its memory (each naming
 // the memories and the bytes).
