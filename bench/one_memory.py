@@ -10,8 +10,8 @@ compile.
 
   .venv/bin/python bench/one_memory.py --build build [MODEL.onnx ...]
 
-Without models it runs the five onnx-from-tflite conversions and the shared models' int8
-QDQ variants the build makes (build/test-models). Where `ctest -L cortex-m` has run a
+Without models it runs the five onnx-from-tflite conversions, the shared models' int8 QDQ
+variants the build makes (build/test-models) and the shared float models. Where `ctest -L cortex-m` has run a
 model's one-RAM QEMU case (tests/cortex-m/CMakeLists.txt: <model>_int8_onemem beside
 <model>_int8_untiled), its Cortex-M4 instruction counts follow the table.
 """
@@ -111,7 +111,8 @@ def main():
     args = parser.parse_args()
     tigris = args.build / "bin" / "tigris"
     models = args.models or (sorted((MODELS / "onnx-from-tflite").glob("*.onnx")) +
-                             sorted((args.build / "test-models").glob("*.int8.onnx")))
+                             sorted((args.build / "test-models").glob("*.int8.onnx")) +
+                             sorted((MODELS / "onnx").glob("*.onnx")))
     tflm = tflm_arenas()
     print("| model | one SRAM | its arena (spills in it) | untiled peak | TFLM arena | recompute | "
           "analyze |")
