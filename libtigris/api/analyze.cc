@@ -194,12 +194,10 @@ TIGRIS_API tigris_status tigris_analyze(tigris_analysis** out, const tigris_mode
   std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
   return tigris::api::CreateHandle(out, err, "tigris_analyze", [&](tigris_analysis& analysis) {
     if (!model) throw Error(Status::kInvalidArgument, "tigris_analyze: model must not be NULL");
-    if (options && options->slow_bytes == TIGRIS_NO_SLOW_MEMORY) {
-      tigris::api::CheckStructVersion(options->version, TIGRIS_ANALYZE_OPTIONS_VERSION,
-                                      "tigris_analyze_options");
-      tigris::api::AnalyzeForTarget(
-          analysis, model->graph,
-          *tigris::api::OneMemoryRequestOf(*options, "tigris_analyze_options"));
+    // One RAM (-m FAST -m 0): the analysis for a target of that RAM and a flash.
+    if (const auto one_ram = tigris::api::OneMemoryRequestOf(
+            options, TIGRIS_ANALYZE_OPTIONS_VERSION, "tigris_analyze_options")) {
+      tigris::api::AnalyzeForTarget(analysis, model->graph, *one_ram);
       return;
     }
     const tigris::plan::Budget budget = tigris::api::ToBudget(options);

@@ -107,12 +107,14 @@ TargetRequest TargetRequestOf(const Options* options, int latest_version, const 
 
 // `-m FAST -m 0` (slow_bytes == TIGRIS_NO_SLOW_MEMORY): the one-RAM part of
 // target::OneMemoryTarget, fast_bytes big, with the plan in a flash of flash_bytes (0: any
-// size), and the planner's choices as BudgetOf gives them. nullopt for any other slow_bytes.
-// `options` must be non-NULL with its version checked.
+// size), and the planner's choices as BudgetOf gives them, the options' version checked.
+// nullopt for NULL options or any other slow_bytes.
 template <typename Options>
-std::optional<TargetRequest> OneMemoryRequestOf(const Options& options, const char* struct_name) {
-  if (options.slow_bytes != TIGRIS_NO_SLOW_MEMORY) return std::nullopt;
-  Options sized = options;
+std::optional<TargetRequest> OneMemoryRequestOf(const Options* options, int latest_version,
+                                                const char* struct_name) {
+  if (!options || options->slow_bytes != TIGRIS_NO_SLOW_MEMORY) return std::nullopt;
+  CheckStructVersion(options->version, latest_version, struct_name);
+  Options sized = *options;
   sized.slow_bytes = 0;
   TargetRequest request;
   request.choices = BudgetOf(sized, struct_name);

@@ -160,29 +160,20 @@ TIGRIS_API tigris_status tigris_plan(tigris_execution_plan** out, const tigris_m
   std::string* err = model ? &const_cast<tigris_model*>(model)->last_error : nullptr;
   return tigris::api::CreateHandle(out, err, "tigris_plan", [&](tigris_execution_plan& handle) {
     if (!model) throw Error(Status::kInvalidArgument, "tigris_plan: model must not be NULL");
-    const bool one_memory = options && options->slow_bytes == TIGRIS_NO_SLOW_MEMORY;
-    if (one_memory) {
-      tigris::api::CheckStructVersion(options->version, TIGRIS_PLAN_OPTIONS_VERSION,
-                                      "tigris_plan_options");
-    }
-    const tigris::plan::Budget budget =
-        one_memory ? tigris::plan::Budget{} : tigris::api::ToBudget(options);
+    // One RAM (-m FAST -m 0): the plan for a target of that RAM and a flash.
+    const std::optional<tigris::api::TargetRequest> one_ram = tigris::api::OneMemoryRequestOf(
+        options, TIGRIS_PLAN_OPTIONS_VERSION, "tigris_plan_options");
+    const tigris::plan::Budget budget = one_ram ? one_ram->choices : tigris::api::ToBudget(options);
     if (options->version >= 3 && options->rules_yaml != nullptr) {
       throw Error(Status::kInvalidArgument,
                   "tigris_plan: placement rules name a target's memories; use "
                   "tigris_plan_for_target");
     }
     const tigris::emit::EmitOptions emit_options = tigris::api::ToEmitOptions(options);
-    if (one_memory) {
-      // One RAM (-m FAST -m 0): the plan for a target of that RAM and a flash.
-      const tigris::api::TargetRequest request =
-          *tigris::api::OneMemoryRequestOf(*options, "tigris_plan_options");
-      tigris::api::FillPlanHandle(
-          handle, tigris::emit::CompileForTarget(model->graph, request.target, request.choices,
-                                                 emit_options));
-      return;
-    }
-    tigris::api::FillPlanHandle(handle, tigris::emit::Compile(model->graph, budget, emit_options));
+    tigris::api::FillPlanHandle(
+        handle, one_ram ? tigris::emit::CompileForTarget(model->graph, one_ram->target, budget,
+                                                         emit_options)
+                        : tigris::emit::Compile(model->graph, budget, emit_options));
   });
 }
 

@@ -60,25 +60,17 @@ std::vector<int64_t> JointOffsets(const PlanResult& plan, const std::vector<int6
 
 }  // namespace
 
-int64_t JointArenaBytes(const PlanResult& plan) {
-  if (plan.joint_arena_bytes > 0) return plan.joint_arena_bytes;
-  const std::vector<int64_t> floors = StageFloors(plan);
-  int64_t joint = floors.empty() ? 0 : *std::max_element(floors.begin(), floors.end());
-  const std::vector<int64_t> offsets = JointOffsets(plan, floors);
-  for (size_t i = 0; i < offsets.size(); ++i) {
-    if (offsets[i] >= 0) joint = std::max(joint, offsets[i] + plan.slow_buffers[i].home.size);
-  }
-  return joint;
-}
-
 void JoinArenas(PlanResult& plan) {
   if (plan.joint_arena_bytes > 0 || plan.slow_buffers.empty()) return;
-  const int64_t joint = JointArenaBytes(plan);
-  const std::vector<int64_t> offsets = JointOffsets(plan, StageFloors(plan));
+  const std::vector<int64_t> floors = StageFloors(plan);
+  const std::vector<int64_t> offsets = JointOffsets(plan, floors);
+  int64_t joint = floors.empty() ? 0 : *std::max_element(floors.begin(), floors.end());
   for (size_t i = 0; i < offsets.size(); ++i) {
     if (offsets[i] < 0) continue;  // pinned homes stay pinned
-    plan.slow_buffers[i].home.offset = offsets[i];
-    plan.slow_buffers[i].home.region = MemoryRegion::kFast;
+    SlowBuffer& b = plan.slow_buffers[i];
+    b.home.offset = offsets[i];
+    b.home.region = MemoryRegion::kFast;
+    joint = std::max(joint, b.home.offset + b.home.size);
   }
   plan.joint_arena_bytes = joint;
   VerifyPlan(plan.graph, plan);  // every home checked against every stage it lives through

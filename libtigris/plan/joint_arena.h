@@ -16,19 +16,13 @@
 #ifndef TIGRIS_PLAN_JOINT_ARENA_H_
 #define TIGRIS_PLAN_JOINT_ARENA_H_
 
-#include <cstdint>
-
 #include "plan/plan.h"
 
 namespace tigris::plan {
 
-// J for `plan` as it stands (slow homes in the slow arena); FastArenaBytes when it has no
-// spills.
-int64_t JointArenaBytes(const PlanResult& plan);
-
 // Moves the slow homes into the fast arena as above and sets PlanResult::joint_arena_bytes
-// to J; slow_peak_bytes keeps the slow arena's peak, for reports. Does nothing to a plan
-// without spills or already joined.
+// to J (FastArenaBytes then reports it); slow_peak_bytes keeps the slow arena's peak, for
+// reports. Does nothing to a plan without spills or already joined.
 void JoinArenas(PlanResult& plan);
 
 }  // namespace tigris::plan

@@ -80,7 +80,6 @@ std::optional<FittedLoop> FitSegmentLoop(const ir::Graph& graph, const GraphFact
   if (!loop) return std::nullopt;
   FittedLoop fitted;
   fitted.weights = LoopWeightBytes(graph, budget, ops);
-  if (fitted.weights >= budget.fast_bytes) return std::nullopt;
   fitted.shape = FitLoop(graph, facts, *loop, budget, fitted.weights, first == last);
   if (fitted.shape.rows == 0) return std::nullopt;
   fitted.loop = std::move(*loop);
