@@ -3,6 +3,7 @@
 
   bench/cortex_m_report.py [--build build] [--firmware kws_small_cnn_int8] [--detail]
   bench/cortex_m_report.py [--build build] --json      the same figures for scripts
+  bench/cortex_m_report.py [--build build] --profile CASE   instructions per op kind
 
 Sizes come from the linker map of a real firmware (tests/cortex-m builds one per case
 with -Os, -ffunction-sections -fdata-sections and --gc-sections), so they count only
@@ -32,6 +33,11 @@ COLUMNS = {".text": "text", ".ARM.exidx": "text", ".data": "data", ".bss": "bss"
 
 
 LIBC = "libc/libm/libgcc pulled in by the runtime"
+HARNESS = "(test harness: startup, semihosting, arenas)"
+# The runtime functions only the harness's per-op profile reaches (op_profile.c calls
+# tgrs_run_observed, which passes executor.c's observe): a firmware without the profile
+# does not link them, so they count as the harness's.
+PROFILE_ONLY_SECTIONS = {".text.tgrs_run_observed", ".text.observe"}
 LIBC_HARNESS = "(libc used only by the harness)"
 
 
@@ -43,8 +49,8 @@ def component(path, runtime_libc=frozenset()):
         return "runtime kernels: int8 + float32"
     if "plan_blob" in path:
         return "(the plan, in flash)"
-    if "libtigris_mps2_board.a" in path or "harness.c" in path:
-        return "(test harness: startup, semihosting, arenas)"
+    if "libtigris_mps2_board.a" in path or re.search(r"(harness|op_profile)\.c", path):
+        return HARNESS
     if re.search(r"lib(c|g|m|gcc|c_nano|g_nano)\.a", path):
         return LIBC if path in runtime_libc else LIBC_HARNESS
     return "(other)"
@@ -112,7 +118,7 @@ def parse_map(path):
             continue
         one_line = re.match(r"^ (\S+)\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+(\S.*)$", line)
         if one_line and not one_line.group(1).startswith("*"):
-            size, where = int(one_line.group(3), 16), one_line.group(4)
+            section, size, where = one_line.group(1), int(one_line.group(3), 16), one_line.group(4)
         elif re.match(r"^ \.\S+$", line):
             pending = line.strip()
             continue
@@ -120,12 +126,13 @@ def parse_map(path):
             continued = re.match(r"^\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+(\S.*)$", line)
             if not (continued and pending):
                 continue
-            size, where = int(continued.group(2), 16), continued.group(3)
+            section, size, where = pending, int(continued.group(2), 16), continued.group(3)
             pending = None
         if where.startswith("load address"):
             continue
         obj = re.sub(r"^.*/", "", where)
-        sizes[(component(where, runtime_libc), obj)][COLUMNS[output_section]] += size
+        part = HARNESS if section in PROFILE_ONLY_SECTIONS else component(where, runtime_libc)
+        sizes[(part, obj)][COLUMNS[output_section]] += size
     # What no input section claims is alignment fill between sections: show it, so the
     # rows add up to the ELF's section sizes (arm-none-eabi-size).
     for col, total in section_totals.items():
@@ -290,9 +297,94 @@ def report_json(build):
                 k: r[k] for k in ("instructions", "stages", "tiles", "fast_arena_bytes",
                                   "slow_arena_bytes", "stack_used_bytes", "qemu_wall_seconds",
                                   "plan_bytes", "init_instructions",
-                                  "init_unchecked_instructions", "integrity_instructions")
+                                  "init_unchecked_instructions", "integrity_instructions",
+                                  "ops")
                 if k in r}})
-    return {"sizes": sizes, "cases": cases}
+    return {"sizes": sizes, "cases": cases, "tflm_cmsis_nn": tflm_rows(build)}
+
+
+# TensorFlow Lite Micro with ARM's CMSIS-NN kernels on the same QEMU board and method
+# (mps2-an386, -icount shift=0, SysTick x 40, one inference; TFLM's default CMSIS-NN build,
+# only each model's ops registered), and its release .text (-Os): issue 40's anchor.
+TFLM_CMSIS_NN = {
+    "mlperf_kws_dscnn_int8": {"instructions": 7_699_480, "text": 47_764, "macs": 2.66e6},
+    "mlperf_vww_mbv1_025_int8": {"instructions": 24_102_320, "text": 47_764, "macs": 7.49e6},
+    "mlperf_ic_resnet8_int8": {"instructions": 29_864_200, "text": 44_800, "macs": 12.50e6},
+    "mlperf_ad_autoencoder_int8": {"instructions": 583_080, "text": 25_356, "macs": 0.26e6},
+    "person_detect_int8": {"instructions": 22_928_800, "text": 43_012, "macs": None},
+}
+BUDGETS = (("arena", "TFLM's arena"), ("quarter", "1/4 of it"), ("onemem", "one SRAM"))
+
+
+def load_runs(build, core="m4"):
+    runs = {}
+    for path in (build / "tests" / "cortex-m" / core / "runs").glob("*/result.json"):
+        r = json.loads(path.read_text())
+        runs[r["case"]] = r
+    return runs
+
+
+def tflm_rows(build):
+    """Ours against TFLM + CMSIS-NN per model and budget, M4 (issue 40's "Done when")."""
+    runs = load_runs(build)
+    rows = []
+    for model, peer in TFLM_CMSIS_NN.items():
+        text = None
+        if (build / "tests" / "cortex-m" / "m4" / f"{model}_arena_ops.map").exists():
+            text = runtime_text(build, "m4", f"{model}_arena_ops")
+        for suffix, _ in BUDGETS:
+            r = runs.get(f"{model}_{suffix}")
+            if r is None:
+                continue
+            rows.append({"model": model, "budget": suffix, "fast_arena_bytes":
+                         r["fast_arena_bytes"], "slow_arena_bytes": r["slow_arena_bytes"],
+                         "instructions": r["instructions"],
+                         "tflm_cmsis_nn_instructions": peer["instructions"],
+                         "ratio": round(r["instructions"] / peer["instructions"], 3),
+                         "runtime_text": text, "tflm_text": peer["text"]})
+    return rows
+
+
+def tflm_table(build):
+    rows = tflm_rows(build)
+    if not rows:
+        return
+    print("\n## Against TFLite Micro + CMSIS-NN (Cortex-M4, instructions per inference)\n")
+    print("| model | budget | fast arena | slow arena | ours | TFLM + CMSIS-NN | ratio | "
+          "our .text (its ops) | TFLM .text |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        text = f"{r['runtime_text']:,}" if r["runtime_text"] and r["budget"] == "arena" else ""
+        tflm_text = f"{r['tflm_text']:,}" if r["budget"] == "arena" else ""
+        print(f"| {r['model']} | {r['budget']} | {r['fast_arena_bytes']:,} | "
+              f"{r['slow_arena_bytes']:,} | {r['instructions'] / 1e6:.2f} M | "
+              f"{r['tflm_cmsis_nn_instructions'] / 1e6:.2f} M | {r['ratio']:.2f}x | {text} | "
+              f"{tflm_text} |")
+
+
+def profile_table(build, case):
+    """Instructions per op kind in one M4 run (harness op_profile.c), per MAC where the
+    op's cost is MACs."""
+    r = load_runs(build).get(case)
+    if r is None or "ops" not in r:
+        sys.exit(f"no per-op profile for {case}: run `ctest -L cortex-m -R {case}` first")
+    kinds = defaultdict(lambda: {"ops": 0, "calls": 0, "instructions": 0, "macs": 0})
+    for op in r["ops"]:
+        k = kinds[op["code"]]
+        k["ops"] += 1
+        k["calls"] += op["calls"]
+        k["instructions"] += op["instructions"]
+        k["macs"] += op["macs"] or 0
+    total = sum(k["instructions"] for k in kinds.values())
+    print(f"\n## Per-op profile: {case} on the Cortex-M4 ({total / 1e6:.2f} M instructions "
+          f"in the ops; the counted run {r['instructions'] / 1e6:.2f} M)\n")
+    print("| op kind | ops | kernel calls | instructions | share | MACs | instructions/MAC |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for code, k in sorted(kinds.items(), key=lambda item: -item[1]["instructions"]):
+        per_mac = f"{k['instructions'] / k['macs']:.2f}" if k["macs"] else ""
+        macs = f"{k['macs']:,}" if k["macs"] else ""
+        print(f"| {code} | {k['ops']} | {k['calls']:,} | {k['instructions']:,} | "
+              f"{100 * k['instructions'] / total:.1f}% | {macs} | {per_mac} |")
 
 
 def main():
@@ -303,7 +395,11 @@ def main():
     parser.add_argument("--all-runs", action="store_true",
                         help="also list the single-dtype firmware's runs")
     parser.add_argument("--json", action="store_true",
-                        help="print {sizes: {m4: {...}, m7: {...}}, cases: [...]} instead")
+                        help="print {sizes: {m4: {...}, m7: {...}}, cases: [...], "
+                             "tflm_cmsis_nn: [...]} instead")
+    parser.add_argument("--profile", metavar="CASE", action="append",
+                        help="instructions per op kind of this M4 case (repeatable; default: "
+                             "mlperf_vww_mbv1_025_int8_arena and vww_mobilenetv1_025_96_int8)")
     args = parser.parse_args()
     if args.json:
         print(json.dumps(report_json(args.build), indent=2))
@@ -312,6 +408,10 @@ def main():
     single_dtype_table(args.build)
     run_table(args.build, args.all_runs)
     integrity_table(args.build)
+    tflm_table(args.build)
+    for case in args.profile or ("mlperf_vww_mbv1_025_int8_arena",
+                                 "vww_mobilenetv1_025_96_int8"):
+        profile_table(args.build, case)
 
 
 if __name__ == "__main__":

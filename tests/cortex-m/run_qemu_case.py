@@ -150,6 +150,8 @@ def launch(args, workdir):
 
 
 def run_qemu(args, workdir):
+    """The firmware's "tgrs.<key>=<value>" lines as a dict, the wall time, and what it
+    printed (the per-op profile is read from that)."""
     console, wall = launch(args, workdir)
     stats = {key: int(value) for key, value in re.findall(r"tgrs\.(\w+)=(\d+)", console)}
     for key in ("fast_hwm_bytes", "slow_hwm_bytes", "systick_lo", "stages_run"):
@@ -160,7 +162,44 @@ def run_qemu(args, workdir):
     # and the hydration latch.
     if stats.get("context_contract_checks") != 6:
         raise CaseFailure(f"firmware did not pass the 6 context contract checks:\n{console}")
-    return stats, wall
+    return stats, wall, console
+
+
+def op_macs(op, tensors):
+    """Multiply-accumulates of one op from its plan shapes (runtime layout), for the ops
+    whose cost is MACs; None for the rest. Weights: CONV [Cout, kh, kw, Cin/group],
+    DEPTHWISE_CONV [kh, kw, C], GEMM [N, K]."""
+    weights = tensors[op["inputs"][1]]["shape"] if len(op["inputs"]) > 1 else None
+    outputs = int(np.prod(tensors[op["outputs"][0]]["shape"]))
+    if op["code"] == "CONV" and weights and len(weights) == 4:
+        return outputs * int(np.prod(weights[1:]))
+    if op["code"] == "DEPTHWISE_CONV" and weights and len(weights) == 3:
+        return outputs * weights[0] * weights[1]
+    if op["code"] == "GEMM" and weights and len(weights) == 2:
+        return outputs * weights[1]
+    return None
+
+
+def read_profile(console, info, stats):
+    """The harness's per-op profile (op_profile.c): one "tgrs-profile <op> <ticks> <calls>"
+    line per op that ran. Each op's instructions include the executor's work for its
+    calls; their sum cannot exceed the profiled run's total, and the profiled run, which
+    also calls the observer, cannot take fewer instructions than the counted one."""
+    ops = []
+    for op, ticks, calls in re.findall(r"^tgrs-profile (\d+) (\d+) (\d+)$", console, re.M):
+        plan_op = info["ops"][int(op)]
+        ops.append({"op": int(op), "code": plan_op["code"], "calls": int(calls),
+                    "instructions": int(ticks) * INSTRUCTIONS_PER_TICK,
+                    "macs": op_macs(plan_op, info["tensors"])})
+    total = stats.get("profile_ticks")
+    if not ops or total is None:
+        raise CaseFailure(f"firmware printed no per-op profile:\n{console}")
+    summed = sum(op["instructions"] for op in ops) // INSTRUCTIONS_PER_TICK
+    counted = stats["systick_lo"] + (stats.get("systick_hi", 0) << 32)
+    if summed > total or total < counted:
+        raise CaseFailure(f"per-op profile inconsistent: ops sum to {summed} ticks, the "
+                          f"profiled run took {total}, the counted run {counted}")
+    return ops
 
 
 def compare(host_outputs, info, device_bytes):
@@ -225,7 +264,8 @@ def main():
             b"".join(np.ascontiguousarray(a).tobytes() for a in inputs))
         host_outputs = run_host(args.tigris, args.plan, info, inputs, workdir)
 
-        stats, wall = run_qemu(args, workdir)
+        stats, wall, console = run_qemu(args, workdir)
+        profile = read_profile(console, info, stats)
         output_file = workdir / "tgrs_output.bin"
         if not output_file.exists():
             raise CaseFailure("firmware exited 0 but wrote no tgrs_output.bin")
@@ -262,6 +302,9 @@ def main():
         "init_unchecked_instructions":
             stats.get("init_unchecked_ticks", 0) * INSTRUCTIONS_PER_TICK,
         "integrity_instructions": stats.get("integrity_ticks", 0) * INSTRUCTIONS_PER_TICK,
+        # A second run with every kernel call timed (harness op_profile.c).
+        "profile_instructions": stats["profile_ticks"] * INSTRUCTIONS_PER_TICK,
+        "ops": profile,
     }
     (workdir / "result.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"cortex-m OK {label}: output bytes equal the host runtime's; "

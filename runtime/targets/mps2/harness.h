@@ -30,4 +30,14 @@ void cycle_counter_start(void);
 /* Core clock ticks since cycle_counter_start() (64-bit: wraps are counted). */
 uint64_t cycle_counter_read(void);
 
+/* Runs the plan once more with every kernel call timed, and prints the instructions per
+ * op (op_profile.c). Returns 0, or -1 when that run failed. */
+struct tgrs_plan;
+struct tgrs_arenas;
+struct tgrs_input_buffer;
+struct tgrs_output_buffer;
+int op_profile_run(const struct tgrs_plan* plan, const struct tgrs_arenas* arenas,
+                   const struct tgrs_input_buffer* inputs, uint32_t num_inputs,
+                   const struct tgrs_output_buffer* outputs, uint32_t num_outputs);
+
 #endif /* TIGRIS_MPS2_HARNESS_H_ */

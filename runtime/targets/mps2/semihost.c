@@ -73,6 +73,24 @@ static void put_number(const char* label, uint32_t value, uint32_t base) {
 }
 
 void semihost_put_u32(const char* label, uint32_t value) { put_number(label, value, 10); }
+
+void semihost_put_u32s(const char* label, const uint32_t* values, size_t count) {
+  char text[12];
+  size_t i;
+  semihost_puts(label);
+  for (i = 0; i < count; ++i) {
+    uint32_t value = values[i];
+    size_t at = sizeof text;
+    text[--at] = '\0';
+    do {
+      text[--at] = (char)('0' + value % 10u);
+      value /= 10u;
+    } while (value != 0);
+    if (i > 0) semihost_puts(" ");
+    semihost_puts(&text[at]);
+  }
+  semihost_puts("\n");
+}
 void semihost_put_hex(const char* label, uint32_t value) { put_number(label, value, 16); }
 
 void semihost_exit(int code) {

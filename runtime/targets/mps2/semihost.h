@@ -25,6 +25,8 @@ void semihost_puts(const char* text);
 /* "<label><value>" helpers, so the harness needs no printf (and newlib no heap). */
 void semihost_put_u32(const char* label, uint32_t value);
 void semihost_put_hex(const char* label, uint32_t value);
+/* "<label>v0 v1 ...": decimal values separated by spaces, one line. */
+void semihost_put_u32s(const char* label, const uint32_t* values, size_t count);
 
 /* Ends the emulation with the process exit status `code` (SYS_EXIT_EXTENDED). */
 void semihost_exit(int code) __attribute__((noreturn));
