@@ -20,6 +20,12 @@ if(NOT DEFINED TIGRIS_RUNTIME_DIR)
   get_filename_component(TIGRIS_RUNTIME_DIR "${CMAKE_CURRENT_LIST_DIR}/../runtime" ABSOLUTE)
 endif()
 
+# The int8 inner loops, compiled with -O2 whatever the build type: at -Os, GCC spills their
+# accumulators and row pointers to the stack inside the innermost loop (about 1.5x the
+# instructions; docs/cortex-m.md, "Speed"). TFLite Micro builds its CMSIS-NN kernels the
+# same way (core -Os, kernels -O2). The flag comes after the build type's, so it wins.
+set(TIGRIS_RUNTIME_HOT_SOURCES conv2d.c depthwise_conv2d.c dot_s8.c)
+
 function(tigris_runtime_library name type)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "PARTS;DEFINES;OPTIONS")
   if(NOT arg_PARTS)
@@ -29,6 +35,10 @@ function(tigris_runtime_library name type)
   foreach(part IN LISTS arg_PARTS)
     file(GLOB part_sources CONFIGURE_DEPENDS "${TIGRIS_RUNTIME_DIR}/${part}/*.c")
     list(APPEND sources ${part_sources})
+  endforeach()
+  foreach(hot IN LISTS TIGRIS_RUNTIME_HOT_SOURCES)
+    set_source_files_properties("${TIGRIS_RUNTIME_DIR}/kernels/${hot}" PROPERTIES
+                                COMPILE_OPTIONS "$<$<C_COMPILER_ID:GNU,Clang,AppleClang>:-O2>")
   endforeach()
   add_library(${name} ${type} ${sources})
   set_target_properties(${name} PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON

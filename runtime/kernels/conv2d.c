@@ -26,6 +26,60 @@ static tgrs_kernel_status check_conv(const tgrs_conv_params* conv, const tgrs_ro
                             conv->pad_top);
 }
 
+/* What every output pixel of one int8 convolution call shares, fixed before its loops:
+ * the filter as `rows` runs of `run` contiguous bytes per output channel (a run is a row of
+ * kw taps x C_IN channels; the runs are `x_row` bytes apart in the input), and each output
+ * channel's bias and requantization. */
+typedef struct conv_s8_pixel {
+  const int8_t* filter;
+  size_t filter_elems; /* bytes per output channel's filter */
+  size_t x_row;
+  int32_t rows, run, c_out, q_step;
+  const int32_t* bias;
+  const int32_t* multiplier;
+  const int8_t* shift;
+  int32_t in_zp, out_zp, act_min, act_max;
+} conv_s8_pixel;
+
+/* All output channels of one pixel whose taps lie inside the input, symmetric filters and
+ * one group: four channels at a time, their sums in registers across the runs
+ * (tgrs_dot4_s8_inline), then requantized. The same products as the tap-by-tap loop of
+ * tgrs_conv2d_s8, and int32 wrap-around sums do not depend on their order: the same bytes. */
+static TGRS_NOINLINE void conv_pixel_s8(const conv_s8_pixel* p, const int8_t* x, int8_t* out) {
+  /* Locals, not p->: the int8 output stores may alias anything, so fields read through p
+   * would be read again after every store. */
+  const int8_t* w = p->filter;
+  const size_t filter_elems = p->filter_elems, x_row = p->x_row;
+  const int32_t rows = p->rows, run = p->run, c_out = p->c_out, q_step = p->q_step;
+  const int32_t in_zp = p->in_zp, out_zp = p->out_zp, act_min = p->act_min;
+  const int32_t act_max = p->act_max;
+  const int32_t* bias = p->bias;
+  const int32_t* multiplier = p->multiplier;
+  const int8_t* shift = p->shift;
+  int32_t co, r;
+  for (co = 0; co + 4 <= c_out; co += 4, w += 4 * filter_elems) {
+    int32_t acc[4];
+    const int8_t* xr = x;
+    const int8_t* wr = w;
+    int32_t j;
+    for (j = 0; j < 4; ++j) acc[j] = bias != NULL ? bias[co + j] : 0;
+    for (r = 0; r < rows; ++r, xr += x_row, wr += run) {
+      tgrs_dot4_s8_inline(xr, wr, filter_elems, run, in_zp, acc);
+    }
+    for (j = 0; j < 4; ++j, multiplier += q_step, shift += q_step) {
+      out[co + j] =
+          tgrs_requantize_s8_inline(acc[j], *multiplier, *shift, out_zp, act_min, act_max);
+    }
+  }
+  for (; co < c_out; ++co, w += filter_elems, multiplier += q_step, shift += q_step) {
+    int32_t acc = bias != NULL ? bias[co] : 0;
+    const int8_t* xr = x;
+    const int8_t* wr = w;
+    for (r = 0; r < rows; ++r, xr += x_row, wr += run) acc = tgrs_dot_s8(xr, wr, run, in_zp, acc);
+    out[co] = tgrs_requantize_s8_inline(acc, *multiplier, *shift, out_zp, act_min, act_max);
+  }
+}
+
 tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_window* window,
                                   const tgrs_quant_s8* quant, const tgrs_per_channel_quant* pcq,
                                   const tgrs_dims* input_dims, const int8_t* input,
@@ -54,14 +108,42 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
     const int32_t out_per_group = c_out / (c_in / c_group);
     const size_t filter_elems = (size_t)kh * (size_t)kw * (size_t)c_group;
     const int symmetric = pcq->filter_zero_point_count == 0u;
+    /* One group, columns not dilated, more than one tap per row: a row of taps is one
+     * contiguous run of input channels (NHWC) and of filter bytes. */
+    const int whole_rows = c_group == c_in && conv->dilation_w == 1 && kw > 1;
+    /* Pixels whose taps are all inside the input go through conv_pixel_s8. */
+    const int pixel_path = symmetric && c_group == c_in && conv->dilation_w == 1;
+    conv_s8_pixel pixel;
+    pixel.filter = filter;
+    pixel.filter_elems = filter_elems;
+    pixel.x_row = (size_t)conv->dilation_h * in_row_elems;
+    pixel.rows = kh;
+    pixel.run = kw * c_in;
+    pixel.c_out = c_out;
+    pixel.q_step = q_step;
+    pixel.bias = bias;
+    pixel.multiplier = pcq->multiplier;
+    pixel.shift = pcq->shift;
+    pixel.in_zp = in_zp;
+    pixel.out_zp = quant->output_zero_point;
+    pixel.act_min = quant->act_min;
+    pixel.act_max = quant->act_max;
     for (n = 0; n < output_dims->n; ++n) {
       const int8_t* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
       int8_t* out_batch = output + (size_t)n * (size_t)out_rows * out_w * c_out;
       for (oy = window->out_row_begin; oy < window->out_row_end; ++oy) {
         const int32_t iy0 = oy * conv->stride_h - conv->pad_top;
         int8_t* out_px = out_batch + (size_t)(oy - window->out_row_begin) * out_w * c_out;
+        const int rows_inside = iy0 >= 0 && iy0 + (kh - 1) * conv->dilation_h < in_h;
         for (ox = 0; ox < out_w; ++ox, out_px += c_out) {
           const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
+          if (pixel_path && rows_inside && ix0 >= 0 && ix0 + kw <= in_w) {
+            conv_pixel_s8(
+                &pixel,
+                in_batch + (size_t)(iy0 - window->in_row_begin) * in_row_elems + (size_t)ix0 * c_in,
+                out_px);
+            continue;
+          }
           co = 0;
           /* Symmetric filters, four output channels of one group at a time: four
            * independent sums the CPU overlaps (int32 wrap-around sums are the same in any
@@ -78,6 +160,13 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
               const int8_t* in_row;
               if (iy < 0 || iy >= in_h) continue;
               in_row = in_batch + (size_t)(iy - window->in_row_begin) * in_row_elems;
+              if (whole_rows && ix0 >= 0 && ix0 + kw <= in_w) {
+                /* The row's kw taps are kw * C_IN contiguous bytes in the input and in
+                 * each filter: one dot product (a first layer's 3 x 3 channels: 9). */
+                tgrs_dot4_s8(in_row + (size_t)ix0 * c_in, w0 + (size_t)ky * kw * c_group,
+                             filter_elems, kw * c_group, in_zp, acc);
+                continue;
+              }
               for (kx = 0; kx < kw; ++kx) {
                 const int32_t ix = ix0 + kx * conv->dilation_w;
                 const int8_t* x;
@@ -99,7 +188,7 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
               }
             }
             for (j = 0; j < 4; ++j) {
-              out_px[co + j] = tgrs_requantize_s8(
+              out_px[co + j] = tgrs_requantize_s8_inline(
                   acc[j], pcq->multiplier[(co + j) * q_step], pcq->shift[(co + j) * q_step],
                   quant->output_zero_point, quant->act_min, quant->act_max);
             }
@@ -136,9 +225,9 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
                 }
               }
             }
-            out_px[co] =
-                tgrs_requantize_s8(acc, pcq->multiplier[co * q_step], pcq->shift[co * q_step],
-                                   quant->output_zero_point, quant->act_min, quant->act_max);
+            out_px[co] = tgrs_requantize_s8_inline(
+                acc, pcq->multiplier[co * q_step], pcq->shift[co * q_step],
+                quant->output_zero_point, quant->act_min, quant->act_max);
           }
         }
       }

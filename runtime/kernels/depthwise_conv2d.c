@@ -5,6 +5,8 @@
  * accumulators on the stack (no scratch), so the innermost loop runs over contiguous
  * channels of one tap. Per channel the sum order is (ky, kx), whatever the block size.
  */
+#include "dot_s8.h" /* TGRS_USE_DSP */
+#include "dsp_ops.h"
 #include "kernel_util.h"
 #include "requantize.h"
 #include "tgrs_kernels.h"
@@ -26,6 +28,83 @@ static tgrs_kernel_status check_depthwise(const tgrs_conv_params* conv,
   return tgrs_window_covers(window, in->h, out->h, filter->h, conv->stride_h, conv->dilation_h,
                             conv->pad_top);
 }
+
+#if TGRS_USE_DSP
+/* What every output pixel of one int8 depthwise call shares (symmetric filters, one filter
+ * per channel), fixed before its loops. */
+typedef struct depthwise_s8_pixel {
+  size_t x_row, w_row; /* bytes between tap rows, in the input and the filter */
+  size_t step;         /* bytes between taps in a row: C in both (no dilation, no groups) */
+  int32_t c_out, q_step;
+  const int32_t* bias;
+  const int32_t* multiplier;
+  const int8_t* shift;
+  int32_t in_zp, out_zp, act_min, act_max;
+} depthwise_s8_pixel;
+
+/* All channels of one output pixel over its rows x cols taps inside the input, the first at
+ * x (input) and w (filter), four channels per step: a tap's four input and four filter
+ * bytes are one word each; SXTB16 widens channels 0 and 2 (and, rotated, 1 and 3) into
+ * int16 lanes, SSUB16 takes the zero point off both, and SMLABB / SMLATT add each lane's
+ * product to its own channel's sum (dsp_ops.h): the reference's products, in its (ky, kx)
+ * order, so the same bytes. The channels left over (C % 4) return to the caller's loop. A
+ * function of its own, with every field in a local, so the sums stay in registers. */
+static TGRS_NOINLINE int32_t depthwise_pixel_s8(const depthwise_s8_pixel* p, const int8_t* x,
+                                                const int8_t* w, int32_t rows, int32_t cols,
+                                                int8_t* out) {
+  const size_t x_row = p->x_row, w_row = p->w_row, step = p->step;
+  const size_t row_bytes = (size_t)cols * step;
+  const int32_t c_out = p->c_out, q_step = p->q_step, in_zp = p->in_zp, out_zp = p->out_zp;
+  const int32_t act_min = p->act_min, act_max = p->act_max;
+  const int32_t* bias = p->bias;
+  const int32_t* multiplier = p->multiplier;
+  const int8_t* shift = p->shift;
+  const uint32_t zp_pair = tgrs_zp_pair(in_zp);
+  int32_t c;
+  for (c = 0; c + 4 <= c_out; c += 4, x += 4, w += 4) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, r;
+    const int8_t* xr = x;
+    const int8_t* wr = w;
+    if (bias != NULL) {
+      a0 = bias[c];
+      a1 = bias[c + 1];
+      a2 = bias[c + 2];
+      a3 = bias[c + 3];
+    }
+    for (r = 0; r < rows; ++r, xr += x_row, wr += w_row) {
+      /* One step for both (a tap is `step` bytes from the next in the input and the
+       * filter alike), the end as a pointer: 13 values live, so none is spilled. */
+      const int8_t* xp = xr;
+      const int8_t* wp = wr;
+      const int8_t* const x_end = xr + row_bytes;
+      for (; xp != x_end; xp += step, wp += step) {
+        const uint32_t xv = tgrs_load4(xp), wv = tgrs_load4(wp);
+        const uint32_t x13 = tgrs_ssub16(tgrs_sxtb16_ror8(xv), zp_pair);
+        const uint32_t x02 = tgrs_ssub16(tgrs_sxtb16(xv), zp_pair);
+        uint32_t wl = tgrs_sxtb16(wv);
+        a0 = tgrs_smlabb(x02, wl, a0);
+        a2 = tgrs_smlatt(x02, wl, a2);
+        wl = tgrs_sxtb16_ror8(wv);
+        a1 = tgrs_smlabb(x13, wl, a1);
+        a3 = tgrs_smlatt(x13, wl, a3);
+      }
+    }
+    out[c] = tgrs_requantize_s8_inline(a0, multiplier[0], shift[0], out_zp, act_min, act_max);
+    multiplier += q_step;
+    shift += q_step;
+    out[c + 1] = tgrs_requantize_s8_inline(a1, multiplier[0], shift[0], out_zp, act_min, act_max);
+    multiplier += q_step;
+    shift += q_step;
+    out[c + 2] = tgrs_requantize_s8_inline(a2, multiplier[0], shift[0], out_zp, act_min, act_max);
+    multiplier += q_step;
+    shift += q_step;
+    out[c + 3] = tgrs_requantize_s8_inline(a3, multiplier[0], shift[0], out_zp, act_min, act_max);
+    multiplier += q_step;
+    shift += q_step;
+  }
+  return c;
+}
+#endif
 
 tgrs_kernel_status tgrs_depthwise_conv2d_s8(
     const tgrs_conv_params* conv, const tgrs_row_window* window, const tgrs_quant_s8* quant,
@@ -55,6 +134,21 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
     const int32_t in_zp = quant->input_zero_point;
     const int32_t w_stride = conv->filter_channels > 0 ? conv->filter_channels : c_out;
     const size_t in_row_elems = (size_t)in_w * (size_t)c_in;
+#if TGRS_USE_DSP
+    depthwise_s8_pixel pixel;
+    pixel.x_row = (size_t)conv->dilation_h * in_row_elems;
+    pixel.w_row = (size_t)kw * (size_t)w_stride;
+    pixel.step = (size_t)c_in;
+    pixel.c_out = c_out;
+    pixel.q_step = q_step;
+    pixel.bias = bias;
+    pixel.multiplier = pcq->multiplier;
+    pixel.shift = pcq->shift;
+    pixel.in_zp = in_zp;
+    pixel.out_zp = quant->output_zero_point;
+    pixel.act_min = quant->act_min;
+    pixel.act_max = quant->act_max;
+#endif
     for (n = 0; n < output_dims->n; ++n) {
       const int8_t* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
       int8_t* out_batch = output + (size_t)n * (size_t)out_rows * out_w * c_out;
@@ -63,7 +157,26 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
         int8_t* out_px = out_batch + (size_t)(oy - window->out_row_begin) * out_w * c_out;
         for (ox = 0; ox < out_w; ++ox, out_px += c_out) {
           const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
-          for (c0 = 0; c0 < c_out; c0 += kChannelBlock) {
+          c0 = 0;
+#if TGRS_USE_DSP
+          if (symmetric && mult == 1 && conv->dilation_w == 1 && w_stride == c_in) {
+            /* The taps inside the input: rows [ky0, ky1), columns [kx0, kx1). */
+            int32_t ky0 = 0, ky1 = kh, kx0 = 0, kx1 = kw;
+            while (ky0 < kh && iy0 + ky0 * conv->dilation_h < 0) ++ky0;
+            while (ky1 > ky0 && iy0 + (ky1 - 1) * conv->dilation_h >= in_h) --ky1;
+            while (kx0 < kw && ix0 + kx0 * conv->dilation_w < 0) ++kx0;
+            while (kx1 > kx0 && ix0 + (kx1 - 1) * conv->dilation_w >= in_w) --kx1;
+            if (ky1 > ky0 && kx1 > kx0) {
+              c0 = depthwise_pixel_s8(
+                  &pixel,
+                  in_batch +
+                      (size_t)(iy0 + ky0 * conv->dilation_h - window->in_row_begin) * in_row_elems +
+                      (size_t)(ix0 + kx0 * conv->dilation_w) * c_in,
+                  filter + ((size_t)ky0 * kw + kx0) * w_stride, ky1 - ky0, kx1 - kx0, out_px);
+            }
+          }
+#endif
+          for (; c0 < c_out; c0 += kChannelBlock) {
             const int32_t block = c_out - c0 < kChannelBlock ? c_out - c0 : kChannelBlock;
             for (j = 0; j < block; ++j) acc[j] = bias != NULL ? bias[c0 + j] : 0;
             for (ky = 0; ky < kh; ++ky) {
@@ -99,7 +212,7 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
               }
             }
             for (j = 0; j < block; ++j) {
-              out_px[c0 + j] = tgrs_requantize_s8(
+              out_px[c0 + j] = tgrs_requantize_s8_inline(
                   acc[j], pcq->multiplier[(c0 + j) * q_step], pcq->shift[(c0 + j) * q_step],
                   quant->output_zero_point, quant->act_min, quant->act_max);
             }

@@ -11,9 +11,9 @@ int32_t tgrs_dot_s8_simd(const int8_t* x, const int8_t* w, int32_t n, int32_t in
   for (; i + 4 <= n; i += 4) {
     const uint32_t xv = tgrs_load4(x + i), wv = tgrs_load4(w + i);
     const uint32_t x02 = tgrs_ssub16(tgrs_sxtb16(xv), zp);
-    const uint32_t x13 = tgrs_ssub16(tgrs_sxtb16(tgrs_ror8(xv)), zp);
+    const uint32_t x13 = tgrs_ssub16(tgrs_sxtb16_ror8(xv), zp);
     acc = tgrs_smlad(x02, tgrs_sxtb16(wv), acc);
-    acc = tgrs_smlad(x13, tgrs_sxtb16(tgrs_ror8(wv)), acc);
+    acc = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), acc);
   }
   return tgrs_dot_s8_ref(x + i, w + i, n - i, in_zp, acc);
 }
@@ -26,15 +26,15 @@ void tgrs_dot4_s8_simd(const int8_t* x, const int8_t* w, size_t w_stride, int32_
   for (; i + 4 <= n; i += 4) {
     const uint32_t xv = tgrs_load4(x + i);
     const uint32_t x02 = tgrs_ssub16(tgrs_sxtb16(xv), zp);
-    const uint32_t x13 = tgrs_ssub16(tgrs_sxtb16(tgrs_ror8(xv)), zp);
+    const uint32_t x13 = tgrs_ssub16(tgrs_sxtb16_ror8(xv), zp);
     uint32_t wv = tgrs_load4(w + i);
-    a0 = tgrs_smlad(x13, tgrs_sxtb16(tgrs_ror8(wv)), tgrs_smlad(x02, tgrs_sxtb16(wv), a0));
+    a0 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a0));
     wv = tgrs_load4(w + w_stride + (size_t)i);
-    a1 = tgrs_smlad(x13, tgrs_sxtb16(tgrs_ror8(wv)), tgrs_smlad(x02, tgrs_sxtb16(wv), a1));
+    a1 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a1));
     wv = tgrs_load4(w + 2 * w_stride + (size_t)i);
-    a2 = tgrs_smlad(x13, tgrs_sxtb16(tgrs_ror8(wv)), tgrs_smlad(x02, tgrs_sxtb16(wv), a2));
+    a2 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a2));
     wv = tgrs_load4(w + 3 * w_stride + (size_t)i);
-    a3 = tgrs_smlad(x13, tgrs_sxtb16(tgrs_ror8(wv)), tgrs_smlad(x02, tgrs_sxtb16(wv), a3));
+    a3 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a3));
   }
   acc[0] = a0;
   acc[1] = a1;

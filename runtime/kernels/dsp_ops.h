@@ -27,6 +27,14 @@ static inline uint32_t tgrs_ssub16(uint32_t a, uint32_t b) {
 static inline int32_t tgrs_smlad(uint32_t a, uint32_t b, int32_t acc) {
   return (int32_t)__smlad((int32_t)a, (int32_t)b, acc);
 }
+/* SMLABB / SMLATT: acc + a.lane0 * b.lane0, acc + a.lane1 * b.lane1 (one product each:
+ * two channels of a depthwise tap at once, each in its own accumulator). */
+static inline int32_t tgrs_smlabb(uint32_t a, uint32_t b, int32_t acc) {
+  return (int32_t)__smlabb((int32_t)a, (int32_t)b, acc);
+}
+static inline int32_t tgrs_smlatt(uint32_t a, uint32_t b, int32_t acc) {
+  return (int32_t)__smlatt((int32_t)a, (int32_t)b, acc);
+}
 #else
 static inline int32_t tgrs_lane(uint32_t x, int lane) {
   return (int32_t)(int16_t)(uint16_t)((x >> (16 * lane)) & 0xFFFFu);
@@ -45,10 +53,28 @@ static inline int32_t tgrs_smlad(uint32_t a, uint32_t b, int32_t acc) {
   acc = tgrs_wrapping_add(acc, tgrs_lane(a, 0) * tgrs_lane(b, 0));
   return tgrs_wrapping_add(acc, tgrs_lane(a, 1) * tgrs_lane(b, 1));
 }
+static inline int32_t tgrs_smlabb(uint32_t a, uint32_t b, int32_t acc) {
+  return tgrs_wrapping_add(acc, tgrs_lane(a, 0) * tgrs_lane(b, 0));
+}
+static inline int32_t tgrs_smlatt(uint32_t a, uint32_t b, int32_t acc) {
+  return tgrs_wrapping_add(acc, tgrs_lane(a, 1) * tgrs_lane(b, 1));
+}
 #endif
 
 /* Bytes 1 and 3 moved to 0 and 2: what SXTB16's rotated form widens. */
 static inline uint32_t tgrs_ror8(uint32_t x) { return (x >> 8) | (x << 24); }
+
+/* SXTB16 Rd, Rm, ROR #8: bytes 1 and 3, sign-extended into the two int16 lanes, in one
+ * instruction (GCC 12 does not fold the rotation into __sxtb16 by itself). */
+static inline uint32_t tgrs_sxtb16_ror8(uint32_t x) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__GNUC__)
+  uint32_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+  return r;
+#else
+  return tgrs_sxtb16(tgrs_ror8(x));
+#endif
+}
 
 /* Four bytes from any address: one LDR (Armv7-M allows unaligned word loads). */
 static inline uint32_t tgrs_load4(const int8_t* p) {

@@ -65,14 +65,14 @@ static inline int8_t add_one_s8(const tgrs_add_s8_params* p, int8_t x, int8_t y,
   int64_t raw = sign > 0 ? (int64_t)scaled1 + scaled2 : (int64_t)scaled1 - scaled2;
   if (raw > INT32_MAX) raw = INT32_MAX;
   if (raw < INT32_MIN) raw = INT32_MIN;
-  return tgrs_requantize_s8((int32_t)raw, p->output.multiplier, p->output.shift,
-                            p->output_zero_point, p->act_min, p->act_max);
+  return tgrs_requantize_s8_inline((int32_t)raw, p->output.multiplier, p->output.shift,
+                                   p->output_zero_point, p->act_min, p->act_max);
 }
 
 static inline int8_t mul_one_s8(const tgrs_mul_s8_params* p, int8_t x, int8_t y) {
   const int32_t prod = ((int32_t)x - p->input1_zero_point) * ((int32_t)y - p->input2_zero_point);
-  return tgrs_requantize_s8(prod, p->rq.multiplier, p->rq.shift, p->output_zero_point, p->act_min,
-                            p->act_max);
+  return tgrs_requantize_s8_inline(prod, p->rq.multiplier, p->rq.shift, p->output_zero_point,
+                                   p->act_min, p->act_max);
 }
 
 static int add_params_ok(const tgrs_add_s8_params* p) {

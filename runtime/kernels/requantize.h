@@ -23,6 +23,8 @@
 
 #include <stdint.h>
 
+#include "kernel_util.h" /* TGRS_ALWAYS_INLINE */
+
 /* Defined once in requantize.c rather than inline in every kernel: each inlined copy cost
  * about 270 bytes of Cortex-M code, and the call is once per output value, not per MAC. */
 
@@ -41,6 +43,42 @@ int32_t tgrs_mbqm(int32_t x, int32_t multiplier, int32_t shift);
 /* Requantize an accumulator to int8: clamp(mbqm(acc) + zero_point, act_min, act_max). */
 int8_t tgrs_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift, int32_t zero_point,
                           int32_t act_min, int32_t act_max);
+
+/* tgrs_requantize_s8, the same result for every argument, inline and cheap for the scales a
+ * quantized convolution or dense layer has: below 1/2 (shift in [-31, -1]), where the
+ * general path's 64-bit rounding costs about 110 Cortex-M4 instructions per output value
+ * (issue 40's profile). With right = 31 - shift = 31 + s, s in [1, 31], and p = acc * m
+ * (|p| <= 2^62 unless both are INT32_MIN, which takes the general path):
+ *   u = floor(p / 2^31)       fits int32: the high word shifted left once, the low word's top bit
+ *   q = floor(p / 2^right)    = u >> s (arithmetic)
+ *   p mod 2^right = r * 2^31 + t,  r = u - q * 2^s in [0, 2^s),  t = p mod 2^31
+ * and the one rounding, half to even, rounds q up iff the fraction (r * 2^31 + t) / 2^right
+ * exceeds 1/2, or equals it with q odd; with half = 2^(s - 1) that is
+ *   r > half  or  (r == half and (t != 0 or q odd))  <=>  r + (t != 0 or q odd) > half,
+ * since r and half are integers. |q| <= 2^30, so adding the zero point cannot overflow and
+ * the general path's saturation to int32 never applies. tests/runtime/requantize_test.cc
+ * holds it to the general path and to an independent long-double reference. */
+static TGRS_ALWAYS_INLINE int8_t tgrs_requantize_s8_inline(int32_t acc, int32_t multiplier,
+                                                           int32_t shift, int32_t zero_point,
+                                                           int32_t act_min, int32_t act_max) {
+  int64_t p;
+  uint32_t lo, s, r, tie_break;
+  int32_t u, q, v;
+  if (shift > -1 || shift < -31 || (multiplier == INT32_MIN && acc == INT32_MIN)) {
+    return tgrs_requantize_s8(acc, multiplier, shift, zero_point, act_min, act_max);
+  }
+  p = (int64_t)acc * (int64_t)multiplier;
+  lo = (uint32_t)p;
+  s = (uint32_t)-shift;
+  u = (int32_t)(((uint32_t)(p >> 32) << 1) | (lo >> 31));
+  q = u >> s;
+  r = (uint32_t)u - ((uint32_t)q << s); /* in [0, 2^s): r + 1 <= 2^31 does not wrap */
+  tie_break = (lo << 1) != 0u || (q & 1) != 0;
+  v = q + (r + tie_break > 1u << (s - 1u)) + zero_point;
+  if (v < act_min) v = act_min;
+  if (v > act_max) v = act_max;
+  return (int8_t)v;
+}
 
 /* The int8 average acc * (multiplier * 2^(shift - 31)) / count (count >= 1) with ONE
  * rounding, half to even, saturated to int32: what onnxruntime computes (the float average

@@ -45,6 +45,47 @@ TEST(KernelArithmeticEdges, MbqmMatchesTheReferenceForEveryInt8Shift) {
 // QuantizeLinear with a zero point no int8 tensor has (only a kernel caller can pass one:
 // the verifier rejects such plans): the zero point saturates to int8 first, so the result
 // is saturate(round_half_even(v) + saturate(zero_point)), never an overflow.
+// The kernels' inline requantization (requantize.h) against the general path and the
+// long-double reference: random operands, the int32 limits and exact ties (fraction 1/2,
+// where half to even decides) for every shift an int8 can hold, with and without a
+// clamping activation range. Its fast path covers shifts -31..-1; the rest must fall
+// through to the general path unchanged.
+TEST(KernelArithmeticEdges, InlineRequantizeIsTheGeneralPathBitForBit) {
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int32_t> any(kMin, kMax);
+  std::uniform_int_distribution<int32_t> mantissa(1 << 30, kMax);
+  std::uniform_int_distribution<int32_t> zero_point(-128, 127);
+  const int32_t edges[] = {0, 1, -1, 2, -2, kMax, kMin, kMax - 1, kMin + 1, 1 << 30, -(1 << 30)};
+  for (int shift = -128; shift <= 127; ++shift) {
+    std::vector<std::pair<int32_t, int32_t>> operands;
+    for (int32_t a : edges) {
+      for (int32_t m : edges) operands.emplace_back(a, m);
+    }
+    for (int i = 0; i < 2000; ++i)
+      operands.emplace_back(any(rng), i % 2 ? mantissa(rng) : any(rng));
+    // Ties: with m = 2^30, acc * m / 2^(31 - shift) = acc / 2^(1 - shift) has fraction 1/2
+    // exactly when acc mod 2^(1 - shift) = 2^(-shift).
+    if (shift <= 0 && shift >= -29) {
+      for (int64_t k = -40; k <= 40; ++k) {
+        const int64_t acc = k * (int64_t{2} << -shift) + (int64_t{1} << -shift);
+        if (acc >= kMin && acc <= kMax) operands.emplace_back(static_cast<int32_t>(acc), 1 << 30);
+      }
+    }
+    for (const auto& [acc, m] : operands) {
+      const int32_t zp = zero_point(rng);
+      for (const auto& [lo, hi] : {std::pair{-128, 127}, std::pair{0, 127}, std::pair{-20, 6}}) {
+        const int8_t general = tgrs_requantize_s8(acc, m, shift, zp, lo, hi);
+        ASSERT_EQ(tgrs_requantize_s8_inline(acc, m, shift, zp, lo, hi), general)
+            << "acc " << acc << " multiplier " << m << " shift " << shift << " zp " << zp;
+        if (shift >= -31 && shift <= 30) {
+          ASSERT_EQ(general, tigris::ref::Requantize(acc, m, shift, zp, lo, hi))
+              << "acc " << acc << " multiplier " << m << " shift " << shift;
+        }
+      }
+    }
+  }
+}
+
 TEST(KernelArithmeticEdges, QuantizeSaturatesAnyZeroPointToInt8First) {
   const float inputs[] = {-3.5f, 0.0f, 2.5f, 1e30f, -1e30f};
   for (int32_t zp : {kMin, kMin + 1, -1129, -129, -128, 127, 128, 1128, kMax - 1, kMax}) {
