@@ -26,58 +26,111 @@ static tgrs_kernel_status check_conv(const tgrs_conv_params* conv, const tgrs_ro
                             conv->pad_top);
 }
 
-/* What every output pixel of one int8 convolution call shares, fixed before its loops:
- * the filter as `rows` runs of `run` contiguous bytes per output channel (a run is a row of
- * kw taps x C_IN channels; the runs are `x_row` bytes apart in the input), and each output
- * channel's bias and requantization. */
-typedef struct conv_s8_pixel {
+/* An int8 convolution's interior: the output box whose pixels' taps all lie inside the
+ * input, with symmetric filters, one group and undilated columns. Each output channel's
+ * filter is then `rows` runs of `run` contiguous bytes (a run is a row of kw taps x C_IN
+ * channels), matched by runs `x_row` bytes apart in the input. */
+typedef struct conv_s8_box {
   const int8_t* filter;
-  size_t filter_elems; /* bytes per output channel's filter */
-  size_t x_row;
+  size_t filter_elems; /* bytes per output channel's filter: rows * run */
+  size_t x_row;        /* input bytes between runs */
+  size_t x_col;        /* input bytes between neighbouring output pixels (stride_w * C_IN) */
+  size_t x_line;       /* input bytes between output rows (stride_h input rows) */
   int32_t rows, run, c_out, q_step;
   const int32_t* bias;
   const int32_t* multiplier;
   const int8_t* shift;
   int32_t in_zp, out_zp, act_min, act_max;
-} conv_s8_pixel;
+} conv_s8_box;
 
-/* All output channels of one pixel whose taps lie inside the input, symmetric filters and
- * one group: four channels at a time, their sums in registers across the runs
- * (tgrs_dot4_s8_inline), then requantized. The same products as the tap-by-tap loop of
- * tgrs_conv2d_s8, and int32 wrap-around sums do not depend on their order: the same bytes. */
-static TGRS_NOINLINE void conv_pixel_s8(const conv_s8_pixel* p, const int8_t* x, int8_t* out) {
-  /* Locals, not p->: the int8 output stores may alias anything, so fields read through p
-   * would be read again after every store. */
+/* The filter sums of four output channels (mod 2^32). */
+static void filter_sums4(const int8_t* w, size_t filter_elems, uint32_t sums[4]) {
+  size_t i;
+  int j;
+  for (j = 0; j < 4; ++j, w += filter_elems) {
+    uint32_t sum = 0;
+    for (i = 0; i < filter_elems; ++i) sum += (uint32_t)(int32_t)w[i];
+    sums[j] = sum;
+  }
+}
+
+/* The box's `lines` x `cols` output pixels, from x (the first pixel's first tap) to out,
+ * four output channels at a time and every pixel of the box for each four. Per channel
+ *     sum (x - zp) * w + bias  =  sum x * w + (bias - zp * sum w)      (mod 2^32),
+ * so the input zero point is folded into the bias once per channel and call, and the
+ * inner loop (tgrs_dot4_raw_s8) multiplies the input bytes as they are. int32 sums wrap in
+ * both forms alike: the same bytes as the tap-by-tap loop of tgrs_conv2d_s8. The fields
+ * are copied to locals: the int8 output stores may alias anything, so a field read through
+ * p would be read again after every store. */
+static TGRS_NOINLINE void conv_box_s8(const conv_s8_box* p, const int8_t* x, int8_t* out,
+                                      size_t out_line, int32_t lines, int32_t cols) {
   const int8_t* w = p->filter;
-  const size_t filter_elems = p->filter_elems, x_row = p->x_row;
+  const size_t filter_elems = p->filter_elems, x_row = p->x_row, x_col = p->x_col;
+  const size_t x_line = p->x_line;
   const int32_t rows = p->rows, run = p->run, c_out = p->c_out, q_step = p->q_step;
   const int32_t in_zp = p->in_zp, out_zp = p->out_zp, act_min = p->act_min;
   const int32_t act_max = p->act_max;
   const int32_t* bias = p->bias;
   const int32_t* multiplier = p->multiplier;
   const int8_t* shift = p->shift;
-  int32_t co, r;
+  int32_t co, line, col, r, j;
   for (co = 0; co + 4 <= c_out; co += 4, w += 4 * filter_elems) {
-    int32_t acc[4];
-    const int8_t* xr = x;
-    const int8_t* wr = w;
-    int32_t j;
-    for (j = 0; j < 4; ++j) acc[j] = bias != NULL ? bias[co + j] : 0;
-    for (r = 0; r < rows; ++r, xr += x_row, wr += run) {
-      tgrs_dot4_s8_inline(xr, wr, filter_elems, run, in_zp, acc);
+    uint32_t sums[4];
+    int32_t folded[4], m[4], sh[4];
+    filter_sums4(w, filter_elems, sums);
+    for (j = 0; j < 4; ++j) {
+      const uint32_t b = bias != NULL ? (uint32_t)bias[co + j] : 0u;
+      folded[j] = (int32_t)(b - (uint32_t)in_zp * sums[j]);
+      m[j] = multiplier[(co + j) * q_step];
+      sh[j] = shift[(co + j) * q_step];
     }
-    for (j = 0; j < 4; ++j, multiplier += q_step, shift += q_step) {
-      out[co + j] =
-          tgrs_requantize_s8_inline(acc[j], *multiplier, *shift, out_zp, act_min, act_max);
+    for (line = 0; line < lines; ++line) {
+      const int8_t* xp = x + (size_t)line * x_line;
+      int8_t* op = out + (size_t)line * out_line + co;
+      for (col = 0; col < cols; ++col, xp += x_col, op += c_out) {
+        int32_t acc[4];
+        const int8_t* xr = xp;
+        const int8_t* wr = w;
+        acc[0] = folded[0];
+        acc[1] = folded[1];
+        acc[2] = folded[2];
+        acc[3] = folded[3];
+        for (r = 0; r < rows; ++r, xr += x_row, wr += run) {
+          tgrs_dot4_raw_s8(xr, wr, filter_elems, run, acc);
+        }
+        for (j = 0; j < 4; ++j) {
+          op[j] = tgrs_requantize_s8_inline(acc[j], m[j], sh[j], out_zp, act_min, act_max);
+        }
+      }
     }
   }
-  for (; co < c_out; ++co, w += filter_elems, multiplier += q_step, shift += q_step) {
-    int32_t acc = bias != NULL ? bias[co] : 0;
-    const int8_t* xr = x;
-    const int8_t* wr = w;
-    for (r = 0; r < rows; ++r, xr += x_row, wr += run) acc = tgrs_dot_s8(xr, wr, run, in_zp, acc);
-    out[co] = tgrs_requantize_s8_inline(acc, *multiplier, *shift, out_zp, act_min, act_max);
+  for (; co < c_out; ++co, w += filter_elems) {
+    const int32_t m0 = multiplier[co * q_step], sh0 = shift[co * q_step];
+    for (line = 0; line < lines; ++line) {
+      const int8_t* xp = x + (size_t)line * x_line;
+      int8_t* op = out + (size_t)line * out_line + co;
+      for (col = 0; col < cols; ++col, xp += x_col, op += c_out) {
+        int32_t acc = bias != NULL ? bias[co] : 0;
+        const int8_t* xr = xp;
+        const int8_t* wr = w;
+        for (r = 0; r < rows; ++r, xr += x_row, wr += run) {
+          acc = tgrs_dot_s8(xr, wr, run, in_zp, acc);
+        }
+        *op = tgrs_requantize_s8_inline(acc, m0, sh0, out_zp, act_min, act_max);
+      }
+    }
   }
+}
+
+/* The output positions [*lo, *hi) within [begin, end) whose taps all lie inside [0, in):
+ * pos * stride - pad >= 0 and pos * stride - pad + (k - 1) * dilation < in. */
+static void interior(int32_t begin, int32_t end, int32_t stride, int32_t pad, int32_t k,
+                     int32_t dilation, int32_t in, int32_t* lo, int32_t* hi) {
+  int32_t at = begin;
+  while (at < end && at * stride - pad < 0) ++at;
+  *lo = at;
+  while (at < end && at * stride - pad + (k - 1) * dilation < in) ++at;
+  *hi = at;
 }
 
 tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_window* window,
@@ -111,37 +164,44 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
     /* One group, columns not dilated, more than one tap per row: a row of taps is one
      * contiguous run of input channels (NHWC) and of filter bytes. */
     const int whole_rows = c_group == c_in && conv->dilation_w == 1 && kw > 1;
-    /* Pixels whose taps are all inside the input go through conv_pixel_s8. */
-    const int pixel_path = symmetric && c_group == c_in && conv->dilation_w == 1;
-    conv_s8_pixel pixel;
-    pixel.filter = filter;
-    pixel.filter_elems = filter_elems;
-    pixel.x_row = (size_t)conv->dilation_h * in_row_elems;
-    pixel.rows = kh;
-    pixel.run = kw * c_in;
-    pixel.c_out = c_out;
-    pixel.q_step = q_step;
-    pixel.bias = bias;
-    pixel.multiplier = pcq->multiplier;
-    pixel.shift = pcq->shift;
-    pixel.in_zp = in_zp;
-    pixel.out_zp = quant->output_zero_point;
-    pixel.act_min = quant->act_min;
-    pixel.act_max = quant->act_max;
+    /* The interior box (taps all inside the input) goes through conv_box_s8; the border
+     * pixels around it through the loops below. */
+    const int box_path = symmetric && c_group == c_in && conv->dilation_w == 1;
+    int32_t oy_lo = 0, oy_hi = 0, ox_lo = 0, ox_hi = 0;
+    conv_s8_box box;
+    if (box_path) {
+      interior(window->out_row_begin, window->out_row_end, conv->stride_h, conv->pad_top, kh,
+               conv->dilation_h, in_h, &oy_lo, &oy_hi);
+      interior(0, out_w, conv->stride_w, conv->pad_left, kw, 1, in_w, &ox_lo, &ox_hi);
+    }
+    box.filter = filter;
+    box.filter_elems = filter_elems;
+    box.x_row = (size_t)conv->dilation_h * in_row_elems;
+    box.x_col = (size_t)conv->stride_w * (size_t)c_in;
+    box.x_line = (size_t)conv->stride_h * in_row_elems;
+    box.rows = kh;
+    box.run = kw * c_in;
+    box.c_out = c_out;
+    box.q_step = q_step;
+    box.bias = bias;
+    box.multiplier = pcq->multiplier;
+    box.shift = pcq->shift;
+    box.in_zp = in_zp;
+    box.out_zp = quant->output_zero_point;
+    box.act_min = quant->act_min;
+    box.act_max = quant->act_max;
     for (n = 0; n < output_dims->n; ++n) {
       const int8_t* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
       int8_t* out_batch = output + (size_t)n * (size_t)out_rows * out_w * c_out;
       for (oy = window->out_row_begin; oy < window->out_row_end; ++oy) {
         const int32_t iy0 = oy * conv->stride_h - conv->pad_top;
         int8_t* out_px = out_batch + (size_t)(oy - window->out_row_begin) * out_w * c_out;
-        const int rows_inside = iy0 >= 0 && iy0 + (kh - 1) * conv->dilation_h < in_h;
+        const int line_inside = oy >= oy_lo && oy < oy_hi;
         for (ox = 0; ox < out_w; ++ox, out_px += c_out) {
           const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
-          if (pixel_path && rows_inside && ix0 >= 0 && ix0 + kw <= in_w) {
-            conv_pixel_s8(
-                &pixel,
-                in_batch + (size_t)(iy0 - window->in_row_begin) * in_row_elems + (size_t)ix0 * c_in,
-                out_px);
+          if (line_inside && ox == ox_lo && ox_hi > ox_lo) { /* conv_box_s8's, below */
+            out_px += (size_t)(ox_hi - 1 - ox_lo) * c_out;
+            ox = ox_hi - 1;
             continue;
           }
           co = 0;
@@ -230,6 +290,15 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
                 quant->output_zero_point, quant->act_min, quant->act_max);
           }
         }
+      }
+      if (oy_hi > oy_lo && ox_hi > ox_lo) {
+        conv_box_s8(&box,
+                    in_batch +
+                        (size_t)(oy_lo * conv->stride_h - conv->pad_top - window->in_row_begin) *
+                            in_row_elems +
+                        (size_t)(ox_lo * conv->stride_w - conv->pad_left) * c_in,
+                    out_batch + ((size_t)(oy_lo - window->out_row_begin) * out_w + ox_lo) * c_out,
+                    (size_t)out_w * c_out, oy_hi - oy_lo, ox_hi - ox_lo);
       }
     }
   }

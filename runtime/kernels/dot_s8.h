@@ -58,36 +58,37 @@ static inline void tgrs_dot4_s8_ref(const int8_t* x, const int8_t* w, size_t w_s
   }
 }
 
-/* tgrs_dot4_s8_simd inline, for a kernel's own inner-loop function (conv2d.c) whose four
- * accumulators then stay in registers across its runs. */
-static TGRS_ALWAYS_INLINE void tgrs_dot4_s8_simd_inline(const int8_t* x, const int8_t* w,
-                                                        size_t w_stride, int32_t n, int32_t in_zp,
-                                                        int32_t acc[4]) {
-  const uint32_t zp = tgrs_zp_pair(in_zp);
-  const int8_t* w1 = w + w_stride;
-  const int8_t* w2 = w1 + w_stride;
-  const int8_t* w3 = w2 + w_stride;
+/* acc[j] += sum over i < n of x[i] * w[j * w_stride + i], j = 0..3: the dot products with
+ * the input zero point left out (the caller folds it into the bias: conv2d.c's box), inline.
+ * Without the zero point, widening the input word is two instructions; the four filter rows
+ * are one pointer and three register offsets, so 14 values are live in the loop (the four
+ * sums, x, its end, w, the offsets, two input lanes, a filter word and a lane): none spilled. */
+static TGRS_ALWAYS_INLINE void tgrs_dot4_raw_s8(const int8_t* x, const int8_t* w, size_t w_stride,
+                                                int32_t n, int32_t acc[4]) {
+  const size_t s2 = 2 * w_stride, s3 = 3 * w_stride;
+  const int8_t* const x_end = x + n;
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-  int32_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const uint32_t xv = tgrs_load4(x + i);
-    const uint32_t x02 = tgrs_ssub16(tgrs_sxtb16(xv), zp);
-    const uint32_t x13 = tgrs_ssub16(tgrs_sxtb16_ror8(xv), zp);
-    uint32_t wv = tgrs_load4(w + i);
+#if TGRS_USE_DSP
+  const int8_t* const x_end4 = x + (n & ~3);
+  for (; x != x_end4; x += 4, w += 4) {
+    const uint32_t xv = tgrs_load4(x);
+    const uint32_t x02 = tgrs_sxtb16(xv), x13 = tgrs_sxtb16_ror8(xv);
+    uint32_t wv = tgrs_load4(w);
     a0 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a0));
-    wv = tgrs_load4(w1 + i);
+    wv = tgrs_load4(w + w_stride);
     a1 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a1));
-    wv = tgrs_load4(w2 + i);
+    wv = tgrs_load4(w + s2);
     a2 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a2));
-    wv = tgrs_load4(w3 + i);
+    wv = tgrs_load4(w + s3);
     a3 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a3));
   }
-  for (; i < n; ++i) {
-    const int32_t xv = (int32_t)x[i] - in_zp;
-    a0 = tgrs_wrapping_add(a0, xv * (int32_t)w[i]);
-    a1 = tgrs_wrapping_add(a1, xv * (int32_t)w1[i]);
-    a2 = tgrs_wrapping_add(a2, xv * (int32_t)w2[i]);
-    a3 = tgrs_wrapping_add(a3, xv * (int32_t)w3[i]);
+#endif
+  for (; x != x_end; ++x, ++w) {
+    const int32_t xv = (int32_t)*x;
+    a0 = tgrs_wrapping_add(a0, xv * (int32_t)w[0]);
+    a1 = tgrs_wrapping_add(a1, xv * (int32_t)w[w_stride]);
+    a2 = tgrs_wrapping_add(a2, xv * (int32_t)w[s2]);
+    a3 = tgrs_wrapping_add(a3, xv * (int32_t)w[s3]);
   }
   acc[0] = a0;
   acc[1] = a1;
@@ -102,11 +103,9 @@ void tgrs_dot4_s8_simd(const int8_t* x, const int8_t* w, size_t w_stride, int32_
 #if TGRS_USE_DSP
 #define tgrs_dot_s8 tgrs_dot_s8_simd
 #define tgrs_dot4_s8 tgrs_dot4_s8_simd
-#define tgrs_dot4_s8_inline tgrs_dot4_s8_simd_inline
 #else
 #define tgrs_dot_s8 tgrs_dot_s8_ref
 #define tgrs_dot4_s8 tgrs_dot4_s8_ref
-#define tgrs_dot4_s8_inline tgrs_dot4_s8_ref
 #endif
 
 #ifdef __cplusplus
