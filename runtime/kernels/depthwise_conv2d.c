@@ -33,8 +33,9 @@ static tgrs_kernel_status check_depthwise(const tgrs_conv_params* conv,
 /* What every output pixel of one int8 depthwise call shares (symmetric filters, one filter
  * per channel), fixed before its loops. */
 typedef struct depthwise_s8_pixel {
-  size_t x_row, w_row; /* bytes between tap rows, in the input and the filter */
-  size_t step;         /* bytes between taps in a row: C in both (no dilation, no groups) */
+  size_t x_row, w_row;  /* bytes between tap rows, in the input and the filter */
+  size_t step;          /* bytes between taps in a row: C in both (no dilation, no groups) */
+  size_t x_col, x_line; /* input bytes between output pixels, and between output rows */
   int32_t c_out, q_step;
   const int32_t* bias;
   const int32_t* multiplier;
@@ -104,6 +105,67 @@ static TGRS_NOINLINE int32_t depthwise_pixel_s8(const depthwise_s8_pixel* p, con
   }
   return c;
 }
+
+/* An interior box of output pixels (`lines` x `cols`, every tap inside the input) from x (the
+ * first pixel's first tap) to out, four channels at a time and every pixel of the box for
+ * each four: per channel, sum (x - zp) * w + bias = sum x * w + (bias - zp * sum w) (mod
+ * 2^32), so the zero point is folded into the bias once per channel and the taps multiply
+ * the input bytes as they are, two fewer instructions and one register fewer per tap than
+ * depthwise_pixel_s8. The same bytes: int32 sums wrap alike in both forms. Returns the
+ * channels done (a multiple of 4); the rest are the caller's. */
+static TGRS_NOINLINE int32_t depthwise_box_s8(const depthwise_s8_pixel* p, const int8_t* x,
+                                              const int8_t* w, int32_t kh, int32_t kw, int8_t* out,
+                                              size_t out_line, int32_t lines, int32_t cols) {
+  const size_t x_row = p->x_row, w_row = p->w_row, step = p->step;
+  const size_t x_col = p->x_col, x_line = p->x_line;
+  const size_t row_bytes = (size_t)kw * step;
+  const int32_t c_out = p->c_out, q_step = p->q_step, in_zp = p->in_zp, out_zp = p->out_zp;
+  const int32_t act_min = p->act_min, act_max = p->act_max;
+  const int32_t* bias = p->bias;
+  const int32_t* multiplier = p->multiplier;
+  const int8_t* shift = p->shift;
+  int32_t c, j;
+  for (c = 0; c + 4 <= c_out; c += 4, x += 4, w += 4) {
+    int32_t folded[4], m[4], sh[4], line, col, r;
+    for (j = 0; j < 4; ++j) {
+      uint32_t sum = 0;
+      const int8_t* wr = w + j;
+      for (r = 0; r < kh * kw; ++r, wr += step) sum += (uint32_t)(int32_t)*wr;
+      folded[j] = (int32_t)((bias != NULL ? (uint32_t)bias[c + j] : 0u) - (uint32_t)in_zp * sum);
+      m[j] = multiplier[(c + j) * q_step];
+      sh[j] = shift[(c + j) * q_step];
+    }
+    for (line = 0; line < lines; ++line) {
+      const int8_t* xl = x + (size_t)line * x_line;
+      int8_t* op = out + (size_t)line * out_line + c;
+      for (col = 0; col < cols; ++col, xl += x_col, op += c_out) {
+        int32_t a0 = folded[0], a1 = folded[1], a2 = folded[2], a3 = folded[3];
+        const int8_t* xr = xl;
+        const int8_t* wr = w;
+        for (r = 0; r < kh; ++r, xr += x_row, wr += w_row) {
+          const int8_t* xp = xr;
+          const int8_t* wp = wr;
+          const int8_t* const x_end = xr + row_bytes;
+          for (; xp != x_end; xp += step, wp += step) {
+            const uint32_t xv = tgrs_load4(xp), wv = tgrs_load4(wp);
+            const uint32_t x02 = tgrs_sxtb16(xv), x13 = tgrs_sxtb16_ror8(xv);
+            uint32_t wl = tgrs_sxtb16(wv);
+            a0 = tgrs_smlabb(x02, wl, a0);
+            a2 = tgrs_smlatt(x02, wl, a2);
+            wl = tgrs_sxtb16_ror8(wv);
+            a1 = tgrs_smlabb(x13, wl, a1);
+            a3 = tgrs_smlatt(x13, wl, a3);
+          }
+        }
+        op[0] = tgrs_requantize_s8_inline(a0, m[0], sh[0], out_zp, act_min, act_max);
+        op[1] = tgrs_requantize_s8_inline(a1, m[1], sh[1], out_zp, act_min, act_max);
+        op[2] = tgrs_requantize_s8_inline(a2, m[2], sh[2], out_zp, act_min, act_max);
+        op[3] = tgrs_requantize_s8_inline(a3, m[3], sh[3], out_zp, act_min, act_max);
+      }
+    }
+  }
+  return c;
+}
 #endif
 
 tgrs_kernel_status tgrs_depthwise_conv2d_s8(
@@ -139,6 +201,8 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
     pixel.x_row = (size_t)conv->dilation_h * in_row_elems;
     pixel.w_row = (size_t)kw * (size_t)w_stride;
     pixel.step = (size_t)c_in;
+    pixel.x_col = (size_t)conv->stride_w * (size_t)c_in;
+    pixel.x_line = (size_t)conv->stride_h * in_row_elems;
     pixel.c_out = c_out;
     pixel.q_step = q_step;
     pixel.bias = bias;
@@ -148,6 +212,15 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
     pixel.out_zp = quant->output_zero_point;
     pixel.act_min = quant->act_min;
     pixel.act_max = quant->act_max;
+    /* The interior box (every tap inside the input) goes through depthwise_box_s8, the
+     * border around it pixel by pixel. */
+    const int dsp_path = symmetric && mult == 1 && conv->dilation_w == 1 && w_stride == c_in;
+    int32_t oy_lo = 0, oy_hi = 0, ox_lo = 0, ox_hi = 0;
+    if (dsp_path && c_out % 4 == 0) {
+      tgrs_interior(window->out_row_begin, window->out_row_end, conv->stride_h, conv->pad_top, kh,
+                    conv->dilation_h, in_h, &oy_lo, &oy_hi);
+      tgrs_interior(0, out_w, conv->stride_w, conv->pad_left, kw, 1, in_w, &ox_lo, &ox_hi);
+    }
 #endif
     for (n = 0; n < output_dims->n; ++n) {
       const int8_t* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
@@ -155,11 +228,19 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
       for (oy = window->out_row_begin; oy < window->out_row_end; ++oy) {
         const int32_t iy0 = oy * conv->stride_h - conv->pad_top;
         int8_t* out_px = out_batch + (size_t)(oy - window->out_row_begin) * out_w * c_out;
+#if TGRS_USE_DSP
+        const int line_inside = oy >= oy_lo && oy < oy_hi;
+#endif
         for (ox = 0; ox < out_w; ++ox, out_px += c_out) {
           const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
           c0 = 0;
 #if TGRS_USE_DSP
-          if (symmetric && mult == 1 && conv->dilation_w == 1 && w_stride == c_in) {
+          if (line_inside && ox == ox_lo && ox_hi > ox_lo) { /* depthwise_box_s8's, below */
+            out_px += (size_t)(ox_hi - 1 - ox_lo) * c_out;
+            ox = ox_hi - 1;
+            continue;
+          }
+          if (dsp_path) {
             /* The taps inside the input: rows [ky0, ky1), columns [kx0, kx1). */
             int32_t ky0 = 0, ky1 = kh, kx0 = 0, kx1 = kw;
             while (ky0 < kh && iy0 + ky0 * conv->dilation_h < 0) ++ky0;
@@ -219,6 +300,19 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
           }
         }
       }
+#if TGRS_USE_DSP
+      if (oy_hi > oy_lo && ox_hi > ox_lo) {
+        (void)depthwise_box_s8(
+            &pixel,
+            in_batch +
+                (size_t)(oy_lo * conv->stride_h - conv->pad_top - window->in_row_begin) *
+                    in_row_elems +
+                (size_t)(ox_lo * conv->stride_w - conv->pad_left) * c_in,
+            filter, kh, kw,
+            out_batch + ((size_t)(oy_lo - window->out_row_begin) * out_w + ox_lo) * c_out,
+            (size_t)out_w * c_out, oy_hi - oy_lo, ox_hi - ox_lo);
+      }
+#endif
     }
   }
   return TGRS_KERNEL_OK;

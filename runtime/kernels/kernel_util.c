@@ -101,3 +101,12 @@ int tgrs_box_inside(const tgrs_dims* in, const tgrs_pool_box* box) {
   return box->row_begin >= 0 && box->rows >= 1 && box->rows <= in->h - box->row_begin &&
          box->col_begin >= 0 && box->cols >= 1 && box->cols <= in->w - box->col_begin;
 }
+
+void tgrs_interior(int32_t begin, int32_t end, int32_t stride, int32_t pad, int32_t k,
+                   int32_t dilation, int32_t in, int32_t* lo, int32_t* hi) {
+  int32_t at = begin;
+  while (at < end && at * stride - pad < 0) ++at;
+  *lo = at;
+  while (at < end && at * stride - pad + (k - 1) * dilation < in) ++at;
+  *hi = at;
+}

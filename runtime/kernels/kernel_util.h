@@ -28,6 +28,12 @@
 
 int tgrs_dims_valid(const tgrs_dims* d);
 
+/* The output positions [*lo, *hi) within [begin, end) whose taps all lie inside [0, in):
+ * pos * stride - pad >= 0 and pos * stride - pad + (k - 1) * dilation < in (a convolution's
+ * interior, along one axis). */
+void tgrs_interior(int32_t begin, int32_t end, int32_t stride, int32_t pad, int32_t k,
+                   int32_t dilation, int32_t in, int32_t* lo, int32_t* hi);
+
 /* Banded reductions (global pools, a Gemm over a map; tgrs_kernels.h): whether `box` lies
  * inside the rows and columns of `in` with at least one of each, and whether it is the first
  * box (it starts the accumulators) or the last (it writes the output). */

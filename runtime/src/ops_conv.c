@@ -5,6 +5,7 @@
  * ConvTranspose, which is exactly what the kernels read.
  */
 #include "ops_internal.h"
+#include "tgrs_op_select.h"
 
 static int32_t attr_at(tgrs_i32s v, uint32_t i, int32_t fallback) {
   return i < v.count ? v.data[i] : fallback;
@@ -143,7 +144,9 @@ static void pcq_from(tgrs_per_channel_quant* pcq, int32_t first, int32_t group) 
 
 tgrs_status tgrs_op_conv(tgrs_op_call* call) {
   conv_operands o;
-  const int depthwise = call->op.code == TGRS_OP_DEPTHWISE_CONV;
+  /* Constant 0 in a runtime built without DEPTHWISE_CONV (op selection, docs/runtime.md),
+   * so the linker drops its kernels: the dispatcher never passes the code then. */
+  const int depthwise = TGRS_WITH_OP_DEPTHWISE_CONV && call->op.code == TGRS_OP_DEPTHWISE_CONV;
   int32_t first = 0; /* a channel group's first channel */
   size_t filter_elems;
   tgrs_status st = conv_operands_read(call, 2, &o);
