@@ -58,8 +58,8 @@ static int shapes_ok(const tgrs_dims* a, const tgrs_dims* b, const tgrs_dims* ou
 static inline int8_t add_one_s8(const tgrs_add_s8_params* p, int8_t x, int8_t y, int sign) {
   const int32_t shifted1 = ((int32_t)x - p->input1_zero_point) * (1 << p->left_shift);
   const int32_t shifted2 = ((int32_t)y - p->input2_zero_point) * (1 << p->left_shift);
-  const int32_t scaled1 = tgrs_mbqm(shifted1, p->input1.multiplier, p->input1.shift);
-  const int32_t scaled2 = tgrs_mbqm(shifted2, p->input2.multiplier, p->input2.shift);
+  const int32_t scaled1 = tgrs_mbqm_inline(shifted1, p->input1.multiplier, p->input1.shift);
+  const int32_t scaled2 = tgrs_mbqm_inline(shifted2, p->input2.multiplier, p->input2.shift);
   /* Summed in 64 bits and saturated: two scaled inputs near the int32 limits (input scales far
    * apart) must not overflow. */
   int64_t raw = sign > 0 ? (int64_t)scaled1 + scaled2 : (int64_t)scaled1 - scaled2;

@@ -56,28 +56,47 @@ int8_t tgrs_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift, int32_
  * exceeds 1/2, or equals it with q odd; with half = 2^(s - 1) that is
  *   r > half  or  (r == half and (t != 0 or q odd))  <=>  r + (t != 0 or q odd) > half,
  * since r and half are integers. |q| <= 2^30, so adding the zero point cannot overflow and
- * the general path's saturation to int32 never applies. tests/runtime/requantize_test.cc
- * holds it to the general path and to an independent long-double reference. */
+ * the general path's saturation to int32 never applies (tgrs_mbqm_below_half_, below).
+ * tests/runtime/kernel_arithmetic_edges_test.cc holds it to the general path and to an
+ * independent long-double reference. */
+static TGRS_ALWAYS_INLINE int32_t tgrs_mbqm_below_half_(int64_t p, uint32_t s) {
+  const uint32_t lo = (uint32_t)p;
+  const int32_t u = (int32_t)(((uint32_t)(p >> 32) << 1) | (lo >> 31));
+  const int32_t q = u >> s;
+  const uint32_t r = (uint32_t)u - ((uint32_t)q << s); /* in [0, 2^s): r + 1 does not wrap */
+  const uint32_t tie_break = (lo << 1) != 0u || (q & 1) != 0;
+  return q + (r + tie_break > 1u << (s - 1u));
+}
+
 static TGRS_ALWAYS_INLINE int8_t tgrs_requantize_s8_inline(int32_t acc, int32_t multiplier,
                                                            int32_t shift, int32_t zero_point,
                                                            int32_t act_min, int32_t act_max) {
-  int64_t p;
-  uint32_t lo, s, r, tie_break;
-  int32_t u, q, v;
+  int32_t v;
   if (shift > -1 || shift < -31 || (multiplier == INT32_MIN && acc == INT32_MIN)) {
     return tgrs_requantize_s8(acc, multiplier, shift, zero_point, act_min, act_max);
   }
-  p = (int64_t)acc * (int64_t)multiplier;
-  lo = (uint32_t)p;
-  s = (uint32_t)-shift;
-  u = (int32_t)(((uint32_t)(p >> 32) << 1) | (lo >> 31));
-  q = u >> s;
-  r = (uint32_t)u - ((uint32_t)q << s); /* in [0, 2^s): r + 1 <= 2^31 does not wrap */
-  tie_break = (lo << 1) != 0u || (q & 1) != 0;
-  v = q + (r + tie_break > 1u << (s - 1u)) + zero_point;
+  v = tgrs_mbqm_below_half_((int64_t)acc * (int64_t)multiplier, (uint32_t)-shift) + zero_point;
   if (v < act_min) v = act_min;
   if (v > act_max) v = act_max;
   return (int8_t)v;
+}
+
+/* tgrs_mbqm, the same result for every argument, inline for shifts -31..0: below 1/2 as
+ * above, and for a scale in [1/2, 1) (shift 0, right = 31: an Add's larger input scale)
+ * q = u rounded up iff t > 2^30, or t == 2^30 and u is odd. There |u| < 2^31 - 1, so q
+ * fits int32 and the general path's saturation never applies. */
+static TGRS_ALWAYS_INLINE int32_t tgrs_mbqm_inline(int32_t x, int32_t multiplier, int32_t shift) {
+  int64_t p;
+  if (shift > 0 || shift < -31 || (multiplier == INT32_MIN && x == INT32_MIN)) {
+    return tgrs_mbqm(x, multiplier, shift);
+  }
+  p = (int64_t)x * (int64_t)multiplier;
+  if (shift == 0) {
+    const uint32_t lo = (uint32_t)p, t = lo & 0x7FFFFFFFu;
+    const int32_t u = (int32_t)(((uint32_t)(p >> 32) << 1) | (lo >> 31));
+    return u + (t > 0x40000000u || (t == 0x40000000u && (u & 1) != 0));
+  }
+  return tgrs_mbqm_below_half_(p, (uint32_t)-shift);
 }
 
 /* The int8 average acc * (multiplier * 2^(shift - 31)) / count (count >= 1) with ONE

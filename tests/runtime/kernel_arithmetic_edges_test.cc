@@ -45,8 +45,8 @@ TEST(KernelArithmeticEdges, MbqmMatchesTheReferenceForEveryInt8Shift) {
 // QuantizeLinear with a zero point no int8 tensor has (only a kernel caller can pass one:
 // the verifier rejects such plans): the zero point saturates to int8 first, so the result
 // is saturate(round_half_even(v) + saturate(zero_point)), never an overflow.
-// The kernels' inline requantization (requantize.h) against the general path and the
-// long-double reference: random operands, the int32 limits and exact ties (fraction 1/2,
+// The kernels' inline requantization and tgrs_mbqm_inline (requantize.h) against the general path
+// and the long-double reference: random operands, the int32 limits and exact ties (fraction 1/2,
 // where half to even decides) for every shift an int8 can hold, with and without a
 // clamping activation range. Its fast path covers shifts -31..-1; the rest must fall
 // through to the general path unchanged.
@@ -64,7 +64,7 @@ TEST(KernelArithmeticEdges, InlineRequantizeIsTheGeneralPathBitForBit) {
     for (int i = 0; i < 2000; ++i)
       operands.emplace_back(any(rng), i % 2 ? mantissa(rng) : any(rng));
     // Ties: with m = 2^30, acc * m / 2^(31 - shift) = acc / 2^(1 - shift) has fraction 1/2
-    // exactly when acc mod 2^(1 - shift) = 2^(-shift).
+    // exactly when acc mod 2^(1 - shift) = 2^(-shift) (shift 0: every odd acc).
     if (shift <= 0 && shift >= -29) {
       for (int64_t k = -40; k <= 40; ++k) {
         const int64_t acc = k * (int64_t{2} << -shift) + (int64_t{1} << -shift);
@@ -74,6 +74,8 @@ TEST(KernelArithmeticEdges, InlineRequantizeIsTheGeneralPathBitForBit) {
     for (const auto& [acc, m] : operands) {
       const int32_t zp = zero_point(rng);
       for (const auto& [lo, hi] : {std::pair{-128, 127}, std::pair{0, 127}, std::pair{-20, 6}}) {
+        ASSERT_EQ(tgrs_mbqm_inline(acc, m, shift), tgrs_mbqm(acc, m, shift))
+            << "acc " << acc << " multiplier " << m << " shift " << shift;
         const int8_t general = tgrs_requantize_s8(acc, m, shift, zp, lo, hi);
         ASSERT_EQ(tgrs_requantize_s8_inline(acc, m, shift, zp, lo, hi), general)
             << "acc " << acc << " multiplier " << m << " shift " << shift << " zp " << zp;
