@@ -160,9 +160,9 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
     const int32_t out_per_group = c_out / (c_in / c_group);
     const size_t filter_elems = (size_t)kh * (size_t)kw * (size_t)c_group;
     const int symmetric = pcq->filter_zero_point_count == 0u;
-    /* One group, columns not dilated, more than one tap per row: a row of taps is one
-     * contiguous run of input channels (NHWC) and of filter bytes. */
-    const int whole_rows = c_group == c_in && conv->dilation_w == 1 && kw > 1;
+    /* One group, columns not dilated: a row's taps inside the input are one contiguous
+     * run of input channels (NHWC) and of filter bytes. */
+    const int runs = c_group == c_in && conv->dilation_w == 1;
     /* The interior box (taps all inside the input) goes through conv_box_s8; the border
      * pixels around it through the loops below. */
     const int box_path = symmetric && c_group == c_in && conv->dilation_w == 1;
@@ -198,6 +198,9 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
         const int line_inside = oy >= oy_lo && oy < oy_hi;
         for (ox = 0; ox < out_w; ++ox, out_px += c_out) {
           const int32_t ix0 = ox * conv->stride_w - conv->pad_left;
+          int32_t kx0 = 0, kx1 = kw; /* the taps inside the input along the row */
+          while (kx0 < kw && ix0 + kx0 < 0) ++kx0;
+          while (kx1 > kx0 && ix0 + kx1 - 1 >= in_w) --kx1;
           if (line_inside && ox == ox_lo && ox_hi > ox_lo) { /* conv_box_s8's, below */
             out_px += (size_t)(ox_hi - 1 - ox_lo) * c_out;
             ox = ox_hi - 1;
@@ -219,11 +222,14 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
               const int8_t* in_row;
               if (iy < 0 || iy >= in_h) continue;
               in_row = in_batch + (size_t)(iy - window->in_row_begin) * in_row_elems;
-              if (whole_rows && ix0 >= 0 && ix0 + kw <= in_w) {
-                /* The row's kw taps are kw * C_IN contiguous bytes in the input and in
-                 * each filter: one dot product (a first layer's 3 x 3 channels: 9). */
-                tgrs_dot4_s8(in_row + (size_t)ix0 * c_in, w0 + (size_t)ky * kw * c_group,
-                             filter_elems, kw * c_group, in_zp, acc);
+              if (runs) {
+                /* The row's taps inside the input, [kx0, kx1), are (kx1 - kx0) * C_IN
+                 * contiguous bytes in the input and in each filter: one dot product. */
+                if (kx1 > kx0) {
+                  tgrs_dot4_s8(in_row + (size_t)(ix0 + kx0) * c_in,
+                               w0 + ((size_t)ky * kw + kx0) * c_group, filter_elems,
+                               (kx1 - kx0) * c_group, in_zp, acc);
+                }
                 continue;
               }
               for (kx = 0; kx < kw; ++kx) {
