@@ -86,13 +86,13 @@ static TGRS_NOINLINE void conv_box_s8(const conv_s8_box* p, const int8_t* x, int
   int32_t co, line, col, r, j;
   for (co = 0; co + 4 <= c_out; co += 4, w += 4 * filter_elems) {
     uint32_t sums[4];
-    int32_t folded[4], m[4], sh[4];
+    int32_t folded[4];
+    tgrs_requant_ch rq[4];
     filter_sums4(w, filter_elems, sums);
     for (j = 0; j < 4; ++j) {
       const uint32_t b = bias != NULL ? (uint32_t)bias[co + j] : 0u;
       folded[j] = (int32_t)(b - (uint32_t)in_zp * sums[j]);
-      m[j] = multiplier[(co + j) * q_step];
-      sh[j] = shift[(co + j) * q_step];
+      rq[j] = tgrs_requant_prepare(multiplier[(co + j) * q_step], shift[(co + j) * q_step]);
     }
     for (line = 0; line < lines; ++line) {
       const int8_t* xp = x + (size_t)line * x_line;
@@ -109,7 +109,7 @@ static TGRS_NOINLINE void conv_box_s8(const conv_s8_box* p, const int8_t* x, int
           tgrs_dot4_raw_s8(xr, wr, filter_elems, run, acc);
         }
         for (j = 0; j < 4; ++j) {
-          op[j] = tgrs_requantize_s8_inline(acc[j], m[j], sh[j], out_zp, act_min, act_max);
+          op[j] = tgrs_requantize_s8_ch(acc[j], &rq[j], out_zp, act_min, act_max);
         }
       }
     }

@@ -126,14 +126,14 @@ static TGRS_NOINLINE int32_t depthwise_box_s8(const depthwise_s8_pixel* p, const
   const int8_t* shift = p->shift;
   int32_t c, j;
   for (c = 0; c + 4 <= c_out; c += 4, x += 4, w += 4) {
-    int32_t folded[4], m[4], sh[4], line, col, r;
+    int32_t folded[4], line, col, r;
+    tgrs_requant_ch rq[4];
     for (j = 0; j < 4; ++j) {
       uint32_t sum = 0;
       const int8_t* wr = w + j;
       for (r = 0; r < kh * kw; ++r, wr += step) sum += (uint32_t)(int32_t)*wr;
       folded[j] = (int32_t)((bias != NULL ? (uint32_t)bias[c + j] : 0u) - (uint32_t)in_zp * sum);
-      m[j] = multiplier[(c + j) * q_step];
-      sh[j] = shift[(c + j) * q_step];
+      rq[j] = tgrs_requant_prepare(multiplier[(c + j) * q_step], shift[(c + j) * q_step]);
     }
     for (line = 0; line < lines; ++line) {
       const int8_t* xl = x + (size_t)line * x_line;
@@ -157,10 +157,10 @@ static TGRS_NOINLINE int32_t depthwise_box_s8(const depthwise_s8_pixel* p, const
             a3 = tgrs_smlatt(x13, wl, a3);
           }
         }
-        op[0] = tgrs_requantize_s8_inline(a0, m[0], sh[0], out_zp, act_min, act_max);
-        op[1] = tgrs_requantize_s8_inline(a1, m[1], sh[1], out_zp, act_min, act_max);
-        op[2] = tgrs_requantize_s8_inline(a2, m[2], sh[2], out_zp, act_min, act_max);
-        op[3] = tgrs_requantize_s8_inline(a3, m[3], sh[3], out_zp, act_min, act_max);
+        op[0] = tgrs_requantize_s8_ch(a0, &rq[0], out_zp, act_min, act_max);
+        op[1] = tgrs_requantize_s8_ch(a1, &rq[1], out_zp, act_min, act_max);
+        op[2] = tgrs_requantize_s8_ch(a2, &rq[2], out_zp, act_min, act_max);
+        op[3] = tgrs_requantize_s8_ch(a3, &rq[3], out_zp, act_min, act_max);
       }
     }
   }

@@ -59,13 +59,13 @@ int8_t tgrs_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift, int32_
  * the general path's saturation to int32 never applies (tgrs_mbqm_below_half_, below).
  * tests/runtime/kernel_arithmetic_edges_test.cc holds it to the general path and to an
  * independent long-double reference. */
-static TGRS_ALWAYS_INLINE int32_t tgrs_mbqm_below_half_(int64_t p, uint32_t s) {
+static TGRS_ALWAYS_INLINE int32_t tgrs_mbqm_below_half_(int64_t p, uint32_t s, uint32_t half) {
   const uint32_t lo = (uint32_t)p;
   const int32_t u = (int32_t)(((uint32_t)(p >> 32) << 1) | (lo >> 31));
   const int32_t q = u >> s;
   const uint32_t r = (uint32_t)u - ((uint32_t)q << s); /* in [0, 2^s): r + 1 does not wrap */
   const uint32_t tie_break = (lo << 1) != 0u || (q & 1) != 0;
-  return q + (r + tie_break > 1u << (s - 1u));
+  return q + (r + tie_break > half);
 }
 
 static TGRS_ALWAYS_INLINE int8_t tgrs_requantize_s8_inline(int32_t acc, int32_t multiplier,
@@ -75,7 +75,9 @@ static TGRS_ALWAYS_INLINE int8_t tgrs_requantize_s8_inline(int32_t acc, int32_t 
   if (shift > -1 || shift < -31 || (multiplier == INT32_MIN && acc == INT32_MIN)) {
     return tgrs_requantize_s8(acc, multiplier, shift, zero_point, act_min, act_max);
   }
-  v = tgrs_mbqm_below_half_((int64_t)acc * (int64_t)multiplier, (uint32_t)-shift) + zero_point;
+  v = tgrs_mbqm_below_half_((int64_t)acc * (int64_t)multiplier, (uint32_t)-shift,
+                            1u << (-shift - 1)) +
+      zero_point;
   if (v < act_min) v = act_min;
   if (v > act_max) v = act_max;
   return (int8_t)v;
@@ -96,7 +98,41 @@ static TGRS_ALWAYS_INLINE int32_t tgrs_mbqm_inline(int32_t x, int32_t multiplier
     const int32_t u = (int32_t)(((uint32_t)(p >> 32) << 1) | (lo >> 31));
     return u + (t > 0x40000000u || (t == 0x40000000u && (u & 1) != 0));
   }
-  return tgrs_mbqm_below_half_(p, (uint32_t)-shift);
+  return tgrs_mbqm_below_half_(p, (uint32_t)-shift, 1u << (-shift - 1));
+}
+
+/* One output channel's requantization prepared once per kernel call, for the loops that
+ * requantize many pixels of it (conv2d.c, depthwise_conv2d.c): the fast form's constants
+ * s = -shift and 2^(s-1) where it applies (shift in [-31, -1], multiplier not INT32_MIN, so
+ * acc * multiplier is never 2^62), else the general path on every value. */
+typedef struct tgrs_requant_ch {
+  int32_t multiplier, shift;
+  uint32_t s, half;
+  int fast;
+} tgrs_requant_ch;
+
+static inline tgrs_requant_ch tgrs_requant_prepare(int32_t multiplier, int32_t shift) {
+  tgrs_requant_ch ch;
+  ch.multiplier = multiplier;
+  ch.shift = shift;
+  ch.fast = shift <= -1 && shift >= -31 && multiplier != INT32_MIN;
+  ch.s = ch.fast ? (uint32_t)-shift : 1u;
+  ch.half = 1u << (ch.s - 1u);
+  return ch;
+}
+
+/* tgrs_requantize_s8(acc, ch->multiplier, ch->shift, ...), the same bytes. */
+static TGRS_ALWAYS_INLINE int8_t tgrs_requantize_s8_ch(int32_t acc, const tgrs_requant_ch* ch,
+                                                       int32_t zero_point, int32_t act_min,
+                                                       int32_t act_max) {
+  int32_t v;
+  if (!ch->fast) {
+    return tgrs_requantize_s8(acc, ch->multiplier, ch->shift, zero_point, act_min, act_max);
+  }
+  v = tgrs_mbqm_below_half_((int64_t)acc * (int64_t)ch->multiplier, ch->s, ch->half) + zero_point;
+  if (v < act_min) v = act_min;
+  if (v > act_max) v = act_max;
+  return (int8_t)v;
 }
 
 /* The int8 average acc * (multiplier * 2^(shift - 31)) / count (count >= 1) with ONE
