@@ -20,11 +20,12 @@ if(NOT DEFINED TIGRIS_RUNTIME_DIR)
   get_filename_component(TIGRIS_RUNTIME_DIR "${CMAKE_CURRENT_LIST_DIR}/../runtime" ABSOLUTE)
 endif()
 
-# The int8 inner loops, compiled with -O2 whatever the build type: at -Os, GCC spills their
-# accumulators and row pointers to the stack inside the innermost loop (about 1.5x the
-# instructions; docs/cortex-m.md, "Speed"). TFLite Micro builds its CMSIS-NN kernels the
-# same way (core -Os, kernels -O2). The flag comes after the build type's, so it wins.
-set(TIGRIS_RUNTIME_HOT_SOURCES conv2d.c depthwise_conv2d.c dot_s8.c)
+# The int8 inner loops (kernels/s8_boxes.h), compiled with -O2 whatever the build type: at
+# -Os, GCC spills their accumulators and row pointers to the stack inside the innermost loop
+# (docs/cortex-m.md, "Speed"). TFLite Micro builds its CMSIS-NN kernels the same way (core
+# -Os, kernels -O2). Only these files: -O2 on the whole kernel files made the float32
+# kernels slower. The flag comes after the build type's, so it wins.
+set(TIGRIS_RUNTIME_HOT_SOURCES conv_box_s8.c depthwise_box_s8.c dot_s8.c)
 
 function(tigris_runtime_library name type)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "PARTS;DEFINES;OPTIONS")

@@ -7,6 +7,7 @@
 #include "dot_s8.h"
 #include "kernel_util.h"
 #include "requantize.h"
+#include "s8_boxes.h"
 #include "tgrs_kernels.h"
 
 static tgrs_kernel_status check_conv(const tgrs_conv_params* conv, const tgrs_row_window* window,
@@ -24,112 +25,6 @@ static tgrs_kernel_status check_conv(const tgrs_conv_params* conv, const tgrs_ro
   }
   return tgrs_window_covers(window, in->h, out->h, filter->h, conv->stride_h, conv->dilation_h,
                             conv->pad_top);
-}
-
-/* An int8 convolution's interior: the output box whose pixels' taps all lie inside the
- * input, with symmetric filters, one group and undilated columns. Each output channel's
- * filter is then `rows` runs of `run` contiguous bytes (a run is a row of kw taps x C_IN
- * channels), matched by runs `x_row` bytes apart in the input. */
-typedef struct conv_s8_box {
-  const int8_t* filter;
-  size_t filter_elems; /* bytes per output channel's filter: rows * run */
-  size_t x_row;        /* input bytes between runs */
-  size_t x_col;        /* input bytes between neighbouring output pixels (stride_w * C_IN) */
-  size_t x_line;       /* input bytes between output rows (stride_h input rows) */
-  int32_t rows, run, c_out, q_step;
-  const int32_t* bias;
-  const int32_t* multiplier;
-  const int8_t* shift;
-  int32_t in_zp, out_zp, act_min, act_max;
-} conv_s8_box;
-
-/* The filter sums of four output channels (mod 2^32): with the DSP extension four bytes per
- * step, each pair of int16 lanes multiplied by one and added (SMLAD). */
-static void filter_sums4(const int8_t* w, size_t filter_elems, uint32_t sums[4]) {
-  int j;
-  for (j = 0; j < 4; ++j, w += filter_elems) {
-    size_t i = 0;
-    uint32_t sum = 0;
-#if TGRS_USE_DSP
-    int32_t simd = 0;
-    for (; i + 4 <= filter_elems; i += 4) {
-      const uint32_t wv = tgrs_load4(w + i);
-      simd = tgrs_smlad(tgrs_sxtb16(wv), 0x00010001u, simd);
-      simd = tgrs_smlad(tgrs_sxtb16_ror8(wv), 0x00010001u, simd);
-    }
-    sum = (uint32_t)simd;
-#endif
-    for (; i < filter_elems; ++i) sum += (uint32_t)(int32_t)w[i];
-    sums[j] = sum;
-  }
-}
-
-/* The box's `lines` x `cols` output pixels, from x (the first pixel's first tap) to out,
- * four output channels at a time and every pixel of the box for each four. Per channel
- *     sum (x - zp) * w + bias  =  sum x * w + (bias - zp * sum w)      (mod 2^32),
- * so the input zero point is folded into the bias once per channel and call, and the
- * inner loop (tgrs_dot4_raw_s8) multiplies the input bytes as they are. int32 sums wrap in
- * both forms alike: the same bytes as the tap-by-tap loop of tgrs_conv2d_s8. The fields
- * are copied to locals: the int8 output stores may alias anything, so a field read through
- * p would be read again after every store. */
-static TGRS_NOINLINE void conv_box_s8(const conv_s8_box* p, const int8_t* x, int8_t* out,
-                                      size_t out_line, int32_t lines, int32_t cols) {
-  const int8_t* w = p->filter;
-  const size_t filter_elems = p->filter_elems, x_row = p->x_row, x_col = p->x_col;
-  const size_t x_line = p->x_line;
-  const int32_t rows = p->rows, run = p->run, c_out = p->c_out, q_step = p->q_step;
-  const int32_t in_zp = p->in_zp, out_zp = p->out_zp, act_min = p->act_min;
-  const int32_t act_max = p->act_max;
-  const int32_t* bias = p->bias;
-  const int32_t* multiplier = p->multiplier;
-  const int8_t* shift = p->shift;
-  int32_t co, line, col, r, j;
-  for (co = 0; co + 4 <= c_out; co += 4, w += 4 * filter_elems) {
-    uint32_t sums[4];
-    int32_t folded[4];
-    tgrs_requant_ch rq[4];
-    filter_sums4(w, filter_elems, sums);
-    for (j = 0; j < 4; ++j) {
-      const uint32_t b = bias != NULL ? (uint32_t)bias[co + j] : 0u;
-      folded[j] = (int32_t)(b - (uint32_t)in_zp * sums[j]);
-      rq[j] = tgrs_requant_prepare(multiplier[(co + j) * q_step], shift[(co + j) * q_step]);
-    }
-    for (line = 0; line < lines; ++line) {
-      const int8_t* xp = x + (size_t)line * x_line;
-      int8_t* op = out + (size_t)line * out_line + co;
-      for (col = 0; col < cols; ++col, xp += x_col, op += c_out) {
-        int32_t acc[4];
-        const int8_t* xr = xp;
-        const int8_t* wr = w;
-        acc[0] = folded[0];
-        acc[1] = folded[1];
-        acc[2] = folded[2];
-        acc[3] = folded[3];
-        for (r = 0; r < rows; ++r, xr += x_row, wr += run) {
-          tgrs_dot4_raw_s8(xr, wr, filter_elems, run, acc);
-        }
-        for (j = 0; j < 4; ++j) {
-          op[j] = tgrs_requantize_s8_ch(acc[j], &rq[j], out_zp, act_min, act_max);
-        }
-      }
-    }
-  }
-  for (; co < c_out; ++co, w += filter_elems) {
-    const int32_t m0 = multiplier[co * q_step], sh0 = shift[co * q_step];
-    for (line = 0; line < lines; ++line) {
-      const int8_t* xp = x + (size_t)line * x_line;
-      int8_t* op = out + (size_t)line * out_line + co;
-      for (col = 0; col < cols; ++col, xp += x_col, op += c_out) {
-        int32_t acc = bias != NULL ? bias[co] : 0;
-        const int8_t* xr = xp;
-        const int8_t* wr = w;
-        for (r = 0; r < rows; ++r, xr += x_row, wr += run) {
-          acc = tgrs_dot_s8(xr, wr, run, in_zp, acc);
-        }
-        *op = tgrs_requantize_s8_inline(acc, m0, sh0, out_zp, act_min, act_max);
-      }
-    }
-  }
 }
 
 tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_window* window,
@@ -163,11 +58,11 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
     /* One group, columns not dilated: a row's taps inside the input are one contiguous
      * run of input channels (NHWC) and of filter bytes. */
     const int runs = c_group == c_in && conv->dilation_w == 1;
-    /* The interior box (taps all inside the input) goes through conv_box_s8; the border
+    /* The interior box (taps all inside the input) goes through tgrs_conv_box_s8_; the border
      * pixels around it through the loops below. */
     const int box_path = symmetric && c_group == c_in && conv->dilation_w == 1;
     int32_t oy_lo = 0, oy_hi = 0, ox_lo = 0, ox_hi = 0;
-    conv_s8_box box;
+    tgrs_conv_s8_box box;
     if (box_path) {
       tgrs_interior(window->out_row_begin, window->out_row_end, conv->stride_h, conv->pad_top, kh,
                     conv->dilation_h, in_h, &oy_lo, &oy_hi);
@@ -201,7 +96,7 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
           int32_t kx0 = 0, kx1 = kw; /* the taps inside the input along the row */
           while (kx0 < kw && ix0 + kx0 < 0) ++kx0;
           while (kx1 > kx0 && ix0 + kx1 - 1 >= in_w) --kx1;
-          if (line_inside && ox == ox_lo && ox_hi > ox_lo) { /* conv_box_s8's, below */
+          if (line_inside && ox == ox_lo && ox_hi > ox_lo) { /* tgrs_conv_box_s8_'s, below */
             out_px += (size_t)(ox_hi - 1 - ox_lo) * c_out;
             ox = ox_hi - 1;
             continue;
@@ -297,13 +192,14 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
         }
       }
       if (oy_hi > oy_lo && ox_hi > ox_lo) {
-        conv_box_s8(&box,
-                    in_batch +
-                        (size_t)(oy_lo * conv->stride_h - conv->pad_top - window->in_row_begin) *
-                            in_row_elems +
-                        (size_t)(ox_lo * conv->stride_w - conv->pad_left) * c_in,
-                    out_batch + ((size_t)(oy_lo - window->out_row_begin) * out_w + ox_lo) * c_out,
-                    (size_t)out_w * c_out, oy_hi - oy_lo, ox_hi - ox_lo);
+        tgrs_conv_box_s8_(
+            &box,
+            in_batch +
+                (size_t)(oy_lo * conv->stride_h - conv->pad_top - window->in_row_begin) *
+                    in_row_elems +
+                (size_t)(ox_lo * conv->stride_w - conv->pad_left) * c_in,
+            out_batch + ((size_t)(oy_lo - window->out_row_begin) * out_w + ox_lo) * c_out,
+            (size_t)out_w * c_out, oy_hi - oy_lo, ox_hi - ox_lo);
       }
     }
   }

@@ -10,16 +10,8 @@
 
 #include "tgrs_kernels.h"
 
-/* Keeps a kernel's inner loop a function of its own where inlining it into the kernel's
- * large body would make the compiler spill its accumulators (GCC, Clang and Arm Compiler 6
- * read the attribute; elsewhere it is only a hint lost). */
-#if defined(__GNUC__) || defined(__clang__)
-#define TGRS_NOINLINE __attribute__((noinline))
-#else
-#define TGRS_NOINLINE
-#endif
-/* And the opposite, for a few lines in an inner loop that -Os would otherwise call (with
- * six arguments, two on the stack: more instructions than the body) */
+/* For a few lines in an inner loop that -Os would otherwise call (with six arguments, two
+ * on the stack: more instructions than the body). */
 #if defined(__GNUC__) || defined(__clang__)
 #define TGRS_ALWAYS_INLINE inline __attribute__((always_inline))
 #else

@@ -1,0 +1,139 @@
+/*
+ * depthwise_box_s8.c: an int8 depthwise convolution on the DSP extension, four channels per
+ * tap word: its border pixel by pixel, its interior channels outer with the input zero point
+ * folded into the bias (s8_boxes.h says why this file is apart). Without the DSP extension
+ * (TGRS_USE_DSP 0) it is empty and depthwise_conv2d.c's portable loops do all.
+ */
+#include "dot_s8.h" /* TGRS_USE_DSP */
+#include "dsp_ops.h"
+#include "kernel_util.h"
+#include "requantize.h"
+#include "s8_boxes.h"
+
+#if TGRS_USE_DSP
+
+/* All channels of one output pixel over its rows x cols taps inside the input, the first at
+ * x (input) and w (filter), four channels per step: a tap's four input and four filter
+ * bytes are one word each; SXTB16 widens channels 0 and 2 (and, rotated, 1 and 3) into
+ * int16 lanes, SSUB16 takes the zero point off both, and SMLABB / SMLATT add each lane's
+ * product to its own channel's sum (dsp_ops.h): the reference's products, in its (ky, kx)
+ * order, so the same bytes. The channels left over (C % 4) return to the caller's loop. A
+ * function of its own, with every field in a local, so the sums stay in registers. */
+int32_t tgrs_depthwise_pixel_s8_(const tgrs_depthwise_s8_pixel* p, const int8_t* x, const int8_t* w,
+                                 int32_t rows, int32_t cols, int8_t* out) {
+  const size_t x_row = p->x_row, w_row = p->w_row, step = p->step;
+  const size_t row_bytes = (size_t)cols * step;
+  const int32_t c_out = p->c_out, q_step = p->q_step, in_zp = p->in_zp, out_zp = p->out_zp;
+  const int32_t act_min = p->act_min, act_max = p->act_max;
+  const int32_t* bias = p->bias;
+  const int32_t* multiplier = p->multiplier;
+  const int8_t* shift = p->shift;
+  const uint32_t zp_pair = tgrs_zp_pair(in_zp);
+  int32_t c;
+  for (c = 0; c + 4 <= c_out; c += 4, x += 4, w += 4) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, r;
+    const int8_t* xr = x;
+    const int8_t* wr = w;
+    if (bias != NULL) {
+      a0 = bias[c];
+      a1 = bias[c + 1];
+      a2 = bias[c + 2];
+      a3 = bias[c + 3];
+    }
+    for (r = 0; r < rows; ++r, xr += x_row, wr += w_row) {
+      /* One step for both (a tap is `step` bytes from the next in the input and the
+       * filter alike) and the end as a pointer: 13 values live in the loop. */
+      const int8_t* xp = xr;
+      const int8_t* wp = wr;
+      const int8_t* const x_end = xr + row_bytes;
+      for (; xp != x_end; xp += step, wp += step) {
+        const uint32_t xv = tgrs_load4(xp), wv = tgrs_load4(wp);
+        const uint32_t x13 = tgrs_ssub16(tgrs_sxtb16_ror8(xv), zp_pair);
+        const uint32_t x02 = tgrs_ssub16(tgrs_sxtb16(xv), zp_pair);
+        uint32_t wl = tgrs_sxtb16(wv);
+        a0 = tgrs_smlabb(x02, wl, a0);
+        a2 = tgrs_smlatt(x02, wl, a2);
+        wl = tgrs_sxtb16_ror8(wv);
+        a1 = tgrs_smlabb(x13, wl, a1);
+        a3 = tgrs_smlatt(x13, wl, a3);
+      }
+    }
+    out[c] = tgrs_requantize_s8_inline(a0, multiplier[0], shift[0], out_zp, act_min, act_max);
+    multiplier += q_step;
+    shift += q_step;
+    out[c + 1] = tgrs_requantize_s8_inline(a1, multiplier[0], shift[0], out_zp, act_min, act_max);
+    multiplier += q_step;
+    shift += q_step;
+    out[c + 2] = tgrs_requantize_s8_inline(a2, multiplier[0], shift[0], out_zp, act_min, act_max);
+    multiplier += q_step;
+    shift += q_step;
+    out[c + 3] = tgrs_requantize_s8_inline(a3, multiplier[0], shift[0], out_zp, act_min, act_max);
+    multiplier += q_step;
+    shift += q_step;
+  }
+  return c;
+}
+
+/* An interior box of output pixels (`lines` x `cols`, every tap inside the input) from x (the
+ * first pixel's first tap) to out, four channels at a time and every pixel of the box for
+ * each four: per channel, sum (x - zp) * w + bias = sum x * w + (bias - zp * sum w) (mod
+ * 2^32), so the zero point is folded into the bias once per channel and the taps multiply
+ * the input bytes as they are, two fewer instructions and one register fewer per tap than
+ * depthwise_pixel_s8. The same bytes: int32 sums wrap alike in both forms. Returns the
+ * channels done (a multiple of 4); the rest are the caller's. */
+int32_t tgrs_depthwise_box_s8_(const tgrs_depthwise_s8_pixel* p, const int8_t* x, const int8_t* w,
+                               int32_t kh, int32_t kw, int8_t* out, size_t out_line, int32_t lines,
+                               int32_t cols) {
+  const size_t x_row = p->x_row, w_row = p->w_row, step = p->step;
+  const size_t x_col = p->x_col, x_line = p->x_line;
+  const size_t row_bytes = (size_t)kw * step;
+  const int32_t c_out = p->c_out, q_step = p->q_step, in_zp = p->in_zp, out_zp = p->out_zp;
+  const int32_t act_min = p->act_min, act_max = p->act_max;
+  const int32_t* bias = p->bias;
+  const int32_t* multiplier = p->multiplier;
+  const int8_t* shift = p->shift;
+  int32_t c, j;
+  for (c = 0; c + 4 <= c_out; c += 4, x += 4, w += 4) {
+    int32_t folded[4], line, col, r;
+    tgrs_requant_ch rq[4];
+    for (j = 0; j < 4; ++j) {
+      uint32_t sum = 0;
+      const int8_t* wr = w + j;
+      for (r = 0; r < kh * kw; ++r, wr += step) sum += (uint32_t)(int32_t)*wr;
+      folded[j] = (int32_t)((bias != NULL ? (uint32_t)bias[c + j] : 0u) - (uint32_t)in_zp * sum);
+      rq[j] = tgrs_requant_prepare(multiplier[(c + j) * q_step], shift[(c + j) * q_step]);
+    }
+    for (line = 0; line < lines; ++line) {
+      const int8_t* xl = x + (size_t)line * x_line;
+      int8_t* op = out + (size_t)line * out_line + c;
+      for (col = 0; col < cols; ++col, xl += x_col, op += c_out) {
+        int32_t a0 = folded[0], a1 = folded[1], a2 = folded[2], a3 = folded[3];
+        const int8_t* xr = xl;
+        const int8_t* wr = w;
+        for (r = 0; r < kh; ++r, xr += x_row, wr += w_row) {
+          const int8_t* xp = xr;
+          const int8_t* wp = wr;
+          const int8_t* const x_end = xr + row_bytes;
+          for (; xp != x_end; xp += step, wp += step) {
+            const uint32_t xv = tgrs_load4(xp), wv = tgrs_load4(wp);
+            const uint32_t x02 = tgrs_sxtb16(xv), x13 = tgrs_sxtb16_ror8(xv);
+            uint32_t wl = tgrs_sxtb16(wv);
+            a0 = tgrs_smlabb(x02, wl, a0);
+            a2 = tgrs_smlatt(x02, wl, a2);
+            wl = tgrs_sxtb16_ror8(wv);
+            a1 = tgrs_smlabb(x13, wl, a1);
+            a3 = tgrs_smlatt(x13, wl, a3);
+          }
+        }
+        op[0] = tgrs_requantize_s8_ch(a0, &rq[0], out_zp, act_min, act_max);
+        op[1] = tgrs_requantize_s8_ch(a1, &rq[1], out_zp, act_min, act_max);
+        op[2] = tgrs_requantize_s8_ch(a2, &rq[2], out_zp, act_min, act_max);
+        op[3] = tgrs_requantize_s8_ch(a3, &rq[3], out_zp, act_min, act_max);
+      }
+    }
+  }
+  return c;
+}
+#else
+typedef int tgrs_depthwise_box_s8_unused_; /* ISO C: a translation unit is not empty */
+#endif
