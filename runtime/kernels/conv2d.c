@@ -76,14 +76,7 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
     box.rows = kh;
     box.run = kw * c_in;
     box.c_out = c_out;
-    box.q_step = q_step;
-    box.bias = bias;
-    box.multiplier = pcq->multiplier;
-    box.shift = pcq->shift;
-    box.in_zp = in_zp;
-    box.out_zp = quant->output_zero_point;
-    box.act_min = quant->act_min;
-    box.act_max = quant->act_max;
+    box.ch = tgrs_s8_channels_of(quant, pcq, bias, q_step);
     for (n = 0; n < output_dims->n; ++n) {
       const int8_t* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
       int8_t* out_batch = output + (size_t)n * (size_t)out_rows * out_w * c_out;

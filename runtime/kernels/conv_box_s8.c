@@ -41,12 +41,12 @@ void tgrs_conv_box_s8_(const tgrs_conv_s8_box* p, const int8_t* x, int8_t* out, 
   const int8_t* w = p->filter;
   const size_t filter_elems = p->filter_elems, x_row = p->x_row, x_col = p->x_col;
   const size_t x_line = p->x_line;
-  const int32_t rows = p->rows, run = p->run, c_out = p->c_out, q_step = p->q_step;
-  const int32_t in_zp = p->in_zp, out_zp = p->out_zp, act_min = p->act_min;
-  const int32_t act_max = p->act_max;
-  const int32_t* bias = p->bias;
-  const int32_t* multiplier = p->multiplier;
-  const int8_t* shift = p->shift;
+  const int32_t rows = p->rows, run = p->run, c_out = p->c_out, q_step = p->ch.q_step;
+  const int32_t in_zp = p->ch.in_zp, out_zp = p->ch.out_zp, act_min = p->ch.act_min;
+  const int32_t act_max = p->ch.act_max;
+  const int32_t* bias = p->ch.bias;
+  const int32_t* multiplier = p->ch.multiplier;
+  const int8_t* shift = p->ch.shift;
   int32_t co, line, col, r, j;
   for (co = 0; co + 4 <= c_out; co += 4, w += 4 * filter_elems) {
     uint32_t sums[4];

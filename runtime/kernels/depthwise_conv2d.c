@@ -65,14 +65,7 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
     pixel.x_col = (size_t)conv->stride_w * (size_t)c_in;
     pixel.x_line = (size_t)conv->stride_h * in_row_elems;
     pixel.c_out = c_out;
-    pixel.q_step = q_step;
-    pixel.bias = bias;
-    pixel.multiplier = pcq->multiplier;
-    pixel.shift = pcq->shift;
-    pixel.in_zp = in_zp;
-    pixel.out_zp = quant->output_zero_point;
-    pixel.act_min = quant->act_min;
-    pixel.act_max = quant->act_max;
+    pixel.ch = tgrs_s8_channels_of(quant, pcq, bias, q_step);
     /* The interior box (every tap inside the input) goes through tgrs_depthwise_box_s8_, the
      * border around it pixel by pixel. */
     const int dsp_path = symmetric && mult == 1 && conv->dilation_w == 1 && w_stride == c_in;

@@ -14,6 +14,31 @@
 #include <stdint.h>
 
 #include "dot_s8.h" /* TGRS_USE_DSP */
+#include "tgrs_kernels.h"
+
+/* Each output channel's bias and requantization, and the zero points and activation range,
+ * as a convolution call has them (channel c at bias[c], multiplier[c * q_step]). */
+typedef struct tgrs_s8_channels {
+  const int32_t* bias; /* NULL: no bias */
+  const int32_t* multiplier;
+  const int8_t* shift;
+  int32_t q_step, in_zp, out_zp, act_min, act_max;
+} tgrs_s8_channels;
+
+static inline tgrs_s8_channels tgrs_s8_channels_of(const tgrs_quant_s8* quant,
+                                                   const tgrs_per_channel_quant* pcq,
+                                                   const int32_t* bias, int32_t q_step) {
+  tgrs_s8_channels ch;
+  ch.bias = bias;
+  ch.multiplier = pcq->multiplier;
+  ch.shift = pcq->shift;
+  ch.q_step = q_step;
+  ch.in_zp = quant->input_zero_point;
+  ch.out_zp = quant->output_zero_point;
+  ch.act_min = quant->act_min;
+  ch.act_max = quant->act_max;
+  return ch;
+}
 
 /* An int8 convolution's interior: the output box whose pixels' taps all lie inside the
  * input, with symmetric filters, one group and undilated columns. Each output channel's
@@ -25,11 +50,8 @@ typedef struct tgrs_conv_s8_box {
   size_t x_row;        /* input bytes between runs */
   size_t x_col;        /* input bytes between neighbouring output pixels (stride_w * C_IN) */
   size_t x_line;       /* input bytes between output rows (stride_h input rows) */
-  int32_t rows, run, c_out, q_step;
-  const int32_t* bias;
-  const int32_t* multiplier;
-  const int8_t* shift;
-  int32_t in_zp, out_zp, act_min, act_max;
+  int32_t rows, run, c_out;
+  tgrs_s8_channels ch;
 } tgrs_conv_s8_box;
 
 /* The box's `lines` x `cols` output pixels of an int8 convolution, from x (the first
@@ -44,11 +66,8 @@ typedef struct tgrs_depthwise_s8_pixel {
   size_t x_row, w_row;  /* bytes between tap rows, in the input and the filter */
   size_t step;          /* bytes between taps in a row: C in both (no dilation, no groups) */
   size_t x_col, x_line; /* input bytes between output pixels, and between output rows */
-  int32_t c_out, q_step;
-  const int32_t* bias;
-  const int32_t* multiplier;
-  const int8_t* shift;
-  int32_t in_zp, out_zp, act_min, act_max;
+  int32_t c_out;
+  tgrs_s8_channels ch;
 } tgrs_depthwise_s8_pixel;
 
 /* One output pixel of an int8 depthwise convolution over its rows x cols taps inside the
