@@ -1,11 +1,12 @@
 /*
  * s8_boxes.h: the int8 convolution inner loops that run most of an int8 model's
  * instructions (issue 40, docs/cortex-m.md "Speed"), internal to the kernels. They live in
- * files of their own (conv_box_s8.c, depthwise_box_s8.c) so that the build compiles just
- * them with -O2 (cmake/TigrisRuntime.cmake, TIGRIS_RUNTIME_HOT_SOURCES): at -Os GCC spills
- * their sums and pointers to the stack inside the innermost loop, while -O2 on the whole
- * kernel files made the float32 kernels slower. The callers (conv2d.c,
- * depthwise_conv2d.c) decide where they apply and fill the structs once per call.
+ * files of their own (conv_box_s8.c, depthwise_box_s8.c, conv_patch_s8.c) so that the
+ * build can compile just the first two with -O2 (cmake/TigrisRuntime.cmake,
+ * TIGRIS_RUNTIME_HOT_SOURCES): at -Os GCC spills their sums and pointers to the stack inside
+ * the innermost loop, while -O2 on the whole kernel files made the float32 kernels slower.
+ * The callers (conv2d.c, depthwise_conv2d.c) decide where they apply and fill the structs
+ * once per call.
  */
 #ifndef TGRS_KERNELS_S8_BOXES_H_
 #define TGRS_KERNELS_S8_BOXES_H_
@@ -60,6 +61,26 @@ void tgrs_conv_box_s8_(const tgrs_conv_s8_box* p, const int8_t* x, int8_t* out, 
                        int32_t lines, int32_t cols);
 
 #if TGRS_USE_DSP
+/* A convolution whose patch (kh x kw x C_IN taps, one group, symmetric filters) has at most
+ * TGRS_CONV_PATCH_MAX elements, a multiple of 4, and whose output channels are a multiple
+ * of 4: a first layer such as the keyword-spotting DS-CNN's (10 x 4 x 1, 64 channels). Per output
+ * pixel its taps are gathered once, as x - zp in int16 lanes on the stack (padding 0), and every
+ * output channel's filter row runs over them: one widening per input byte for all channels, and no
+ * zero-point arithmetic in the inner loop. */
+enum { TGRS_CONV_PATCH_MAX = 128 };
+typedef struct tgrs_conv_s8_patch {
+  const int8_t* filter;
+  int32_t n; /* kh * kw * C_IN */
+  int32_t kh, kw, c_in, c_out, dilation_h, dilation_w, in_h, in_w, in_row_begin;
+  size_t in_line; /* input bytes per input row */
+  tgrs_s8_channels ch;
+} tgrs_conv_s8_patch;
+
+/* All output channels of the pixel whose first tap is at (iy0, ix0) (may be outside the
+ * input), `in` the window's first input row (conv_patch_s8.c). */
+void tgrs_conv_patch_s8_(const tgrs_conv_s8_patch* p, const int8_t* in, int32_t iy0, int32_t ix0,
+                         int8_t* out);
+
 /* What every output pixel of one int8 depthwise call shares (symmetric filters, one filter
  * per channel), fixed before its loops. */
 typedef struct tgrs_depthwise_s8_pixel {

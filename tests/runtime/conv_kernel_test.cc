@@ -158,6 +158,13 @@ const std::vector<ConvCase>& ConvCases() {
        Scales::kNormal},
       {"groups3_stride2_two_out_per_group", 2, 9, 9, 7, 6, 3, 3, Geom(2, 1, 1, 1, 1, 1, 3), -20, 11,
        TGRS_ACT_RELU, Scales::kNormal},
+      // A keyword-spotting first layer (10 x 4 taps of one channel, 32 outputs, stride 2,
+      // padding on every side): with the DSP extension it takes the gathered-patch path
+      // (kernels/conv_box_s8.c), borders included.
+      {"patch_10x4_one_channel", 1, 1, 15, 10, 32, 10, 4, Geom(2, 1, 4, 1, 5, 1), -128, 3,
+       TGRS_ACT_RELU, Scales::kNormal},
+      {"patch_near_one_multiplier", 2, 2, 9, 8, 36, 2, 2, Geom(1, 1, 1, 0, 0, 1), 7, -9,
+       TGRS_ACT_NONE, Scales::kNearOne},
   };
   return cases;
 }
