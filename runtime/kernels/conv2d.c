@@ -58,8 +58,14 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
     /* One group, columns not dilated: a row's taps inside the input are one contiguous
      * run of input channels (NHWC) and of filter bytes. */
     const int runs = c_group == c_in && conv->dilation_w == 1;
-    /* The interior box (taps all inside the input) goes through tgrs_conv_box_s8_; the border
-     * pixels around it through the loops below. */
+    /* At most one of the two fast paths per call, so their parameters share the frame (the
+     * deepest stack use runs through here: docs/cortex-m.md, "Stack"). */
+    union {
+      tgrs_conv_s8_box box;
+#if TGRS_USE_DSP
+      tgrs_conv_s8_patch patch;
+#endif
+    } fast;
 #if TGRS_USE_DSP
     /* Short runs of taps (a first layer: 10 x 4 taps of one channel) and many output
      * channels to share one gathered patch: every pixel through tgrs_conv_patch_s8_,
@@ -68,41 +74,43 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
     const int patch_path = symmetric && c_group == c_in && kw * c_in < 16 && c_out >= 32 &&
                            c_out % 4 == 0 && filter_elems % 4 == 0 &&
                            filter_elems <= (size_t)TGRS_CONV_PATCH_MAX;
-    tgrs_conv_s8_patch patch;
 #else
     const int patch_path = 0;
 #endif
+    /* Otherwise the interior box (taps all inside the input) goes through
+     * tgrs_conv_box_s8_, the border pixels around it through the loops below. */
     const int box_path = !patch_path && symmetric && c_group == c_in && conv->dilation_w == 1;
     int32_t oy_lo = 0, oy_hi = 0, ox_lo = 0, ox_hi = 0;
-    tgrs_conv_s8_box box;
     if (box_path) {
       tgrs_interior(window->out_row_begin, window->out_row_end, conv->stride_h, conv->pad_top, kh,
                     conv->dilation_h, in_h, &oy_lo, &oy_hi);
       tgrs_interior(0, out_w, conv->stride_w, conv->pad_left, kw, 1, in_w, &ox_lo, &ox_hi);
+      fast.box.filter = filter;
+      fast.box.filter_elems = filter_elems;
+      fast.box.x_row = (size_t)conv->dilation_h * in_row_elems;
+      fast.box.x_col = (size_t)conv->stride_w * (size_t)c_in;
+      fast.box.x_line = (size_t)conv->stride_h * in_row_elems;
+      fast.box.rows = kh;
+      fast.box.run = kw * c_in;
+      fast.box.c_out = c_out;
+      fast.box.ch = tgrs_s8_channels_of(quant, pcq, bias, q_step);
     }
-    box.filter = filter;
-    box.filter_elems = filter_elems;
-    box.x_row = (size_t)conv->dilation_h * in_row_elems;
-    box.x_col = (size_t)conv->stride_w * (size_t)c_in;
-    box.x_line = (size_t)conv->stride_h * in_row_elems;
-    box.rows = kh;
-    box.run = kw * c_in;
-    box.c_out = c_out;
-    box.ch = tgrs_s8_channels_of(quant, pcq, bias, q_step);
 #if TGRS_USE_DSP
-    patch.filter = filter;
-    patch.n = (int32_t)filter_elems;
-    patch.kh = kh;
-    patch.kw = kw;
-    patch.c_in = c_in;
-    patch.c_out = c_out;
-    patch.dilation_h = conv->dilation_h;
-    patch.dilation_w = conv->dilation_w;
-    patch.in_h = in_h;
-    patch.in_w = in_w;
-    patch.in_row_begin = window->in_row_begin;
-    patch.in_line = in_row_elems;
-    patch.ch = box.ch;
+    if (patch_path) {
+      fast.patch.filter = filter;
+      fast.patch.n = (int32_t)filter_elems;
+      fast.patch.kh = kh;
+      fast.patch.kw = kw;
+      fast.patch.c_in = c_in;
+      fast.patch.c_out = c_out;
+      fast.patch.dilation_h = conv->dilation_h;
+      fast.patch.dilation_w = conv->dilation_w;
+      fast.patch.in_h = in_h;
+      fast.patch.in_w = in_w;
+      fast.patch.in_row_begin = window->in_row_begin;
+      fast.patch.in_line = in_row_elems;
+      fast.patch.ch = tgrs_s8_channels_of(quant, pcq, bias, q_step);
+    }
 #endif
     for (n = 0; n < output_dims->n; ++n) {
       const int8_t* in_batch = input + (size_t)n * (size_t)window->in_rows * in_row_elems;
@@ -116,7 +124,7 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
           int32_t kx0 = 0, kx1 = kw; /* the taps inside the input along the row */
 #if TGRS_USE_DSP
           if (patch_path) {
-            tgrs_conv_patch_s8_(&patch, in_batch, iy0, ix0, out_px);
+            tgrs_conv_patch_s8_(&fast.patch, in_batch, iy0, ix0, out_px);
             continue;
           }
 #endif
@@ -219,7 +227,7 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
       }
       if (oy_hi > oy_lo && ox_hi > ox_lo) {
         tgrs_conv_box_s8_(
-            &box,
+            &fast.box,
             in_batch +
                 (size_t)(oy_lo * conv->stride_h - conv->pad_top - window->in_row_begin) *
                     in_row_elems +

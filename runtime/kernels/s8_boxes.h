@@ -67,7 +67,7 @@ void tgrs_conv_box_s8_(const tgrs_conv_s8_box* p, const int8_t* x, int8_t* out, 
  * pixel its taps are gathered once, as x - zp in int16 lanes on the stack (padding 0), and every
  * output channel's filter row runs over them: one widening per input byte for all channels, and no
  * zero-point arithmetic in the inner loop. */
-enum { TGRS_CONV_PATCH_MAX = 128 };
+enum { TGRS_CONV_PATCH_MAX = 64 };
 typedef struct tgrs_conv_s8_patch {
   const int8_t* filter;
   int32_t n; /* kh * kw * C_IN */
