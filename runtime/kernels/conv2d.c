@@ -3,6 +3,10 @@
  * im2col, so no scratch (analysis/kernel_scratch.cc). Row-windowed: see tgrs_kernels.h.
  * Groups follow from the dims: groups = C_IN / filter C; output channel co reads the input
  * channels of group co / (C_OUT / groups) (ONNX Conv `group`; AlexNet splits in two).
+ * int8 with symmetric filters and one group: the pixels whose taps lie inside the input run
+ * as one box (conv_box_s8.c), or, for a first layer's short runs of taps, every pixel over
+ * its gathered patch (conv_patch_s8.c); the loops here do the border around the box and
+ * everything else.
  */
 #include "dot_s8.h"
 #include "kernel_util.h"

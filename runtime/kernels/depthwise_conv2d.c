@@ -4,6 +4,9 @@
  * depth_multiplier). Channels are processed in blocks of kChannelBlock with the block's
  * accumulators on the stack (no scratch), so the innermost loop runs over contiguous
  * channels of one tap. Per channel the sum order is (ky, kx), whatever the block size.
+ * With the DSP extension an int8 layer with symmetric filters and one filter per channel
+ * runs four channels per tap word instead (depthwise_box_s8.c: the interior as a box, the
+ * border pixel by pixel); the loops here then do the channels left over, if any.
  */
 #include "dot_s8.h" /* TGRS_USE_DSP */
 #include "kernel_util.h"
