@@ -10,7 +10,11 @@ under qemu-system-arm. The same plan and the same random input run on this machi
     bit-identical results on every target, docs/cortex-m.md);
   - the fast arena's high-water mark, rounded up to the arena alignment, equals the
     plan's fast_arena_bytes, and neither arena was used beyond its size.
-It prints one result line and writes result.json (bench/cortex_m_report.py reads it).
+  - the firmware's per-op profile (a second, observed run: runtime/targets/mps2/op_profile.c)
+    adds up: its ops take no more than the profiled run, which takes no fewer instructions
+    than the counted one.
+It prints one result line and writes result.json, the profile included (bench/cortex_m_report.py
+reads it).
 """
 
 import argparse
