@@ -78,12 +78,13 @@ def tflm_arenas():
 
 
 def qemu_instructions(build):
-    """Cortex-M4 instructions of the one-RAM QEMU cases and their untiled twins, by case."""
+    """Cortex-M4 instructions of the one-RAM QEMU cases and their untiled twins, by case: a
+    case's `_untiled`, or for TFLite Micro's models its `_arena` (untiled at TFLM's arena)."""
     runs = build / "tests" / "cortex-m" / "m4" / "runs"
     found = {}
     for path in sorted(runs.glob("*_int8_*/result.json")) if runs.exists() else []:
         r = json.loads(path.read_text())
-        if r["case"].endswith(("_onemem", "_untiled")):
+        if r["case"].endswith(("_onemem", "_untiled", "_arena")):
             found[r["case"]] = r["instructions"]
     return found
 
@@ -98,7 +99,8 @@ def print_instructions(build):
     print("| case | one RAM | untiled | ratio |")
     print("|---|---:|---:|---:|")
     for case in cases:
-        one, whole = found[case + "_onemem"], found.get(case + "_untiled")
+        one = found[case + "_onemem"]
+        whole = found.get(case + "_untiled", found.get(case + "_arena"))
         ratio = f"{one / whole:.3f}x" if whole else "-"
         whole_text = f"{whole / 1e6:.2f} M" if whole else "-"
         print(f"| {case} | {one / 1e6:.2f} M | {whole_text} | {ratio} |")
