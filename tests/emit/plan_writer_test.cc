@@ -69,7 +69,8 @@ TEST(PlanWriterTest, UnflattenLaysTheOnnxOrderOutChannelsLast) {
   ir::Attributes a;
   a.Set("shape", std::vector<int64_t>{1, 3, 2, 2});
   b.Output(b.Op(ir::OpType::kReshape, "unflatten", {x}, "y", {1, 3, 2, 2}, a));
-  const tgrs::Plan* p = tgrs::GetPlan(Emit(b.graph()).bytes.data());
+  const EmittedPlan e = Emit(b.graph());  // p points into e.bytes: keep e alive
+  const tgrs::Plan* p = tgrs::GetPlan(e.bytes.data());
   EXPECT_EQ(ToVec<int>(p->ops()->Get(0)->attrs()->perm()), (std::vector<int>{0, 2, 3, 1}));
   EXPECT_EQ(ToVec<int>(p->ops()->Get(0)->attrs()->view_shape()), (std::vector<int>{1, 3, 2, 2}));
   // Output host permutation: onnx = transpose(runtime NHWC, [0,3,1,2]).
@@ -90,7 +91,8 @@ TEST(PlanWriterTest, TransposePermIsComposedWithTheLayouts) {
   ir::Attributes a;
   a.Set("perm", std::vector<int64_t>{0, 2, 3, 1});
   b.Output(b.Op(ir::OpType::kTranspose, "t", {x}, "y", {1, 3, 4, 2}, a));
-  const tgrs::Plan* p = tgrs::GetPlan(Emit(b.graph()).bytes.data());
+  const EmittedPlan e = Emit(b.graph());  // p points into e.bytes: keep e alive
+  const tgrs::Plan* p = tgrs::GetPlan(e.bytes.data());
   const std::vector<int> perm = ToVec<int>(p->ops()->Get(0)->attrs()->perm());
   EXPECT_EQ(perm, (std::vector<int>{0, 2, 3, 1}));
   // Check with shapes: x_rt [1,3,4,2] transposed by perm gives y_rt [1,4,2,3].
@@ -112,7 +114,8 @@ TEST(PlanWriterTest, FloatBatchNormBecomesScaleAndShift) {
   a.Set("epsilon", 1.0f);
   b.Output(b.Op(ir::OpType::kBatchNormalization, "bn", {x, gamma, beta, mean, var}, "y",
                 {1, 2, 2, 2}, a));
-  const tgrs::Plan* p = tgrs::GetPlan(Emit(b.graph()).bytes.data());
+  const EmittedPlan e = Emit(b.graph());  // p points into e.bytes: keep e alive
+  const tgrs::Plan* p = tgrs::GetPlan(e.bytes.data());
   const tgrs::Op* op = p->ops()->Get(0);
   EXPECT_EQ(ToVec<float>(op->channel_scale()), (std::vector<float>{1.0f, 0.5f}));
   EXPECT_EQ(ToVec<float>(op->channel_shift()), (std::vector<float>{-2.0f, 0.0f}));

@@ -57,7 +57,8 @@ void ExpectedMultiplier(double real, int32_t* multiplier, int32_t* shift) {
 
 TEST(ReduceMeanQuantTest, Int8MeanStoresSInOverSOutAsQ031) {
   const float s_in = 0.0473f, s_out = 0.0191f;  // s_in / s_out ~ 2.476: a left shift of 2
-  const tgrs::Op* op = tgrs::GetPlan(EmitBytes(Int8Mean(s_in, -3, s_out, 7)).data())->ops()->Get(0);
+  const std::vector<uint8_t> bytes = EmitBytes(Int8Mean(s_in, -3, s_out, 7));  // op points in
+  const tgrs::Op* op = tgrs::GetPlan(bytes.data())->ops()->Get(0);
   ASSERT_EQ(op->code(), tgrs::OpCode::REDUCE_MEAN);
   ASSERT_TRUE(op->output_multiplier() && op->output_shift());
   ASSERT_EQ(op->output_multiplier()->size(), 1u);
@@ -72,7 +73,8 @@ TEST(ReduceMeanQuantTest, Int8MeanStoresSInOverSOutAsQ031) {
 
 TEST(ReduceMeanQuantTest, EqualScalesStoreTheIdentity) {
   // s_in == s_out: real 1 = 0.5 * 2^1, so {2^30, 1}, the identity of docs/plan-format.md.
-  const tgrs::Op* op = tgrs::GetPlan(EmitBytes(Int8Mean(0.1f, 0, 0.1f, 0)).data())->ops()->Get(0);
+  const std::vector<uint8_t> bytes = EmitBytes(Int8Mean(0.1f, 0, 0.1f, 0));
+  const tgrs::Op* op = tgrs::GetPlan(bytes.data())->ops()->Get(0);
   ASSERT_TRUE(op->output_multiplier() && op->output_shift());
   EXPECT_EQ(op->output_multiplier()->Get(0), 1 << 30);
   EXPECT_EQ(op->output_shift()->Get(0), 1);
