@@ -10,12 +10,6 @@ Perm IdentityPerm(size_t rank) {
   return p;
 }
 
-Perm RuntimeLayout(size_t rank) {
-  if (rank == 4) return {0, 2, 3, 1};  // NCHW -> NHWC
-  if (rank == 3) return {0, 2, 1};     // NCW -> NWC
-  return IdentityPerm(rank);
-}
-
 Perm InversePerm(const Perm& perm) {
   Perm inv(perm.size());
   for (size_t i = 0; i < perm.size(); ++i)

@@ -22,8 +22,9 @@ namespace tigris::emit {
 using Perm = std::vector<int64_t>;
 
 Perm IdentityPerm(size_t rank);
-// L for `rank` (identity below rank 3 and above rank 4).
-Perm RuntimeLayout(size_t rank);
+// L for `rank` (identity below rank 3 and above rank 4); ir/shape.h, where the verifier
+// reads it too.
+using ir::RuntimeLayout;
 Perm InversePerm(const Perm& perm);
 // transpose(transpose(x, first), second) == transpose(x, Compose(first, second)):
 // result[i] = first[second[i]].

@@ -91,12 +91,7 @@ void WindowAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
   a.group = static_cast<int32_t>(op.attrs.GetInt("group", 1));
   a.ceil_mode = op.attrs.GetInt("ceil_mode", 0) != 0;
   a.count_include_pad = op.attrs.GetInt("count_include_pad", 0) != 0;
-  if (op.type == OpType::kConvTranspose) {
-    if (a.group != 1) {
-      Fail(op, Status::kUnsupportedOp,
-           "grouped ConvTranspose (group " + std::to_string(a.group) +
-               "); the runtime's transposed convolution has one group");
-    }
+  if (op.type == OpType::kConvTranspose) {  // one group (passes/runtime_forms.cc)
     a.output_padding = Int32s(op, op.attrs.GetInts("output_padding", std::vector<int64_t>(n, 0)));
   }
 }
@@ -113,7 +108,9 @@ void ReshapeAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
   const bool out_keeps = PermKeepsBytes(out, RuntimeLayout(out.size()));
   if (in_keeps && out_keeps) return;
   if (!in_keeps && !out_keeps) {
-    if (in == out) return;  // same shape, same layout: a plain copy
+    // Same shape, or shapes whose runtime bytes agree ([N, C, L] -> [N, C, 1, L]): a copy.
+    if (in == out || ir::ReshapeKeepsRuntimeBytes(in, out)) return;
+    // passes/runtime_forms.cc refuses these before planning; this guards the emitter.
     Fail(op, Status::kUnsupportedOp,
          "Reshape " + ir::ShapeToString(in) + " -> " + ir::ShapeToString(out) +
              " between two channels-last layouts needs two transposes; not supported");

@@ -22,6 +22,17 @@ std::string ShapeToString(const Shape& shape);
 // permutation of shape's axes.
 bool PermKeepsBytes(const Shape& shape, const std::vector<int64_t>& perm);
 
+// The runtime's activation layout as a permutation of the IR's ONNX-order axes (numpy's
+// transpose convention): NCHW -> NHWC [0, 2, 3, 1] for rank 4, NCW -> NWC [0, 2, 1] for
+// rank 3, the identity otherwise (emit/layout.h builds the emitter's permutations on it).
+std::vector<int64_t> RuntimeLayout(size_t rank);
+
+// True when a Reshape from `in` to `out` (same element count) keeps the runtime's bytes:
+// every element sits at the same offset in the runtime layout of both shapes, so the
+// runtime copies bytes ([N, C, L] held NWC and [N, C, 1, L] held NHWC are the same bytes;
+// [N, C, H, W] -> [N, C*H*W] is not). Exact: walks both layouts once, O(elements).
+bool ReshapeKeepsRuntimeBytes(const Shape& in, const Shape& out);
+
 // The most elements one tensor may have, 2^32: far beyond any memory TiGrIS plans for,
 // and small enough that every product of extents (and times a dtype size) fits int64.
 constexpr int64_t kMaxTensorElements = int64_t{1} << 32;

@@ -36,6 +36,11 @@ void Normalize(ir::Graph& graph);
 // a tensor produced later, a tensor without a shape).
 void Verify(const ir::Graph& graph);
 
+// Verify's invariant 6 (runtime_forms.cc): throws kUnsupportedOp naming the op, tensor or
+// attribute when an op is in a form the runtime's op functions refuse (a rank above 4, an
+// integer activation, a run-time filter, a pad mode or resize transform it lacks, ...).
+void CheckRuntimeForms(const ir::Graph& graph);
+
 }  // namespace tigris::passes
 
 #endif  // TIGRIS_PASSES_PASS_H_

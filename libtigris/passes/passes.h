@@ -57,6 +57,11 @@ void GemmFlattenFold(ir::Graph& graph);         // gemm_flatten_fold.cc: a poole
                                                 //   Flatten folds into its Gemm
 void UnitTransposeFold(ir::Graph& graph);       // unit_transpose_fold.cc: a Reshape reads
                                                 //   past a Transpose of unit axes only
+void Pool1dLift(ir::Graph& graph);              // pool1d_lift.cc: a 1-D pool runs as
+                                                //   the 2-D pool over [N, C, 1, L]
+void BroadcastRankLift(ir::Graph& graph);       // broadcast_rank_lift.cc: a lower-rank
+                                                //   run-time operand of Add/Sub/Mul/Div
+                                                //   is reshaped to the output's rank
 void FullWindowPoolToGlobal(ir::Graph& graph);  // full_window_pool_to_global.cc: a pool
                                                 //   over the whole map is a global pool
 

@@ -70,6 +70,10 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       {"depthwise-conv-relabel", "Conv with group == C_in becomes DepthwiseConv",
        DepthwiseConvRelabel},
       {"conv1d-relabel", "Conv with a 1-D kernel becomes Conv1D", Conv1dRelabel},
+      // Beside it, the pools' 1-D form; before full-window-pool-to-global, which then sees a
+      // 1-D pool over the whole signal as the global pool it is.
+      {"pool1d-lift", "a 1-D MaxPool/AveragePool runs as the 2-D pool over [N, C, 1, L]",
+       Pool1dLift},
       // Reference pass 7.
       {"clip-to-relu6", "Clip(0, 6) becomes Relu6 (Clip(0, inf) becomes Relu)", ClipToRelu6},
       // Reference pass 8.
@@ -126,6 +130,12 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // Reference pass 12.
       {"output-transpose-trim", "trailing Transposes before outputs move to the host",
        OutputTransposeTrim},
+      // After every pass that makes or rewires Add/Sub/Mul/Div (sum-to-add, silu-decompose)
+      // and before input-reshape-trim, which moves the Reshape it puts on a graph input to
+      // the host.
+      {"broadcast-rank-lift",
+       "a lower-rank run-time operand of Add/Sub/Mul/Div gets the output's rank",
+       BroadcastRankLift},
       {"input-transpose-trim", "leading Transposes of graph inputs move to the host",
        InputTransposeTrim},
       // After input-transpose-trim (one trim per input, the Transpose first).

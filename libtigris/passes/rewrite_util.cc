@@ -179,4 +179,25 @@ std::vector<int64_t> TransposePermutation(const ir::Graph& graph, const ir::Op& 
   return perm;
 }
 
+ir::TensorId AddTensorLike(ir::Graph& graph, ir::TensorId like, const std::string& base,
+                           ir::Shape shape) {
+  ir::Tensor t;
+  t.name = graph.UniqueTensorName(base);
+  t.dtype = graph.tensor(like).dtype;
+  t.quant = graph.tensor(like).quant;
+  t.shape = std::move(shape);
+  return graph.AddTensor(std::move(t));
+}
+
+ir::Op MakeReshape(const std::string& name, ir::TensorId in, ir::TensorId out,
+                   const ir::Shape& shape) {
+  ir::Op op;
+  op.type = ir::OpType::kReshape;
+  op.name = name;
+  op.inputs = {in};
+  op.outputs = {out};
+  op.attrs.Set("shape", std::vector<int64_t>(shape.begin(), shape.end()));
+  return op;
+}
+
 }  // namespace tigris::passes

@@ -62,6 +62,14 @@ class OpNamer {
   std::set<std::string> taken_;
 };
 
+// A new activation like `like` (dtype, quantization) with another shape, named from `base`
+// (made unique); for the Reshapes a pass puts around an op.
+ir::TensorId AddTensorLike(ir::Graph& graph, ir::TensorId like, const std::string& base,
+                           ir::Shape shape);
+// Reshape(in) -> out to `shape`, in the attribute form every later pass and the emitter read.
+ir::Op MakeReshape(const std::string& name, ir::TensorId in, ir::TensorId out,
+                   const ir::Shape& shape);
+
 // Throws kInvalidModel naming the tensor unless it is a constant whose byte count matches
 // its shape and dtype (so element loops over it stay in bounds).
 void RequireConstantData(const ir::Tensor& tensor);

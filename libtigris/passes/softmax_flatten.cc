@@ -20,31 +20,6 @@
 #include "util/error.h"
 
 namespace tigris::passes {
-namespace {
-
-// A tensor like `like` (dtype, quantization) with another shape and a name from `base`.
-ir::TensorId Reshaped(ir::Graph& graph, ir::TensorId like, const std::string& base,
-                      ir::Shape shape) {
-  ir::Tensor t;
-  t.name = graph.UniqueTensorName(base);
-  t.dtype = graph.tensor(like).dtype;
-  t.quant = graph.tensor(like).quant;
-  t.shape = std::move(shape);
-  return graph.AddTensor(std::move(t));
-}
-
-ir::Op ReshapeOp(const std::string& name, ir::TensorId in, ir::TensorId out,
-                 const ir::Shape& shape) {
-  ir::Op op;
-  op.type = ir::OpType::kReshape;
-  op.name = name;
-  op.inputs = {in};
-  op.outputs = {out};
-  op.attrs.Set("shape", std::vector<int64_t>(shape.begin(), shape.end()));
-  return op;
-}
-
-}  // namespace
 
 void SoftmaxFlatten(ir::Graph& graph) {
   if (graph.opset == 0 || graph.opset >= 13) return;
@@ -74,15 +49,15 @@ void SoftmaxFlatten(ir::Graph& graph) {
     int64_t rows = 1, cols = 1;
     for (int64_t d = 0; d < rank; ++d) (d < axis ? rows : cols) *= shape[static_cast<size_t>(d)];
     const ir::Shape matrix = {rows, cols};
-    const ir::TensorId x2 = Reshaped(graph, x, graph.tensor(x).name + "_2d", matrix);
-    const ir::TensorId y2 = Reshaped(graph, y, graph.tensor(y).name + "_2d", matrix);
-    rewritten.push_back(ReshapeOp(namer.Unique(op.name + "_coerce"), x, x2, matrix));
+    const ir::TensorId x2 = AddTensorLike(graph, x, graph.tensor(x).name + "_2d", matrix);
+    const ir::TensorId y2 = AddTensorLike(graph, y, graph.tensor(y).name + "_2d", matrix);
+    rewritten.push_back(MakeReshape(namer.Unique(op.name + "_coerce"), x, x2, matrix));
     op.inputs = {x2};
     op.outputs = {y2};
     op.attrs.Set("axis", int64_t{1});
     const std::string name = op.name;
     rewritten.push_back(std::move(op));
-    rewritten.push_back(ReshapeOp(namer.Unique(name + "_restore"), y2, y, graph.tensor(y).shape));
+    rewritten.push_back(MakeReshape(namer.Unique(name + "_restore"), y2, y, graph.tensor(y).shape));
   }
   graph.ops = std::move(rewritten);
 }

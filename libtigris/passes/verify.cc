@@ -14,7 +14,11 @@
 //  5. a Gather is an embedding lookup, the one form the runtime executes (tgrs_gather):
 //     axis 0 of a constant float32 or int8 table of rank 1 or 2 (per-tensor quantization),
 //     by run-time int32 or int64 indices of rank <= 2. Other Gathers (of activations, or
-//     along another axis) are kUnsupportedOp naming the node and the rule.
+//     along another axis) are kUnsupportedOp naming the node and the rule;
+//  6. every op is in a form the runtime executes (runtime_forms.cc): activations of rank
+//     <= 4 in float32 or int8, constant filters, and the pool ranks, pad modes and resize
+//     transforms the runtime's op functions accept, so that a plan compile writes never
+//     meets TGRS_ERR_UNSUPPORTED_OP at run time (kUnsupportedOp naming the op and the rule).
 // Broken invariants 2-4 are kInvalidModel: they are defects of the model or of a pass.
 #include <string>
 #include <vector>
@@ -203,6 +207,7 @@ void Verify(const ir::Graph& graph) {
     CheckInt8Consistency(graph, op);
     if (op.type == ir::OpType::kGather) CheckGather(graph, op);
   }
+  CheckRuntimeForms(graph);
 }
 
 }  // namespace tigris::passes

@@ -1,6 +1,7 @@
 /*
  * Resize of H and W (ONNX Resize): nearest and linear, int8 and float32, row-windowed. Coordinates
- * follow onnxruntime's upsample code, in float: the original coordinate from the transform mode,
+ * follow onnxruntime's upsample code (align_corners follows ONNX's reference instead, below), in
+ * float: the original coordinate from the transform mode,
  * nearest rounding by mode and clamping to the input; linear clamps the coordinate to [0, len - 1]
  * and blends the two neighbours with onnxruntime's weights (0.5 / 0.5 when both neighbours are the
  * same row or column).
@@ -17,8 +18,17 @@ static float original_coord(tgrs_resize_coord coord, int32_t x, float scale, int
   switch (coord) {
     case TGRS_COORD_ASYMMETRIC:
       return xf / scale;
-    case TGRS_COORD_ALIGN_CORNERS:
-      return out_len == 1 ? 0.0f : xf * (float)(in_len - 1) / (float)(out_len - 1);
+    case TGRS_COORD_ALIGN_CORNERS: {
+      /* ONNX Resize: x * (length_original - 1) / (length_resized - 1), where the reference
+       * (onnx/reference/ops/op_resize.py) takes length_resized = scale * length_original,
+       * not rounded: downsampling 4 by 0.6 maps output 1 to 3 / 1.4 (onnxruntime uses the
+       * rounded 2 there and answers 3). When the product is the output length up to float
+       * rounding (integer ratios, and scales the compiler derived from sizes) the integer is
+       * used, so exact coordinates stay exact. */
+      float resized = scale * (float)in_len;
+      if (fabsf(resized - (float)out_len) <= 1e-4f * (float)out_len) resized = (float)out_len;
+      return resized <= 1.0f ? 0.0f : xf * (float)(in_len - 1) / (resized - 1.0f);
+    }
     case TGRS_COORD_PYTORCH_HALF_PIXEL:
       return out_len > 1 ? (xf + 0.5f) / scale - 0.5f : 0.0f;
     case TGRS_COORD_HALF_PIXEL:

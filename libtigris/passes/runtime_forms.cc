@@ -1,0 +1,242 @@
+// Invariant 6 of the normalization verifier (verify.cc): every op is in a form the runtime
+// executes. The runtime refuses anything else at run time (TGRS_ERR_UNSUPPORTED_OP or a
+// kernel's TGRS_ERR_KERNEL_REJECTED), which is too late: a plan that `compile` wrote must run,
+// and `analyze` must not call a model that fits when no plan of it can run (the verdict
+// promise). So the compiler states here, op by op, the forms the runtime's op functions
+// accept, each rule naming the runtime check it mirrors; ONNX's own conformance cases
+// (tests/conformance/onnx_conformance.py) hold the two together: a plan the runtime refuses
+// after compile accepted it fails that test.
+//
+// Until the op table of issue 38 states these forms once for compiler and runtime, this file
+// is the compiler's single statement of them.
+#include <string>
+#include <vector>
+
+#include "ir/shape.h"
+#include "ir/tensor.h"
+#include "passes/pass.h"
+#include "passes/passes.h"
+#include "passes/rewrite_util.h"
+#include "util/error.h"
+
+namespace tigris::passes {
+namespace {
+
+[[noreturn]] void Refuse(const ir::Graph& graph, const ir::Op& op, const std::string& why) {
+  throw Error(Status::kUnsupportedOp, DescribeOp(op) + " in model '" + graph.name + "': " + why);
+}
+
+std::string Quoted(const ir::Tensor& t) { return "'" + t.name + "'"; }
+
+// The activation dtypes of the runtime's kernels: float32 and int8 (runtime/src/ops_*.c
+// call tgrs_call_is_f32 / tgrs_call_is_s8 and refuse the rest). Integer tensors appear only
+// as a Gather's indices (verify.cc, invariant 5).
+bool KernelDType(ir::DType dtype) {
+  return dtype == ir::DType::kFloat32 || dtype == ir::DType::kInt8;
+}
+
+void CheckActivations(const ir::Graph& graph, const ir::Op& op) {
+  const auto check = [&](ir::TensorId id, const char* role) {
+    if (id == ir::kNoTensor || graph.IsConstant(id)) return;
+    const ir::Tensor& t = graph.tensor(id);
+    // tgrs_operand_dims (runtime/src/op_params.c): activations are held as [N, H, W, C].
+    if (t.shape.size() > 4) {
+      Refuse(graph, op,
+             std::string(role) + " " + Quoted(t) + " has rank " + std::to_string(t.shape.size()) +
+                 " (" + ir::ShapeToString(t.shape) +
+                 "); the runtime holds activations of rank <= 4");
+    }
+    if (!KernelDType(t.dtype)) {
+      Refuse(graph, op,
+             std::string(role) + " " + Quoted(t) + " is " + std::string(ir::DTypeName(t.dtype)) +
+                 " without quantization; the runtime computes float32 and quantized int8");
+    }
+  };
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    if (op.type == ir::OpType::kGather && i == 1) continue;  // indices (invariant 5)
+    check(op.inputs[i], "input");
+  }
+  for (ir::TensorId id : op.outputs) check(id, "output");
+}
+
+// Weighted ops read their filter (and bias) from the plan's weights, laid out at compile
+// time (emit/weight_layout.cc): a filter computed at run time has no layout to run with.
+void CheckConstantWeights(const ir::Graph& graph, const ir::Op& op) {
+  for (size_t i = 1; i < op.inputs.size() && i <= 2; ++i) {
+    const ir::TensorId id = op.inputs[i];
+    if (id != ir::kNoTensor && !graph.IsConstant(id)) {
+      Refuse(graph, op,
+             std::string(i == 1 ? "its weights " : "its bias ") + Quoted(graph.tensor(id)) +
+                 " are computed at run time; the runtime runs convolutions with constant "
+                 "weights and bias");
+    }
+  }
+}
+
+size_t InputRank(const ir::Graph& graph, const ir::Op& op) {
+  return graph.tensor(op.input(0)).shape.size();
+}
+
+// tgrs_op_pool (runtime/src/ops_pool.c): a rank-4 input and a 2-D window.
+void CheckPool(const ir::Graph& graph, const ir::Op& op) {
+  const size_t rank = InputRank(graph, op);
+  if (rank != 4) {
+    Refuse(graph, op,
+           "pools a rank-" + std::to_string(rank) +
+               " input; the runtime pools 2-D maps ([N, C, H, W]) only");
+  }
+}
+
+// tgrs_op_conv_transpose (runtime/src/ops_conv.c): one group.
+void CheckConvTranspose(const ir::Graph& graph, const ir::Op& op) {
+  const int64_t group = op.attrs.GetInt("group", 1);
+  if (group != 1) {
+    Refuse(graph, op,
+           "group = " + std::to_string(group) + "; the runtime's ConvTranspose has one group");
+  }
+}
+
+// tgrs_op_gemm (runtime/src/ops_dense.c): a MatMul of two activations multiplies matrices
+// ([M, K] x [K, N]); with constant B it is a fully connected layer (gemm_normalize.cc).
+void CheckMatMul(const ir::Graph& graph, const ir::Op& op) {
+  const ir::Tensor& a = graph.tensor(op.input(0));
+  const ir::Tensor& b = graph.tensor(op.input(1));
+  if (a.shape.size() < 2 || b.shape.size() < 2) {
+    Refuse(graph, op,
+           "multiplies " + ir::ShapeToString(a.shape) + " by " + ir::ShapeToString(b.shape) +
+               "; the runtime's MatMul has no vector (rank-1) operand");
+  }
+  if (b.is_constant) {
+    if (b.shape.size() != 2) {
+      Refuse(graph, op,
+             "its constant B " + Quoted(b) + " has rank " + std::to_string(b.shape.size()) +
+                 "; the runtime's fully connected layer reads a [K, N] matrix");
+    }
+    return;
+  }
+  if (a.shape.size() != 2 || b.shape.size() != 2) {
+    Refuse(graph, op,
+           "multiplies " + Quoted(a) + " " + ir::ShapeToString(a.shape) + " by " + Quoted(b) + " " +
+               ir::ShapeToString(b.shape) +
+               ", both computed at run time; the runtime multiplies two run-time operands "
+               "of rank 2 only");
+  }
+}
+
+// tgrs_op_pad (runtime/src/ops_shape.c): rank 4, N never padded, modes constant, reflect
+// and edge.
+void CheckPad(const ir::Graph& graph, const ir::Op& op) {
+  const size_t rank = InputRank(graph, op);
+  if (rank != 4) {
+    Refuse(graph, op, "pads a rank-" + std::to_string(rank) + " input; the runtime pads rank 4");
+  }
+  const std::string mode = op.attrs.GetString("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge") {
+    Refuse(graph, op,
+           "mode = '" + mode + "'; the runtime pads in modes constant, reflect and edge");
+  }
+  std::vector<int64_t> pads = op.attrs.GetInts("pads");
+  if (pads.empty() && graph.IsConstant(op.input(1))) {
+    pads = ir::ConstantAsInt64s(graph.tensor(op.input(1)));
+  }
+  if (pads.size() == 8 && (pads[0] != 0 || pads[4] != 0)) {
+    Refuse(graph, op, "pads the batch axis; the runtime pads H, W and C");
+  }
+}
+
+// resize_params (runtime/src/ops_shape.c): rank 4, the modes and coordinate transforms it
+// names.
+void CheckResize(const ir::Graph& graph, const ir::Op& op) {
+  const size_t rank = InputRank(graph, op);
+  if (rank != 4) {
+    Refuse(graph, op,
+           "resizes a rank-" + std::to_string(rank) + " input; the runtime resizes rank 4");
+  }
+  const std::string mode = op.attrs.GetString("mode", "nearest");
+  if (mode != "nearest" && mode != "linear") {
+    Refuse(graph, op, "mode = '" + mode + "'; the runtime resizes in modes nearest and linear");
+  }
+  const std::string ctm = op.attrs.GetString("coordinate_transformation_mode", "half_pixel");
+  if (ctm != "half_pixel" && ctm != "asymmetric" && ctm != "align_corners" &&
+      ctm != "pytorch_half_pixel") {
+    Refuse(graph, op,
+           "coordinate_transformation_mode = '" + ctm +
+               "'; the runtime has half_pixel, asymmetric, align_corners and pytorch_half_pixel");
+  }
+  const std::string nearest = op.attrs.GetString("nearest_mode", "round_prefer_floor");
+  if (mode == "nearest" && nearest != "round_prefer_floor" && nearest != "round_prefer_ceil" &&
+      nearest != "floor" && nearest != "ceil") {
+    Refuse(graph, op, "nearest_mode = '" + nearest + "' is not one the runtime has");
+  }
+}
+
+// The runtime's RESHAPE copies bytes, or transposes one view (emit/op_attrs.cc,
+// ReshapeAttrs): when both shapes are held channels-last and their bytes differ, the
+// reorder would need two transposes.
+void CheckReshape(const ir::Graph& graph, const ir::Op& op) {
+  const ir::Shape& in = graph.tensor(op.input(0)).shape;
+  const ir::Shape& out = graph.tensor(op.outputs[0]).shape;
+  if (ir::PermKeepsBytes(in, ir::RuntimeLayout(in.size())) ||
+      ir::PermKeepsBytes(out, ir::RuntimeLayout(out.size())) || in == out ||
+      ir::ReshapeKeepsRuntimeBytes(in, out)) {
+    return;
+  }
+  Refuse(graph, op,
+         "Reshape " + ir::ShapeToString(in) + " -> " + ir::ShapeToString(out) +
+             " between two channels-last layouts needs two transposes; the runtime's Reshape "
+             "makes one");
+}
+
+// tgrs_op_quantize (runtime/src/ops_misc.c): one scale and zero point per tensor.
+void CheckQuantizeEdge(const ir::Graph& graph, const ir::Op& op) {
+  const ir::TensorId int8_side = op.type == ir::OpType::kQuantize ? op.outputs[0] : op.input(0);
+  const ir::Tensor& t = graph.tensor(int8_side);
+  if (t.quant && t.quant->per_channel()) {
+    Refuse(graph, op,
+           Quoted(t) + " is quantized per channel (axis " + std::to_string(t.quant->axis) +
+               "); the runtime converts between float32 and int8 with one scale per tensor");
+  }
+}
+
+}  // namespace
+
+void CheckRuntimeForms(const ir::Graph& graph) {
+  for (const ir::Op& op : graph.ops) {
+    CheckActivations(graph, op);
+    switch (op.type) {
+      case ir::OpType::kConv:
+      case ir::OpType::kDepthwiseConv:
+      case ir::OpType::kConv1D:
+        CheckConstantWeights(graph, op);
+        break;
+      case ir::OpType::kConvTranspose:
+        CheckConstantWeights(graph, op);
+        CheckConvTranspose(graph, op);
+        break;
+      case ir::OpType::kMaxPool:
+      case ir::OpType::kAveragePool:
+        CheckPool(graph, op);
+        break;
+      case ir::OpType::kMatMul:
+        CheckMatMul(graph, op);
+        break;
+      case ir::OpType::kPad:
+        CheckPad(graph, op);
+        break;
+      case ir::OpType::kResize:
+        CheckResize(graph, op);
+        break;
+      case ir::OpType::kReshape:
+        CheckReshape(graph, op);
+        break;
+      case ir::OpType::kQuantize:
+      case ir::OpType::kDequantize:
+        CheckQuantizeEdge(graph, op);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace tigris::passes

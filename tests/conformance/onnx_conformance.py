@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+"""ONNX's own operator conformance cases, run through `tigris` as a user would.
+
+The onnx package ships a small model with inputs and expected outputs per operator case
+(`onnx.backend.test.case.node.collect_testcases`) and two suites of PyTorch exports
+(`onnx/backend/test/data/pytorch-{converted,operator}`). Each case is saved, compiled with
+`tigris compile -m 64M --xip`, run with `tigris run`, and output 0 is compared with the
+case's expected output: integers exactly; float within 1e-4 of the largest expected
+magnitude (issue 43) or within the case's own tolerance (onnx's backend test: rtol 1e-3,
+atol 1e-7 per element), since some expected outputs are written rounded to 4 decimals. Where the compiler needs an input to be a constant (weights, shapes,
+axes), the case is compiled a second time with inputs 1.. folded into initializers holding
+the case's data.
+
+Each case ends in one outcome:
+  skipped        a tensor type a microcontroller plan does not carry (float16, strings,
+                 sequences, ...) or more than one output: not counted
+  refused        `tigris compile` refused it with a named status (an op or attribute we
+                 do not support): allowed, and counted
+  run-refused    compile accepted the plan and `tigris run` refused it: a failure (the
+                 compiler must refuse what the runtime cannot run)
+  crashed        either tool died on a signal: a failure
+  wrong          the plan ran and output 0 differs: a failure
+  correct
+
+    onnx_conformance.py --build build            # the table
+    onnx_conformance.py --build build --check tests/conformance/expected_correct.txt
+    onnx_conformance.py --build build --write-expected tests/conformance/expected_correct.txt
+
+--check fails on any run-refused, crashed or wrong case, and on a case listed in the file
+that is no longer correct (a regression); it prints the cases that became correct so the
+list can be refreshed with --write-expected.
+"""
+import argparse
+import collections
+import concurrent.futures
+import glob
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+# Tensor element types a plan may carry at its edges (issue 43's "MCU dtypes").
+MCU_TYPES = {
+    onnx.TensorProto.FLOAT, onnx.TensorProto.INT8, onnx.TensorProto.UINT8,
+    onnx.TensorProto.INT32, onnx.TensorProto.INT64, onnx.TensorProto.BOOL
+}
+FLOAT_TOLERANCE = 1e-4  # of the largest expected magnitude (or the case's own, _compare)
+SUITES = ("node", "pytorch-converted", "pytorch-operator")
+
+
+class Case:
+    """One conformance case: a model, its inputs and its expected output 0."""
+
+    def __init__(self, suite, name, model, inputs, expected, rtol=1e-3, atol=1e-7):
+        self.suite, self.name = suite, name
+        self.model, self.inputs, self.expected = model, inputs, expected
+        self.rtol, self.atol = rtol, atol
+
+    @property
+    def key(self):
+        return f"{self.suite}/{self.name}"
+
+
+def _value_types(value_infos):
+    for vi in value_infos:
+        t = vi.type
+        if not t.HasField("tensor_type"):
+            yield None
+        else:
+            yield t.tensor_type.elem_type
+
+
+def mcu_eligible(model):
+    """A single-output model whose edge tensors are all of MCU_TYPES."""
+    graph = model.graph
+    if len(graph.output) != 1:
+        return False
+    return all(t in MCU_TYPES for t in _value_types(list(graph.input) + list(graph.output)))
+
+
+def node_cases():
+    from onnx.backend.test.case.node import collect_testcases
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for tc in collect_testcases(None):
+            if tc.model is None or not tc.data_sets:
+                continue
+            inputs, outputs = tc.data_sets[0]
+            yield Case("node", tc.name, tc.model, list(inputs), outputs[0] if outputs else None,
+                       tc.rtol, tc.atol)
+
+
+def _read_tensor(path):
+    tensor = onnx.TensorProto()
+    tensor.ParseFromString(pathlib.Path(path).read_bytes())
+    return numpy_helper.to_array(tensor)
+
+
+def data_cases(suite):
+    import onnx.backend.test
+    root = pathlib.Path(onnx.backend.test.__file__).parent / "data" / suite
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        sets = sorted(folder.glob("test_data_set_*"))
+        if not (folder / "model.onnx").exists() or not sets:
+            continue
+        model = onnx.load(folder / "model.onnx")
+        inputs = [_read_tensor(p) for p in sorted(sets[0].glob("input_*.pb"),
+                                                   key=lambda p: int(p.stem.split("_")[1]))]
+        outputs = sorted(sets[0].glob("output_*.pb"))
+        expected = _read_tensor(outputs[0]) if outputs else None
+        yield Case(suite, folder.name, model, inputs, expected)
+
+
+def all_cases(suites):
+    for suite in suites:
+        yield from (node_cases() if suite == "node" else data_cases(suite))
+
+
+def _fold_inputs(model, inputs):
+    """The model with graph inputs 1.. turned into initializers holding the case's data."""
+    folded = onnx.ModelProto()
+    folded.CopyFrom(model)
+    graph = folded.graph
+    keep = [graph.input[0]] if graph.input else []
+    for vi, value in zip(list(graph.input)[1:], inputs[1:]):
+        graph.initializer.append(numpy_helper.from_array(np.asarray(value), vi.name))
+    del graph.input[:]
+    graph.input.extend(keep)
+    return folded, inputs[:1]
+
+
+_STATUS = re.compile(r"\b(TIGRIS_[A-Z_]+|TGRS_[A-Z_]+)\b")
+
+
+def _first_line(text):
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            return line[:200]
+    return ""
+
+
+def _compile(tigris, model, workdir, tag):
+    model_path = workdir / f"{tag}.onnx"
+    plan_path = workdir / f"{tag}.tgrs"
+    onnx.save(model, model_path)
+    proc = subprocess.run(
+        [tigris, "compile", str(model_path), "-m", "64M", "--xip", "-o", str(plan_path)],
+        capture_output=True, text=True, timeout=120)
+    return proc, plan_path
+
+
+def _compare(expected, actual, rtol, atol):
+    """None when output 0 matches; otherwise why not."""
+    if expected.size != actual.size:
+        return f"shape {list(actual.shape)} != {list(expected.shape)}"
+    exp = expected.reshape(-1)
+    act = actual.reshape(-1)
+    if exp.dtype.kind == "f":
+        act = act.astype(np.float64)
+        exp = exp.astype(np.float64)
+        same_nan = np.isnan(exp) == np.isnan(act)
+        finite = np.isfinite(exp)
+        same_inf = np.where(np.isinf(exp), exp == act, True)
+        largest = np.max(np.abs(exp[finite])) if finite.any() else 0.0
+        tol = np.maximum(FLOAT_TOLERANCE * largest, atol + rtol * np.abs(exp))
+        close = np.where(finite, np.abs(np.nan_to_num(act - exp)) <= tol, True)
+        close &= ~(finite & ~np.isfinite(act))
+        bad = ~(same_nan & same_inf & close)
+        if bad.any():
+            i = int(np.argmax(bad))
+            return f"{int(bad.sum())} of {exp.size} differ (e.g. [{i}] {act[i]} vs {exp[i]})"
+        return None
+    if not np.array_equal(exp.astype(np.int64), act.astype(np.int64)):
+        bad = exp.astype(np.int64) != act.astype(np.int64)
+        i = int(np.argmax(bad))
+        return f"{int(bad.sum())} of {exp.size} differ (e.g. [{i}] {act[i]} vs {exp[i]})"
+    return None
+
+
+def run_case(tigris, case, scratch):
+    """(outcome, detail, folded) for one case."""
+    if case.expected is None or not mcu_eligible(case.model):
+        return "skipped", "", False
+    workdir = pathlib.Path(tempfile.mkdtemp(dir=scratch))
+    try:
+        model, inputs, folded = case.model, case.inputs, False
+        proc, plan = _compile(tigris, model, workdir, "as_is")
+        if proc.returncode < 0:
+            return "crashed", f"compile: signal {-proc.returncode}", folded
+        if proc.returncode != 0 and len(case.model.graph.input) > 1:
+            model, inputs = _fold_inputs(case.model, case.inputs)
+            retry, plan2 = _compile(tigris, model, workdir, "folded")
+            if retry.returncode < 0:
+                return "crashed", f"compile: signal {-retry.returncode}", True
+            if retry.returncode == 0:
+                proc, plan, folded = retry, plan2, True
+        if proc.returncode != 0:
+            return "refused", _first_line(proc.stderr + proc.stdout), folded
+        args = [tigris, "run", str(plan)]
+        for i, value in enumerate(inputs):
+            path = workdir / f"input_{i}.npy"
+            np.save(path, np.asarray(value))
+            args += ["--input", str(path)]
+        out_path = workdir / "output_0.npy"
+        args += ["--output", str(out_path)]
+        run = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        if run.returncode < 0:
+            return "crashed", f"run: signal {-run.returncode}", folded
+        if run.returncode != 0:
+            return "run-refused", _first_line(run.stderr + run.stdout), folded
+        why = _compare(np.asarray(case.expected), np.load(out_path), case.rtol, case.atol)
+        return ("wrong", why, folded) if why else ("correct", "", folded)
+    except subprocess.TimeoutExpired as e:
+        return "crashed", f"timeout: {' '.join(e.cmd[:2])}", False
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _worker(args):
+    tigris, case, scratch = args
+    return case.key, run_case(tigris, case, scratch)
+
+
+OUTCOMES = ("refused", "run-refused", "crashed", "wrong", "correct")
+FAILURES = ("run-refused", "crashed", "wrong")
+
+
+def table(results):
+    counts = collections.defaultdict(collections.Counter)
+    for key, (outcome, _, _) in results.items():
+        counts[key.split("/")[0]][outcome] += 1
+    lines = [f"{'suite':<20} {'cases':>6} {'compiled':>9} {'ran':>6} {'correct':>8} "
+             f"{'refused at run':>15} {'wrong':>6} {'crashed':>8}"]
+    for suite in SUITES:
+        c = counts.get(suite)
+        if not c:
+            continue
+        cases = sum(c[o] for o in OUTCOMES)
+        compiled = cases - c["refused"] - c["crashed"]
+        ran = c["wrong"] + c["correct"]
+        lines.append(f"{suite:<20} {cases:>6} {compiled:>9} {ran:>6} {c['correct']:>8} "
+                     f"{c['run-refused']:>15} {c['wrong']:>6} {c['crashed']:>8}")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("--build", default="build", help="the build folder (bin/tigris)")
+    parser.add_argument("--tigris", help="the tigris command (default: BUILD/bin/tigris)")
+    parser.add_argument("--suite", action="append", choices=SUITES,
+                        help="run only this suite (repeatable; default: all)")
+    parser.add_argument("-k", dest="pattern", help="only cases whose name matches this regex")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--check", metavar="FILE",
+                        help="fail on any run-refused, crashed or wrong case, or on a case "
+                        "in FILE that is no longer correct")
+    parser.add_argument("--write-expected", metavar="FILE",
+                        help="write the correct cases' names to FILE")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="list every counted case with its outcome and detail")
+    args = parser.parse_args()
+
+    tigris = args.tigris or str(pathlib.Path(args.build) / "bin" / "tigris")
+    if not os.access(tigris, os.X_OK):
+        sys.exit(f"onnx_conformance: no tigris command at {tigris} (build first, or --tigris)")
+    pattern = re.compile(args.pattern) if args.pattern else None
+    cases = [c for c in all_cases(args.suite or SUITES) if not pattern or pattern.search(c.name)]
+    print(f"onnx {onnx.__version__}: {len(cases)} cases, {args.jobs} jobs", flush=True)
+
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="tigris-conformance-") as scratch:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            work = ((tigris, c, scratch) for c in cases)
+            for done, (key, result) in enumerate(pool.map(_worker, work, chunksize=8), 1):
+                if result[0] != "skipped":
+                    results[key] = result
+                if done % 200 == 0:
+                    print(f"  {done}/{len(cases)}", flush=True)
+
+    for key in sorted(results):
+        outcome, detail, folded = results[key]
+        if args.verbose or outcome in FAILURES:
+            fold = " (inputs 1.. folded)" if folded else ""
+            print(f"{outcome:<12} {key}{fold}: {detail}")
+    print()
+    print("\n".join(table(results)))
+
+    correct = sorted(k for k, r in results.items() if r[0] == "correct")
+    if args.write_expected:
+        pathlib.Path(args.write_expected).write_text(
+            "# ONNX conformance cases that pass (tests/conformance/onnx_conformance.py\n"
+            f"# --write-expected), onnx {onnx.__version__}.\n" + "".join(f"{k}\n" for k in correct))
+        print(f"wrote {len(correct)} cases to {args.write_expected}")
+    if args.check:
+        listed = [l.strip() for l in pathlib.Path(args.check).read_text().splitlines()
+                  if l.strip() and not l.startswith("#")]
+        failures = [k for k, r in results.items() if r[0] in FAILURES]
+        selected = {c.key for c in cases}
+        lost = [k for k in listed if k in selected and results.get(k, ("skipped",))[0] != "correct"]
+        gained = sorted(set(correct) - set(listed))
+        for k in lost:
+            print(f"REGRESSION {k}: {results.get(k, ('not run',))[0]}")
+        if gained:
+            print(f"{len(gained)} cases now correct that {args.check} does not list "
+                  "(refresh it with --write-expected):")
+            for k in gained:
+                print(f"  {k}")
+        if failures or lost:
+            print(f"FAILED: {len(failures)} run-refused/crashed/wrong, {len(lost)} regressions")
+            return 1
+        print("OK: no plan refused at run time, none wrong, no regression")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
