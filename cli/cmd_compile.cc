@@ -63,7 +63,13 @@ const char kCompileHelp[] =
     "  --emit-c DIR            also write DIR/NAME.h and DIR/NAME.c (NAME: the output's\n"
     "                          stem): the plan as an aligned const array in a section\n"
     "                          named after its memory, and per arena memory its size,\n"
-    "                          alignment and tgrs_bind_arena index (docs/memories.md)\n"
+    "                          alignment and tgrs_bind_arena index (docs/memories.md);\n"
+    "                          names are stripped then unless --keep-names\n"
+    "  --strip-names           leave op names and the names of tensors other than the\n"
+    "                          graph's inputs and outputs out of the plan (tf2onnx's\n"
+    "                          are hundreds of bytes each); inspect and errors print\n"
+    "                          indices instead (docs/plan-format.md, \"Names\")\n"
+    "  --keep-names            keep every name, also with --emit-c\n"
     "  -h, --help              show this help\n";
 
 uint64_t ParseSize(const std::string& text, const char* what) {
@@ -121,7 +127,8 @@ int RunCompile(int argc, char** argv) {
   options.push_back({"--emit-c"});
   options.push_back({"--state"});
   options.push_back({"--rules"});
-  std::vector<std::vector<std::string>> flags = {{"--xip"}, {"-h", "--help"}};
+  std::vector<std::vector<std::string>> flags = {
+      {"--xip"}, {"--strip-names"}, {"--keep-names"}, {"-h", "--help"}};
   for (std::vector<std::string>& spelling : LayoutFlagSpellings()) flags.push_back(spelling);
   Args args(flags, options);
   args.Parse(argc, argv, 2);
@@ -174,6 +181,13 @@ int RunCompile(int argc, char** argv) {
         "be combined with -c lz4");
   }
   ApplyLayoutChoice(ParseLayoutOptions(args), &plan_options);
+  if (args.Flag("--strip-names") && args.Flag("--keep-names")) {
+    throw UsageError("--strip-names and --keep-names contradict each other");
+  }
+  // A firmware's array holds the plan in flash: names are for people at a host, so --emit-c
+  // leaves them out unless asked.
+  plan_options.strip_names = args.Flag("--strip-names") ||
+                             (!args.Values("--emit-c").empty() && !args.Flag("--keep-names"));
   if (args.Values("-o").size() != 1) throw UsageError("compile needs exactly one -o OUT.tgrs");
   if (args.Values("--emit-c").size() > 1) throw UsageError("--emit-c is given more than once");
   if (!args.Values("--emit-c").empty() &&

@@ -72,8 +72,10 @@ std::string TensorLabel(const tgrs_plan& plan, int32_t index) {
   if (index < 0 || tgrs_plan_get_tensor(&plan, static_cast<uint32_t>(index), &t) != TGRS_OK) {
     return "-";
   }
-  std::string label = std::string(t.name) + " " + (t.shape.count ? Ints(t.shape, "x") : "scalar") +
-                      " " + tgrs_dtype_name(t.dtype);
+  // A plan compiled with --strip-names keeps only the graph's inputs' and outputs' names.
+  const std::string name = t.name[0] ? t.name : "#" + std::to_string(index);
+  std::string label =
+      name + " " + (t.shape.count ? Ints(t.shape, "x") : "scalar") + " " + tgrs_dtype_name(t.dtype);
   if (t.host_dtype != t.dtype)
     label += std::string(" (caller: ") + tgrs_dtype_name(t.host_dtype) + ")";
   return label;
@@ -200,8 +202,8 @@ void PrintOps(const tgrs_plan& p) {
   for (uint32_t i = 0; i < tgrs_plan_op_count(&p); ++i) {
     tgrs_plan_op op;
     if (tgrs_plan_get_op(&p, i, &op) != TGRS_OK) continue;
-    std::printf("  %4u  %-20s %-24s in %s -> out %s\n", i, tgrs_op_code_name(op.code), op.name,
-                Ints(op.inputs).c_str(), Ints(op.outputs).c_str());
+    std::printf("  %4u  %-20s %-24s in %s -> out %s\n", i, tgrs_op_code_name(op.code),
+                op.name[0] ? op.name : "-", Ints(op.inputs).c_str(), Ints(op.outputs).c_str());
   }
 }
 
@@ -210,8 +212,8 @@ void PrintTensorsAndWeights(const tgrs_plan& p) {
   for (uint32_t i = 0; i < tgrs_plan_tensor_count(&p); ++i) {
     tgrs_plan_tensor t;
     if (tgrs_plan_get_tensor(&p, i, &t) != TGRS_OK) continue;
-    std::printf("  %4u  %-32s %-8s %-14s %8u B", i, t.name, tgrs_dtype_name(t.dtype),
-                Ints(t.shape, "x").c_str(), tgrs_plan_tensor_bytes(&t));
+    std::printf("  %4u  %-32s %-8s %-14s %8u B", i, t.name[0] ? t.name : "-",
+                tgrs_dtype_name(t.dtype), Ints(t.shape, "x").c_str(), tgrs_plan_tensor_bytes(&t));
     if (t.weight >= 0) std::printf("  weight %d", t.weight);
     if (t.scale.count == 1) {
       std::printf("  scale %g zp %d", static_cast<double>(t.scale.data[0]),

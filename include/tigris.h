@@ -396,7 +396,7 @@ typedef enum tigris_weights {
   TIGRIS_WEIGHTS_STAGED = 3
 } tigris_weights;
 
-#define TIGRIS_PLAN_OPTIONS_VERSION 5
+#define TIGRIS_PLAN_OPTIONS_VERSION 6
 typedef struct tigris_plan_options {
   int version;          /* TIGRIS_PLAN_OPTIONS_VERSION */
   uint64_t fast_bytes;  /* SRAM budget, required, > 0 */
@@ -429,12 +429,17 @@ typedef struct tigris_plan_options {
   /* Since version 5, as in tigris_analyze_options (version 4). */
   tigris_objective objective;
   double max_recompute_percent;
+  /* Since version 6: nonzero leaves op names and the names of tensors other than the
+   * graph's inputs and outputs out of the plan (docs/plan-format.md, "Names"): tf2onnx's
+   * names are hundreds of bytes each. Readers print indices instead. */
+  int strip_names;
 } tigris_plan_options;
 
-#define TIGRIS_PLAN_OPTIONS_INIT                                                                 \
-  {                                                                                              \
-    TIGRIS_PLAN_OPTIONS_VERSION, 0, 0, 0, TIGRIS_WEIGHTS_AUTO, TIGRIS_COMPRESSION_NONE,          \
-        TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL, NULL, NULL, NULL, 1, TIGRIS_OBJECTIVE_NONE, -1.0 \
+#define TIGRIS_PLAN_OPTIONS_INIT                                                                  \
+  {                                                                                               \
+    TIGRIS_PLAN_OPTIONS_VERSION, 0, 0, 0, TIGRIS_WEIGHTS_AUTO, TIGRIS_COMPRESSION_NONE,           \
+        TIGRIS_LAYOUT_GREEDY, 10.0, NULL, NULL, NULL, NULL, NULL, 1, TIGRIS_OBJECTIVE_NONE, -1.0, \
+        0                                                                                         \
   }
 TIGRIS_API tigris_status tigris_plan_options_init(tigris_plan_options* opts, int version);
 

@@ -108,7 +108,8 @@ size_t AnalyzeOptionsSize(int version) {
 }
 
 size_t PlanOptionsSize(int version) {
-  if (version >= 5) return sizeof(tigris_plan_options);
+  if (version >= 6) return sizeof(tigris_plan_options);
+  if (version == 5) return offsetof(tigris_plan_options, strip_names);
   if (version == 4) return offsetof(tigris_plan_options, objective);
   if (version == 3) return offsetof(tigris_plan_options, fdt);
   return version == 2 ? offsetof(tigris_plan_options, state)

@@ -72,6 +72,7 @@ emit::EmitOptions ToEmitOptions(const tigris_plan_options* options) {
   out.copy_where_faster = options->xip == TIGRIS_WEIGHTS_AUTO;
   out.stage_constants = options->xip == TIGRIS_WEIGHTS_STAGED;
   if (staged_known) out.state = ParseStatePairs(options->state);
+  if (options->version >= 6) out.strip_names = options->strip_names != 0;
   switch (options->compression) {
     case TIGRIS_COMPRESSION_NONE:
       break;

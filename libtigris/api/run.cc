@@ -34,8 +34,13 @@ std::string ShapeText(tgrs_i32s shape) {
   return s.empty() ? "scalar" : s;
 }
 
+// " 'name'", or nothing for a plan compiled with --strip-names (the index says which).
+std::string QuotedName(const char* name) {
+  return name[0] ? std::string(" '") + name + "'" : std::string();
+}
+
 std::string TensorText(const char* role, size_t index, const tgrs_plan_tensor& t) {
-  return std::string(role) + " " + std::to_string(index) + " '" + t.name + "' (" +
+  return std::string(role) + " " + std::to_string(index) + QuotedName(t.name) + " (" +
          ShapeText(t.onnx_shape.count ? t.onnx_shape : t.shape) + " " +
          tgrs_dtype_name(t.host_dtype) + ")";
 }
@@ -248,7 +253,7 @@ void RunPlan(const void* plan_bytes, size_t plan_size, const tigris_run_options*
     } else if (run_stats.failed_op >= 0) {
       tgrs_plan_op op;
       tgrs_plan_get_op(&plan, static_cast<uint32_t>(run_stats.failed_op), &op);
-      where = "op " + std::to_string(run_stats.failed_op) + " '" + op.name + "' (" +
+      where = "op " + std::to_string(run_stats.failed_op) + QuotedName(op.name) + " (" +
               tgrs_op_code_name(op.code) + ") in stage " + std::to_string(run_stats.failed_stage);
       if (run_stats.kernel_status) {
         where += ", kernel status " + std::to_string(run_stats.kernel_status);

@@ -376,7 +376,10 @@ class Writer {
       }
       host_dtype = tgrs::DType::UINT8;
     }
-    return tgrs::CreateTensor(b_, b_.CreateString(name), PlanDType(t),
+    // --strip-names: only the graph's inputs and outputs keep theirs (the caller's handles;
+    // docs/plan-format.md, "Names"); readers print indices for the rest.
+    const bool named = !o_.strip_names || is_input || is_output;
+    return tgrs::CreateTensor(b_, named ? b_.CreateString(name) : 0, PlanDType(t),
                               b_.CreateVector(I32s(shape, "tensor '" + t.name + "' shape")), q,
                               store_.tensor_weight[i], Vec(b_, host_perm), Vec(b_, onnx_shape),
                               host_dtype);
@@ -395,7 +398,7 @@ class Writer {
         b_, kernel, strides, pads, dilations, a.group, a.axis, perm, shape, a.alpha, a.beta,
         a.gamma, a.min, a.max, scales, mode, ctm, nearest, a.count_include_pad, a.ceil_mode, axes,
         a.keepdims, output_padding, a.pad_value, view_shape, a.bias, starts);
-    const auto name = b_.CreateString(r.name);
+    const auto name = o_.strip_names ? 0 : b_.CreateString(r.name);
     const auto inputs = b_.CreateVector(r.inputs), outputs = b_.CreateVector(r.outputs);
     return tgrs::CreateOp(b_, r.code, name, inputs, outputs, attrs, r.activation,
                           Vec(b_, r.output_multiplier), Vec(b_, r.output_shift), r.act_min,

@@ -51,6 +51,9 @@ struct EmitOptions {
   // Plan.memories' names for FAST, SLOW, FLASH, STATE, CONSTANTS and PINNED: the target's
   // memories holding them (emit/compile.h, CompileForTarget), else the roles.
   std::array<std::string, 6> memory_names{"fast", "slow", "flash", "state", "constants", "pinned"};
+  // Leave op names and the names of tensors other than the graph's inputs and outputs out
+  // of the plan (compile --strip-names; docs/plan-format.md, "Names").
+  bool strip_names = false;
 };
 
 struct EmittedPlan {

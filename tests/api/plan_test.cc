@@ -49,6 +49,26 @@ TEST(PlanApiTest, OptionsInitGivesTheDefaults) {
   EXPECT_EQ(tigris_plan_options_init(nullptr, 1), TIGRIS_ERR_INVALID_ARGUMENT);
 }
 
+// Version 6's strip_names: the plan loses its op and intermediate tensor names; a version-5
+// caller's struct ends before the field, which is then not read (and names stay).
+TEST(PlanApiTest, StripNamesSinceVersionSix) {
+  ModelPtr m = Load("mnist8.onnx");
+  const auto emitted_size = [&](tigris_plan_options o) {
+    tigris_execution_plan* raw = nullptr;
+    EXPECT_EQ(tigris_plan(&raw, m.get(), &o), TIGRIS_OK) << tigris_last_error();
+    PlanPtr p(raw);
+    return tigris_plan_file_bytes(p.get());
+  };
+  tigris_plan_options o = Options(64 * 1024);
+  EXPECT_EQ(o.strip_names, 0);
+  const uint64_t named = emitted_size(o);
+  o.strip_names = 1;
+  const uint64_t stripped = emitted_size(o);
+  EXPECT_LT(stripped, named);
+  o.version = 5;  // strip_names lies past a version-5 struct and is not read
+  EXPECT_EQ(emitted_size(o), named);
+}
+
 TEST(PlanApiTest, PlansEmitsAndWrites) {
   ModelPtr m = Load("mnist8.onnx");
   tigris_plan_options o = Options(64 * 1024);

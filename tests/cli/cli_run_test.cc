@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,42 @@ TEST_F(CliRunTest, DumpsEveryOpOutputWithAnIndex) {
   const std::string y = slurp(Tmp("y.npy"));
   EXPECT_FALSE(y.empty());
   EXPECT_EQ(slurp(dir + "/004_Plus214_Output_0.npy"), y);
+}
+
+// compile --strip-names: a smaller plan with only the caller's names (the graph's input and
+// output), inspect printing indices for the rest, the same output bytes as the named plan.
+TEST_F(CliRunTest, StrippedNamesChangeNothingButTheBytesOfNames) {
+  auto compiled = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx") +
+                             " -m 8K --xip --strip-names -o " + Tmp("stripped.tgrs"));
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
+  EXPECT_LT(std::filesystem::file_size(Tmp("stripped.tgrs")),
+            std::filesystem::file_size(Tmp("mnist8.tgrs")));
+  auto inspect = RunCommand(TigrisCli() + " inspect " + Tmp("stripped.tgrs") + " --json");
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  const nlohmann::json plan = nlohmann::json::parse(inspect.out);
+  for (const nlohmann::json& op : plan.at("ops")) EXPECT_EQ(op.at("name"), "") << op;
+  size_t named = 0;
+  for (const nlohmann::json& t : plan.at("tensors"))
+    named += !t.at("name").get<std::string>().empty();
+  EXPECT_EQ(named, 2u);  // Input3 and Plus214_Output_0
+  auto text = RunCommand(TigrisCli() + " inspect " + Tmp("stripped.tgrs"));
+  EXPECT_NE(text.out.find("tensor    #"), std::string::npos) << text.out;
+  auto slurp = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  for (const char* plan_file : {"mnist8.tgrs", "stripped.tgrs"}) {
+    auto r = RunCommand(TigrisCli() + " run " + Tmp(plan_file) + " -i " + Tmp("x.npy") + " -o " +
+                        Tmp(std::string("y_") + plan_file + ".npy"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const std::string named_y = slurp(Tmp("y_mnist8.tgrs.npy"));
+  EXPECT_FALSE(named_y.empty());
+  EXPECT_EQ(slurp(Tmp("y_stripped.tgrs.npy")), named_y);
+  auto both = RunCommand(TigrisCli() + " compile " + SharedOnnxModel("mnist8.onnx") +
+                         " -m 8K --strip-names --keep-names -o " + Tmp("both.tgrs"));
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("contradict"), std::string::npos) << both.err;
 }
 
 TEST_F(CliRunTest, DumpDirectoryErrors) {

@@ -16,6 +16,8 @@ Each case ends in one outcome:
                  sequences, ...) or more than one output: not counted
   refused        `tigris compile` refused it with a named status (an op or attribute we
                  do not support): allowed, and counted
+  verdict-broken `tigris analyze -m 64M` and `tigris compile` disagree on a model (one
+                 fits, the other refuses): a failure (the verdict promise, issue 37)
   run-refused    compile accepted the plan and `tigris run` refused it: a failure (the
                  compiler must refuse what the runtime cannot run)
   crashed        either tool died on a signal: a failure
@@ -26,7 +28,7 @@ Each case ends in one outcome:
     onnx_conformance.py --build build --check tests/conformance/expected_correct.txt
     onnx_conformance.py --build build --write-expected tests/conformance/expected_correct.txt
 
---check fails on any run-refused, crashed or wrong case, and on a case listed in the file
+--check fails on any run-refused, crashed, wrong or verdict-broken case, and on a case listed in the file
 that is no longer correct (a regression); it prints the cases that became correct so the
 list can be refreshed with --write-expected.
 """
@@ -148,13 +150,27 @@ def _first_line(text):
     return ""
 
 
+class VerdictBroken(Exception):
+    """analyze and compile disagree on one model."""
+
+
 def _compile(tigris, model, workdir, tag):
+    """compile's CompletedProcess and the plan's path, after checking that analyze at the
+    same budget gives the same verdict (it fits <=> compile writes a plan)."""
     model_path = workdir / f"{tag}.onnx"
     plan_path = workdir / f"{tag}.tgrs"
     onnx.save(model, model_path)
     proc = subprocess.run(
         [tigris, "compile", str(model_path), "-m", "64M", "--xip", "-o", str(plan_path)],
         capture_output=True, text=True, timeout=120)
+    if proc.returncode >= 0:
+        analysis = subprocess.run([tigris, "analyze", str(model_path), "-m", "64M", "--json"],
+                                  capture_output=True, text=True, timeout=120)
+        fits = analysis.returncode == 0 and '"verdict": "needs_work"' not in analysis.stdout
+        if fits != (proc.returncode == 0):
+            said = "fits" if fits else _first_line(analysis.stderr) or "does not fit"
+            raise VerdictBroken(f"{tag}: analyze: {said}; compile: "
+                                f"{_first_line(proc.stderr + proc.stdout) or 'wrote the plan'}")
     return proc, plan_path
 
 
@@ -219,6 +235,8 @@ def run_case(tigris, case, scratch):
             return "run-refused", _first_line(run.stderr + run.stdout), folded
         why = _compare(np.asarray(case.expected), np.load(out_path), case.rtol, case.atol)
         return ("wrong", why, folded) if why else ("correct", "", folded)
+    except VerdictBroken as e:
+        return "verdict-broken", str(e), False
     except subprocess.TimeoutExpired as e:
         return "crashed", f"timeout: {' '.join(e.cmd[:2])}", False
     finally:
@@ -230,8 +248,8 @@ def _worker(args):
     return case.key, run_case(tigris, case, scratch)
 
 
-OUTCOMES = ("refused", "run-refused", "crashed", "wrong", "correct")
-FAILURES = ("run-refused", "crashed", "wrong")
+OUTCOMES = ("refused", "verdict-broken", "run-refused", "crashed", "wrong", "correct")
+FAILURES = ("verdict-broken", "run-refused", "crashed", "wrong")
 
 
 def table(results):
@@ -239,16 +257,17 @@ def table(results):
     for key, (outcome, _, _) in results.items():
         counts[key.split("/")[0]][outcome] += 1
     lines = [f"{'suite':<20} {'cases':>6} {'compiled':>9} {'ran':>6} {'correct':>8} "
-             f"{'refused at run':>15} {'wrong':>6} {'crashed':>8}"]
+             f"{'refused at run':>15} {'wrong':>6} {'crashed':>8} {'analyze != compile':>19}"]
     for suite in SUITES:
         c = counts.get(suite)
         if not c:
             continue
         cases = sum(c[o] for o in OUTCOMES)
-        compiled = cases - c["refused"] - c["crashed"]
+        compiled = cases - c["refused"] - c["crashed"] - c["verdict-broken"]
         ran = c["wrong"] + c["correct"]
         lines.append(f"{suite:<20} {cases:>6} {compiled:>9} {ran:>6} {c['correct']:>8} "
-                     f"{c['run-refused']:>15} {c['wrong']:>6} {c['crashed']:>8}")
+                     f"{c['run-refused']:>15} {c['wrong']:>6} {c['crashed']:>8} "
+                     f"{c['verdict-broken']:>19}")
     return lines
 
 
@@ -263,7 +282,7 @@ def main():
     parser.add_argument("-k", dest="pattern", help="only cases whose name matches this regex")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--check", metavar="FILE",
-                        help="fail on any run-refused, crashed or wrong case, or on a case "
+                        help="fail on any run-refused, crashed, wrong or verdict-broken case, or on a case "
                         "in FILE that is no longer correct")
     parser.add_argument("--write-expected", metavar="FILE",
                         help="write the correct cases' names to FILE")
@@ -317,9 +336,10 @@ def main():
             for k in gained:
                 print(f"  {k}")
         if failures or lost:
-            print(f"FAILED: {len(failures)} run-refused/crashed/wrong, {len(lost)} regressions")
+            print(f"FAILED: {len(failures)} run-refused/crashed/wrong/verdict-broken, "
+                  f"{len(lost)} regressions")
             return 1
-        print("OK: no plan refused at run time, none wrong, no regression")
+        print("OK: no plan refused at run time, none wrong, analyze == compile, no regression")
     return 0
 
 

@@ -84,6 +84,19 @@ def test_loaded_plan_runs_like_the_compiled_one(model_path, tmp_path):
             assert [a.tobytes() for a in got.values()] == [a.tobytes() for a in want.values()]
 
 
+def test_stripped_names_keep_the_callers_and_the_output(model_path):
+    with tigris.load(model_path) as model, \
+            model.plan(fast="16K", xip=True) as named, \
+            model.plan(fast="16K", xip=True, strip_names=True) as stripped:
+        assert len(stripped.emit()) < len(named.emit())
+        assert stripped.inputs() == named.inputs() and stripped.outputs() == named.outputs()
+        (spec,) = named.inputs()
+        x = np.linspace(-1, 1, int(np.prod(spec["shape"])), dtype=np.float32)
+        feed = {spec["name"]: x.reshape(spec["shape"])}
+        got, want = stripped.run(feed), named.run(feed)
+        assert [a.tobytes() for a in got.values()] == [a.tobytes() for a in want.values()]
+
+
 def test_int8_plan_quantizes_floats_and_dequantizes_on_request(int8_model, cli, tmp_path):
     with tigris.load(int8_model) as model, model.plan(fast="64K", xip=True) as plan:
         (spec,) = plan.inputs()

@@ -352,7 +352,8 @@ class Model(_Handle):
              layout: str = "greedy", time_limit: float = 10.0, weights: str = "auto",
              state: Optional[Mapping[str, str]] = None, target: Optional[PathLike] = None,
              rules: Optional[PathLike] = None, fdt: bool = True,
-             objective: Optional[str] = None, max_recompute: Optional[float] = None) -> Plan:
+             objective: Optional[str] = None, max_recompute: Optional[float] = None,
+             strip_names: bool = False) -> Plan:
         """Compiles an execution plan. weights says where the runtime reads weights from,
         as `tigris compile --weights`: "auto" (the default: in place, copied into the fast
         arena by the stages where they fit and are read more than once), "in-place",
@@ -364,7 +365,9 @@ class Model(_Handle):
         invokes; Plan.run stays stateless: pass h yourself). target="part.yaml" gives
         the part's memories instead of fast/slow/flash, and rules="rules.yaml" places
         tensors in them (`--target`, `--rules`; docs/memories.md); Plan.memories() then
-        says what each memory holds. fdt, objective and max_recompute as in analyze."""
+        says what each memory holds. fdt, objective and max_recompute as in analyze.
+        strip_names=True leaves op names and intermediate tensors' names out of the plan
+        (`tigris compile --strip-names`)."""
         _check_budgets(fast, slow, flash, target, rules)
         if xip is not None:
             weights = "in-place" if xip else "copy"
@@ -386,6 +389,7 @@ class Model(_Handle):
         _set_layout(options, layout, time_limit)
         options.fdt = 1 if fdt else 0
         _set_search(options, objective, max_recompute)
+        options.strip_names = 1 if strip_names else 0
         pairs = []
         for name_in, name_out in (state or {}).items():
             if any(c in str(n) for n in (name_in, name_out) for c in ",="):

@@ -74,6 +74,7 @@ int main(void) {
   OFF(tigris_plan_options, fdt);
   OFF(tigris_plan_options, objective);
   OFF(tigris_plan_options, max_recompute_percent);
+  OFF(tigris_plan_options, strip_names);
   SIZE(tigris_run_io);
   OFF(tigris_run_io, version);
   OFF(tigris_run_io, dtype);

@@ -77,7 +77,7 @@ pub const TIGRIS_LOAD_OPTIONS_VERSION: c_int = 1;
 pub const TIGRIS_OP_INFO_VERSION: c_int = 1;
 pub const TIGRIS_TENSOR_INFO_VERSION: c_int = 1;
 pub const TIGRIS_ANALYZE_OPTIONS_VERSION: c_int = 4;
-pub const TIGRIS_PLAN_OPTIONS_VERSION: c_int = 5;
+pub const TIGRIS_PLAN_OPTIONS_VERSION: c_int = 6;
 pub const TIGRIS_RUN_IO_VERSION: c_int = 1;
 pub const TIGRIS_RUN_OPTIONS_VERSION: c_int = 1;
 pub const TIGRIS_RUN_STATS_VERSION: c_int = 2;
@@ -214,6 +214,8 @@ pub struct tigris_plan_options {
     // Since version 5, as in tigris_analyze_options (version 4).
     pub objective: tigris_objective,
     pub max_recompute_percent: f64,
+    // Since version 6: nonzero leaves op and intermediate tensor names out of the plan.
+    pub strip_names: c_int,
 }
 
 impl Default for tigris_plan_options {
@@ -236,6 +238,7 @@ impl Default for tigris_plan_options {
             fdt: 0,
             objective: TIGRIS_OBJECTIVE_NONE,
             max_recompute_percent: 0.0,
+            strip_names: 0,
         }
     }
 }

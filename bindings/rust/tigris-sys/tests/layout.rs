@@ -292,6 +292,10 @@ fn field_offsets_match_c() {
         c::OFFSET_tigris_plan_options_max_recompute_percent
     );
     assert_eq!(
+        offset_of!(tigris_plan_options, strip_names),
+        c::OFFSET_tigris_plan_options_strip_names
+    );
+    assert_eq!(
         offset_of!(tigris_run_io, version),
         c::OFFSET_tigris_run_io_version
     );
