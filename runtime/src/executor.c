@@ -12,34 +12,6 @@
 
 const char* tgrs_executor_status_name(tgrs_status status) { return tgrs_status_name(status); }
 
-tgrs_status tgrs_exec_fail(tgrs_exec* ex, tgrs_status status, int32_t op) {
-  if (ex->stats->failed_op < 0) ex->stats->failed_op = op;
-  return status;
-}
-
-static int32_t find_index(tgrs_i32s list, int32_t tensor) {
-  uint32_t i;
-  for (i = 0; i < list.count; ++i) {
-    if (list.data[i] == tensor) return (int32_t)i;
-  }
-  return -1;
-}
-
-int32_t tgrs_exec_graph_input(const tgrs_exec* ex, int32_t tensor) {
-  return find_index(tgrs_plan_inputs(ex->plan), tensor);
-}
-
-int32_t tgrs_exec_graph_output(const tgrs_exec* ex, int32_t tensor) {
-  return find_index(tgrs_plan_outputs(ex->plan), tensor);
-}
-
-int tgrs_exec_slow_home(const tgrs_exec* ex, int32_t tensor, tgrs_home* out) {
-  tgrs_plan_buffer b;
-  if (!tgrs_find_buffer_(ex->plan->slow_buffers_, -1, tensor, TGRS_ANY_STEP, ~0u, &b)) return 0;
-  *out = b.home;
-  return 1;
-}
-
 static int misaligned(const void* p) { return ((uintptr_t)p % TGRS_ARENA_ALIGNMENT) != 0; }
 
 /* Sizes, counts and alignment, before any byte is touched. */
@@ -151,10 +123,6 @@ static tgrs_status run_stage(tgrs_exec* ex, uint32_t index, const tgrs_plan_stag
       return st != TGRS_OK ? TGRS_ERR_INCONSISTENT_PLAN : tgrs_run_tile_loop(ex, &tile);
   }
   return TGRS_ERR_INCONSISTENT_PLAN;
-}
-
-void tgrs_exec_report(const tgrs_op_call* call) {
-  if (call->ex->observer != NULL) call->ex->observer->report(call);
 }
 
 /* The rows call->out[0] holds, to tgrs_run_observed's observer. */

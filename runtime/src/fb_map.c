@@ -1,5 +1,5 @@
 /*
- * fb_map.c: fb_map_read(), the loop behind the reader's getters (fb_map.h).
+ * fb_map.c: tgrs_fb_map_read(), the loop behind the reader's getters (fb_map.h).
  *
  * Members are written through memcpy of their exact bytes: the struct is the caller's
  * object of its declared type, and the bytes are what an assignment of the same value
@@ -35,7 +35,7 @@ static void store_scalar(uint8_t* member, uint32_t value, unsigned bytes) {
   }
 }
 
-void fb_map_read(const uint8_t* table, const fb_map* map, size_t count, void* out) {
+void tgrs_fb_map_read(const uint8_t* table, const fb_map* map, size_t count, void* out) {
   uint8_t* base = (uint8_t*)out;
   const fb_map* end = map + count;
   /* The vtable found once per table, not once per field (fb_field_in). */

@@ -2,7 +2,7 @@
  * fb_map.h: a getter's struct filled from a verified table by data (not installed).
  *
  * Each getter of plan_reader.c lists, per member of its struct (tigris_runtime.h), the
- * field the member comes from and how it converts; fb_map_read() does the reads in one
+ * field the member comes from and how it converts; tgrs_fb_map_read() does the reads in one
  * loop. As code, every member was a call and a store in every getter: 1.3 KB of Cortex-M
  * code for the reader's structs (issue 17), where an entry is four bytes. The verifier's
  * descriptions (plan_schema.h) are the same idea for checking.
@@ -53,6 +53,6 @@ typedef struct fb_map {
 
 /* Fills the members `map` names in `out` from `table` (a verified table, or NULL: every
  * field absent). Members it does not name keep their bytes. */
-void fb_map_read(const uint8_t* table, const fb_map* map, size_t count, void* out);
+void tgrs_fb_map_read(const uint8_t* table, const fb_map* map, size_t count, void* out);
 
 #endif /* TIGRIS_RUNTIME_FB_MAP_H_ */

@@ -22,91 +22,6 @@
 #include "fb_read.h"
 #include "verify_internal.h"
 
-/* --- which bytes the tables checksum covers --------------------------------------------- */
-
-/* Where the checksums live in a buffer that has not been verified yet: every position
- * found through the schema walker's bounds checks. 0 for what is absent. */
-typedef struct crc_layout {
-  uint32_t integrity;  /* the Integrity table */
-  uint32_t checksum;   /* Integrity.checksum */
-  uint32_t crc_at;     /* Integrity.tables_crc, the four bytes read as zero */
-  uint32_t data_begin; /* weight_data's payload, left to the per-weight checksums */
-  uint32_t data_end;
-} crc_layout;
-
-static tgrs_status find_layout(vctx* c, const vtab* root, crc_layout* l) {
-  uint32_t at, to, len;
-  vtab integrity;
-  memset(l, 0, sizeof *l);
-  TRY(tgrs_table_field_(c, root, TGRS_TABLE_PLAN, FB_PLAN_WEIGHT_DATA, &at, &to, &len));
-  l->data_begin = l->data_end = c->size;
-  if (at) {
-    l->data_begin = to + 4u;
-    l->data_end = to + 4u + len;
-  }
-  TRY(tgrs_table_field_(c, root, TGRS_TABLE_PLAN, FB_PLAN_INTEGRITY, &at, &to, NULL));
-  if (!at) return TGRS_OK;
-  l->integrity = to;
-  tgrs_verify_push_(c, FB_FIELD(PLAN, INTEGRITY), -1);
-  TRY(tgrs_check_table_(c, to, &integrity));
-  TRY(tgrs_table_field_(c, &integrity, TGRS_TABLE_INTEGRITY, FB_INTEGRITY_CHECKSUM, &at, NULL,
-                        NULL));
-  l->checksum = at ? c->base[at] : TGRS_CHECKSUM_NONE;
-  TRY(tgrs_table_field_(c, &integrity, TGRS_TABLE_INTEGRITY, FB_INTEGRITY_TABLES_CRC, &l->crc_at,
-                        NULL, NULL));
-  tgrs_verify_pop_(c);
-  return TGRS_OK;
-}
-
-/* The CRC continued over base[from, to) with the four bytes at `hole` read as zero. */
-static uint32_t crc_with_hole(uint32_t crc, const uint8_t* base, uint32_t from, uint32_t to,
-                              uint32_t hole) {
-  static const uint8_t zeros[4] = {0, 0, 0, 0};
-  uint32_t p = from;
-  if (hole + 4u > from && hole < to) {
-    const uint32_t zero_begin = hole > from ? hole : from;
-    const uint32_t zero_end = hole + 4u < to ? hole + 4u : to;
-    crc = tgrs_crc32c(crc, base + from, zero_begin - from);
-    crc = tgrs_crc32c(crc, zeros, zero_end - zero_begin);
-    p = zero_end;
-  }
-  return tgrs_crc32c(crc, base + p, to - p);
-}
-
-static uint32_t tables_crc(const uint8_t* base, uint32_t size, const crc_layout* l) {
-  const uint32_t crc = crc_with_hole(0, base, 0, l->data_begin, l->crc_at);
-  return crc_with_hole(crc, base, l->data_end, size, l->crc_at);
-}
-
-tgrs_status tgrs_check_tables_crc_(vctx* c, const vtab* root, uint32_t* integrity) {
-  crc_layout l;
-  uint32_t actual;
-  *integrity = 0;
-  TRY(find_layout(c, root, &l));
-  if (l.integrity == 0 || l.crc_at == 0 || l.checksum == TGRS_CHECKSUM_NONE) {
-    return TGRS_VERIFY_FAIL(c, FB_FIELD(PLAN, INTEGRITY), TGRS_ERR_NO_CHECKSUM,
-                            "the plan carries no checksum: compiled before 0.4, or this "
-                            "field is damaged; recompile it, or init with TGRS_INTEGRITY_NONE",
-                            0, 0);
-  }
-  tgrs_verify_push_(c, FB_FIELD(PLAN, INTEGRITY), -1);
-  if (l.checksum != TGRS_CHECKSUM_CRC32C) {
-    return TGRS_VERIFY_FAIL(c, FB_FIELD(INTEGRITY, CHECKSUM), TGRS_ERR_BAD_ENUM,
-                            "unknown checksum function {v}", l.checksum, 0);
-  }
-  /* Spend as for the bytes read: the budget bounds work by the plan's size. */
-  TRY(tgrs_verify_spend_(c, c->size / 64u));
-  actual = tables_crc(c->base, c->size, &l);
-  if (actual != fb_u32(c->base + l.crc_at)) {
-    return TGRS_VERIFY_FAIL(c, FB_FIELD(INTEGRITY, TABLES_CRC), TGRS_ERR_PLAN_CORRUPT,
-                            "the plan's tables are damaged: CRC-32C {v}, sealed as {l}", actual,
-                            fb_u32(c->base + l.crc_at));
-  }
-  tgrs_verify_pop_(c);
-  *integrity = l.integrity;
-  return TGRS_OK;
-}
-
 /* --- weights and blocks (on a verified plan) --------------------------------------------- */
 
 static tgrs_status fail(tgrs_verify_error* err, tgrs_status status, unsigned field, int32_t index,
@@ -115,7 +30,7 @@ static tgrs_status fail(tgrs_verify_error* err, tgrs_status status, unsigned fie
     memset(err, 0, sizeof *err);
     err->status = status;
     err->depth = 1;
-    err->path[0].field = fb_field_name(field);
+    err->path[0].field = tgrs_fb_field_name(field);
     err->path[0].index = index;
     err->message = message;
     err->value = value;
@@ -125,7 +40,7 @@ static tgrs_status fail(tgrs_verify_error* err, tgrs_status status, unsigned fie
   return status;
 }
 
-static tgrs_u8s crcs_of(const tgrs_plan* plan, unsigned id) {
+tgrs_u8s tgrs_plan_crcs_(const tgrs_plan* plan, unsigned id) {
   tgrs_u8s out = {NULL, 0};
   const uint8_t* v = plan->integrity_ ? fb_field(plan->integrity_, id) : NULL;
   if (v != NULL) {
@@ -142,7 +57,7 @@ static tgrs_status sealed_crc(const tgrs_plan* plan, int32_t w, uint32_t b, uint
                               tgrs_verify_error* err) {
   const unsigned id = w >= 0 ? FB_INTEGRITY_WEIGHT_CRCS : FB_INTEGRITY_BLOCK_CRCS;
   const uint32_t count = w >= 0 ? tgrs_plan_weight_count(plan) : tgrs_plan_weight_block_count(plan);
-  const tgrs_u8s crcs = crcs_of(plan, id);
+  const tgrs_u8s crcs = tgrs_plan_crcs_(plan, id);
   const uint32_t index = w >= 0 ? (uint32_t)w : b;
   if (plan->integrity_ == NULL) {
     return fail(err, TGRS_ERR_NO_CHECKSUM, FB_FIELD(PLAN, INTEGRITY), -1,
@@ -251,55 +166,5 @@ tgrs_status tgrs_exec_check_weights_(tgrs_exec* ex, uint32_t op_end) {
     }
   }
   if (op_end > *ex->checked_ops) *ex->checked_ops = op_end;
-  return TGRS_OK;
-}
-
-/* --- sealing (tools) ---------------------------------------------------------------------- */
-
-tgrs_status tgrs_plan_seal(void* bytes, size_t size) {
-  uint8_t* base = (uint8_t*)bytes;
-  tgrs_verify_error error;
-  tgrs_plan plan;
-  vctx ctx;
-  vtab root;
-  crc_layout l;
-  uint32_t i, crc;
-  if (base == NULL) return TGRS_ERR_NULL_ARGUMENT;
-  if (size < FB_HEADER_BYTES) return TGRS_ERR_PLAN_TOO_SMALL;
-  if (size > FB_MAX_BUFFER) return TGRS_ERR_PLAN_TOO_LARGE;
-  if ((uintptr_t)base % TGRS_PLAN_ALIGNMENT != 0) return TGRS_ERR_PLAN_MISALIGNED;
-  memset(&ctx, 0, sizeof ctx);
-  ctx.base = base;
-  ctx.size = (uint32_t)size;
-  ctx.err = &error;
-  ctx.budget = 2u * (uint64_t)size + 4096u;
-  TRY(tgrs_check_table_(&ctx, fb_u32(base), &root));
-  TRY(find_layout(&ctx, &root, &l));
-  if (l.integrity == 0 || l.crc_at == 0) return TGRS_ERR_NO_CHECKSUM;
-  /* The per-weight checksums first (they lie in the tables the last one covers), and only
-   * on a plan that verifies: its offsets are then known to be inside the buffer. */
-  if (tgrs_plan_init_with(&plan, base, size, TGRS_INTEGRITY_NONE) == TGRS_OK) {
-    const tgrs_u8s weights = crcs_of(&plan, FB_INTEGRITY_WEIGHT_CRCS);
-    const tgrs_u8s blocks = crcs_of(&plan, FB_INTEGRITY_BLOCK_CRCS);
-    const uint8_t* data = tgrs_plan_weight_data(&plan).data;
-    for (i = 0; i < weights.count && i < tgrs_plan_weight_count(&plan); ++i) {
-      tgrs_plan_weight w;
-      crc = 0;
-      if (tgrs_plan_get_weight(&plan, i, &w) == TGRS_OK && w.block < 0) {
-        crc = tgrs_crc32c(0, data + w.offset, w.size);
-      }
-      memcpy(base + (weights.data - plan.base_) + 4u * i, &crc, 4);
-    }
-    for (i = 0; i < blocks.count && i < tgrs_plan_weight_block_count(&plan); ++i) {
-      tgrs_plan_weight_block b;
-      crc = 0;
-      if (tgrs_plan_get_weight_block(&plan, i, &b) == TGRS_OK) {
-        crc = tgrs_crc32c(0, data + b.offset, b.compressed_size);
-      }
-      memcpy(base + (blocks.data - plan.base_) + 4u * i, &crc, 4);
-    }
-  }
-  crc = tables_crc(base, (uint32_t)size, &l);
-  memcpy(base + l.crc_at, &crc, 4);
   return TGRS_OK;
 }

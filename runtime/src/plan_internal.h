@@ -77,5 +77,8 @@ tgrs_status tgrs_check_weight_(const tgrs_plan* plan, uint32_t w, const uint8_t*
 tgrs_status tgrs_check_block_(const tgrs_plan* plan, uint32_t b, tgrs_verify_error* err);
 /* Every weight and block of the plan. */
 tgrs_status tgrs_check_all_weights_(const tgrs_plan* plan, tgrs_verify_error* err);
+/* Integrity.weight_crcs or block_crcs (field `id`) of a plan read without the weights'
+ * checks: the sealer fills them in (plan_seal.c). */
+tgrs_u8s tgrs_plan_crcs_(const tgrs_plan* plan, unsigned id);
 
 #endif /* TIGRIS_RUNTIME_PLAN_INTERNAL_H_ */

@@ -11,7 +11,7 @@
 #include "tigris_runtime.h"
 
 /* A field's name is text for people: a build without messages keeps only its id in its
- * table, which fb_field_name() prints instead. */
+ * table, which tgrs_fb_field_name() prints instead. */
 #if TGRS_WITH_MESSAGES
 #define NAMED(name) name,
 #else
@@ -38,7 +38,7 @@
 #define STRUCT(name, bytes, rule) \
   { NAMED(name) FB_FORM(FB_KIND_STRUCT, rule), bytes, 0 }
 
-const fb_field_schema fb_schema_fields[FB_FIELD_COUNT] = {
+const fb_field_schema tgrs_fb_schema_fields[FB_FIELD_COUNT] = {
     /* Plan */
     [FB_FIELD(PLAN, SCHEMA_VERSION)] = SCALAR("schema_version", 4),
     [FB_FIELD(PLAN, GENERATOR)] = STRING("generator"),
@@ -179,7 +179,7 @@ const fb_field_schema fb_schema_fields[FB_FIELD_COUNT] = {
     [FB_FIELD(INTEGRITY, WEIGHT_CRCS)] = VECTOR("weight_crcs", 4),
     [FB_FIELD(INTEGRITY, BLOCK_CRCS)] = VECTOR("block_crcs", 4),
 };
-const fb_table_schema fb_schema_tables[TGRS_TABLE_COUNT] = {
+const fb_table_schema tgrs_fb_schema_tables[TGRS_TABLE_COUNT] = {
     [TGRS_TABLE_PLAN] = {FB_FIRST_PLAN, FB_PLAN_FIELDS},
     [TGRS_TABLE_TENSOR] = {FB_FIRST_TENSOR, FB_TENSOR_FIELDS},
     [TGRS_TABLE_QUANTIZATION] = {FB_FIRST_QUANT, FB_QUANT_FIELDS},
@@ -195,7 +195,7 @@ const fb_table_schema fb_schema_tables[TGRS_TABLE_COUNT] = {
     [TGRS_TABLE_INTEGRITY] = {FB_FIRST_INTEGRITY, FB_INTEGRITY_FIELDS},
 };
 #if TGRS_WITH_MESSAGES
-const char* const fb_collection_messages[TGRS_COLLECTION_COUNT] = {
+const char* const tgrs_fb_collection_messages[TGRS_COLLECTION_COUNT] = {
     [TGRS_COLLECTION_TENSORS] = "tensor index {v} out of range (tensors: {l})",
     [TGRS_COLLECTION_OPS] = "op index {v} out of range (ops: {l})",
     [TGRS_COLLECTION_STAGES] = "stage index {v} out of range (stages: {l})",
@@ -230,14 +230,14 @@ static const char id_names[] =
 const char* fb_id_name(unsigned id) { return id_names + (id < 10u ? 3u * id : 4u * id - 10u); }
 #endif
 
-const char* fb_field_name(unsigned field) {
+const char* tgrs_fb_field_name(unsigned field) {
 #if TGRS_WITH_MESSAGES
-  return field < FB_FIELD_COUNT ? fb_schema_fields[field].name : "?";
+  return field < FB_FIELD_COUNT ? tgrs_fb_schema_fields[field].name : "?";
 #else
   unsigned table;
   for (table = 0; table < TGRS_TABLE_COUNT; ++table) {
-    const unsigned id = field - fb_schema_tables[table].first; /* wraps below first */
-    if (id < fb_schema_tables[table].count) return fb_id_name(id);
+    const unsigned id = field - tgrs_fb_schema_tables[table].first; /* wraps below first */
+    if (id < tgrs_fb_schema_tables[table].count) return fb_id_name(id);
   }
   return "?";
 #endif

@@ -33,7 +33,7 @@ enum {
   FB_KIND_TABLES      /* uoffset to a vector of tables; size = their TGRS_TABLE_* */
 };
 
-/* The schema's tables (fb_schema_tables[] index). */
+/* The schema's tables (tgrs_fb_schema_tables[] index). */
 enum {
   TGRS_TABLE_PLAN = 0,
   TGRS_TABLE_TENSOR,
@@ -52,7 +52,7 @@ enum {
 };
 
 /* Every field of the schema numbered in one sequence, table after table: the index of its
- * description in fb_schema_fields, and how a rule of the verifier names the field it
+ * description in tgrs_fb_schema_fields, and how a rule of the verifier names the field it
  * failed at, FB_FIELD(OP, INPUTS). Below 256, so a Cortex-M call passes it in one 2-byte
  * move; it becomes the field's name (or, without messages, its id) only when a rule fails
  * (tgrs_verify_fail_). */
@@ -112,19 +112,19 @@ typedef struct fb_field_schema {
 #define FB_RULE_OF(f) ((unsigned)(f)->form >> 3)
 
 /* Every field, at its FB_FIELD number. */
-extern const fb_field_schema fb_schema_fields[FB_FIELD_COUNT];
+extern const fb_field_schema tgrs_fb_schema_fields[FB_FIELD_COUNT];
 
-/* A table's fields: fb_schema_fields[first + id] for id < count. */
+/* A table's fields: tgrs_fb_schema_fields[first + id] for id < count. */
 typedef struct fb_table_schema {
   uint8_t first; /* FB_FIRST_* */
   uint8_t count; /* FB_*_FIELDS */
 } fb_table_schema;
 
-extern const fb_table_schema fb_schema_tables[TGRS_TABLE_COUNT];
+extern const fb_table_schema tgrs_fb_schema_tables[TGRS_TABLE_COUNT];
 
 /* The path's name of field `field` (FB_FIELD): its name in tgrs.fbs or, in a build
  * without messages, its id in its table as "#<id>" ("#2" for Op.inputs). */
-const char* fb_field_name(unsigned field);
+const char* tgrs_fb_field_name(unsigned field);
 #if !TGRS_WITH_MESSAGES
 /* "#<id>" for a field id below 26. */
 const char* fb_id_name(unsigned id);
@@ -132,7 +132,7 @@ const char* fb_id_name(unsigned id);
 
 /* "tensor index {v} out of range (tensors: {l})", ... per TGRS_COLLECTION_*; only in a
  * build with messages (TGRS_MESSAGE, plan_internal.h, never evaluates it otherwise). */
-extern const char* const fb_collection_messages[TGRS_COLLECTION_COUNT];
+extern const char* const tgrs_fb_collection_messages[TGRS_COLLECTION_COUNT];
 
 #ifdef __cplusplus
 }

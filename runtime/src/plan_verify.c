@@ -357,9 +357,10 @@ static tgrs_status verify_buffer(rctx* r, const uint8_t* t) {
   const uint32_t bytes = fb_get_u32(t, FB_BUFFER_BYTES, 0);
   TRY(check_index(r, FB_FIELD(BUFFER, TENSOR), tensor, r->w.count[TGRS_COLLECTION_TENSORS],
                   kind == TGRS_BUFFER_SCRATCH,
-                  MSG(fb_collection_messages[TGRS_COLLECTION_TENSORS])));
+                  MSG(tgrs_fb_collection_messages[TGRS_COLLECTION_TENSORS])));
   TRY(check_index(r, FB_FIELD(BUFFER, OP), op, r->w.count[TGRS_COLLECTION_OPS],
-                  kind != TGRS_BUFFER_SCRATCH, MSG(fb_collection_messages[TGRS_COLLECTION_OPS])));
+                  kind != TGRS_BUFFER_SCRATCH,
+                  MSG(tgrs_fb_collection_messages[TGRS_COLLECTION_OPS])));
   TRY(check_index(r, FB_FIELD(BUFFER, FIRST_OP), first_op, r->step_count, 0, r->step_message));
   TRY(check_index(r, FB_FIELD(BUFFER, LAST_OP), last_op, r->step_count, 0, r->step_message));
   if (last_op < first_op) {
@@ -787,7 +788,7 @@ static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
   TRY(each_table(r, root, FB_FIRST_PLAN, FB_PLAN_TENSORS, verify_tensor));
   TRY(each_table(r, root, FB_FIRST_PLAN, FB_PLAN_OPS, verify_op));
   r->step_count = r->w.count[TGRS_COLLECTION_OPS];
-  r->step_message = MSG(fb_collection_messages[TGRS_COLLECTION_OPS]);
+  r->step_message = MSG(tgrs_fb_collection_messages[TGRS_COLLECTION_OPS]);
   TRY(each_table(r, root, FB_FIRST_PLAN, FB_PLAN_STAGES, verify_stage));
   if (r->next_stage_op != r->w.count[TGRS_COLLECTION_OPS]) {
     return FAIL_AT(FB_FIELD(PLAN, STAGES), TGRS_ERR_BAD_INDEX, "stages run ops [0, {v}) of {l}",
@@ -796,7 +797,7 @@ static tgrs_status verify_rules(rctx* r, const uint8_t* root) {
   TRY(each_table(r, root, FB_FIRST_PLAN, FB_PLAN_CHAINS, verify_chain));
   /* Slow homes are live over stages: first_op / last_op hold stage indices there. */
   r->step_count = r->w.count[TGRS_COLLECTION_STAGES];
-  r->step_message = MSG(fb_collection_messages[TGRS_COLLECTION_STAGES]);
+  r->step_message = MSG(tgrs_fb_collection_messages[TGRS_COLLECTION_STAGES]);
   TRY(each_table(r, root, FB_FIRST_PLAN, FB_PLAN_SLOW_BUFFERS, verify_buffer));
 
   /* Schema 3: persistent state and staged constants. */
@@ -869,7 +870,7 @@ tgrs_status tgrs_verify_plan_(const uint8_t* base, uint32_t size, tgrs_integrity
                    TGRS_SCHEMA_VERSION);
   }
   /* Then the checksum of the tables, before any rule reads what it covers: a damaged plan
-   * is reported as damaged (plan_integrity.c), not as the rule its damage breaks first. */
+   * is reported as damaged (plan_tables_crc.c), not as the rule its damage breaks first. */
   if (mode != TGRS_INTEGRITY_NONE) {
     uint32_t integrity;
     TRY(tgrs_check_tables_crc_(&r->w, &root, &integrity));

@@ -26,7 +26,7 @@ static void push_name(vctx* c, const char* name, int32_t index) {
 }
 
 void tgrs_verify_push_(vctx* c, unsigned field, int32_t index) {
-  push_name(c, fb_field_name(field), index);
+  push_name(c, tgrs_fb_field_name(field), index);
 }
 
 void tgrs_verify_index_(vctx* c, uint32_t index) {
@@ -188,7 +188,7 @@ static tgrs_status check_index(vctx* c, const fb_field_schema* f, int32_t x) {
       (x >= 0 && (uint32_t)x < count)) {
     return TGRS_OK;
   }
-  return FAIL(c, TGRS_ERR_BAD_INDEX, fb_collection_messages[f->arg], x, count);
+  return FAIL(c, TGRS_ERR_BAD_INDEX, tgrs_fb_collection_messages[f->arg], x, count);
 }
 
 static tgrs_status walk_field(vctx* c, uint32_t at, const fb_field_schema* f) {
@@ -235,10 +235,10 @@ static tgrs_status walk_field(vctx* c, uint32_t at, const fb_field_schema* f) {
 }
 
 tgrs_status tgrs_walk_table_(vctx* c, const vtab* t, unsigned table) {
-  const fb_table_schema* s = &fb_schema_tables[table];
+  const fb_table_schema* s = &tgrs_fb_schema_tables[table];
   unsigned id;
   for (id = 0; id < s->count; ++id) {
-    const fb_field_schema* f = &fb_schema_fields[s->first + id];
+    const fb_field_schema* f = &tgrs_fb_schema_fields[s->first + id];
     uint32_t at;
     push_name(c, NAME_OF(f, id), -1);
     TRY(field_at(c, t, id, f, &at));
@@ -250,7 +250,7 @@ tgrs_status tgrs_walk_table_(vctx* c, const vtab* t, unsigned table) {
 
 tgrs_status tgrs_table_field_(vctx* c, const vtab* t, unsigned table, unsigned id, uint32_t* at,
                               uint32_t* to, uint32_t* len) {
-  const fb_field_schema* f = &fb_schema_fields[fb_schema_tables[table].first + id];
+  const fb_field_schema* f = &tgrs_fb_schema_fields[tgrs_fb_schema_tables[table].first + id];
   vtab sub;
   push_name(c, NAME_OF(f, id), -1);
   TRY(field_at(c, t, id, f, at));

@@ -109,7 +109,23 @@ tgrs_status tgrs_table_field_(vctx* c, const vtab* t, unsigned table, unsigned i
  * strings NUL-terminated, vectors inside the buffer, and each field's own rule. */
 tgrs_status tgrs_walk_table_(vctx* c, const vtab* t, unsigned table);
 
-/* --- integrity (plan_integrity.c) --------------------------------------------------------- */
+/* --- integrity (plan_tables_crc.c, plan_integrity.c) -------------------------------------- */
+
+/* Where the checksums live in a buffer that has not been verified yet: every position
+ * found through the schema walker's bounds checks. 0 for what is absent. */
+typedef struct crc_layout {
+  uint32_t integrity;  /* the Integrity table */
+  uint32_t checksum;   /* Integrity.checksum */
+  uint32_t crc_at;     /* Integrity.tables_crc, the four bytes read as zero */
+  uint32_t data_begin; /* weight_data's payload, left to the per-weight checksums */
+  uint32_t data_end;
+} tgrs_crc_layout;
+
+/* Finds them through the walker's bounds checks (the plan need not verify yet). */
+tgrs_status tgrs_find_crc_layout_(vctx* c, const vtab* root, tgrs_crc_layout* l);
+/* The CRC-32C of the tables: the buffer without weight_data's payload, the four bytes of
+ * tables_crc read as zero. */
+uint32_t tgrs_tables_crc_(const uint8_t* base, uint32_t size, const tgrs_crc_layout* l);
 
 /* Checks Integrity.tables_crc of the checked root table against the buffer; *integrity is
  * the Integrity table's position. TGRS_ERR_NO_CHECKSUM without one, TGRS_ERR_PLAN_CORRUPT

@@ -47,7 +47,7 @@ const TablePair kTables[] = {
 
 // Table `table`'s descriptions, fields[id].
 const fb_field_schema* FieldsOf(int table) {
-  return &fb_schema_fields[fb_schema_tables[table].first];
+  return &tgrs_fb_schema_fields[tgrs_fb_schema_tables[table].first];
 }
 
 const TypeTable* TheirsOf(int ours) {
@@ -126,7 +126,7 @@ TEST(SchemaDescriptor, EveryTableOfTheSchemaIsDescribed) {
 TEST(SchemaDescriptor, EveryFieldHasTheSchemasIdNameAndWireShape) {
   for (const TablePair& p : kTables) {
     const TypeTable* theirs = p.theirs();
-    const fb_table_schema& ours = fb_schema_tables[p.ours];
+    const fb_table_schema& ours = tgrs_fb_schema_tables[p.ours];
     ASSERT_EQ(ours.count, theirs->num_elems) << "table " << p.ours;
     for (size_t i = 0; i < theirs->num_elems; ++i) {
       const fb_field_schema& f = FieldsOf(p.ours)[i];
@@ -168,25 +168,25 @@ TEST(SchemaDescriptor, EveryFieldHasTheSchemasIdNameAndWireShape) {
 TEST(SchemaDescriptor, FieldNumbersNameTheSchemasFields) {
   std::vector<int> owner(FB_FIELD_COUNT, -1);
   for (const TablePair& p : kTables) {
-    const fb_table_schema& ours = fb_schema_tables[p.ours];
+    const fb_table_schema& ours = tgrs_fb_schema_tables[p.ours];
     const TypeTable* theirs = p.theirs();
     for (size_t i = 0; i < ours.count; ++i) {
       const size_t field = ours.first + i;
       ASSERT_LT(field, static_cast<size_t>(FB_FIELD_COUNT)) << "table " << p.ours;
       EXPECT_EQ(owner[field], -1) << "field number " << field << " is in two tables";
       owner[field] = p.ours;
-      EXPECT_STREQ(fb_field_name(static_cast<unsigned>(field)), theirs->names[i]);
+      EXPECT_STREQ(tgrs_fb_field_name(static_cast<unsigned>(field)), theirs->names[i]);
     }
   }
   for (int field = 0; field < FB_FIELD_COUNT; ++field) {
     EXPECT_NE(owner[field], -1) << "field number " << field << " is in no table";
   }
-  EXPECT_STREQ(fb_field_name(FB_NO_FIELD), "?");
+  EXPECT_STREQ(tgrs_fb_field_name(FB_NO_FIELD), "?");
   // A few by name, as the rules write them.
-  EXPECT_STREQ(fb_field_name(FB_FIELD(OP, INPUTS)), "inputs");
-  EXPECT_STREQ(fb_field_name(FB_FIELD(QUANT, ZERO_POINT)), "zero_point");
-  EXPECT_STREQ(fb_field_name(FB_FIELD(TILE, CHANNELS)), "channels");
-  EXPECT_STREQ(fb_field_name(FB_FIELD(MEMORY, ALIGNMENT)), "alignment");
+  EXPECT_STREQ(tgrs_fb_field_name(FB_FIELD(OP, INPUTS)), "inputs");
+  EXPECT_STREQ(tgrs_fb_field_name(FB_FIELD(QUANT, ZERO_POINT)), "zero_point");
+  EXPECT_STREQ(tgrs_fb_field_name(FB_FIELD(TILE, CHANNELS)), "channels");
+  EXPECT_STREQ(tgrs_fb_field_name(FB_FIELD(MEMORY, ALIGNMENT)), "alignment");
 }
 
 // The index rules name the vectors the schema's comments say they index.
@@ -205,9 +205,9 @@ TEST(SchemaDescriptor, IndexRulesNameTheirCollections) {
   // Each collection's message names it.
   const char* names[] = {"tensors", "ops", "stages", "chains", "weights", "weight blocks"};
   for (int i = 0; i < TGRS_COLLECTION_COUNT; ++i) {
-    EXPECT_NE(std::string(fb_collection_messages[i]).find(std::string("(") + names[i] + ":"),
+    EXPECT_NE(std::string(tgrs_fb_collection_messages[i]).find(std::string("(") + names[i] + ":"),
               std::string::npos)
-        << fb_collection_messages[i];
+        << tgrs_fb_collection_messages[i];
   }
 }
 
