@@ -229,16 +229,15 @@ class Writer {
     return b_.CreateVector(memories);
   }
 
+  // The planner numbers its regions as the format does (plan/buffer.h).
+  static_assert(static_cast<int>(plan::MemoryRegion::kFast) ==
+                static_cast<int>(tgrs::MemoryRegion::FAST));
+  static_assert(static_cast<int>(plan::MemoryRegion::kSlow) ==
+                static_cast<int>(tgrs::MemoryRegion::SLOW));
+  static_assert(static_cast<int>(plan::MemoryRegion::kPinned) ==
+                static_cast<int>(tgrs::MemoryRegion::PINNED));
   static tgrs::MemoryRegion Region(plan::MemoryRegion region) {
-    switch (region) {
-      case plan::MemoryRegion::kFast:
-        return tgrs::MemoryRegion::FAST;
-      case plan::MemoryRegion::kSlow:
-        return tgrs::MemoryRegion::SLOW;
-      case plan::MemoryRegion::kPinned:
-        return tgrs::MemoryRegion::PINNED;
-    }
-    throw Error(Status::kInternal, "a buffer home in an unknown region");
+    return static_cast<tgrs::MemoryRegion>(region);
   }
 
   // The caller's view of a graph input or output (the onnx_shape Tensor() writes).

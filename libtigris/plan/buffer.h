@@ -11,7 +11,9 @@
 namespace tigris::plan {
 
 // kPinned: whole tensors placement rules put in a memory of their own (plan/pinning.h).
-enum class MemoryRegion : uint8_t { kFast = 0, kSlow = 1, kPinned = 2 };
+// Numbered as the plan format's MemoryRegion (format/tgrs.fbs; the emitter static_asserts
+// it), where FLASH, HOST, STATE and CONSTANTS hold no planned buffer.
+enum class MemoryRegion : uint8_t { kFast = 0, kSlow = 1, kPinned = 6 };
 std::string_view MemoryRegionName(MemoryRegion region);  // "fast", "slow", "pinned"
 
 struct BufferHome {
