@@ -173,9 +173,11 @@ void SliceAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
 
 void PadAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
   const size_t rank = InputShape(g, op).size();
-  std::vector<int64_t> pads = op.attrs.GetInts("pads");
-  if (pads.empty()) pads = ConstantInts(g, op, 1);
-  if (pads.size() != 2 * rank) Fail(op, Status::kInvalidModel, "pads must have 2 * rank entries");
+  std::vector<int64_t> given = op.attrs.GetInts("pads");
+  if (given.empty()) given = ConstantInts(g, op, 1);
+  std::vector<int64_t> pads;
+  const std::string error = ir::ResolvePads(rank, given, ConstantInts(g, op, 3), &pads);
+  if (!error.empty()) Fail(op, Status::kInvalidModel, error);
   const Perm L = RuntimeLayout(rank);
   std::vector<int64_t> out(2 * rank);
   for (size_t i = 0; i < rank; ++i) {  // begins then ends, per runtime axis

@@ -55,4 +55,28 @@ std::string ResolveSlice(const Shape& in, const std::vector<int64_t>& starts,
   return "";
 }
 
+std::string ResolvePads(size_t rank, const std::vector<int64_t>& pads, std::vector<int64_t> axes,
+                        std::vector<int64_t>* out) {
+  const int64_t r = static_cast<int64_t>(rank);
+  if (axes.empty()) {
+    for (int64_t a = 0; a < r; ++a) axes.push_back(a);
+  }
+  if (pads.size() != 2 * axes.size()) {
+    return "pads has " + std::to_string(pads.size()) + " entries for " +
+           std::to_string(axes.size()) + " axes";
+  }
+  out->assign(2 * rank, 0);
+  std::vector<bool> seen(rank, false);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const int64_t a = axes[i] < 0 ? axes[i] + r : axes[i];
+    if (a < 0 || a >= r || seen[static_cast<size_t>(a)]) {
+      return "axis " + std::to_string(axes[i]) + " is out of range or repeated";
+    }
+    seen[static_cast<size_t>(a)] = true;
+    (*out)[static_cast<size_t>(a)] = pads[i];
+    (*out)[static_cast<size_t>(a) + rank] = pads[i + axes.size()];
+  }
+  return "";
+}
+
 }  // namespace tigris::ir

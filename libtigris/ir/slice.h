@@ -31,6 +31,14 @@ std::string ResolveSlice(const Shape& in, const std::vector<int64_t>& starts,
                          const std::vector<int64_t>& ends, std::vector<int64_t> axes,
                          std::vector<int64_t> steps, SliceWindow* out);
 
+// Pad, the inverse window: ONNX's pads [b_0, b_1, ..., e_0, e_1, ...] for the axes named
+// (Pad-18's `axes` input, negative counting from the end; empty means 0, 1, ...) as pads for
+// every axis of a rank-`rank` input, 0 on axes not named. Returns an empty string, or what
+// is wrong (a length, an axis out of range or repeated). The verifier
+// (passes/runtime_forms.cc) and the emitter (emit/op_attrs.cc) read Pad through it.
+std::string ResolvePads(size_t rank, const std::vector<int64_t>& pads, std::vector<int64_t> axes,
+                        std::vector<int64_t>* out);
+
 }  // namespace tigris::ir
 
 #endif  // TIGRIS_IR_SLICE_H_

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ir/shape.h"
+#include "ir/slice.h"
 #include "ir/tensor.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
@@ -87,8 +88,14 @@ void CheckPool(const ir::Graph& graph, const ir::Op& op) {
   }
 }
 
-// tgrs_op_conv_transpose (runtime/src/ops_conv.c): one group.
+// tgrs_op_conv_transpose (runtime/src/ops_conv.c): 2-D, one group.
 void CheckConvTranspose(const ir::Graph& graph, const ir::Op& op) {
+  const size_t rank = InputRank(graph, op);
+  if (rank != 4) {
+    Refuse(graph, op,
+           "transposes a convolution over a rank-" + std::to_string(rank) +
+               " input; the runtime's ConvTranspose is 2-D ([N, C, H, W])");
+  }
   const int64_t group = op.attrs.GetInt("group", 1);
   if (group != 1) {
     Refuse(graph, op,
@@ -135,12 +142,18 @@ void CheckPad(const ir::Graph& graph, const ir::Op& op) {
     Refuse(graph, op,
            "mode = '" + mode + "'; the runtime pads in modes constant, reflect and edge");
   }
-  std::vector<int64_t> pads = op.attrs.GetInts("pads");
-  if (pads.empty() && graph.IsConstant(op.input(1))) {
-    pads = ir::ConstantAsInt64s(graph.tensor(op.input(1)));
+  std::vector<int64_t> given = op.attrs.GetInts("pads");
+  if (given.empty() && graph.IsConstant(op.input(1))) {
+    given = ir::ConstantAsInt64s(graph.tensor(op.input(1)));
   }
-  if (pads.size() == 8 && (pads[0] != 0 || pads[4] != 0)) {
+  std::vector<int64_t> axes;
+  if (graph.IsConstant(op.input(3))) axes = ir::ConstantAsInt64s(graph.tensor(op.input(3)));
+  std::vector<int64_t> pads;
+  if (ir::ResolvePads(rank, given, axes, &pads).empty() && (pads[0] != 0 || pads[rank] != 0)) {
     Refuse(graph, op, "pads the batch axis; the runtime pads H, W and C");
+  }
+  for (int64_t p : pads) {
+    if (p < 0) Refuse(graph, op, "crops (a negative pad); the runtime's Pad only adds");
   }
 }
 

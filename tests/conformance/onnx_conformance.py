@@ -219,6 +219,8 @@ def run_case(tigris, case, scratch):
                 return "crashed", f"compile: signal {-retry.returncode}", True
             if retry.returncode == 0:
                 proc, plan, folded = retry, plan2, True
+            else:  # the folded model's refusal is the telling one: its inputs are constants
+                proc, folded = retry, True
         if proc.returncode != 0:
             return "refused", _first_line(proc.stderr + proc.stdout), folded
         args = [tigris, "run", str(plan)]

@@ -62,5 +62,17 @@ TEST(ResolveSliceTest, MalformedSlicesAreDescribed) {
   EXPECT_NE(ResolveSlice({4, 4}, {0}, {1}, {0}, {0}, &w).find("step 0"), std::string::npos);
 }
 
+// Pad-18's axes: pads for the named axes only, spread over every axis of the input.
+TEST(ResolvePads, AxesSpreadOverTheRank) {
+  std::vector<int64_t> out;
+  EXPECT_EQ(ResolvePads(4, {1, 2, 3, 4}, {-2, 3}, &out), "");
+  EXPECT_EQ(out, (std::vector<int64_t>{0, 0, 1, 2, 0, 0, 3, 4}));
+  EXPECT_EQ(ResolvePads(2, {1, 2, 3, 4}, {}, &out), "");
+  EXPECT_EQ(out, (std::vector<int64_t>{1, 2, 3, 4}));
+  EXPECT_NE(ResolvePads(4, {1, 2}, {1, 1}, &out), "");  // repeated axis
+  EXPECT_NE(ResolvePads(4, {1, 2}, {4}, &out), "");     // out of range
+  EXPECT_NE(ResolvePads(4, {1, 2, 3}, {}, &out), "");   // odd length
+}
+
 }  // namespace
 }  // namespace tigris::ir

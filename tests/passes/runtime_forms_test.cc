@@ -90,6 +90,15 @@ TEST(RuntimeForms, WrapPadIsRefusedNamingTheModeAndReflectIsAccepted) {
   EXPECT_EQ(Refusal(PadGraph("edge")), "");
 }
 
+TEST(RuntimeForms, CroppingPadIsRefused) {
+  GraphBuilder b("m");
+  ir::TensorId x = b.Input("x", {1, 3, 4, 4});
+  b.Output(b.Op(OpType::kPad, "crop", {x}, "y", {1, 3, 2, 4},
+                Attrs({{"pads", std::vector<int64_t>{0, 0, -1, 0, 0, 0, -1, 0}}})));
+  const std::string why = Refusal(b.Take());
+  EXPECT_TRUE(Contains(why, "crops (a negative pad)")) << why;
+}
+
 TEST(RuntimeForms, UnknownResizeTransformIsRefusedNamingIt) {
   GraphBuilder b("m");
   ir::TensorId x = b.Input("x", {1, 1, 4, 4});
