@@ -7,9 +7,9 @@ The onnx package ships a small model with inputs and expected outputs per operat
 `tigris compile -m 64M --xip`, run with `tigris run`, and output 0 is compared with the
 case's expected output: integers exactly; float within 1e-4 of the largest expected
 magnitude (issue 43) or within the case's own tolerance (onnx's backend test: rtol 1e-3,
-atol 1e-7 per element), since some expected outputs are written rounded to 4 decimals. Where the compiler needs an input to be a constant (weights, shapes,
-axes), the case is compiled a second time with inputs 1.. folded into initializers holding
-the case's data.
+atol 1e-7 per element), since some expected outputs are written rounded to 4 decimals.
+Where the compiler needs an input to be a constant (weights, shapes, axes), the case is
+compiled a second time with inputs 1.. folded into initializers holding the case's data.
 
 Each case ends in one outcome:
   skipped        a tensor type a microcontroller plan does not carry (float16, strings,
@@ -28,9 +28,9 @@ Each case ends in one outcome:
     onnx_conformance.py --build build --check tests/conformance/expected_correct.txt
     onnx_conformance.py --build build --write-expected tests/conformance/expected_correct.txt
 
---check fails on any run-refused, crashed, wrong or verdict-broken case, and on a case listed in the file
-that is no longer correct (a regression); it prints the cases that became correct so the
-list can be refreshed with --write-expected.
+--check fails on any run-refused, crashed, wrong or verdict-broken case, and on a case
+listed in the file that is no longer correct (a regression); it prints the cases that
+became correct so that the list can be refreshed with --write-expected.
 """
 import argparse
 import collections
@@ -284,8 +284,8 @@ def main():
     parser.add_argument("-k", dest="pattern", help="only cases whose name matches this regex")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--check", metavar="FILE",
-                        help="fail on any run-refused, crashed, wrong or verdict-broken case, or on a case "
-                        "in FILE that is no longer correct")
+                        help="fail on any run-refused, crashed, wrong or verdict-broken case, "
+                        "or on a case in FILE that is no longer correct")
     parser.add_argument("--write-expected", metavar="FILE",
                         help="write the correct cases' names to FILE")
     parser.add_argument("--verbose", "-v", action="store_true",
