@@ -62,13 +62,13 @@ void tgrs_conv_patch_s8_(const tgrs_conv_s8_patch* p, const int8_t* in, int32_t 
       memcpy(&x02, e + b, sizeof x02);
       memcpy(&x13, e + b + 2, sizeof x13);
       wv = tgrs_load4(w + b);
-      a0 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a0));
+      a0 = tgrs_smlad4_s8(x02, x13, wv, a0);
       wv = tgrs_load4(w1 + b);
-      a1 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a1));
+      a1 = tgrs_smlad4_s8(x02, x13, wv, a1);
       wv = tgrs_load4(w2 + b);
-      a2 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a2));
+      a2 = tgrs_smlad4_s8(x02, x13, wv, a2);
       wv = tgrs_load4(w3 + b);
-      a3 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a3));
+      a3 = tgrs_smlad4_s8(x02, x13, wv, a3);
     }
     out[co] = tgrs_requantize_s8_inline(a0, multiplier[0], shift[0], out_zp, act_min, act_max);
     out[co + 1] =

@@ -28,13 +28,13 @@ void tgrs_dot4_s8_simd(const int8_t* x, const int8_t* w, size_t w_stride, int32_
     const uint32_t x02 = tgrs_ssub16(tgrs_sxtb16(xv), zp);
     const uint32_t x13 = tgrs_ssub16(tgrs_sxtb16_ror8(xv), zp);
     uint32_t wv = tgrs_load4(w + i);
-    a0 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a0));
+    a0 = tgrs_smlad4_s8(x02, x13, wv, a0);
     wv = tgrs_load4(w + w_stride + (size_t)i);
-    a1 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a1));
+    a1 = tgrs_smlad4_s8(x02, x13, wv, a1);
     wv = tgrs_load4(w + 2 * w_stride + (size_t)i);
-    a2 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a2));
+    a2 = tgrs_smlad4_s8(x02, x13, wv, a2);
     wv = tgrs_load4(w + 3 * w_stride + (size_t)i);
-    a3 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a3));
+    a3 = tgrs_smlad4_s8(x02, x13, wv, a3);
   }
   acc[0] = a0;
   acc[1] = a1;

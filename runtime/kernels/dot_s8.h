@@ -74,13 +74,13 @@ static TGRS_ALWAYS_INLINE void tgrs_dot4_raw_s8(const int8_t* x, const int8_t* w
     const uint32_t xv = tgrs_load4(x);
     const uint32_t x02 = tgrs_sxtb16(xv), x13 = tgrs_sxtb16_ror8(xv);
     uint32_t wv = tgrs_load4(w);
-    a0 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a0));
+    a0 = tgrs_smlad4_s8(x02, x13, wv, a0);
     wv = tgrs_load4(w + w_stride);
-    a1 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a1));
+    a1 = tgrs_smlad4_s8(x02, x13, wv, a1);
     wv = tgrs_load4(w + s2);
-    a2 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a2));
+    a2 = tgrs_smlad4_s8(x02, x13, wv, a2);
     wv = tgrs_load4(w + s3);
-    a3 = tgrs_smlad(x13, tgrs_sxtb16_ror8(wv), tgrs_smlad(x02, tgrs_sxtb16(wv), a3));
+    a3 = tgrs_smlad4_s8(x02, x13, wv, a3);
   }
 #endif
   for (; x != x_end; ++x, ++w) {

@@ -76,6 +76,15 @@ static inline uint32_t tgrs_sxtb16_ror8(uint32_t x) {
 #endif
 }
 
+/* acc + the dot product of four int8 weights (one word, w4) with four inputs already
+ * widened into int16 lane pairs (x02: inputs 0 and 2, x13: inputs 1 and 3): two SXTB16
+ * and two SMLAD, the 0/2 pair added first. The step every int8 dot product on the DSP path
+ * repeats (dot_s8.h, conv_patch_s8.c). */
+static TGRS_ALWAYS_INLINE int32_t tgrs_smlad4_s8(uint32_t x02, uint32_t x13, uint32_t w4,
+                                                 int32_t acc) {
+  return tgrs_smlad(x13, tgrs_sxtb16_ror8(w4), tgrs_smlad(x02, tgrs_sxtb16(w4), acc));
+}
+
 /* Four bytes from any address: one LDR (Armv7-M allows unaligned word loads). */
 static inline uint32_t tgrs_load4(const int8_t* p) {
   uint32_t v;
