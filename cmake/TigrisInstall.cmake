@@ -32,11 +32,11 @@ install(FILES "${PROJECT_SOURCE_DIR}/include/tigris.h"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" COMPONENT tigris)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/include/"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/tigris-runtime" COMPONENT tigris
-  FILES_MATCHING PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
 foreach(part include src kernels)
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/${part}/"
     DESTINATION "${TIGRIS_INSTALL_RUNTIME_SRCDIR}/${part}" COMPONENT tigris
-    FILES_MATCHING PATTERN "*.c" PATTERN "*.h")
+    FILES_MATCHING PATTERN "*.c" PATTERN "*.h" PATTERN "*.def")
 endforeach()
 
 install(EXPORT tigrisTargets NAMESPACE tigris::

@@ -15,23 +15,9 @@ RowTileability Untileable(const ir::Op& op, const std::string& why) {
   return t;
 }
 
-// Activations: one value in, one value out, no per-channel parameter.
-bool IsActivation(OpType type) {
-  switch (type) {
-    case OpType::kRelu:
-    case OpType::kRelu6:
-    case OpType::kLeakyRelu:
-    case OpType::kSelu:
-    case OpType::kSigmoid:
-    case OpType::kHardSigmoid:
-    case OpType::kHardSwish:
-    case OpType::kTanh:
-    case OpType::kClip:
-      return true;
-    default:
-      return false;
-  }
-}
+// Activations and elementwise math: one value in, one value out, no per-channel parameter
+// (the op table's UNARY kind, tgrs_ops.def).
+bool IsActivation(OpType type) { return ir::IsUnaryOp(type); }
 
 bool IsElementwise(OpType type) {
   if (IsActivation(type)) return true;
@@ -46,9 +32,13 @@ bool IsElementwise(OpType type) {
   }
 }
 
-bool IsBinary(OpType type) {
-  return type == OpType::kAdd || type == OpType::kSub || type == OpType::kMul ||
-         type == OpType::kDiv;
+bool IsBinary(OpType type) { return ir::IsBinaryOp(type); }
+
+// True when the op's kernel computes a tile of `tiles` (or wider) exactly: the op table's
+// TILES column, the upper bound of everything below.
+bool KernelTiles(OpType type, tgrs_op_tiles tiles) {
+  const ir::OpTableRow* row = ir::OpTableRowOf(type);
+  return row != nullptr && row->tiles >= tiles;
 }
 
 // Extent along H of a constant broadcast against a rank-4 output (1 if it has no H axis).
@@ -227,6 +217,9 @@ ColumnTileability ClassifyColumnTiling(const ir::Graph& graph, const ir::Op& op)
     t.reason = std::string(ir::OpTypeName(op.type)) + " " + why;
     return t;
   };
+  // The op table's bound (tgrs_ops.def): the runtime refuses a column view to any other
+  // op (stage_tiled.c reads the same column).
+  if (!KernelTiles(op.type, TGRS_OP_TILES_COLUMNS)) return refuse("runs on whole rows only");
   const RowTileability rows = ClassifyRowTiling(graph, op);
   if (rows.kind == RowTileClass::kUntileable) return refuse("is not row-tileable either");
   if (rows.kind == RowTileClass::kReduction) {
@@ -287,6 +280,8 @@ ChannelTileability ClassifyChannelTiling(const ir::Graph& graph, const ir::Op& o
     t.reason = std::string(ir::OpTypeName(op.type)) + " " + why;
     return t;
   };
+  // The op table's bound, as for columns.
+  if (!KernelTiles(op.type, TGRS_OP_TILES_CHANNELS)) return refuse("mixes or indexes channels");
   const RowTileability rows = ClassifyRowTiling(graph, op);
   if (rows.kind == RowTileClass::kUntileable) return refuse("is not row-tileable either");
   const ir::Shape& out = graph.tensor(op.outputs[0]).shape;

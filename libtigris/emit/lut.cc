@@ -34,17 +34,10 @@ Lut BuildLut(const std::function<double(double)>& f, AffineQuant in, AffineQuant
 }
 
 bool IsLutOp(ir::OpType type) {
-  switch (type) {
-    case ir::OpType::kSigmoid:
-    case ir::OpType::kTanh:
-    case ir::OpType::kHardSigmoid:
-    case ir::OpType::kHardSwish:
-    case ir::OpType::kSelu:
-    case ir::OpType::kLeakyRelu:
-      return true;
-    default:
-      return false;
-  }
+  // Every unary op of the op table (tgrs_ops.def) but the clamps, which take a table only
+  // when their input and output quantization differ (op_quant.cc).
+  return ir::IsUnaryOp(type) && type != ir::OpType::kRelu && type != ir::OpType::kRelu6 &&
+         type != ir::OpType::kClip;
 }
 
 std::function<double(double)> LutFunction(const ir::Op& op) {

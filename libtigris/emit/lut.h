@@ -1,6 +1,7 @@
-// 256-entry lookup tables for int8 ops whose function has no cheap integer form
-// (Sigmoid, Tanh, HardSigmoid, HardSwish, Selu, LeakyRelu, and Relu/Relu6/Clip when input
-// and output quantization differ). The runtime's tgrs_lut_s8 reads output = lut[input + 128].
+// 256-entry lookup tables for int8 ops whose function has no cheap integer form: every
+// unary op of the op table (Sigmoid, Tanh, HardSigmoid, HardSwish, Selu, LeakyRelu; and
+// Relu/Relu6/Clip when input and output quantization differ). The runtime's tgrs_lut_s8 reads
+// output = lut[input + 128].
 //
 //   lut[i] = quantize(f(dequantize(i - 128)))
 //   dequantize(q) = (q - zp_in) * s_in

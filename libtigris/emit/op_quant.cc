@@ -149,16 +149,6 @@ void Int8Params(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
         r.lut.assign(lut.begin(), lut.end());
       }
       break;
-    case OpType::kSigmoid:
-    case OpType::kTanh:
-    case OpType::kHardSigmoid:
-    case OpType::kHardSwish:
-    case OpType::kSelu:
-    case OpType::kLeakyRelu: {
-      const Lut lut = BuildLut(LutFunction(op), in, out);
-      r.lut.assign(lut.begin(), lut.end());
-      break;
-    }
     case OpType::kConcat: {
       // Inputs whose quantization differs from the output's are rescaled (empty lists:
       // every input shares it and the concat is a byte copy).
@@ -208,6 +198,10 @@ void Int8Params(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
       break;
     }
     default:
+      if (IsLutOp(op.type)) {  // every other unary op of the op table: a table
+        const Lut lut = BuildLut(LutFunction(op), in, out);
+        r.lut.assign(lut.begin(), lut.end());
+      }
       break;  // data movement, resize, pad, softmax: quantization read from the tensors
   }
 }

@@ -31,7 +31,7 @@ struct OpAttrsRecord {
 };
 
 struct OpRecord {
-  tgrs::OpCode code = tgrs::OpCode::CONV;
+  tgrs_op_code code = TGRS_OP_CONV;  // the op table's (tgrs_ops.def)
   std::string name;
   std::vector<int32_t> inputs, outputs;  // IR tensor ids; -1 for absent
   OpAttrsRecord attrs;
@@ -49,7 +49,7 @@ struct OpRecord {
 
 // The plan's op code for an IR runtime op; throws kUnsupportedOp naming `op` for a
 // transient op that normalization should have removed.
-tgrs::OpCode PlanOpCode(const ir::Op& op);
+tgrs_op_code PlanOpCode(const ir::Op& op);
 
 // Attributes in the runtime layout (op_attrs.cc) and the inputs the plan keeps (operands
 // folded into attributes, such as BatchNormalization statistics, are dropped).

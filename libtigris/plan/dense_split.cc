@@ -125,21 +125,14 @@ bool IsPerChannel(const ir::Graph& graph, const ir::Op& op, ir::TensorId h) {
 // constant scalar. `h` is the input it reads; the op runs per part unchanged.
 bool IsPerElement(const ir::Graph& graph, const ir::Op& op, ir::TensorId h) {
   if (op.outputs.size() != 1 || op.input(0) == ir::kNoTensor) return false;
+  if (ir::IsUnaryOp(op.type)) {  // the op table's unary ops (tgrs_ops.def)
+    if (op.input(0) != h) return false;
+    for (size_t i = 1; i < op.inputs.size(); ++i) {
+      if (op.input(i) != ir::kNoTensor && !graph.IsConstant(op.input(i))) return false;
+    }
+    return true;
+  }
   switch (op.type) {
-    case ir::OpType::kRelu:
-    case ir::OpType::kRelu6:
-    case ir::OpType::kLeakyRelu:
-    case ir::OpType::kSelu:
-    case ir::OpType::kSigmoid:
-    case ir::OpType::kHardSigmoid:
-    case ir::OpType::kHardSwish:
-    case ir::OpType::kTanh:
-    case ir::OpType::kClip:
-      if (op.input(0) != h) return false;
-      for (size_t i = 1; i < op.inputs.size(); ++i) {
-        if (op.input(i) != ir::kNoTensor && !graph.IsConstant(op.input(i))) return false;
-      }
-      return true;
     case ir::OpType::kAdd:
     case ir::OpType::kSub:
     case ir::OpType::kMul:

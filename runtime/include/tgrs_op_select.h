@@ -7,7 +7,8 @@
  * -DTGRS_OPS_HEADER=\"OPS.h\" then references the op functions of those codes only, so the
  * linker's --gc-sections drops every other kernel. A plan holding an op left out fails at
  * that op with TGRS_ERR_UNSUPPORTED_OP, failed_op naming it, as an op the runtime does not
- * know would. A single TGRS_WITH_OP_<CODE> may also be defined (to 0 or 1) directly.
+ * know would. A single TGRS_WITH_OP_<CODE> may also be defined (to 0 or 1) directly; code
+ * asks with TGRS_OP_ON(<CODE>).
  * Every translation unit of the runtime must see the same values: include this header
  * through tigris_executor.h only.
  */
@@ -21,120 +22,23 @@
 #define TGRS_OPS_SELECTED 0
 #endif
 
-#ifndef TGRS_WITH_OP_CONV
-#define TGRS_WITH_OP_CONV (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_DEPTHWISE_CONV
-#define TGRS_WITH_OP_DEPTHWISE_CONV (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_CONV1D
-#define TGRS_WITH_OP_CONV1D (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_CONV_TRANSPOSE
-#define TGRS_WITH_OP_CONV_TRANSPOSE (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_MAX_POOL
-#define TGRS_WITH_OP_MAX_POOL (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_AVERAGE_POOL
-#define TGRS_WITH_OP_AVERAGE_POOL (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_GLOBAL_AVERAGE_POOL
-#define TGRS_WITH_OP_GLOBAL_AVERAGE_POOL (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_GLOBAL_MAX_POOL
-#define TGRS_WITH_OP_GLOBAL_MAX_POOL (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_ADD
-#define TGRS_WITH_OP_ADD (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_SUB
-#define TGRS_WITH_OP_SUB (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_MUL
-#define TGRS_WITH_OP_MUL (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_DIV
-#define TGRS_WITH_OP_DIV (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_RELU
-#define TGRS_WITH_OP_RELU (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_RELU6
-#define TGRS_WITH_OP_RELU6 (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_LEAKY_RELU
-#define TGRS_WITH_OP_LEAKY_RELU (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_SELU
-#define TGRS_WITH_OP_SELU (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_SIGMOID
-#define TGRS_WITH_OP_SIGMOID (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_HARD_SIGMOID
-#define TGRS_WITH_OP_HARD_SIGMOID (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_HARD_SWISH
-#define TGRS_WITH_OP_HARD_SWISH (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_TANH
-#define TGRS_WITH_OP_TANH (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_CLIP
-#define TGRS_WITH_OP_CLIP (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_CONCAT
-#define TGRS_WITH_OP_CONCAT (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_PAD
-#define TGRS_WITH_OP_PAD (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_RESIZE
-#define TGRS_WITH_OP_RESIZE (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_RESHAPE
-#define TGRS_WITH_OP_RESHAPE (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_TRANSPOSE
-#define TGRS_WITH_OP_TRANSPOSE (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_GEMM
-#define TGRS_WITH_OP_GEMM (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_MATMUL
-#define TGRS_WITH_OP_MATMUL (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_SOFTMAX
-#define TGRS_WITH_OP_SOFTMAX (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_LOG_SOFTMAX
-#define TGRS_WITH_OP_LOG_SOFTMAX (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_REDUCE_MEAN
-#define TGRS_WITH_OP_REDUCE_MEAN (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_BATCH_NORMALIZATION
-#define TGRS_WITH_OP_BATCH_NORMALIZATION (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_QUANTIZE
-#define TGRS_WITH_OP_QUANTIZE (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_DEQUANTIZE
-#define TGRS_WITH_OP_DEQUANTIZE (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_SPLIT
-#define TGRS_WITH_OP_SPLIT (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_LRN
-#define TGRS_WITH_OP_LRN (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_SLICE
-#define TGRS_WITH_OP_SLICE (!TGRS_OPS_SELECTED)
-#endif
-#ifndef TGRS_WITH_OP_GATHER
-#define TGRS_WITH_OP_GATHER (!TGRS_OPS_SELECTED)
-#endif
+/* TGRS_OP_ON(NAME): 1 when op code TGRS_OP_<NAME> (tgrs_ops.def) is compiled in, else 0;
+ * a constant expression, usable in #if. TGRS_WITH_OP_<NAME> decides when it is defined (to
+ * 0 or 1: nothing else), otherwise every op is in unless TGRS_OPS_SELECTED. The op table
+ * lists the codes, so no per-op default is written here: a new op is selectable the day
+ * its table entry exists. */
+#define TGRS_OP_ON(NAME) TGRS_PP_VALUE_OR(TGRS_WITH_OP_##NAME, (!TGRS_OPS_SELECTED))
+
+/* TGRS_PP_VALUE_OR(X, D): the value of macro X when X is defined as 0 or 1, else D. X's
+ * expansion is pasted onto TGRS_PP_PROBE_; only _0 and _1 exist, and each expands to two
+ * arguments, shifting its value into the second place where D would otherwise be. */
+#define TGRS_PP_VALUE_OR(x, d) TGRS_PP_SECOND(TGRS_PP_CAT(TGRS_PP_PROBE_, x), d)
+#define TGRS_PP_CAT(a, b) TGRS_PP_CAT_(a, b)
+#define TGRS_PP_CAT_(a, b) a##b
+#define TGRS_PP_SECOND(...) TGRS_PP_SECOND_(__VA_ARGS__, ~)
+#define TGRS_PP_SECOND_(a, b, ...) b
+#define TGRS_PP_PROBE_0 ~, 0
+#define TGRS_PP_PROBE_1 ~, 1
 
 /* Plan features, selected like ops (the ops header defines each one its plans use):
  * a GEMM inside a tile loop, fed band by band (the planner's gemm-as-banded-reduction),

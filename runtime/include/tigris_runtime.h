@@ -139,47 +139,13 @@ typedef enum tgrs_memory_region {
   TGRS_REGION_PINNED = 6     /* scratch tensors rules pin to a second memory (schema 4) */
 } tgrs_memory_region;
 
+/* Op codes, from the op table (tgrs_ops.def): TGRS_OP_CONV = 0, ... in code order. */
 typedef enum tgrs_op_code {
-  TGRS_OP_CONV = 0,
-  TGRS_OP_DEPTHWISE_CONV = 1,
-  TGRS_OP_CONV1D = 2,
-  TGRS_OP_CONV_TRANSPOSE = 3,
-  TGRS_OP_MAX_POOL = 4,
-  TGRS_OP_AVERAGE_POOL = 5,
-  TGRS_OP_GLOBAL_AVERAGE_POOL = 6,
-  TGRS_OP_GLOBAL_MAX_POOL = 7,
-  TGRS_OP_ADD = 8,
-  TGRS_OP_SUB = 9,
-  TGRS_OP_MUL = 10,
-  TGRS_OP_DIV = 11,
-  TGRS_OP_RELU = 12,
-  TGRS_OP_RELU6 = 13,
-  TGRS_OP_LEAKY_RELU = 14,
-  TGRS_OP_SELU = 15,
-  TGRS_OP_SIGMOID = 16,
-  TGRS_OP_HARD_SIGMOID = 17,
-  TGRS_OP_HARD_SWISH = 18,
-  TGRS_OP_TANH = 19,
-  TGRS_OP_CLIP = 20,
-  TGRS_OP_CONCAT = 21,
-  TGRS_OP_PAD = 22,
-  TGRS_OP_RESIZE = 23,
-  TGRS_OP_RESHAPE = 24,
-  TGRS_OP_TRANSPOSE = 25,
-  TGRS_OP_GEMM = 26,
-  TGRS_OP_MATMUL = 27,
-  TGRS_OP_SOFTMAX = 28,
-  TGRS_OP_LOG_SOFTMAX = 29,
-  TGRS_OP_REDUCE_MEAN = 30,
-  TGRS_OP_BATCH_NORMALIZATION = 31,
-  TGRS_OP_QUANTIZE = 32,
-  TGRS_OP_DEQUANTIZE = 33,
-  TGRS_OP_SPLIT = 34, /* sizes along attrs.axis are the outputs' extents */
-  TGRS_OP_LRN = 35,   /* local response normalization across channels, kernel = [size] */
-  TGRS_OP_SLICE = 36, /* strided copy: attrs.starts and attrs.strides per runtime axis */
-  TGRS_OP_GATHER = 37 /* rows of a constant table (input 0) by run-time indices (input 1) */
+#define TGRS_OP(NAME, CODE, Ir, FN, KIND, TILES) TGRS_OP_##NAME = CODE,
+#include "tgrs_ops.def"
+#undef TGRS_OP
+  TGRS_OP_CODE_COUNT /* one past the last code (the codes are dense) */
 } tgrs_op_code;
-#define TGRS_OP_CODE_COUNT 38
 
 typedef enum tgrs_activation {
   TGRS_ACTIVATION_NONE = 0,

@@ -146,7 +146,7 @@ tgrs_status tgrs_op_conv(tgrs_op_call* call) {
   conv_operands o;
   /* Constant 0 in a runtime built without DEPTHWISE_CONV (op selection, docs/runtime.md),
    * so the linker drops its kernels: the dispatcher never passes the code then. */
-  const int depthwise = TGRS_WITH_OP_DEPTHWISE_CONV && call->op.code == TGRS_OP_DEPTHWISE_CONV;
+  const int depthwise = TGRS_OP_ON(DEPTHWISE_CONV) && call->op.code == TGRS_OP_DEPTHWISE_CONV;
   int32_t first = 0; /* a channel group's first channel */
   size_t filter_elems;
   tgrs_status st = conv_operands_read(call, 2, &o);

@@ -203,5 +203,5 @@ tgrs_status tgrs_op_gemm(tgrs_op_call* call) {
   }
   if (call->in[1].tensor.weight >= 0) return fully_connected(call, NULL);
   /* A MatMul of two activations; a build without MATMUL links none of its kernels. */
-  return TGRS_WITH_OP_MATMUL ? matmul_activations(call) : TGRS_ERR_UNSUPPORTED_OP;
+  return TGRS_OP_ON(MATMUL) ? matmul_activations(call) : TGRS_ERR_UNSUPPORTED_OP;
 }

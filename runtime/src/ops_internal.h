@@ -70,26 +70,10 @@ void tgrs_apply_act_f32(const tgrs_op_call* call, float* data, size_t count);
 /* TGRS_OK, or TGRS_ERR_KERNEL_REJECTED with the kernel status recorded in the stats. */
 tgrs_status tgrs_kernel_result(const tgrs_op_call* call, tgrs_kernel_status status);
 
-/* One function per op family. */
-tgrs_status tgrs_op_conv(tgrs_op_call* call);           /* CONV, DEPTHWISE_CONV */
-tgrs_status tgrs_op_conv1d(tgrs_op_call* call);         /* CONV1D */
-tgrs_status tgrs_op_conv_transpose(tgrs_op_call* call); /* CONV_TRANSPOSE */
-tgrs_status tgrs_op_pool(tgrs_op_call* call);           /* MAX_POOL, AVERAGE_POOL */
-tgrs_status tgrs_op_global_pool(tgrs_op_call* call);    /* GLOBAL_*_POOL */
-tgrs_status tgrs_op_binary(tgrs_op_call* call);         /* ADD, SUB, MUL, DIV */
-tgrs_status tgrs_op_activation(tgrs_op_call* call);     /* RELU ... CLIP */
-tgrs_status tgrs_op_gemm(tgrs_op_call* call);           /* GEMM, MATMUL */
-tgrs_status tgrs_op_concat(tgrs_op_call* call);         /* CONCAT */
-tgrs_status tgrs_op_reshape(tgrs_op_call* call);        /* RESHAPE */
-tgrs_status tgrs_op_transpose(tgrs_op_call* call);      /* TRANSPOSE */
-tgrs_status tgrs_op_slice(tgrs_op_call* call);          /* SLICE */
-tgrs_status tgrs_op_gather(tgrs_op_call* call);         /* GATHER */
-tgrs_status tgrs_op_pad(tgrs_op_call* call);            /* PAD */
-tgrs_status tgrs_op_resize(tgrs_op_call* call);         /* RESIZE */
-tgrs_status tgrs_op_softmax(tgrs_op_call* call);        /* SOFTMAX, LOG_SOFTMAX */
-tgrs_status tgrs_op_lrn(tgrs_op_call* call);            /* LRN */
-tgrs_status tgrs_op_reduce_mean(tgrs_op_call* call);    /* REDUCE_MEAN */
-tgrs_status tgrs_op_batch_norm(tgrs_op_call* call);     /* BATCH_NORMALIZATION */
-tgrs_status tgrs_op_quantize(tgrs_op_call* call);       /* QUANTIZE, DEQUANTIZE */
+/* The op functions, one per op family, named by the op table's FN column (tgrs_ops.def);
+ * op_dispatch.c calls them by code. */
+#define TGRS_OP(NAME, CODE, Ir, FN, KIND, TILES) tgrs_status FN(tgrs_op_call* call);
+#include "tgrs_ops.def"
+#undef TGRS_OP
 
 #endif /* TIGRIS_RUNTIME_OPS_INTERNAL_H_ */

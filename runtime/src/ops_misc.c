@@ -7,7 +7,7 @@
 tgrs_status tgrs_op_softmax(tgrs_op_call* call) {
   const uint32_t rank = call->in[0].tensor.shape.count;
   /* Constant 0 in a build without LOG_SOFTMAX, which then links no log-softmax kernel. */
-  const int log = TGRS_WITH_OP_LOG_SOFTMAX && call->op.code == TGRS_OP_LOG_SOFTMAX;
+  const int log = TGRS_OP_ON(LOG_SOFTMAX) && call->op.code == TGRS_OP_LOG_SOFTMAX;
   const int32_t attr_axis = tgrs_read_i32_(call->attrs, FB_ATTRS_AXIS, 0);
   int32_t d[4];
   int32_t axis, outer = 1, inner = 1, i;

@@ -7,15 +7,15 @@
 /* Which of a pair of pool ops a call is. op_dispatch.c calls these functions only for the
  * codes the build selected (tgrs_op_select.h), so with one of the pair left out every call
  * is the other: a constant, and --gc-sections drops the left-out kernels. */
-#if TGRS_WITH_OP_MAX_POOL && TGRS_WITH_OP_AVERAGE_POOL
+#if TGRS_OP_ON(MAX_POOL) && TGRS_OP_ON(AVERAGE_POOL)
 #define IS_MAX_POOL(call) ((call)->op.code == TGRS_OP_MAX_POOL)
 #else
-#define IS_MAX_POOL(call) TGRS_WITH_OP_MAX_POOL
+#define IS_MAX_POOL(call) TGRS_OP_ON(MAX_POOL)
 #endif
-#if TGRS_WITH_OP_GLOBAL_MAX_POOL && TGRS_WITH_OP_GLOBAL_AVERAGE_POOL
+#if TGRS_OP_ON(GLOBAL_MAX_POOL) && TGRS_OP_ON(GLOBAL_AVERAGE_POOL)
 #define IS_GLOBAL_MAX_POOL(call) ((call)->op.code == TGRS_OP_GLOBAL_MAX_POOL)
 #else
-#define IS_GLOBAL_MAX_POOL(call) TGRS_WITH_OP_GLOBAL_MAX_POOL
+#define IS_GLOBAL_MAX_POOL(call) TGRS_OP_ON(GLOBAL_MAX_POOL)
 #endif
 
 static int32_t attr_at(tgrs_i32s v, uint32_t i, int32_t fallback) {

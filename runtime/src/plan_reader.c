@@ -129,46 +129,13 @@ const char* tgrs_status_name(tgrs_status status) {
 }
 #endif
 
-/* Op names in code order (TGRS_OP_CONV = 0, ...), each ending in a NUL. */
+/* Op names in code order (TGRS_OP_CONV = 0, ...), each ending in a NUL: the op table's
+ * (tgrs_ops.def) NAME column. */
 static const char op_code_names[] =
-    "CONV\0"
-    "DEPTHWISE_CONV\0"
-    "CONV1D\0"
-    "CONV_TRANSPOSE\0"
-    "MAX_POOL\0"
-    "AVERAGE_POOL\0"
-    "GLOBAL_AVERAGE_POOL\0"
-    "GLOBAL_MAX_POOL\0"
-    "ADD\0"
-    "SUB\0"
-    "MUL\0"
-    "DIV\0"
-    "RELU\0"
-    "RELU6\0"
-    "LEAKY_RELU\0"
-    "SELU\0"
-    "SIGMOID\0"
-    "HARD_SIGMOID\0"
-    "HARD_SWISH\0"
-    "TANH\0"
-    "CLIP\0"
-    "CONCAT\0"
-    "PAD\0"
-    "RESIZE\0"
-    "RESHAPE\0"
-    "TRANSPOSE\0"
-    "GEMM\0"
-    "MATMUL\0"
-    "SOFTMAX\0"
-    "LOG_SOFTMAX\0"
-    "REDUCE_MEAN\0"
-    "BATCH_NORMALIZATION\0"
-    "QUANTIZE\0"
-    "DEQUANTIZE\0"
-    "SPLIT\0"
-    "LRN\0"
-    "SLICE\0"
-    "GATHER\0";
+#define TGRS_OP(NAME, CODE, Ir, FN, KIND, TILES) #NAME "\0"
+#include "tgrs_ops.def"
+#undef TGRS_OP
+    ;
 
 const char* tgrs_op_code_name(tgrs_op_code code) {
   const char* p = op_code_names;

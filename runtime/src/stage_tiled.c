@@ -28,6 +28,7 @@
 
 #include "exec_internal.h"
 #include "plan_internal.h"
+#include "tgrs_op_table.h"
 
 /* The loop's ROW_STRIP buffer of `tensor` (or SCRATCH of op `op`) live at op `op`. */
 static int find_strip(const tgrs_plan_tile* tile, tgrs_buffer_kind kind, int32_t tensor, int32_t op,
@@ -100,45 +101,20 @@ static tgrs_status store_box(tgrs_exec* ex, const tgrs_operand* operand) {
   return TGRS_OK;
 }
 
-/* Op sets as one bit per op code (codes below 32), not switches: Cortex-M code size. */
-#define TGRS_OP_BIT(code) (1u << (code))
-/* Ops whose kernels, run on a group of channels, compute exactly those channels of the
- * whole-tensor result: channel-wise, and free of per-channel parameters except a depthwise
- * convolution's, which ops_conv.c offsets to the group (the planner's
- * analysis::ClassifyChannelTiling). */
-#define TGRS_CHANNEL_OPS                                                                        \
-  (TGRS_OP_BIT(TGRS_OP_DEPTHWISE_CONV) | TGRS_OP_BIT(TGRS_OP_MAX_POOL) |                        \
-   TGRS_OP_BIT(TGRS_OP_AVERAGE_POOL) | TGRS_OP_BIT(TGRS_OP_GLOBAL_AVERAGE_POOL) |               \
-   TGRS_OP_BIT(TGRS_OP_GLOBAL_MAX_POOL) | TGRS_OP_BIT(TGRS_OP_ADD) | TGRS_OP_BIT(TGRS_OP_SUB) | \
-   TGRS_OP_BIT(TGRS_OP_MUL) | TGRS_OP_BIT(TGRS_OP_DIV) | TGRS_OP_BIT(TGRS_OP_RELU) |            \
-   TGRS_OP_BIT(TGRS_OP_RELU6) | TGRS_OP_BIT(TGRS_OP_LEAKY_RELU) | TGRS_OP_BIT(TGRS_OP_SELU) |   \
-   TGRS_OP_BIT(TGRS_OP_SIGMOID) | TGRS_OP_BIT(TGRS_OP_HARD_SIGMOID) |                           \
-   TGRS_OP_BIT(TGRS_OP_HARD_SWISH) | TGRS_OP_BIT(TGRS_OP_TANH) | TGRS_OP_BIT(TGRS_OP_CLIP))
-/* Ops that compute a group of output channels from every input channel: a convolution of
- * one group, its filter, bias and requantization offset to the group by ops_conv.c. Their
- * channel region reads all of the input's channels and writes the group. */
-#define TGRS_OUTPUT_CHANNEL_OPS TGRS_OP_BIT(TGRS_OP_CONV)
-/* Ops whose kernels run on a 2-D tile's column view unchanged: every channel op (windowed
- * ones through their shifted left padding, tgrs_call_pad_left; global pools as banded
- * reductions), convolutions, batch normalization, a concat along C (tgrs_op_concat
- * refuses one along W on columns), a channel shuffle (tgrs_op_reshape refuses any other
- * reshape on a tile) and a Gemm's banded reduction (box by box, as global pools). */
-#define TGRS_COLUMN_OPS                                                                    \
-  (TGRS_CHANNEL_OPS | TGRS_OUTPUT_CHANNEL_OPS | TGRS_OP_BIT(TGRS_OP_BATCH_NORMALIZATION) | \
-   TGRS_OP_BIT(TGRS_OP_CONCAT) | TGRS_OP_BIT(TGRS_OP_RESHAPE) | TGRS_OP_BIT(TGRS_OP_GEMM))
+/* The widest tile each op's kernel computes exactly: the op table's TILES column by code
+ * (tgrs_ops.def, tgrs_op_table.h), the same column the planner's column and channel
+ * tiling consult first (analysis/tileability.cc). Windowed ops run on a column view
+ * through their shifted left padding (tgrs_call_pad_left), global pools and a Gemm's
+ * banded reduction box by box; a concat along W and any reshape but a channel shuffle
+ * refuse a column view in their own op function. */
+static const uint8_t op_tiles[TGRS_OP_CODE_COUNT] = {
+#define TGRS_OP(NAME, CODE, Ir, FN, KIND, TILES) [CODE] = TGRS_OP_TILES_##TILES,
+#include "tgrs_ops.def"
+#undef TGRS_OP
+};
 
-static int op_in(tgrs_op_code code, uint32_t ops) {
-  return (unsigned)code < 32u && ((ops >> (unsigned)code) & 1u);
-}
-
-static int runs_on_columns(tgrs_op_code code) {
-  /* QUANTIZE (32), DEQUANTIZE (33) and LRN (35) are past the mask's 32 bits. */
-  return op_in(code, TGRS_COLUMN_OPS) || code == TGRS_OP_QUANTIZE || code == TGRS_OP_DEQUANTIZE ||
-         code == TGRS_OP_LRN;
-}
-
-static int runs_on_channels(tgrs_op_code code) {
-  return op_in(code, TGRS_CHANNEL_OPS | TGRS_OUTPUT_CHANNEL_OPS);
+static tgrs_op_tiles tiles_of(tgrs_op_code code) {
+  return (unsigned)code < TGRS_OP_CODE_COUNT ? (tgrs_op_tiles)op_tiles[code] : TGRS_OP_TILES_ROWS;
 }
 
 /* An input of a binary op with one row where its output has several. */
@@ -243,13 +219,13 @@ static tgrs_status run_tile_op(tgrs_exec* ex, const tgrs_plan_tile* tile, uint32
   st = tgrs_op_call_begin(ex, (uint32_t)op, &call);
   if (st != TGRS_OK) return st;
   if (call.num_outputs != 1) return TGRS_ERR_UNSUPPORTED_OP;
-  if ((cols != NULL && !runs_on_columns(call.op.code)) ||
-      (chans != NULL && !runs_on_channels(call.op.code))) {
+  if ((cols != NULL && tiles_of(call.op.code) < TGRS_OP_TILES_COLUMNS) ||
+      (chans != NULL && tiles_of(call.op.code) < TGRS_OP_TILES_CHANNELS)) {
     return TGRS_ERR_UNSUPPORTED_OP;
   }
   /* A channel-wise op reads the channels it writes (a convolution checks its own input:
    * every channel, ops_conv.c). */
-  if (chans != NULL && !op_in(call.op.code, TGRS_OUTPUT_CHANNEL_OPS) &&
+  if (chans != NULL && tiles_of(call.op.code) != TGRS_OP_TILES_OUT_CHANNELS &&
       (chans->in_begin != chans->out_begin || chans->in_end != chans->out_end)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }

@@ -59,7 +59,7 @@ TEST(ReduceMeanQuantTest, Int8MeanStoresSInOverSOutAsQ031) {
   const float s_in = 0.0473f, s_out = 0.0191f;  // s_in / s_out ~ 2.476: a left shift of 2
   const std::vector<uint8_t> bytes = EmitBytes(Int8Mean(s_in, -3, s_out, 7));  // op points in
   const tgrs::Op* op = tgrs::GetPlan(bytes.data())->ops()->Get(0);
-  ASSERT_EQ(op->code(), tgrs::OpCode::REDUCE_MEAN);
+  ASSERT_EQ(op->code(), TGRS_OP_REDUCE_MEAN);
   ASSERT_TRUE(op->output_multiplier() && op->output_shift());
   ASSERT_EQ(op->output_multiplier()->size(), 1u);
   ASSERT_EQ(op->output_shift()->size(), 1u);

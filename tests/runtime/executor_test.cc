@@ -39,7 +39,7 @@ PlanParts ReluPlan() {
       TensorParts{
           "y", fb::DType::FLOAT32, {1, 1, 2, 2}, std::nullopt, -1, {0, 3, 1, 2}, {1, 2, 1, 2}}};
   OpParts relu;
-  relu.code = fb::OpCode::RELU;
+  relu.code = TGRS_OP_RELU;
   relu.name = "relu0";
   relu.inputs = {0};
   relu.outputs = {1};
@@ -98,7 +98,7 @@ TEST(ExecutorHandPlanTest, PermutesInputsRunsTheKernelAndPermutesOutputsBack) {
 
 TEST(ExecutorHandPlanTest, AnOpWithoutKernelIsUnsupportedAndNamed) {
   PlanParts p = ReluPlan();
-  p.ops[0].code = fb::OpCode::SPLIT;  // the reader knows SPLIT; no kernel runs it
+  p.ops[0].code = TGRS_OP_SPLIT;  // the reader knows SPLIT; no kernel runs it
   auto loaded = LoadPlanBytes(Serialize(p));
   ASSERT_NE(loaded, nullptr);
   const std::vector<uint8_t> x = Floats({1, 2, 3, 4});
@@ -140,7 +140,7 @@ PlanParts ConvPlan(int32_t bias_values) {
                TensorParts{"b", fb::DType::FLOAT32, {bias_values}, std::nullopt, 1, {}, {}},
                TensorParts{"y", fb::DType::FLOAT32, {1, 1, 1, 4}, std::nullopt, -1, {}, {}}};
   OpParts conv;
-  conv.code = fb::OpCode::CONV;
+  conv.code = TGRS_OP_CONV;
   conv.name = "conv0";
   conv.inputs = {0, 1, 2};
   conv.outputs = {3};
@@ -184,7 +184,7 @@ TEST(ExecutorHandPlanTest, ABiasShorterThanTheOutputChannelsIsAnInconsistentPlan
 // runs first with its output whole, so the failure can only come from the cut.
 
 // ReluPlan with the op replaced: x [1, 1, 2, 2] -> `code` -> y [1, 1, 2, 2] (NHWC).
-PlanParts OneOpPlan(fb::OpCode code, const AttrsParts& attrs) {
+PlanParts OneOpPlan(tgrs_op_code code, const AttrsParts& attrs) {
   PlanParts p = ReluPlan();
   p.ops[0].code = code;
   p.ops[0].attrs = attrs;
@@ -215,7 +215,7 @@ TEST(ExecutorHandPlanTest, ATransposeIntoASmallerOutputIsAnInconsistentPlan) {
   // permutation keeps every other check quiet.
   AttrsParts attrs;
   attrs.perm = {0, 1, 2, 3};
-  PlanParts p = OneOpPlan(fb::OpCode::TRANSPOSE, attrs);
+  PlanParts p = OneOpPlan(TGRS_OP_TRANSPOSE, attrs);
   EXPECT_EQ(RunFloats(p), TGRS_OK);
   CutOutput(p, {1, 1, 1, 2});
   EXPECT_EQ(RunFloats(p), TGRS_ERR_INCONSISTENT_PLAN);
@@ -224,7 +224,7 @@ TEST(ExecutorHandPlanTest, ATransposeIntoASmallerOutputIsAnInconsistentPlan) {
 TEST(ExecutorHandPlanTest, ASoftmaxIntoASmallerOutputIsAnInconsistentPlan) {
   AttrsParts attrs;
   attrs.axis = 3;  // C of [1, 1, 2, 2]: two rows of two
-  PlanParts p = OneOpPlan(fb::OpCode::SOFTMAX, attrs);
+  PlanParts p = OneOpPlan(TGRS_OP_SOFTMAX, attrs);
   // The kernel's scratch: 4 bytes per element along the axis (docs/memory-model.md).
   p.stages[0].buffers.push_back(BufferParts{fb::BufferKind::SCRATCH, -1, 0, 0, 0, 8,
                                             fb::Home(32, 16, fb::MemoryRegion::FAST)});
@@ -235,7 +235,7 @@ TEST(ExecutorHandPlanTest, ASoftmaxIntoASmallerOutputIsAnInconsistentPlan) {
 }
 
 TEST(ExecutorHandPlanTest, ABatchNormIntoASmallerOutputIsAnInconsistentPlan) {
-  PlanParts p = OneOpPlan(fb::OpCode::BATCH_NORMALIZATION, AttrsParts{});
+  PlanParts p = OneOpPlan(TGRS_OP_BATCH_NORMALIZATION, AttrsParts{});
   p.ops[0].channel_scale = {1, 2};
   p.ops[0].channel_shift = {0, 1};
   EXPECT_EQ(RunFloats(p), TGRS_OK);
@@ -246,7 +246,7 @@ TEST(ExecutorHandPlanTest, ABatchNormIntoASmallerOutputIsAnInconsistentPlan) {
 TEST(ExecutorHandPlanTest, AReduceMeanIntoASmallerOutputIsAnInconsistentPlan) {
   AttrsParts attrs;
   attrs.axes = {1, 2};  // H, W of [1, 1, 2, 2]: two channel means
-  PlanParts p = OneOpPlan(fb::OpCode::REDUCE_MEAN, attrs);
+  PlanParts p = OneOpPlan(TGRS_OP_REDUCE_MEAN, attrs);
   CutOutput(p, {1, 1, 1, 2});
   EXPECT_EQ(RunFloats(p), TGRS_OK);
   CutOutput(p, {1, 1, 1, 1});
@@ -257,7 +257,7 @@ TEST(ExecutorHandPlanTest, AConcatIntoASmallerOutputIsAnInconsistentPlan) {
   // x [1, 1, 2, 2] twice along C -> y [1, 1, 2, 4]; cut, y holds 4 of the 8 values.
   AttrsParts attrs;
   attrs.axis = 3;
-  PlanParts p = OneOpPlan(fb::OpCode::CONCAT, attrs);
+  PlanParts p = OneOpPlan(TGRS_OP_CONCAT, attrs);
   p.ops[0].inputs = {0, 0};
   CutOutput(p, {1, 1, 2, 4});
   p.stages[0].buffers[1].home = fb::Home(16, 32, fb::MemoryRegion::FAST);
@@ -290,7 +290,7 @@ PlanParts Int8MeanPlan() {
                            {0, 3, 1, 2},
                            {1, 1, 1, 1}}};
   OpParts mean;
-  mean.code = fb::OpCode::REDUCE_MEAN;
+  mean.code = TGRS_OP_REDUCE_MEAN;
   mean.name = "mean0";
   mean.inputs = {0};
   mean.outputs = {1};
@@ -335,7 +335,7 @@ RunResult RunPad(const std::string& mode) {
   p.tensors[0].onnx_shape = {1, 1, 1, 2};
   p.tensors[1].shape = {1, 1, 4, 1};
   p.tensors[1].onnx_shape = {1, 1, 1, 4};
-  p.ops[0].code = fb::OpCode::PAD;
+  p.ops[0].code = TGRS_OP_PAD;
   p.ops[0].attrs = AttrsParts{};
   p.ops[0].attrs->pads = {0, 0, 1, 0, 0, 0, 1, 0};
   p.ops[0].attrs->mode = mode;
@@ -370,7 +370,7 @@ RunResult RunSlice(std::vector<int32_t> starts, std::vector<int32_t> steps) {
   p.tensors[0].onnx_shape = {1, 1, 1, 4};
   p.tensors[1].shape = {1, 1, 2, 1};
   p.tensors[1].onnx_shape = {1, 1, 1, 2};
-  p.ops[0].code = fb::OpCode::SLICE;
+  p.ops[0].code = TGRS_OP_SLICE;
   p.ops[0].attrs = AttrsParts{};
   p.ops[0].attrs->starts = std::move(starts);
   p.ops[0].attrs->strides = std::move(steps);
@@ -414,7 +414,7 @@ PlanParts GatherPlan() {
       TensorParts{"ids", fb::DType::INT64, {1, 2}, std::nullopt, -1, {}, {1, 2}},
       TensorParts{"table", fb::DType::FLOAT32, {3, 2}, std::nullopt, 0, {}, {}},
       TensorParts{"y", fb::DType::FLOAT32, {1, 2, 2}, std::nullopt, -1, {0, 2, 1}, {1, 2, 2}}};
-  p.ops[0].code = fb::OpCode::GATHER;
+  p.ops[0].code = TGRS_OP_GATHER;
   p.ops[0].name = "embed";
   p.ops[0].inputs = {1, 0};
   p.ops[0].outputs = {2};

@@ -60,7 +60,7 @@ struct AttrsParts {
 };
 
 struct OpParts {
-  fb::OpCode code = fb::OpCode::CONV;
+  uint16_t code = TGRS_OP_CONV;  // an op table code, or any value (fuzzing)
   std::string name;
   std::vector<int32_t> inputs, outputs;
   std::optional<AttrsParts> attrs;
@@ -370,7 +370,7 @@ inline PlanParts FullPlan(bool compressed = false) {
   p.tensors = {t0, t1, t2, t3, t4, t5, t6};
 
   OpParts conv;
-  conv.code = fb::OpCode::CONV;
+  conv.code = TGRS_OP_CONV;
   conv.name = "conv0";
   conv.inputs = {0, 1, 2};
   conv.outputs = {3};
@@ -387,7 +387,7 @@ inline PlanParts FullPlan(bool compressed = false) {
   conv.act_max = 127;
 
   OpParts pool;  // every remaining attribute and op field, with non-default values
-  pool.code = fb::OpCode::MAX_POOL;
+  pool.code = TGRS_OP_MAX_POOL;
   pool.name = "pool0";
   pool.inputs = {3, -1};
   pool.outputs = {4};
@@ -432,12 +432,12 @@ inline PlanParts FullPlan(bool compressed = false) {
   pool.channel_offset = {-7, 9};
 
   OpParts relu;
-  relu.code = fb::OpCode::RELU;
+  relu.code = TGRS_OP_RELU;
   relu.name = "relu0";
   relu.inputs = {4};
   relu.outputs = {5};
   OpParts softmax;
-  softmax.code = fb::OpCode::SOFTMAX;
+  softmax.code = TGRS_OP_SOFTMAX;
   softmax.name = "softmax0";
   softmax.inputs = {5};
   softmax.outputs = {6};

@@ -125,13 +125,13 @@ PlanParts MixedPlan(int ops) {
     }
     return t;
   };
-  auto op = [](fb::OpCode code, const char* name, fb::DType dtype, int32_t in) {
+  auto op = [](tgrs_op_code code, const char* name, fb::DType dtype, int32_t in) {
     OpParts o;
     o.code = code;
     o.name = name;
     o.inputs = {in};
     o.outputs = {in + 1};
-    if (code == fb::OpCode::RELU && dtype == fb::DType::INT8) {
+    if (code == TGRS_OP_RELU && dtype == fb::DType::INT8) {
       o.act_min = 0;
       o.act_max = 127;
     }
@@ -143,9 +143,9 @@ PlanParts MixedPlan(int ops) {
   p.model_name = "mixed";
   p.tensors = {tensor("x", kept, true, false), tensor("y", kept, ops == 1, true),
                tensor("z", other, false, false), tensor("w", other, true, true)};
-  p.ops = {op(fb::OpCode::RELU, "relu_kept", kept, 0),
-           op(kInt8Only ? fb::OpCode::DEQUANTIZE : fb::OpCode::QUANTIZE, "convert", kept, 1),
-           op(fb::OpCode::RELU, "relu_other", other, 2)};
+  p.ops = {op(TGRS_OP_RELU, "relu_kept", kept, 0),
+           op(kInt8Only ? TGRS_OP_DEQUANTIZE : TGRS_OP_QUANTIZE, "convert", kept, 1),
+           op(TGRS_OP_RELU, "relu_other", other, 2)};
   p.tensors.resize(static_cast<size_t>(ops) + 1);
   p.ops.resize(static_cast<size_t>(ops));
   StageParts s;
@@ -213,7 +213,7 @@ TEST(DtypeSelectHandPlanTest, AByteMoverOnTheLeftOutDtypeIsUnsupported) {
   // Reshape has no per-dtype kernel (a byte copy), but the build refuses the left-out
   // dtype wholesale (tigris_executor.h), so even this op is named.
   PlanParts p = MixedPlan(1);
-  p.ops[0].code = fb::OpCode::RESHAPE;  // same shape in and out: the bytes pass through
+  p.ops[0].code = TGRS_OP_RESHAPE;  // same shape in and out: the bytes pass through
   for (TensorParts& t : p.tensors) {
     t.dtype = kInt8Only ? fb::DType::FLOAT32 : fb::DType::INT8;
     t.quant = kInt8Only ? std::nullopt : std::optional<QuantParts>(QuantParts{{0.5f}, {0}});
