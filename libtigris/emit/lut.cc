@@ -64,6 +64,45 @@ std::function<double(double)> LutFunction(const ir::Op& op) {
       const double alpha = a.GetFloat("alpha", kLeakyReluAlpha);
       return [alpha](double x) { return x >= 0.0 ? x : alpha * x; };
     }
+    // Elementwise math: ONNX's definitions (operators.md), in double.
+    case ir::OpType::kAbs:
+      return [](double x) { return std::fabs(x); };
+    case ir::OpType::kNeg:
+      return [](double x) { return -x; };
+    case ir::OpType::kExp:
+      return [](double x) { return std::exp(x); };
+    case ir::OpType::kLog:  // -inf at 0 saturates to -128; NaN below 0 quantizes to zp
+      return [](double x) { return std::log(x); };
+    case ir::OpType::kSqrt:
+      return [](double x) { return std::sqrt(x); };
+    case ir::OpType::kReciprocal:
+      return [](double x) { return 1.0 / x; };
+    case ir::OpType::kFloor:
+      return [](double x) { return std::floor(x); };
+    case ir::OpType::kCeil:
+      return [](double x) { return std::ceil(x); };
+    case ir::OpType::kRound:  // half to even
+      return [](double x) { return std::nearbyint(x); };
+    case ir::OpType::kSign:
+      return [](double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); };
+    case ir::OpType::kElu: {
+      const double alpha = a.GetFloat("alpha", kEluAlpha);
+      return [alpha](double x) { return x >= 0.0 ? x : alpha * (std::exp(x) - 1.0); };
+    }
+    case ir::OpType::kCelu: {
+      const double alpha = a.GetFloat("alpha", kEluAlpha);
+      return [alpha](double x) { return x >= 0.0 ? x : alpha * (std::exp(x / alpha) - 1.0); };
+    }
+    case ir::OpType::kSoftplus:
+      return
+          [](double x) { return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); };
+    case ir::OpType::kSoftsign:
+      return [](double x) { return x / (1.0 + std::fabs(x)); };
+    case ir::OpType::kMish:
+      return [](double x) {
+        const double sp = x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+        return x * std::tanh(sp);
+      };
     case ir::OpType::kRelu:
       return [](double x) { return std::max(x, 0.0); };
     case ir::OpType::kRelu6:

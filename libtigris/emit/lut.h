@@ -1,7 +1,7 @@
 // 256-entry lookup tables for int8 ops whose function has no cheap integer form: every
-// unary op of the op table (Sigmoid, Tanh, HardSigmoid, HardSwish, Selu, LeakyRelu; and
-// Relu/Relu6/Clip when input and output quantization differ). The runtime's tgrs_lut_s8 reads
-// output = lut[input + 128].
+// unary op of the op table (Sigmoid, Tanh, HardSigmoid, HardSwish, Selu, LeakyRelu, the
+// elementwise math ops Abs ... Mish; and Relu/Relu6/Clip when input and output
+// quantization differ). The runtime's tgrs_lut_s8 reads output = lut[input + 128].
 //
 //   lut[i] = quantize(f(dequantize(i - 128)))
 //   dequantize(q) = (q - zp_in) * s_in
@@ -30,6 +30,9 @@ Lut BuildLut(const std::function<double(double)>& f, AffineQuant in, AffineQuant
 
 // ONNX QuantizeLinear of one real value to int8 (round half to even, saturate).
 int8_t QuantizeToInt8(double real, AffineQuant q);
+
+// ONNX's default alpha of Elu and Celu (operators.md), read by op_attrs.cc for float32.
+inline constexpr float kEluAlpha = 1.0f;
 
 // The real function an int8 table op computes, with the op's ONNX attributes and their
 // ONNX defaults (LeakyRelu alpha 0.01; Selu alpha 1.67326..., gamma 1.05070...; HardSigmoid

@@ -8,6 +8,7 @@
 
 #include "analysis/weight_prefix.h"
 #include "emit/layout.h"
+#include "emit/lut.h"
 #include "emit/op_record.h"
 #include "ir/slice.h"
 #include "util/error.h"
@@ -301,6 +302,10 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
     case OpType::kSelu:
       a.alpha = op.attrs.GetFloat("alpha", 1.67326319217681884765625f);
       a.gamma = op.attrs.GetFloat("gamma", 1.05070102214813232421875f);
+      break;
+    case OpType::kElu:
+    case OpType::kCelu:  // ONNX's default alpha is 1 for both (lut.h)
+      a.alpha = op.attrs.GetFloat("alpha", kEluAlpha);
       break;
     case OpType::kHardSigmoid:
       a.alpha = op.attrs.GetFloat("alpha", 0.2f);

@@ -119,6 +119,21 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
     case OpType::kHardSwish:
     case OpType::kTanh:
     case OpType::kClip:
+    case OpType::kAbs:
+    case OpType::kNeg:
+    case OpType::kExp:
+    case OpType::kLog:
+    case OpType::kSqrt:
+    case OpType::kReciprocal:
+    case OpType::kFloor:
+    case OpType::kCeil:
+    case OpType::kRound:
+    case OpType::kSign:
+    case OpType::kElu:
+    case OpType::kCelu:
+    case OpType::kSoftplus:
+    case OpType::kSoftsign:
+    case OpType::kMish:
     case OpType::kSoftmax:
     case OpType::kLogSoftmax:
     case OpType::kIdentity:

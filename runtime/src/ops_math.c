@@ -1,0 +1,84 @@
+/*
+ * ops_math.c: the elementwise math ops of the op table (ABS ... MISH, tgrs_ops.def), all of
+ * the UNARY kind. float32 by the formulas below; int8 by the 256-entry table the compiler
+ * computed from the same formula in double precision (emit/lut.cc), as for every unary op.
+ * Row-local: in a tile loop they run on the strip, or on a column view or channel group.
+ *
+ * Every target computes the same bits: exp, log and tanh are the runtime's own
+ * (tgrs_math.h); fabsf, floorf, ceilf, rintf and sqrtf are exact or correctly rounded by
+ * definition (C99 Annex F, IEEE 754), so any libm gives the same result; the rest is
+ * + - * / in a fixed order (-ffp-contract=off, cmake/TigrisRuntime.cmake).
+ */
+#include <math.h>
+
+#include "ops_internal.h"
+#include "tgrs_math.h"
+
+/* log(1 + e^x) without overflowing e^x: x + log(1 + e^-x) for x > 0 (ONNX Softplus). */
+static float softplus(float x) {
+  return x > 0.0f ? x + tgrs_logf(1.0f + tgrs_expf(-x)) : tgrs_logf(1.0f + tgrs_expf(x));
+}
+
+static void math_f32(tgrs_op_code code, float alpha, size_t n, const float* x, float* y) {
+  size_t i;
+  /* One loop per op, the formula inlined into it. */
+#define TGRS_MAP(expr)      \
+  for (i = 0; i < n; ++i) { \
+    const float v = x[i];   \
+    y[i] = (expr);          \
+  }                         \
+  break
+  switch (code) {
+    case TGRS_OP_ABS:
+      TGRS_MAP(fabsf(v));
+    case TGRS_OP_NEG:
+      TGRS_MAP(-v);
+    case TGRS_OP_EXP:
+      TGRS_MAP(tgrs_expf(v));
+    case TGRS_OP_LOG:
+      TGRS_MAP(tgrs_logf(v));
+    case TGRS_OP_SQRT:
+      TGRS_MAP(sqrtf(v));
+    case TGRS_OP_RECIPROCAL:
+      TGRS_MAP(1.0f / v);
+    case TGRS_OP_FLOOR:
+      TGRS_MAP(floorf(v));
+    case TGRS_OP_CEIL:
+      TGRS_MAP(ceilf(v));
+    case TGRS_OP_ROUND: /* half to even: rintf in the default rounding mode */
+      TGRS_MAP(rintf(v));
+    case TGRS_OP_SIGN: /* NaN and +-0 pass through */
+      TGRS_MAP(v > 0.0f ? 1.0f : (v < 0.0f ? -1.0f : v));
+    case TGRS_OP_ELU:
+      TGRS_MAP(v >= 0.0f ? v : alpha * (tgrs_expf(v) - 1.0f));
+    case TGRS_OP_CELU: /* max(0, x) + min(0, alpha (e^(x / alpha) - 1)) */
+      TGRS_MAP(v >= 0.0f ? v : alpha * (tgrs_expf(v / alpha) - 1.0f));
+    case TGRS_OP_SOFTPLUS:
+      TGRS_MAP(softplus(v));
+    case TGRS_OP_SOFTSIGN:
+      TGRS_MAP(v / (1.0f + fabsf(v)));
+    case TGRS_OP_MISH: /* x tanh(softplus(x)) */
+      TGRS_MAP(v * tgrs_tanhf(softplus(v)));
+    default:
+      break;
+  }
+#undef TGRS_MAP
+}
+
+tgrs_status tgrs_op_math(tgrs_op_call* call) {
+  const size_t count = tgrs_operand_count(&call->out[0]);
+  if (call->in[0].data == NULL || tgrs_operand_count(&call->in[0]) != count) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (tgrs_call_is_s8(call)) {
+    const tgrs_i8s lut = tgrs_read_i8s_(call->table, FB_OP_LUT);
+    if (lut.count != 256) return TGRS_ERR_INCONSISTENT_PLAN;
+    tgrs_lut_s8(lut.data, count, (const int8_t*)call->in[0].data, (int8_t*)call->out[0].data);
+    return TGRS_OK;
+  }
+  if (!tgrs_call_is_f32(call)) return TGRS_ERR_UNSUPPORTED_OP;
+  math_f32(call->op.code, tgrs_read_f32_(call->attrs, FB_ATTRS_ALPHA, 1.0f), count,
+           (const float*)call->in[0].data, (float*)call->out[0].data);
+  tgrs_apply_act_f32(call, (float*)call->out[0].data, count);
+  return TGRS_OK;
+}
