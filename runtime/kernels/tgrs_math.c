@@ -176,3 +176,55 @@ float tgrs_tanhf(float x) {
   }
   return from_bits(to_bits(t) | sign); /* odd: reattach the sign, so -0 -> -0 */
 }
+
+/* Square root, correctly rounded, by the digit-by-digit integer square root (the method
+ * of soft-float libraries): no libm, so no errno and no .data in a firmware (newlib's
+ * sqrtf wrapper pulls in its 100-byte reentrancy struct to set errno). x = m * 2^e with m a
+ * 24-bit (or, after evening out the exponent, 25-bit) integer; M = m << s lies in
+ * [2^46, 2^48) with s even, so q = floor(sqrt(M)) has 24 bits and sqrt(x) = sqrt(M) *
+ * 2^((e - s) / 2). (q + 1/2)^2 is never an integer, so there is no tie: round up exactly
+ * when the remainder M - q^2 exceeds q. */
+float tgrs_sqrtf(float x) {
+  const uint32_t bits = to_bits(x);
+  int32_t e = (int32_t)((bits >> 23) & 0xffu);
+  uint32_t m = bits & 0x7fffffu;
+  uint64_t rem, q = 0, bit = (uint64_t)1 << 46;
+  int32_t half;
+  if (x != x || x == 0.0f || bits == 0x7f800000u) return x; /* NaN, +-0, +inf */
+  if (bits >> 31) return from_bits(0x7fc00000u);            /* x < 0: NaN */
+  if (e == 0) {                                             /* subnormal: normalize */
+    e = 1;
+    while (!(m & 0x800000u)) {
+      m <<= 1;
+      --e;
+    }
+  } else {
+    m |= 0x800000u;
+  }
+  e -= 150; /* x = m * 2^e */
+  if (e & 1) {
+    rem = (uint64_t)m << 23; /* m * 2 << 22: [2^46, 2^47) */
+    e -= 23;
+  } else {
+    rem = (uint64_t)m << 24; /* [2^47, 2^48) */
+    e -= 24;
+  }
+  while (bit > rem) bit >>= 2;
+  while (bit != 0) {
+    if (rem >= q + bit) {
+      rem -= q + bit;
+      q = (q >> 1) + bit;
+    } else {
+      q >>= 1;
+    }
+    bit >>= 2;
+  }
+  if (rem > q) ++q;
+  half = e / 2; /* e is even */
+  if (q == (uint64_t)1 << 24) {
+    q >>= 1;
+    ++half;
+  }
+  /* q * 2^half with q in [2^23, 2^24): always a normal float. */
+  return from_bits((uint32_t)(half + 150) << 23 | ((uint32_t)q & 0x7fffffu));
+}

@@ -1,5 +1,5 @@
 /*
- * exp, log and tanh in single precision, owned by the runtime instead of libm.
+ * exp, log, tanh and sqrt in single precision, owned by the runtime instead of libm.
  *
  * Why: host libm (glibc) and target libm (newlib, whose Cortex-M4 and M7 builds even pick
  * different expf implementations) disagree in the last bit, so a model with Softmax,
@@ -27,6 +27,10 @@ float tgrs_expf(float x);
 
 /* Natural logarithm. NaN and x < 0 -> NaN, +-0 -> -inf, +inf -> +inf, subnormal x exact. */
 float tgrs_logf(float x);
+
+/* Square root, correctly rounded (as IEEE 754 sqrt). NaN and x < 0 -> NaN, +-0 -> +-0,
+ * +inf -> +inf. Integer arithmetic: no libm, no errno. */
+float tgrs_sqrtf(float x);
 
 /* Hyperbolic tangent: odd (so -0 -> -0), NaN -> NaN, |x| >= 10 -> +-1. */
 float tgrs_tanhf(float x);

@@ -4,10 +4,11 @@
  * computed from the same formula in double precision (emit/lut.cc), as for every unary op.
  * Row-local: in a tile loop they run on the strip, or on a column view or channel group.
  *
- * Every target computes the same bits: exp, log and tanh are the runtime's own
- * (tgrs_math.h); fabsf, floorf, ceilf, rintf and sqrtf are exact or correctly rounded by
- * definition (C99 Annex F, IEEE 754), so any libm gives the same result; the rest is
- * + - * / in a fixed order (-ffp-contract=off, cmake/TigrisRuntime.cmake).
+ * Every target computes the same bits: exp, log, tanh and sqrt are the runtime's own
+ * (tgrs_math.h; sqrt also because newlib's sqrtf sets errno, which links .data into a
+ * firmware); fabsf, floorf, ceilf and rintf are exact by definition (C99 Annex F), so any
+ * libm gives the same result; the rest is + - * / in a fixed order (-ffp-contract=off,
+ * cmake/TigrisRuntime.cmake).
  */
 #include <math.h>
 
@@ -38,7 +39,7 @@ static void math_f32(tgrs_op_code code, float alpha, size_t n, const float* x, f
     case TGRS_OP_LOG:
       TGRS_MAP(tgrs_logf(v));
     case TGRS_OP_SQRT:
-      TGRS_MAP(sqrtf(v));
+      TGRS_MAP(tgrs_sqrtf(v));
     case TGRS_OP_RECIPROCAL:
       TGRS_MAP(1.0f / v);
     case TGRS_OP_FLOOR:

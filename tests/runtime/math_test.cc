@@ -211,6 +211,38 @@ TEST(TgrsMath, LogSpecialValues) {
   EXPECT_LE(UlpDistance(tgrs_logf(FromBits(1)), static_cast<float>(-149.0L * std::log(2.0L))), 1);
 }
 
+// IEEE 754 requires sqrt correctly rounded; the host's std::sqrt(float) is (SSE sqrtss), and
+// so is long double's rounded once more to float (64 bits >= 2 * 24 + 2: the double rounding
+// is innocuous). Every 97th pattern of [smallest subnormal, +inf), every power of two and
+// the windows around the subnormal boundary and 1: not one ulp off.
+float RefSqrt(float x) { return static_cast<float>(std::sqrt(static_cast<long double>(x))); }
+
+TEST(TgrsMath, SqrtIsCorrectlyRounded) {
+  SweepStats s;
+  SweepRange(0x00000001u, 0x7f7fffffu, kStep, tgrs_sqrtf, RefSqrt, &s);
+  for (int k = -149; k <= 127; ++k) {
+    const float p = std::ldexp(1.0f, k);
+    s.Add(p, tgrs_sqrtf(p), RefSqrt(p));
+  }
+  SweepAround({1.0f, 2.0f, FLT_MIN, FLT_MAX}, kWindow, 0x00000001u, 0x7f7fffffu, tgrs_sqrtf,
+              RefSqrt, &s);
+  Report("tgrs_sqrtf", s);
+  EXPECT_EQ(s.max_ulp, 0) << "worst x = " << s.worst_x;
+  EXPECT_EQ(s.not_correctly_rounded, 0u);
+}
+
+TEST(TgrsMath, SqrtSpecialValues) {
+  EXPECT_TRUE(std::isnan(tgrs_sqrtf(NAN)));
+  EXPECT_TRUE(std::isnan(tgrs_sqrtf(-1.0f)));
+  EXPECT_TRUE(std::isnan(tgrs_sqrtf(-INFINITY)));
+  EXPECT_TRUE(std::isnan(tgrs_sqrtf(FromBits(0x80000001u))));
+  EXPECT_EQ(Bits(tgrs_sqrtf(0.0f)), 0x00000000u);
+  EXPECT_EQ(Bits(tgrs_sqrtf(-0.0f)), 0x80000000u);
+  EXPECT_EQ(tgrs_sqrtf(INFINITY), INFINITY);
+  EXPECT_EQ(tgrs_sqrtf(4.0f), 2.0f);
+  EXPECT_EQ(tgrs_sqrtf(FromBits(1)), std::ldexp(1.0f, -75) * std::sqrt(2.0f));  // 2^-74.5
+}
+
 TEST(TgrsMath, TanhSpecialValues) {
   EXPECT_TRUE(std::isnan(tgrs_tanhf(NAN)));
   EXPECT_EQ(tgrs_tanhf(INFINITY), 1.0f);
