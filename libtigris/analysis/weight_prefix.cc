@@ -5,12 +5,12 @@
 namespace tigris::analysis {
 
 bool OperandsBecomeAttributes(ir::OpType type) {
+  if (ir::IsReduceOp(type)) return true;  // axes
   switch (type) {
     case ir::OpType::kReshape:             // target shape
     case ir::OpType::kClip:                // min / max
     case ir::OpType::kResize:              // scales
     case ir::OpType::kPad:                 // pads, constant value
-    case ir::OpType::kReduceMean:          // axes
     case ir::OpType::kSlice:               // starts, ends, axes, steps
     case ir::OpType::kBatchNormalization:  // statistics, folded into scale / shift
       return true;

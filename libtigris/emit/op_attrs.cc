@@ -231,11 +231,13 @@ void LrnAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
   }
 }
 
-void ReduceMeanAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
+// Every reduction of the op table (ONNX Reduce*-18: axes as input 1, keepdims,
+// noop_with_empty_axes).
+void ReduceAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
   const size_t rank = InputShape(g, op).size();
   std::vector<int64_t> axes = op.attrs.GetInts("axes");
   if (axes.empty()) axes = ConstantInts(g, op, 1);
-  if (axes.empty()) {
+  if (axes.empty() && op.attrs.GetInt("noop_with_empty_axes", 0) == 0) {
     for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
   }
   std::vector<int64_t> mapped;
@@ -340,15 +342,13 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
     case OpType::kSlice:
       SliceAttrs(g, op, a);
       break;
-    case OpType::kReduceMean:
-      ReduceMeanAttrs(g, op, a);
-      break;
     case OpType::kGather:
       // The kernel reads table and indices in ONNX order (rank <= 2, passes/verify.cc) and
       // writes the output through its runtime layout.
       a.perm = Int32s(op, RuntimeLayout(OutputShape(g, op).size()));
       break;
     default:
+      if (ir::IsReduceOp(op.type)) ReduceAttrs(g, op, a);
       break;
   }
   // The operands just turned into attributes (and BatchNormalization's statistics, folded

@@ -113,10 +113,14 @@ void Int8Params(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
     case OpType::kGlobalAveragePool:
     case OpType::kGlobalMaxPool:
     case OpType::kReduceMean:
+    case OpType::kReduceSum:
+    case OpType::kReduceMax:
+    case OpType::kReduceMin:
       // Identity {2^30, 1} when input and output share their scale. An int8 ReduceMean
-      // (tgrs_reduce_mean_s8, or over H, W the global average pool's kernel) needs the same
-      // s_in / s_out; storing it here keeps double arithmetic out of the MCU runtime
-      // (docs/plan-format.md).
+      // (tgrs_reduce_s8, or over H, W the global average pool's kernel) needs the same
+      // s_in / s_out, as ReduceSum, ReduceMax and ReduceMin (applied to the exact sum, or
+      // the extreme, of x - zp_in without the division); storing it here keeps double arithmetic
+      // out of the MCU runtime (docs/plan-format.md).
       Push(r, QuantizeMultiplierOrThrow(in.scale / out.scale, OpLabel(op)));
       break;
     case OpType::kAdd:

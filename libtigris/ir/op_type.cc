@@ -57,6 +57,11 @@ bool IsBinaryOp(OpType type) {
   return row != nullptr && row->kind == TGRS_OP_KIND_BINARY;
 }
 
+bool IsReduceOp(OpType type) {
+  const OpTableRow* row = OpTableRowOf(type);
+  return row != nullptr && row->kind == TGRS_OP_KIND_REDUCE;
+}
+
 std::optional<OpType> OpTypeFromOnnx(std::string_view onnx_op_type) {
   // IR-only names produced by normalization; an ONNX file that uses them as op_type is not
   // standard ONNX and is rejected.

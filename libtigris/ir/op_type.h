@@ -69,6 +69,9 @@ const OpTableRow* OpTableRowOf(OpType type);
 bool IsUnaryOp(OpType type);
 // Add, Sub, Mul, Div: two operands, ONNX broadcasting (the table's BINARY kind).
 bool IsBinaryOp(OpType type);
+// ReduceMean, ReduceSum, ...: ONNX Reduce* with axes (input 1 after opset
+// canonicalization) and keepdims (the table's REDUCE kind).
+bool IsReduceOp(OpType type);
 // Maps an ONNX op_type of the default domain ("" or "ai.onnx") to the IR op; nullopt for
 // anything the loader does not accept (the caller reports it as unsupported).
 std::optional<OpType> OpTypeFromOnnx(std::string_view onnx_op_type);

@@ -56,8 +56,8 @@ void CanonicalizeOpsetForm(ir::Op& op, int64_t opset, const ConstantMaker& make)
     case ir::OpType::kUnsqueeze:
       if (opset < 13) IntsToInput(op, "axes", 1, make);
       break;
-    case ir::OpType::kReduceMean:
-      if (opset < 18) IntsToInput(op, "axes", 1, make);
+    case ir::OpType::kReduceSum:  // axes became an input in opset 13, the others' in 18
+      if (opset < 13) IntsToInput(op, "axes", 1, make);
       break;
     case ir::OpType::kSplit:
       if (opset < 13) IntsToInput(op, "split", 1, make);
@@ -79,6 +79,9 @@ void CanonicalizeOpsetForm(ir::Op& op, int64_t opset, const ConstantMaker& make)
       }
       break;
     default:
+      // The other reductions of the op table (ReduceMean, ReduceMax, ...) took axes as an
+      // input in opset 18.
+      if (ir::IsReduceOp(op.type) && opset < 18) IntsToInput(op, "axes", 1, make);
       break;
   }
 }

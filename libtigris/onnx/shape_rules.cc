@@ -192,7 +192,16 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
     case OpType::kPad:
       return PadRule;
     case OpType::kReduceMean:
-      return ReduceMeanRule;
+    case OpType::kReduceSum:
+    case OpType::kReduceMax:
+    case OpType::kReduceMin:
+    case OpType::kReduceProd:
+    case OpType::kReduceL1:
+    case OpType::kReduceL2:
+    case OpType::kReduceSumSquare:
+    case OpType::kReduceLogSumExp:
+    case OpType::kReduceLogSum:
+      return ReduceRule;
   }
   return nullptr;
 }

@@ -116,7 +116,7 @@ void ResizeRule(ShapeContext& ctx);
 void UpsampleRule(ShapeContext& ctx);
 void PadRule(ShapeContext& ctx);
 // shape_rules_reduce.cc
-void ReduceMeanRule(ShapeContext& ctx);
+void ReduceRule(ShapeContext& ctx);
 
 }  // namespace tigris::onnx_import
 

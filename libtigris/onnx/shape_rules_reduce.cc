@@ -1,10 +1,10 @@
-// Shape rule of ReduceMean (ONNX ReduceMean-18 form: axes as input 1, which the loader
+// Shape rule of the reductions (ONNX Reduce*-18 form: axes as input 1, which the loader
 // canonicalizes older models into; opset_canonicalize.h).
 #include "onnx/shape_rules.h"
 
 namespace tigris::onnx_import {
 
-void ReduceMeanRule(ShapeContext& ctx) {
+void ReduceRule(ShapeContext& ctx) {
   const ir::Shape& in = ctx.InputShape(0);
   int64_t rank = static_cast<int64_t>(in.size());
   bool keepdims = ctx.attrs().GetInt("keepdims", 1) != 0;

@@ -27,10 +27,7 @@
 namespace tigris::passes {
 namespace {
 
-bool IsBroadcastingBinary(ir::OpType type) {
-  return type == ir::OpType::kAdd || type == ir::OpType::kSub || type == ir::OpType::kMul ||
-         type == ir::OpType::kDiv;
-}
+bool IsBroadcastingBinary(ir::OpType type) { return ir::IsBinaryOp(type); }  // the op table
 
 }  // namespace
 

@@ -62,6 +62,9 @@ void Pool1dLift(ir::Graph& graph);              // pool1d_lift.cc: a 1-D pool ru
 void BroadcastRankLift(ir::Graph& graph);       // broadcast_rank_lift.cc: a lower-rank
                                                 //   run-time operand of Add/Sub/Mul/Div
                                                 //   is reshaped to the output's rank
+void ReduceKeepdims(ir::Graph& graph);          // reduce_keepdims.cc: a keepdims = 0
+                                                //   reduction whose layout would differ
+                                                //   keeps its axes, then a Reshape
 void FullWindowPoolToGlobal(ir::Graph& graph);  // full_window_pool_to_global.cc: a pool
                                                 //   over the whole map is a global pool
 

@@ -136,6 +136,11 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       {"broadcast-rank-lift",
        "a lower-rank run-time operand of Add/Sub/Mul/Div gets the output's rank",
        BroadcastRankLift},
+      // After reduce-mean-to-gap (the pool it makes has no keepdims); before
+      // input-reshape-trim.
+      {"reduce-keepdims",
+       "a keepdims = 0 reduction whose output layout would differ keeps its axes, then a Reshape",
+       ReduceKeepdims},
       {"input-transpose-trim", "leading Transposes of graph inputs move to the host",
        InputTransposeTrim},
       // After input-transpose-trim (one trim per input, the Transpose first).

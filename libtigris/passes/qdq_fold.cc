@@ -66,6 +66,7 @@ using ir::TensorId;
 
 // Inputs that configure the op rather than carry activation data.
 bool IsParameterInput(OpType type, size_t index) {
+  if (ir::IsReduceOp(type)) return index >= 1;  // axes
   switch (type) {
     case OpType::kBatchNormalization:  // scale, bias, mean, variance
     case OpType::kClip:                // min, max
@@ -75,7 +76,6 @@ bool IsParameterInput(OpType type, size_t index) {
     case OpType::kReshape:
     case OpType::kSqueeze:
     case OpType::kUnsqueeze:
-    case OpType::kReduceMean:
     case OpType::kSlice:
     case OpType::kGather:
       return index >= 1;

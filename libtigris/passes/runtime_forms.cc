@@ -211,6 +211,19 @@ void CheckQuantizeEdge(const ir::Graph& graph, const ir::Op& op) {
   }
 }
 
+// tgrs_reduce_s8 (runtime/kernels/reduce.c) computes Sum, Mean, Max and Min; the other
+// reductions run in float32 only.
+void CheckReduce(const ir::Graph& graph, const ir::Op& op) {
+  const bool int8 = graph.tensor(op.input(0)).dtype == ir::DType::kInt8;
+  const bool kernel = op.type == ir::OpType::kReduceSum || op.type == ir::OpType::kReduceMean ||
+                      op.type == ir::OpType::kReduceMax || op.type == ir::OpType::kReduceMin;
+  if (int8 && !kernel) {
+    Refuse(graph, op,
+           "int8 input " + Quoted(graph.tensor(op.input(0))) +
+               ": the runtime reduces int8 by Sum, Mean, Max and Min; run this one in float32");
+  }
+}
+
 }  // namespace
 
 void CheckRuntimeForms(const ir::Graph& graph) {
@@ -247,6 +260,7 @@ void CheckRuntimeForms(const ir::Graph& graph) {
         CheckQuantizeEdge(graph, op);
         break;
       default:
+        if (ir::IsReduceOp(op.type)) CheckReduce(graph, op);
         break;
     }
   }

@@ -1,14 +1,33 @@
-/* ReduceMean over any subset of the NHWC dims, float32 and int8. The executor runs an int8
- * mean over H, W as tgrs_global_avg_pool_s8 (pooling.c), which rounds the same way. */
+/* ONNX's reductions (Reduce{Sum,Mean,Max,Min,Prod,L1,L2,SumSquare,LogSumExp,LogSum}) over any
+ * subset of the NHWC dims, float32; int8 for Sum, Mean, Max and Min. The executor runs an
+ * int8 mean over H, W as tgrs_global_avg_pool_s8 (pooling.c), which rounds the same way. */
+#include <math.h>
+
 #include "kernel_util.h"
 #include "requantize.h"
 #include "tgrs_kernels.h"
+#include "tgrs_math.h"
 
-tgrs_kernel_status tgrs_reduce_mean_f32(uint32_t axes_mask, const tgrs_dims* input_dims,
-                                        const float* input, float* output) {
+static float reduce_init(tgrs_reduce_kind kind) {
+  switch (kind) {
+    case TGRS_REDUCE_MAX:
+      return -INFINITY;
+    case TGRS_REDUCE_MIN:
+      return INFINITY;
+    case TGRS_REDUCE_PROD:
+      return 1.0f;
+    default:
+      return 0.0f;
+  }
+}
+
+tgrs_kernel_status tgrs_reduce_f32(tgrs_reduce_kind kind, uint32_t axes_mask,
+                                   const tgrs_dims* input_dims, const float* input, float* output) {
   int32_t dim[4], i, i0, i1, i2, i3;
   size_t out_stride[4], out_count = 1, count = 1, o;
-  if (!tgrs_dims_valid(input_dims) || (axes_mask & ~0xFu) != 0 || input == NULL || output == NULL) {
+  const float init = reduce_init(kind);
+  if (!tgrs_dims_valid(input_dims) || (axes_mask & ~0xFu) != 0 || input == NULL || output == NULL ||
+      (unsigned)kind > (unsigned)TGRS_REDUCE_LOG_SUM) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   dim[0] = input_dims->n;
@@ -26,26 +45,68 @@ tgrs_kernel_status tgrs_reduce_mean_f32(uint32_t axes_mask, const tgrs_dims* inp
       out_count *= (size_t)dim[i];
     }
   }
-  for (o = 0; o < out_count; ++o) output[o] = 0.0f;
-  for (i0 = 0; i0 < dim[0]; ++i0) {
-    for (i1 = 0; i1 < dim[1]; ++i1) {
-      for (i2 = 0; i2 < dim[2]; ++i2) {
-        const size_t base = i0 * out_stride[0] + i1 * out_stride[1] + i2 * out_stride[2];
-        for (i3 = 0; i3 < dim[3]; ++i3) output[base + i3 * out_stride[3]] += *input++;
-      }
+  /* Each output folds its inputs in row-major order of the input (one loop per kind, so
+   * the switch is outside the element loop). */
+  for (o = 0; o < out_count; ++o) output[o] = init;
+#define TGRS_REDUCE_LOOP(step)                                                                    \
+  for (i0 = 0; i0 < dim[0]; ++i0) {                                                               \
+    for (i1 = 0; i1 < dim[1]; ++i1) {                                                             \
+      for (i2 = 0; i2 < dim[2]; ++i2) {                                                           \
+        float* const row = output + i0 * out_stride[0] + i1 * out_stride[1] + i2 * out_stride[2]; \
+        for (i3 = 0; i3 < dim[3]; ++i3) {                                                         \
+          float* const acc = row + i3 * out_stride[3];                                            \
+          const float x = *input++;                                                               \
+          step;                                                                                   \
+        }                                                                                         \
+      }                                                                                           \
+    }                                                                                             \
+  }                                                                                               \
+  break
+  switch (kind) {
+    case TGRS_REDUCE_SUM:
+    case TGRS_REDUCE_MEAN:
+    case TGRS_REDUCE_LOG_SUM:
+      TGRS_REDUCE_LOOP(*acc += x);
+    case TGRS_REDUCE_MAX: /* a NaN, once met, stays (numpy's maximum) */
+      TGRS_REDUCE_LOOP(*acc = (x > *acc || x != x) ? x : *acc);
+    case TGRS_REDUCE_MIN:
+      TGRS_REDUCE_LOOP(*acc = (x < *acc || x != x) ? x : *acc);
+    case TGRS_REDUCE_PROD:
+      TGRS_REDUCE_LOOP(*acc *= x);
+    case TGRS_REDUCE_L1:
+      TGRS_REDUCE_LOOP(*acc += x < 0.0f ? -x : x);
+    case TGRS_REDUCE_L2:
+    case TGRS_REDUCE_SUM_SQUARE:
+      TGRS_REDUCE_LOOP(*acc += x * x);
+    case TGRS_REDUCE_LOG_SUM_EXP: /* log(sum(exp(x))), as ONNX defines it */
+      TGRS_REDUCE_LOOP(*acc += tgrs_expf(x));
+  }
+#undef TGRS_REDUCE_LOOP
+  for (o = 0; o < out_count; ++o) {
+    if (kind == TGRS_REDUCE_MEAN) output[o] /= (float)count;
+    if (kind == TGRS_REDUCE_L2) output[o] = tgrs_sqrtf(output[o]);
+    if (kind == TGRS_REDUCE_LOG_SUM_EXP || kind == TGRS_REDUCE_LOG_SUM) {
+      output[o] = tgrs_logf(output[o]);
     }
   }
-  for (o = 0; o < out_count; ++o) output[o] /= (float)count;
   return TGRS_KERNEL_OK;
 }
 
-tgrs_kernel_status tgrs_reduce_mean_s8(uint32_t axes_mask, const tgrs_quant_s8* quant,
-                                       const tgrs_requant* rq, const tgrs_dims* input_dims,
-                                       const int8_t* input, int8_t* output) {
+tgrs_kernel_status tgrs_reduce_mean_f32(uint32_t axes_mask, const tgrs_dims* input_dims,
+                                        const float* input, float* output) {
+  return tgrs_reduce_f32(TGRS_REDUCE_MEAN, axes_mask, input_dims, input, output);
+}
+
+tgrs_kernel_status tgrs_reduce_s8(tgrs_reduce_kind kind, uint32_t axes_mask,
+                                  const tgrs_quant_s8* quant, const tgrs_requant* rq,
+                                  const tgrs_dims* input_dims, const int8_t* input,
+                                  int8_t* output) {
+  const int extreme = kind == TGRS_REDUCE_MAX || kind == TGRS_REDUCE_MIN;
   int32_t dim[4], span[4], i, o0, o1, o2, o3, r0, r1, r2, r3;
   size_t stride[4], count = 1;
   if (!tgrs_dims_valid(input_dims) || (axes_mask & ~0xFu) != 0 || !tgrs_quant_s8_valid(quant) ||
-      rq == NULL || input == NULL || output == NULL) {
+      rq == NULL || input == NULL || output == NULL ||
+      (kind != TGRS_REDUCE_MEAN && kind != TGRS_REDUCE_SUM && !extreme)) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
   dim[0] = input_dims->n;
@@ -65,20 +126,31 @@ tgrs_kernel_status tgrs_reduce_mean_s8(uint32_t axes_mask, const tgrs_quant_s8* 
       for (o2 = 0; o2 < dim[2] / span[2]; ++o2) {
         for (o3 = 0; o3 < dim[3] / span[3]; ++o3) {
           const int8_t* base = input + o0 * stride[0] + o1 * stride[1] + o2 * stride[2] + o3;
-          int32_t sum = 0;
+          /* MEAN and SUM: the exact sum of (x - zp_in); MAX and MIN: the extreme x - zp_in
+           * (quantization is monotone, so the extreme of the reals is the extreme q). */
+          int32_t acc = extreme ? base[0] - quant->input_zero_point : 0;
           int64_t v;
           for (r0 = 0; r0 < span[0]; ++r0) {
             for (r1 = 0; r1 < span[1]; ++r1) {
               for (r2 = 0; r2 < span[2]; ++r2) {
                 for (r3 = 0; r3 < span[3]; ++r3) {
-                  sum += base[r0 * stride[0] + r1 * stride[1] + r2 * stride[2] + (size_t)r3] -
-                         quant->input_zero_point;
+                  const int32_t x =
+                      base[r0 * stride[0] + r1 * stride[1] + r2 * stride[2] + (size_t)r3] -
+                      quant->input_zero_point;
+                  if (kind == TGRS_REDUCE_MAX) {
+                    if (x > acc) acc = x;
+                  } else if (kind == TGRS_REDUCE_MIN) {
+                    if (x < acc) acc = x;
+                  } else {
+                    acc += x;
+                  }
                 }
               }
             }
           }
           v = (int64_t)quant->output_zero_point +
-              tgrs_average_requant(sum, rq->multiplier, rq->shift, (int32_t)count);
+              tgrs_average_requant(acc, rq->multiplier, rq->shift,
+                                   kind == TGRS_REDUCE_MEAN ? (int32_t)count : 1);
           if (v < quant->act_min) v = quant->act_min;
           if (v > quant->act_max) v = quant->act_max;
           *output++ = (int8_t)v;
@@ -87,4 +159,10 @@ tgrs_kernel_status tgrs_reduce_mean_s8(uint32_t axes_mask, const tgrs_quant_s8* 
     }
   }
   return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_reduce_mean_s8(uint32_t axes_mask, const tgrs_quant_s8* quant,
+                                       const tgrs_requant* rq, const tgrs_dims* input_dims,
+                                       const int8_t* input, int8_t* output) {
+  return tgrs_reduce_s8(TGRS_REDUCE_MEAN, axes_mask, quant, rq, input_dims, input, output);
 }

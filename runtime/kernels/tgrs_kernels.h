@@ -53,6 +53,7 @@
  *   Pad                       tgrs_pad_{s8,f32}           Resize  tgrs_resize_{s8,f32}
  *   Softmax / LogSoftmax      tgrs_{softmax,log_softmax}_{s8,f32} (scratch)
  *   ReduceMean                tgrs_reduce_mean_{s8,f32} (int8 over H,W: tgrs_global_avg_pool_s8)
+ *   Reduce{Sum,Max,Min,...}   tgrs_reduce_{s8,f32} (int8: Sum, Max, Min)
  *   LRN                       tgrs_lrn_{s8,f32}
  *   BatchNormalization        tgrs_batch_norm_{s8,f32}
  *   Quantize / Dequantize     tgrs_quantize_f32_s8 / tgrs_dequantize_s8_f32
@@ -674,6 +675,37 @@ tgrs_kernel_status tgrs_resize_f32(const tgrs_resize_params* resize, const tgrs_
 /* ======================================================================================
  * Reductions, normalization, (de)quantization
  * ====================================================================================== */
+
+/* What a reduction computes over its reduced values x_i (ONNX Reduce*). */
+typedef enum tgrs_reduce_kind {
+  TGRS_REDUCE_SUM = 0,
+  TGRS_REDUCE_MEAN = 1,
+  TGRS_REDUCE_MAX = 2,
+  TGRS_REDUCE_MIN = 3,
+  TGRS_REDUCE_PROD = 4,
+  TGRS_REDUCE_L1 = 5,          /* sum |x| */
+  TGRS_REDUCE_L2 = 6,          /* sqrt(sum x^2) */
+  TGRS_REDUCE_SUM_SQUARE = 7,  /* sum x^2 */
+  TGRS_REDUCE_LOG_SUM_EXP = 8, /* log(sum e^x) */
+  TGRS_REDUCE_LOG_SUM = 9      /* log(sum x) */
+} tgrs_reduce_kind;
+
+/* `kind` over the dims whose bit is set in axes_mask (bit 0 = N, 1 = H, 2 = W, 3 = C); no
+ * bit set copies. Output holds the kept dims in order (keepdims or not: same bytes). Each
+ * output folds its inputs in row-major order of the input; MEAN then divides by the count,
+ * L2 takes the square root, LOG_SUM_EXP and LOG_SUM the logarithm (the runtime's own, tgrs_math.h).
+ */
+tgrs_kernel_status tgrs_reduce_f32(tgrs_reduce_kind kind, uint32_t axes_mask,
+                                   const tgrs_dims* input_dims, const float* input, float* output);
+
+/* int8 SUM, MEAN, MAX or MIN, output as tgrs_reduce_f32's: zp_out + (the exact int32 sum,
+ * or the extreme, of x - zp_in) times rq (divided by the count for MEAN) with ONE
+ * rounding, half to even (tgrs_average_requant), clamped to [act_min, act_max]; rq is
+ * s_in / s_out. TGRS_KERNEL_BAD_ARGUMENT for another kind, or when a count of 2^23 or more
+ * could overflow the sum. */
+tgrs_kernel_status tgrs_reduce_s8(tgrs_reduce_kind kind, uint32_t axes_mask,
+                                  const tgrs_quant_s8* quant, const tgrs_requant* rq,
+                                  const tgrs_dims* input_dims, const int8_t* input, int8_t* output);
 
 /* Mean over the dims whose bit is set in axes_mask (bit 0 = N, 1 = H, 2 = W, 3 = C).
  * Output holds the kept dims in order (keepdims or not: same bytes). Each output sums its
