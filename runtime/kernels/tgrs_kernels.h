@@ -47,6 +47,7 @@
  *   Add/Sub/Mul/Div           tgrs_{add,sub,mul}_s8, tgrs_{add,sub,mul,div}_f32 (no Div s8)
  *   Relu/Relu6/Clip           tgrs_{relu,relu6,clip}_f32, tgrs_clip_s8 (same in/out quant)
  *   LeakyRelu/Selu/Sigmoid/HardSigmoid/HardSwish/Tanh  tgrs_<op>_f32, tgrs_lut_s8
+ *   Abs ... Mish (elementwise math)  loops in src/ops_math.c, tgrs_lut_s8
  *   Concat / Reshape / Transpose  tgrs_concat, tgrs_reshape, tgrs_transpose (byte copies)
  *   Slice                     tgrs_slice (byte copies of a strided window)
  *   Gather (axis 0)           tgrs_gather (row copies chosen by run-time indices)
