@@ -16,6 +16,15 @@ constexpr float kSeluGamma = 1.05070102214813232421875f;
 constexpr float kHardSigmoidAlpha = 0.2f;
 constexpr float kHardSigmoidBeta = 0.5f;
 
+namespace {
+
+// log(1 + e^x) without overflowing e^x (ONNX Softplus; Mish is x tanh(Softplus(x))).
+double Softplus(double x) {
+  return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
+
+}  // namespace
+
 int8_t QuantizeToInt8(double real, AffineQuant q) {
   // nearbyint rounds half to even in the default rounding mode, as QuantizeLinear does.
   const double rounded = std::nearbyint(real / q.scale) + q.zero_point;
@@ -94,15 +103,11 @@ std::function<double(double)> LutFunction(const ir::Op& op) {
       return [alpha](double x) { return x >= 0.0 ? x : alpha * (std::exp(x / alpha) - 1.0); };
     }
     case ir::OpType::kSoftplus:
-      return
-          [](double x) { return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); };
+      return Softplus;
     case ir::OpType::kSoftsign:
       return [](double x) { return x / (1.0 + std::fabs(x)); };
     case ir::OpType::kMish:
-      return [](double x) {
-        const double sp = x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
-        return x * std::tanh(sp);
-      };
+      return [](double x) { return x * std::tanh(Softplus(x)); };
     case ir::OpType::kRelu:
       return [](double x) { return std::max(x, 0.0); };
     case ir::OpType::kRelu6:

@@ -33,7 +33,7 @@ void ReduceKeepdims(ir::Graph& graph) {
     }
     const ir::Shape& in = graph.tensor(op.input(0)).shape;
     const ir::Shape out = graph.tensor(op.outputs[0]).shape;
-    ir::Shape kept = in;  // the keepdims = 1 shape: reduced axes are those whose extent left
+    ir::Shape kept = in;  // becomes the keepdims = 1 shape: each reduced axis of extent 1
     std::vector<int64_t> axes = op.attrs.GetInts("axes");
     if (axes.empty() && op.inputs.size() > 1 && op.input(1) != ir::kNoTensor) {
       axes = ir::ConstantAsInt64s(graph.tensor(op.input(1)));
