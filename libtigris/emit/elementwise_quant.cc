@@ -30,6 +30,29 @@ AddSubQuant ComputeAddSubQuant(double s1, double s2, double s_out, const std::st
   return q;
 }
 
+AddSubQuant ComputeExtremeQuant(double s1, double s2, double s_out, const std::string& what) {
+  RequirePositive(s1, what, "input 0");
+  RequirePositive(s2, what, "input 1");
+  RequirePositive(s_out, what, "output");
+  // |x - zp| <= 255, shifted left by left_shift, then by at most log2(2 ratio) inside the
+  // rescaling (tgrs_mbqm_inline): the product must stay below 2^31.
+  const double bound = 255.0 * 2.0 * std::max(s1, s2) / s_out;
+  AddSubQuant q;
+  q.left_shift = 22;
+  while (q.left_shift > 0 && bound * std::ldexp(1.0, q.left_shift) >= 2147483648.0) {
+    --q.left_shift;
+  }
+  if (bound >= 2147483648.0) {
+    throw Error(Status::kUnsupportedQuantization,
+                what + ": an input scale is over 2^22 times the output's; int8 values would " +
+                    "overflow the rescaling");
+  }
+  q.input1 = QuantizeMultiplierOrThrow(s1 / s_out, what + " input 0");
+  q.input2 = QuantizeMultiplierOrThrow(s2 / s_out, what + " input 1");
+  q.output = QuantizedMultiplier{int32_t{1} << 30, 1 - q.left_shift};  // 2^-left_shift
+  return q;
+}
+
 QuantizedMultiplier ComputeMulQuant(double s1, double s2, double s_out, const std::string& what) {
   RequirePositive(s1, what, "input 0");
   RequirePositive(s2, what, "input 1");

@@ -245,6 +245,8 @@ void ReduceAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
   std::sort(mapped.begin(), mapped.end());
   a.axes = Int32s(op, mapped);
   a.keepdims = op.attrs.GetInt("keepdims", 1) != 0;
+  // ArgMax / ArgMin: which of equal extremes (tgrs_arg_extreme).
+  if (op.attrs.GetInt("select_last_index", 0) != 0) a.mode = "last";
 }
 
 }  // namespace

@@ -124,9 +124,13 @@ void Int8Params(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
       Push(r, QuantizeMultiplierOrThrow(in.scale / out.scale, OpLabel(op)));
       break;
     case OpType::kAdd:
-    case OpType::kSub: {
-      const AddSubQuant q = ComputeAddSubQuant(in.scale, TensorQuant(g, op, op.input(1)).scale,
-                                               out.scale, OpLabel(op));
+    case OpType::kSub:
+    case OpType::kMax:  // Add's fields, each input rescaled to the output's grid
+    case OpType::kMin: {
+      const double s2 = TensorQuant(g, op, op.input(1)).scale;
+      const AddSubQuant q = op.type == OpType::kMax || op.type == OpType::kMin
+                                ? ComputeExtremeQuant(in.scale, s2, out.scale, OpLabel(op))
+                                : ComputeAddSubQuant(in.scale, s2, out.scale, OpLabel(op));
       r.left_shift = q.left_shift;
       r.input_multiplier = {q.input1.multiplier, q.input2.multiplier};
       r.input_shift = {static_cast<int8_t>(q.input1.shift), static_cast<int8_t>(q.input2.shift)};
@@ -138,7 +142,10 @@ void Int8Params(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
                               OpLabel(op)));
       break;
     case OpType::kDiv:
-      Fail(op, Status::kUnsupportedQuantization, "the runtime has no int8 Div");
+    case OpType::kPow:
+    case OpType::kPRelu:  // refused by the verifier first (runtime_forms.cc, CheckBinary)
+      Fail(op, Status::kUnsupportedQuantization,
+           "the runtime has no int8 " + std::string(ir::OpTypeName(op.type)));
     case OpType::kRelu:
     case OpType::kRelu6:
     case OpType::kClip:

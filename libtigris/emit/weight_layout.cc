@@ -5,10 +5,7 @@
 namespace tigris::emit {
 namespace {
 
-bool IsElementwise(ir::OpType type) {
-  return type == ir::OpType::kAdd || type == ir::OpType::kSub || type == ir::OpType::kMul ||
-         type == ir::OpType::kDiv;
-}
+bool IsElementwise(ir::OpType type) { return ir::IsBinaryOp(type); }  // the op table
 
 [[noreturn]] void BadShape(const ir::Tensor& t, const std::string& what) {
   throw Error(Status::kInvalidModel,

@@ -31,11 +31,13 @@ namespace tigris::ir {
   X(Dropout, "Dropout", false)                                             \
   X(Silu, "Silu", false)                                                   \
   X(Sum, "Sum", false)                                                     \
+  X(Mean, "Mean", false)                                                   \
   X(Flatten, "Flatten", false)                                             \
   X(Squeeze, "Squeeze", false)                                             \
   X(Unsqueeze, "Unsqueeze", false)                                         \
   X(Shape, "Shape", false)                                                 \
   X(Cast, "Cast", false)                                                   \
+  X(CastLike, "CastLike", false)                                           \
   X(Upsample, "Upsample", false)                                           \
   /* IR-only: Reshape -> Transpose -> Reshape of a channel shuffle         \
    * (passes/channel_shuffle_fuse.cc), a plan RESHAPE (emit/op_code.cc) */ \
@@ -67,7 +69,8 @@ const OpTableRow* OpTableRowOf(OpType type);
 // One value in, one out, no per-channel parameter (the table's UNARY kind: activations
 // and elementwise math; in int8 a lookup table, emit/lut.cc).
 bool IsUnaryOp(OpType type);
-// Add, Sub, Mul, Div: two operands, ONNX broadcasting (the table's BINARY kind).
+// Add, Sub, Mul, Div, Max, Min, Pow, PRelu: two operands, ONNX broadcasting (the table's
+// BINARY kind).
 bool IsBinaryOp(OpType type);
 // ReduceMean, ReduceSum, ...: ONNX Reduce* with axes (input 1 after opset
 // canonicalization) and keepdims (the table's REDUCE kind).

@@ -72,6 +72,15 @@ void CanonicalizeOpsetForm(ir::Op& op, int64_t opset, const ConstantMaker& make)
     case ir::OpType::kReshape:
       if (opset < 5) IntsToInput(op, "shape", 1, make);
       break;
+    case ir::OpType::kArgMax:
+    case ir::OpType::kArgMin: {
+      // Every opset: `axis` (default 0) becomes the REDUCE kind's input 1, axes = [axis].
+      const std::vector<int64_t> axes = {op.attrs.GetInt("axis", 0)};
+      op.attrs.Erase("axis");
+      if (op.inputs.size() > 1) break;  // ONNX ArgMax has one input; the shape rule says so
+      SetInput(op, 1, make(op.name + "_axes", ir::DType::kInt64, {1}, Bytes(axes)));
+      break;
+    }
     case ir::OpType::kResize:
       // Resize-10 is (X, scales); from 11 on it is (X, roi, scales, sizes).
       if (opset < 11 && op.inputs.size() == 2) {

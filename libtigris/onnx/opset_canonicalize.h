@@ -12,6 +12,7 @@
 //   Slice       < 10     starts, ends, axes       1 = starts, 2 = ends, 3 = axes (int64)
 //   Reshape     < 5      shape                    1 = shape (int64 [k])
 //   Resize      10       inputs (X, scales)       (X, roi absent, scales, sizes absent)
+//   ArgMax/Min  all      axis (int, default 0)    1 = axes (int64 [1]): the REDUCE form
 //
 // The attribute is erased once moved; an attribute that is absent leaves the input absent
 // (kNoTensor), exactly as an omitted optional input of the newest opset. Upsample keeps

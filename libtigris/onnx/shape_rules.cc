@@ -108,7 +108,12 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
     case OpType::kSub:
     case OpType::kMul:
     case OpType::kDiv:
+    case OpType::kMax:
+    case OpType::kMin:
+    case OpType::kPow:
+    case OpType::kPRelu:
     case OpType::kSum:
+    case OpType::kMean:
       return BroadcastRule;
     case OpType::kRelu:
     case OpType::kRelu6:
@@ -149,6 +154,8 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
       return BatchNormRule;
     case OpType::kCast:
       return CastRule;
+    case OpType::kCastLike:
+      return CastLikeRule;
     case OpType::kQuantizeLinear:
       return QuantizeLinearRule;
     case OpType::kDequantizeLinear:
@@ -201,6 +208,8 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
     case OpType::kReduceSumSquare:
     case OpType::kReduceLogSumExp:
     case OpType::kReduceLogSum:
+    case OpType::kArgMax:
+    case OpType::kArgMin:
       return ReduceRule;
   }
   return nullptr;

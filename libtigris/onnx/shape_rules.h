@@ -86,6 +86,7 @@ void BatchNormRule(ShapeContext& ctx);
 void LrnRule(ShapeContext& ctx);
 void ChannelShuffleRule(ShapeContext& ctx);  // IR-only (channel-shuffle-fuse)
 void CastRule(ShapeContext& ctx);
+void CastLikeRule(ShapeContext& ctx);  // Cast to input 1's dtype
 void QuantizeLinearRule(ShapeContext& ctx);
 void DequantizeLinearRule(ShapeContext& ctx);
 void QuantizeRule(ShapeContext& ctx);  // IR-only int8 edges

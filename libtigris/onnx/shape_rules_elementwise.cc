@@ -1,6 +1,7 @@
 // Shape rules of ops whose output has the input's shape (activations, Clip, Softmax,
 // Identity, Dropout, BatchNormalization, LRN, Cast, Q/DQ) or the broadcast of their inputs'
-// shapes (Add, Sub, Mul, Div, Sum; ONNX Broadcasting.md).
+// shapes (Add, Sub, Mul, Div, Max, Min, Pow, PRelu, Sum, Mean; ONNX Broadcasting.md).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -63,6 +64,10 @@ std::optional<int64_t> Apply(ir::OpType type, int64_t a, int64_t b) {
     case ir::OpType::kDiv:
       if (b == 0 || (a == INT64_MIN && b == -1)) return std::nullopt;
       return a / b;  // integer Div truncates (as C and onnxruntime do)
+    case ir::OpType::kMax:
+      return std::max(a, b);
+    case ir::OpType::kMin:
+      return std::min(a, b);
     default:
       return std::nullopt;
   }
@@ -149,10 +154,10 @@ void ChannelShuffleRule(ShapeContext& ctx) {
   ctx.SetOutput(0, ctx.InputDType(0), x);
 }
 
-void CastRule(ShapeContext& ctx) {
-  if (!ctx.attrs().Has("to")) ctx.Fail("attribute 'to' is missing");
-  ir::DType to = RequireDType(static_cast<int32_t>(ctx.attrs().GetInt("to")),
-                              "Cast node '" + ctx.op().name + "' target");
+namespace {
+
+// Cast's output: input 0's shape in `to`, and its static values where they are integers.
+void CastTo(ShapeContext& ctx, ir::DType to) {
   ctx.SetOutput(0, to, ctx.InputShape(0));
   if (!IsIntegerDType(to) || to == ir::DType::kBool) return;
   if (const auto* v = ctx.InputInts(0)) {
@@ -166,6 +171,19 @@ void CastRule(ShapeContext& ctx) {
     }
     ctx.SetOutputInts(0, std::move(ints));
   }
+}
+
+}  // namespace
+
+void CastRule(ShapeContext& ctx) {
+  if (!ctx.attrs().Has("to")) ctx.Fail("attribute 'to' is missing");
+  CastTo(ctx, RequireDType(static_cast<int32_t>(ctx.attrs().GetInt("to")),
+                           "Cast node '" + ctx.op().name + "' target"));
+}
+
+void CastLikeRule(ShapeContext& ctx) {
+  if (!ctx.HasInput(1)) ctx.Fail("needs input 1 (target_type)");
+  CastTo(ctx, ctx.InputDType(1));
 }
 
 void QuantizeLinearRule(ShapeContext& ctx) {

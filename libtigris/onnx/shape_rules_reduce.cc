@@ -1,11 +1,15 @@
 // Shape rule of the reductions (ONNX Reduce*-18 form: axes as input 1, which the loader
-// canonicalizes older models into; opset_canonicalize.h).
+// canonicalizes older models, and ArgMax / ArgMin's axis, into; opset_canonicalize.h).
 #include "onnx/shape_rules.h"
 
 namespace tigris::onnx_import {
 
 void ReduceRule(ShapeContext& ctx) {
   const ir::Shape& in = ctx.InputShape(0);
+  // ArgMax / ArgMin: int64 indices along their one axis (input 1 from the loader).
+  const bool arg = ctx.op().type == ir::OpType::kArgMax || ctx.op().type == ir::OpType::kArgMin;
+  const ir::DType dtype = arg ? ir::DType::kInt64 : ctx.InputDType(0);
+  if (arg && ctx.op().inputs.size() != 2) ctx.Fail("takes one input (data)");
   int64_t rank = static_cast<int64_t>(in.size());
   bool keepdims = ctx.attrs().GetInt("keepdims", 1) != 0;
   std::vector<bool> reduced(in.size(), false);
@@ -27,7 +31,7 @@ void ReduceRule(ShapeContext& ctx) {
       out.push_back(1);
     }
   }
-  ctx.SetOutput(0, ctx.InputDType(0), out);
+  ctx.SetOutput(0, dtype, out);
 }
 
 }  // namespace tigris::onnx_import

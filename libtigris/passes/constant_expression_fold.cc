@@ -355,6 +355,9 @@ std::optional<Folded> TryFold(const ir::Graph& graph, const ir::Op& op) {
     case ir::OpType::kCast:
       if (!AllInputsConstant(graph, op)) return std::nullopt;
       return FoldCast(graph, op, result.dtype);
+    case ir::OpType::kCastLike:  // input 1 gives only the dtype
+      if (!graph.IsConstant(op.input(0))) return std::nullopt;
+      return FoldCast(graph, op, result.dtype);
     case ir::OpType::kAdd:
     case ir::OpType::kSub:
     case ir::OpType::kMul:

@@ -1,8 +1,8 @@
 // identity-dropout-elim (added pass, before qdq-fold and batchnorm-fold; pipeline.cc):
-// Identity, and Dropout at inference (output = input; ONNX Dropout with training_mode
-// false, the default), are removed by rewiring their readers to the input, so the folds
-// that follow see the real producer of each operand (torch puts Identity between shared
-// weights and their users).
+// Identity, Dropout at inference (output = input; ONNX Dropout with training_mode
+// false, the default) and a Cast or CastLike to the dtype its input has are removed by rewiring
+// their readers to the input, so the folds that follow see the real producer of each operand (torch
+// puts Identity between shared weights and their users).
 //
 //   before:  Conv(x, w) -> a;  Identity 'id' (a) -> b;  Relu(b) -> y
 //   after:   Conv(x, w) -> a;  Relu(a) -> y
@@ -37,6 +37,14 @@ bool IsRead(const ir::Graph& graph, ir::TensorId id) {
     }
   }
   return false;
+}
+
+// A Cast or CastLike to the dtype its input already has: an Identity (function bodies
+// write CastLike(x, x) to stay type-generic).
+bool IsSameTypeCast(const ir::Graph& graph, const ir::Op& op) {
+  if (op.type != ir::OpType::kCast && op.type != ir::OpType::kCastLike) return false;
+  if (op.input(0) == ir::kNoTensor || op.outputs.empty()) return false;
+  return graph.tensor(op.input(0)).dtype == graph.tensor(op.outputs[0]).dtype;
 }
 
 // Dropout's inputs 1 (ratio) and 2 (training_mode) and output 1 (mask).
@@ -116,7 +124,10 @@ void IdentityDropoutElim(ir::Graph& graph) {
   std::vector<bool> dead(graph.ops.size(), false);
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     ir::OpType type = graph.ops[i].type;
-    if (type != ir::OpType::kIdentity && type != ir::OpType::kDropout) continue;
+    if (type != ir::OpType::kIdentity && type != ir::OpType::kDropout &&
+        !IsSameTypeCast(graph, graph.ops[i])) {
+      continue;
+    }
     if (type == ir::OpType::kDropout) CheckInferenceDropout(graph, graph.ops[i]);
     Eliminate(graph, i, dead);
   }

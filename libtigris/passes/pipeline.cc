@@ -47,8 +47,12 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // qdq-fold, which turns DequantizeLinear(int8 initializer) into a constant.
       {"constant-expression-fold", "ops over constants only become constants",
        ConstantExpressionFold},
-      // Sum of two is Add; before MatMul+Add fusion and activation fusion so they match it.
-      {"sum-to-add", "two-input Sum becomes Add", SumToAdd},
+      // Sum of two is Add (Max, Min, Mean alike: chains of binary ops), and binary ops get
+      // operands of one dtype; before MatMul+Add fusion and activation fusion so they match
+      // the Adds.
+      {"binary-canonicalize",
+       "variadic Sum/Max/Min/Mean become chains of binary ops; Pow's integer exponent float32",
+       BinaryCanonicalize},
       // MatMul + bias Add is a Gemm; before gemm-normalize canonicalizes Gemm and before
       // batchnorm-fold, which folds BatchNormalization into Gemm only.
       {"matmul-add-to-gemm", "MatMul followed by a bias Add becomes Gemm", MatMulAddToGemm},
@@ -130,11 +134,11 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // Reference pass 12.
       {"output-transpose-trim", "trailing Transposes before outputs move to the host",
        OutputTransposeTrim},
-      // After every pass that makes or rewires Add/Sub/Mul/Div (sum-to-add, silu-decompose)
+      // After every pass that makes or rewires a binary op (binary-canonicalize, silu-decompose)
       // and before input-reshape-trim, which moves the Reshape it puts on a graph input to
       // the host.
       {"broadcast-rank-lift",
-       "a lower-rank run-time operand of Add/Sub/Mul/Div gets the output's rank",
+       "a lower-rank run-time operand of a binary op (Add, Max, ...) gets the output's rank",
        BroadcastRankLift},
       // After reduce-mean-to-gap (the pool it makes has no keepdims); before
       // input-reshape-trim.

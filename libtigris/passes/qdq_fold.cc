@@ -30,7 +30,9 @@
 //  - Every other op is *float*: float islands keep their boundary as the runtime ops
 //    kDequantize (int8 -> f32, where a DequantizeLinear was) and kQuantize (f32 -> int8,
 //    where a QuantizeLinear was); their parameters live on the int8 tensor. So every op
-//    sees one dtype: an op mixing int8 and float data inputs is never created.
+//    sees one dtype: an op mixing int8 and float data inputs is never created. Except
+//    ArgMax / ArgMin, whose int64 indices are no float: they read the int8 codes of a
+//    per-tensor quantized input (monotone), and no Dequantize is made for them.
 //  - Graph inputs read only by one QuantizeLinear become that int8 tensor (the host
 //    quantizes), graph outputs written by a DequantizeLinear become the int8 tensor; both
 //    keep their public names (the float tensor is renamed "<name>_float").
@@ -365,11 +367,34 @@ class QdqFolder {
   }
 
   // Readers of each tensor among the ops that survive, and graph outputs.
+  // A live op still reads `id` (readers computed before a rewiring may have stopped).
   bool StillRead(const std::vector<std::vector<int>>& readers, TensorId id) const {
     for (int r : readers[static_cast<size_t>(id)]) {
-      if (!dead_[static_cast<size_t>(r)]) return true;
+      const ir::Op& reader = graph_.ops[static_cast<size_t>(r)];
+      if (!dead_[static_cast<size_t>(r)] &&
+          std::find(reader.inputs.begin(), reader.inputs.end(), id) != reader.inputs.end()) {
+        return true;
+      }
     }
     return false;
+  }
+
+  // ArgMax / ArgMin reading a dequantized tensor read its int8 codes instead: with one
+  // positive scale quantization is monotone, so the extreme's index is the same, and the
+  // float copy (4x the bytes: a segmentation head's whole map) is never made.
+  void ArgReadsCodes(const std::vector<std::vector<int>>& readers, TensorId out, TensorId int8) {
+    const ir::Tensor& q = graph_.tensor(int8);
+    if (!q.quant || q.quant->per_channel() || q.quant->scales.empty() ||
+        !(q.quant->scales[0] > 0.0f)) {
+      return;
+    }
+    for (int r : readers[static_cast<size_t>(out)]) {
+      ir::Op& reader = op(static_cast<size_t>(r));
+      if ((reader.type == OpType::kArgMax || reader.type == OpType::kArgMin) &&
+          reader.input(0) == out) {
+        reader.inputs[0] = int8;
+      }
+    }
   }
 
   // Gives `int8` the public name of graph output `out` and puts it in its place.
@@ -398,6 +423,7 @@ class QdqFolder {
                          std::find(graph_.inputs.begin(), graph_.inputs.end(), dq.quantized) !=
                              graph_.inputs.end();
       if (graph_.IsGraphOutput(out) && !int8_public) TakeOverGraphOutput(out, dq.quantized);
+      ArgReadsCodes(readers, out, dq.quantized);
       if (StillRead(readers, out) || graph_.IsGraphOutput(out)) {
         // Float readers remain: a runtime dequantize at the island's edge.
         node.type = OpType::kDequantize;

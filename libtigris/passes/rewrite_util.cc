@@ -63,27 +63,6 @@ void MoveToHost(ir::Graph& graph, size_t op_index, std::vector<ir::TensorId>::it
   graph.EraseOps(dead);
 }
 
-void BypassOp(ir::Graph& graph, int op_index, std::vector<bool>& dead) {
-  const ir::Op& op = graph.ops.at(static_cast<size_t>(op_index));
-  ir::TensorId in = op.inputs.at(0);
-  ir::TensorId out = op.outputs.at(0);
-  Kill(graph, op_index, dead);
-  if (!graph.IsGraphOutput(out)) {
-    graph.ReplaceUses(out, in);
-    return;
-  }
-  int producer = graph.ProducerIndex().at(static_cast<size_t>(in));
-  if (producer >= 0 && !graph.IsGraphOutput(in)) {
-    // Keep the graph output's name: the producer writes `out`, and the readers of the
-    // intermediate `in` (all after the producer, so still topological) follow it.
-    auto& outs = graph.ops[static_cast<size_t>(producer)].outputs;
-    std::replace(outs.begin(), outs.end(), in, out);
-    graph.ReplaceUses(in, out);
-    return;
-  }
-  graph.ReplaceUses(out, in);
-}
-
 OpNamer::OpNamer(const ir::Graph& graph) {
   for (const ir::Op& op : graph.ops) taken_.insert(op.name);
 }

@@ -1,5 +1,5 @@
 // Small graph-rewriting helpers shared by the normalization passes that fuse, relabel or
-// decompose ops (batchnorm-fold, sum-to-add, matmul-add-to-gemm, gemm-normalize,
+// decompose ops (batchnorm-fold, binary-canonicalize, matmul-add-to-gemm, gemm-normalize,
 // silu-decompose, activation-fuse, ...). Each is a pattern those passes repeat; anything
 // used by one pass only stays in that pass's file.
 #ifndef TIGRIS_PASSES_REWRITE_UTIL_H_
@@ -29,12 +29,6 @@ int SoleConsumer(const ir::Graph& graph, const std::vector<std::vector<int>>& co
 // its name (a graph output stays one), dtype and quantization. Callers check first that
 // the producer's old output has `absorbed` as its sole consumer.
 void AbsorbSuccessor(ir::Graph& graph, int producer, int absorbed, std::vector<bool>& dead);
-
-// Removes the pass-through op `op_index` (output == input, e.g. a one-input Sum) by
-// rewiring its readers to `in`. When `out` is a graph output the output keeps its name:
-// the producer of `in` writes `out` instead (and its other readers follow). Only when `in`
-// has no producer op (a graph input or constant) does the graph output become `in`.
-void BypassOp(ir::Graph& graph, int op_index, std::vector<bool>& dead);
 
 // The leading-op trims (input-transpose-trim, input-reshape-trim): the graph input that op
 // `op_index` alone reads, where it sits in graph.inputs, when neither it nor the op's one

@@ -47,7 +47,10 @@ void CheckActivations(const ir::Graph& graph, const ir::Op& op) {
                  " (" + ir::ShapeToString(t.shape) +
                  "); the runtime holds activations of rank <= 4");
     }
-    if (!KernelDType(t.dtype)) {
+    // tgrs_op_reshape moves bytes of any dtype: ArgMax's int64 indices too (reduce-keepdims
+    // reshapes them).
+    const bool moved = op.type == ir::OpType::kReshape && t.dtype == ir::DType::kInt64;
+    if (!KernelDType(t.dtype) && !moved) {
       Refuse(graph, op,
              std::string(role) + " " + Quoted(t) + " is " + std::string(ir::DTypeName(t.dtype)) +
                  " without quantization; the runtime computes float32 and quantized int8");
@@ -57,6 +60,8 @@ void CheckActivations(const ir::Graph& graph, const ir::Op& op) {
     if (op.type == ir::OpType::kGather && i == 1) continue;  // indices (invariant 5)
     check(op.inputs[i], "input");
   }
+  // ArgMax / ArgMin write int64 indices (tgrs_arg_extreme).
+  if (op.type == ir::OpType::kArgMax || op.type == ir::OpType::kArgMin) return;
   for (ir::TensorId id : op.outputs) check(id, "output");
 }
 
@@ -211,16 +216,44 @@ void CheckQuantizeEdge(const ir::Graph& graph, const ir::Op& op) {
   }
 }
 
-// tgrs_reduce_s8 (runtime/kernels/reduce.c) computes Sum, Mean, Max and Min; the other
-// reductions run in float32 only.
+// tgrs_reduce_s8 (runtime/kernels/reduce.c) computes Sum, Mean, Max and Min, and
+// tgrs_arg_extreme ArgMax and ArgMin; the other reductions run in float32 only.
 void CheckReduce(const ir::Graph& graph, const ir::Op& op) {
   const bool int8 = graph.tensor(op.input(0)).dtype == ir::DType::kInt8;
   const bool kernel = op.type == ir::OpType::kReduceSum || op.type == ir::OpType::kReduceMean ||
-                      op.type == ir::OpType::kReduceMax || op.type == ir::OpType::kReduceMin;
+                      op.type == ir::OpType::kReduceMax || op.type == ir::OpType::kReduceMin ||
+                      op.type == ir::OpType::kArgMax || op.type == ir::OpType::kArgMin;
   if (int8 && !kernel) {
     Refuse(graph, op,
            "int8 input " + Quoted(graph.tensor(op.input(0))) +
-               ": the runtime reduces int8 by Sum, Mean, Max and Min; run this one in float32");
+               ": the runtime reduces int8 by Sum, Mean, Max, Min, ArgMax and ArgMin; run this "
+               "one in float32");
+  }
+}
+
+// tgrs_op_binary (runtime/src/ops_elementwise.c): both operands in the output's dtype (a
+// constant too: an integer exponent of Pow is not converted), and int8 for Add, Sub, Mul,
+// Max and Min only.
+void CheckBinary(const ir::Graph& graph, const ir::Op& op) {
+  const ir::Tensor& out = graph.tensor(op.outputs.at(0));
+  for (ir::TensorId id : op.inputs) {
+    const ir::Tensor& t = graph.tensor(id);
+    if (t.dtype != out.dtype) {
+      throw Error(Status::kUnsupportedDType,
+                  DescribeOp(op) + " in model '" + graph.name + "': operand " + Quoted(t) + " is " +
+                      std::string(ir::DTypeName(t.dtype)) + " and its output " + Quoted(out) + " " +
+                      std::string(ir::DTypeName(out.dtype)) +
+                      "; the runtime's binary ops take both operands in the output's dtype");
+    }
+  }
+  const bool int8_kernel = op.type == ir::OpType::kAdd || op.type == ir::OpType::kSub ||
+                           op.type == ir::OpType::kMul || op.type == ir::OpType::kMax ||
+                           op.type == ir::OpType::kMin;
+  if (out.dtype == ir::DType::kInt8 && !int8_kernel) {
+    throw Error(Status::kUnsupportedQuantization,
+                DescribeOp(op) + " in model '" + graph.name + "': int8 output " + Quoted(out) +
+                    "; the runtime has int8 Add, Sub, Mul, Max and Min, and runs " +
+                    std::string(ir::OpTypeName(op.type)) + " in float32 only");
   }
 }
 
@@ -261,6 +294,7 @@ void CheckRuntimeForms(const ir::Graph& graph) {
         break;
       default:
         if (ir::IsReduceOp(op.type)) CheckReduce(graph, op);
+        if (ir::IsBinaryOp(op.type)) CheckBinary(graph, op);
         break;
     }
   }

@@ -121,8 +121,8 @@ bool IsPerChannel(const ir::Graph& graph, const ir::Op& op, ir::TensorId h) {
 }
 
 // An op applied to each element of h on its own (the paper's PART blocks between a fan-out
-// and a fan-in): an activation with constant parameters, or Add / Sub / Mul / Div with a
-// constant scalar. `h` is the input it reads; the op runs per part unchanged.
+// and a fan-in): an activation with constant parameters, or a binary op (Add, Max, Pow,
+// ...) with a constant scalar. `h` is the input it reads; the op runs per part unchanged.
 bool IsPerElement(const ir::Graph& graph, const ir::Op& op, ir::TensorId h) {
   if (op.outputs.size() != 1 || op.input(0) == ir::kNoTensor) return false;
   if (ir::IsUnaryOp(op.type)) {  // the op table's unary ops (tgrs_ops.def)
@@ -132,18 +132,10 @@ bool IsPerElement(const ir::Graph& graph, const ir::Op& op, ir::TensorId h) {
     }
     return true;
   }
-  switch (op.type) {
-    case ir::OpType::kAdd:
-    case ir::OpType::kSub:
-    case ir::OpType::kMul:
-    case ir::OpType::kDiv: {
-      if (op.inputs.size() != 2 || (op.input(0) == h) == (op.input(1) == h)) return false;
-      const ir::TensorId other = op.input(0) == h ? op.input(1) : op.input(0);
-      return graph.IsConstant(other) && graph.tensor(other).num_elements() == 1;
-    }
-    default:
-      return false;
-  }
+  if (!ir::IsBinaryOp(op.type)) return false;
+  if (op.inputs.size() != 2 || (op.input(0) == h) == (op.input(1) == h)) return false;
+  const ir::TensorId other = op.input(0) == h ? op.input(1) : op.input(0);
+  return graph.IsConstant(other) && graph.tensor(other).num_elements() == 1;
 }
 
 int64_t Aligned(const ir::Graph& graph, ir::TensorId id) {

@@ -1,12 +1,14 @@
 /*
  * Elementwise binary ops with ONNX multidirectional broadcasting (rank <= 4, shapes
- * right-aligned into [N, H, W, C]): int8 Add/Sub/Mul (TFLite integer arithmetic) and float32
- * Add/Sub/Mul/Div. A broadcast dimension gets stride 0, so one loop nest serves same-shape,
- * scalar, per-channel and general operands.
+ * right-aligned into [N, H, W, C]): int8 Add/Sub/Mul (TFLite integer arithmetic) and
+ * Max/Min (Add's rescaling), float32 Add/Sub/Mul/Div/Max/Min/Pow/PRelu. A broadcast
+ * dimension gets stride 0, so one loop nest serves same-shape, scalar, per-channel and
+ * general operands.
  */
 #include "kernel_util.h"
 #include "requantize.h"
 #include "tgrs_kernels.h"
+#include "tgrs_math.h"
 
 typedef struct strides4 {
   size_t n, h, w, c;
@@ -69,6 +71,21 @@ static inline int8_t add_one_s8(const tgrs_add_s8_params* p, int8_t x, int8_t y,
                                    p->output_zero_point, p->act_min, p->act_max);
 }
 
+/* Max (sign = +1) or Min (-1) of two int8 values on different grids: Add's arithmetic with
+ * the compiler's parameters for it (emit/elementwise_quant.h): both rescaled to the output's
+ * grid with left_shift fraction bits, the extreme taken there, the fraction rounded off
+ * once. Every step is monotone, so this is the quantized extreme of the real values but
+ * within 2^-left_shift of a rounding tie. */
+static inline int8_t extreme_one_s8(const tgrs_add_s8_params* p, int8_t x, int8_t y, int sign) {
+  const int32_t shifted1 = ((int32_t)x - p->input1_zero_point) * (1 << p->left_shift);
+  const int32_t shifted2 = ((int32_t)y - p->input2_zero_point) * (1 << p->left_shift);
+  const int32_t scaled1 = tgrs_mbqm_inline(shifted1, p->input1.multiplier, p->input1.shift);
+  const int32_t scaled2 = tgrs_mbqm_inline(shifted2, p->input2.multiplier, p->input2.shift);
+  const int32_t pick = (sign > 0) == (scaled1 > scaled2) ? scaled1 : scaled2;
+  return tgrs_requantize_s8_inline(pick, p->output.multiplier, p->output.shift,
+                                   p->output_zero_point, p->act_min, p->act_max);
+}
+
 static inline int8_t mul_one_s8(const tgrs_mul_s8_params* p, int8_t x, int8_t y) {
   const int32_t prod = ((int32_t)x - p->input1_zero_point) * ((int32_t)y - p->input2_zero_point);
   return tgrs_requantize_s8_inline(prod, p->rq.multiplier, p->rq.shift, p->output_zero_point,
@@ -84,14 +101,19 @@ static int add_params_ok(const tgrs_add_s8_params* p) {
          tgrs_zero_point_s8_valid(p->output_zero_point);
 }
 
+/* The arguments of the kernels taking tgrs_add_s8_params (Add, Sub, Max, Min). */
+static int add_args_ok(const tgrs_add_s8_params* p, const tgrs_dims* a_dims, const int8_t* a,
+                       const tgrs_dims* b_dims, const int8_t* b, const tgrs_dims* output_dims,
+                       const int8_t* output) {
+  return add_params_ok(p) && shapes_ok(a_dims, b_dims, output_dims) && a != NULL && b != NULL &&
+         output != NULL;
+}
+
 static tgrs_kernel_status add_or_sub_s8(const tgrs_add_s8_params* p, int sign,
                                         const tgrs_dims* a_dims, const int8_t* a,
                                         const tgrs_dims* b_dims, const int8_t* b,
                                         const tgrs_dims* output_dims, int8_t* output) {
-  if (!add_params_ok(p) || !shapes_ok(a_dims, b_dims, output_dims) || a == NULL || b == NULL ||
-      output == NULL) {
-    return TGRS_KERNEL_BAD_ARGUMENT;
-  }
+  if (!add_args_ok(p, a_dims, a, b_dims, b, output_dims, output)) return TGRS_KERNEL_BAD_ARGUMENT;
   TGRS_BROADCAST_LOOP(int8_t, add_one_s8(p, x, y, sign));
   return TGRS_KERNEL_OK;
 }
@@ -106,6 +128,26 @@ tgrs_kernel_status tgrs_sub_s8(const tgrs_add_s8_params* p, const tgrs_dims* a_d
                                const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
                                const tgrs_dims* output_dims, int8_t* output) {
   return add_or_sub_s8(p, -1, a_dims, a, b_dims, b, output_dims, output);
+}
+
+static tgrs_kernel_status extreme_s8(const tgrs_add_s8_params* p, int sign, const tgrs_dims* a_dims,
+                                     const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
+                                     const tgrs_dims* output_dims, int8_t* output) {
+  if (!add_args_ok(p, a_dims, a, b_dims, b, output_dims, output)) return TGRS_KERNEL_BAD_ARGUMENT;
+  TGRS_BROADCAST_LOOP(int8_t, extreme_one_s8(p, x, y, sign));
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_max_s8(const tgrs_add_s8_params* p, const tgrs_dims* a_dims,
+                               const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
+                               const tgrs_dims* output_dims, int8_t* output) {
+  return extreme_s8(p, 1, a_dims, a, b_dims, b, output_dims, output);
+}
+
+tgrs_kernel_status tgrs_min_s8(const tgrs_add_s8_params* p, const tgrs_dims* a_dims,
+                               const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
+                               const tgrs_dims* output_dims, int8_t* output) {
+  return extreme_s8(p, -1, a_dims, a, b_dims, b, output_dims, output);
 }
 
 tgrs_kernel_status tgrs_mul_s8(const tgrs_mul_s8_params* p, const tgrs_dims* a_dims,
@@ -135,3 +177,9 @@ TGRS_DEFINE_BINARY_F32(tgrs_add_f32, x + y)
 TGRS_DEFINE_BINARY_F32(tgrs_sub_f32, x - y)
 TGRS_DEFINE_BINARY_F32(tgrs_mul_f32, x* y)
 TGRS_DEFINE_BINARY_F32(tgrs_div_f32, x / y)
+/* NaN in either operand gives NaN (numpy's maximum/minimum, ONNX's reference). */
+TGRS_DEFINE_BINARY_F32(tgrs_max_f32, (x > y || x != x) ? x : y)
+TGRS_DEFINE_BINARY_F32(tgrs_min_f32, (x < y || x != x) ? x : y)
+TGRS_DEFINE_BINARY_F32(tgrs_pow_f32, tgrs_powf(x, y))
+/* ONNX PRelu: y = slope * x where x < 0, else x (b = the slope). */
+TGRS_DEFINE_BINARY_F32(tgrs_prelu_f32, x < 0.0f ? y * x : x)

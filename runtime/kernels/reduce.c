@@ -1,6 +1,7 @@
 /* ONNX's reductions (Reduce{Sum,Mean,Max,Min,Prod,L1,L2,SumSquare,LogSumExp,LogSum}) over any
  * subset of the NHWC dims, float32; int8 for Sum, Mean, Max and Min. The executor runs an
- * int8 mean over H, W as tgrs_global_avg_pool_s8 (pooling.c), which rounds the same way. */
+ * int8 mean over H, W as tgrs_global_avg_pool_s8 (pooling.c), which rounds the same way.
+ * ArgMax / ArgMin along one dim, float32 and int8, writing int64 indices. */
 #include <math.h>
 
 #include "kernel_util.h"
@@ -166,3 +167,77 @@ tgrs_kernel_status tgrs_reduce_mean_s8(uint32_t axes_mask, const tgrs_quant_s8* 
                                        const int8_t* input, int8_t* output) {
   return tgrs_reduce_s8(TGRS_REDUCE_MEAN, axes_mask, quant, rq, input_dims, input, output);
 }
+
+/* Outer, length and inner extents of a walk along NHWC dim `axis`. */
+static void axis_extents(const tgrs_dims* d, int32_t axis, size_t* outer, size_t* len,
+                         size_t* inner) {
+  const int32_t dim[4] = {d->n, d->h, d->w, d->c};
+  int32_t i;
+  *outer = 1;
+  *inner = 1;
+  for (i = 0; i < axis; ++i) *outer *= (size_t)dim[i];
+  *len = (size_t)dim[axis];
+  for (i = axis + 1; i < 4; ++i) *inner *= (size_t)dim[i];
+}
+
+/* For each (outer, inner) position the index along the axis of the value `better` picks:
+ * BETTER(x, best) says x replaces the best so far. */
+#define TGRS_ARG_LOOP(T, BETTER)                                \
+  do {                                                          \
+    size_t o, in, k;                                            \
+    for (o = 0; o < outer; ++o) {                               \
+      for (in = 0; in < inner; ++in) {                          \
+        const T* line = (const T*)input + o * len * inner + in; \
+        T best = line[0];                                       \
+        int64_t at = 0;                                         \
+        for (k = 1; k < len; ++k) {                             \
+          const T x = line[k * inner];                          \
+          if (BETTER) {                                         \
+            best = x;                                           \
+            at = (int64_t)k;                                    \
+          }                                                     \
+        }                                                       \
+        *output++ = at;                                         \
+      }                                                         \
+    }                                                           \
+  } while (0)
+
+tgrs_kernel_status tgrs_arg_extreme(int find_max, int last, int int8, int32_t axis,
+                                    const tgrs_dims* input_dims, const void* input,
+                                    int64_t* output) {
+  size_t outer, len, inner;
+  if (!tgrs_dims_valid(input_dims) || axis < 0 || axis > 3 || input == NULL || output == NULL) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  axis_extents(input_dims, axis, &outer, &len, &inner);
+  if (int8) {
+    /* Quantization is monotone (scale > 0): the extreme q is the extreme real value. */
+    if (find_max) {
+      if (last)
+        TGRS_ARG_LOOP(int8_t, x >= best);
+      else
+        TGRS_ARG_LOOP(int8_t, x > best);
+    } else {
+      if (last)
+        TGRS_ARG_LOOP(int8_t, x <= best);
+      else
+        TGRS_ARG_LOOP(int8_t, x < best);
+    }
+    return TGRS_KERNEL_OK;
+  }
+  /* NaN is the extreme of both (numpy's argmax / argmin, ONNX's reference): the first NaN
+   * wins, or the last with `last`; a number never replaces a NaN. */
+  if (find_max) {
+    if (last)
+      TGRS_ARG_LOOP(float, x != x || (best == best && x >= best));
+    else
+      TGRS_ARG_LOOP(float, best == best && (x != x || x > best));
+  } else {
+    if (last)
+      TGRS_ARG_LOOP(float, x != x || (best == best && x <= best));
+    else
+      TGRS_ARG_LOOP(float, best == best && (x != x || x < best));
+  }
+  return TGRS_KERNEL_OK;
+}
+#undef TGRS_ARG_LOOP

@@ -45,6 +45,7 @@
  *   Gemm / MatMul(const B)    tgrs_fully_connected_{s8,f32}
  *   MatMul (two activations)  tgrs_matmul_{s8,f32}
  *   Add/Sub/Mul/Div           tgrs_{add,sub,mul}_s8, tgrs_{add,sub,mul,div}_f32 (no Div s8)
+ *   Max/Min/Pow/PRelu         tgrs_{max,min}_s8, tgrs_{max,min,pow,prelu}_f32
  *   Relu/Relu6/Clip           tgrs_{relu,relu6,clip}_f32, tgrs_clip_s8 (same in/out quant)
  *   LeakyRelu/Selu/Sigmoid/HardSigmoid/HardSwish/Tanh  tgrs_<op>_f32, tgrs_lut_s8
  *   Abs ... Mish (elementwise math)  loops in src/ops_math.c, tgrs_lut_s8
@@ -55,6 +56,7 @@
  *   Softmax / LogSoftmax      tgrs_{softmax,log_softmax}_{s8,f32} (scratch)
  *   ReduceMean                tgrs_reduce_mean_{s8,f32} (int8 over H,W: tgrs_global_avg_pool_s8)
  *   Reduce{Sum,Max,Min,...}   tgrs_reduce_{s8,f32} (int8: Sum, Max, Min)
+ *   ArgMax / ArgMin           tgrs_arg_extreme (float32 or int8 in, int64 out)
  *   LRN                       tgrs_lrn_{s8,f32}
  *   BatchNormalization        tgrs_batch_norm_{s8,f32}
  *   Quantize / Dequantize     tgrs_quantize_f32_s8 / tgrs_dequantize_s8_f32
@@ -445,7 +447,18 @@ tgrs_kernel_status tgrs_sub_s8(const tgrs_add_s8_params* p, const tgrs_dims* a_d
 tgrs_kernel_status tgrs_mul_s8(const tgrs_mul_s8_params* p, const tgrs_dims* a_dims,
                                const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
                                const tgrs_dims* output_dims, int8_t* output);
-/* Float ops: plain IEEE a op b. There is no int8 Div: the emitter keeps Div in float. */
+/* Elementwise max / min: tgrs_add_s8's fields and rescaling, the extreme requantized by
+ * p->output; the compiler sets them so the inputs land on the output's grid with
+ * left_shift fraction bits (emit/elementwise_quant.h, Max/Min). */
+tgrs_kernel_status tgrs_max_s8(const tgrs_add_s8_params* p, const tgrs_dims* a_dims,
+                               const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
+                               const tgrs_dims* output_dims, int8_t* output);
+tgrs_kernel_status tgrs_min_s8(const tgrs_add_s8_params* p, const tgrs_dims* a_dims,
+                               const int8_t* a, const tgrs_dims* b_dims, const int8_t* b,
+                               const tgrs_dims* output_dims, int8_t* output);
+/* Float ops: plain IEEE a op b; max / min propagate NaN; pow is tgrs_powf; prelu is
+ * a < 0 ? b * a : a (b the slope). There is no int8 Div, Pow or PRelu: the compiler keeps
+ * them in float. */
 tgrs_kernel_status tgrs_add_f32(const tgrs_dims* a_dims, const float* a, const tgrs_dims* b_dims,
                                 const float* b, const tgrs_dims* output_dims, float* output);
 tgrs_kernel_status tgrs_sub_f32(const tgrs_dims* a_dims, const float* a, const tgrs_dims* b_dims,
@@ -454,6 +467,14 @@ tgrs_kernel_status tgrs_mul_f32(const tgrs_dims* a_dims, const float* a, const t
                                 const float* b, const tgrs_dims* output_dims, float* output);
 tgrs_kernel_status tgrs_div_f32(const tgrs_dims* a_dims, const float* a, const tgrs_dims* b_dims,
                                 const float* b, const tgrs_dims* output_dims, float* output);
+tgrs_kernel_status tgrs_max_f32(const tgrs_dims* a_dims, const float* a, const tgrs_dims* b_dims,
+                                const float* b, const tgrs_dims* output_dims, float* output);
+tgrs_kernel_status tgrs_min_f32(const tgrs_dims* a_dims, const float* a, const tgrs_dims* b_dims,
+                                const float* b, const tgrs_dims* output_dims, float* output);
+tgrs_kernel_status tgrs_pow_f32(const tgrs_dims* a_dims, const float* a, const tgrs_dims* b_dims,
+                                const float* b, const tgrs_dims* output_dims, float* output);
+tgrs_kernel_status tgrs_prelu_f32(const tgrs_dims* a_dims, const float* a, const tgrs_dims* b_dims,
+                                  const float* b, const tgrs_dims* output_dims, float* output);
 
 /* ======================================================================================
  * Activations (flat arrays of `count` elements)
@@ -707,6 +728,14 @@ tgrs_kernel_status tgrs_reduce_f32(tgrs_reduce_kind kind, uint32_t axes_mask,
 tgrs_kernel_status tgrs_reduce_s8(tgrs_reduce_kind kind, uint32_t axes_mask,
                                   const tgrs_quant_s8* quant, const tgrs_requant* rq,
                                   const tgrs_dims* input_dims, const int8_t* input, int8_t* output);
+
+/* ArgMax (find_max) or ArgMin along NHWC dim `axis` (0 = N ... 3 = C) of a float32 or, with
+ * int8, an int8 input: one int64 index per position of the other dims, in their order. The
+ * first of equal extremes, or the last with `last` (ONNX select_last_index); a float NaN
+ * counts as the extreme (numpy's argmax). */
+tgrs_kernel_status tgrs_arg_extreme(int find_max, int last, int int8, int32_t axis,
+                                    const tgrs_dims* input_dims, const void* input,
+                                    int64_t* output);
 
 /* Mean over the dims whose bit is set in axes_mask (bit 0 = N, 1 = H, 2 = W, 3 = C).
  * Output holds the kept dims in order (keepdims or not: same bytes). Each output sums its

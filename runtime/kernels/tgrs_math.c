@@ -1,5 +1,5 @@
 /*
- * Deterministic expf / logf / tanhf (tgrs_math.h says why). The methods are the
+ * Deterministic expf / logf / tanhf / sqrtf / powf (tgrs_math.h says why). The methods are the
  * classic ones of fdlibm (Sun, e_expf.c / e_logf.c) and Cephes (S. Moshier, expf.c /
  * logf.c): Cody-Waite range reduction with ln 2 split into a high part whose products with
  * the exponent are exact and a low part carrying the rest, then a short polynomial on the
@@ -227,4 +227,60 @@ float tgrs_sqrtf(float x) {
   }
   /* q * 2^half with q in [2^23, 2^24): always a normal float. */
   return from_bits((uint32_t)(half + 150) << 23 | ((uint32_t)q & 0x7fffffu));
+}
+
+/* Is y (finite, |y| < 2^24) an integer, and is it odd? Floats at or above 2^24 are even
+ * integers; the int32 conversion is only reached below that. */
+static int is_integer(float y, int* odd) {
+  const float a = y < 0.0f ? -y : y;
+  int32_t i;
+  if (a >= 16777216.0f) { /* 2^24: every such float is an even integer (inf included) */
+    *odd = 0;
+    return 1;
+  }
+  i = (int32_t)a;
+  *odd = (int)(i & 1);
+  return (float)i == a;
+}
+
+/* x^n for 0 < n <= 64 by binary exponentiation: at most 12 rounded products, in a fixed
+ * order. */
+static float pow_small_int(float x, int32_t n) {
+  float result = 1.0f;
+  while (n > 0) {
+    if (n & 1) result = result * x;
+    n >>= 1;
+    if (n > 0) x = x * x;
+  }
+  return result;
+}
+
+/* x^y as C99 F.9.4.4 pow for the cases a model meets: y = +-0 -> 1, x = 1 -> 1, NaN in ->
+ * NaN, x < 0 with non-integer y -> NaN, x = +-0 -> 0 or inf (signed for odd integer y),
+ * y = +-inf by |x| against 1. Integer exponents up to 64 multiply (exact for small results,
+ * a few ulp otherwise); the rest is e^(y ln|x|), whose relative error stays below
+ * 2 (|y ln|x|| + 2) 2^-24: the rounding of the product y ln|x| is scaled by its size
+ * (tests/runtime/math_test.cc measures 0.9 of that bound). */
+float tgrs_powf(float x, float y) {
+  int odd = 0, integral;
+  float a, r;
+  if (y == 0.0f || x == 1.0f) return 1.0f;
+  if (x != x || y != y) return from_bits(TGRS_QNAN_BITS);
+  integral = is_integer(y, &odd);
+  if (x < 0.0f && !integral) return from_bits(TGRS_QNAN_BITS);
+  a = x < 0.0f ? -x : x;
+  if (a == 0.0f) {
+    r = y > 0.0f ? 0.0f : from_bits(TGRS_INF_BITS);
+  } else if (to_bits(y) == TGRS_INF_BITS || to_bits(y) == (TGRS_INF_BITS | TGRS_SIGN_BIT)) {
+    if (a == 1.0f) return 1.0f;
+    r = (a > 1.0f) == (y > 0.0f) ? from_bits(TGRS_INF_BITS) : 0.0f;
+    odd = 0;
+  } else if (integral && y <= 64.0f && y >= -64.0f) {
+    r = pow_small_int(a, (int32_t)(y < 0.0f ? -y : y));
+    if (y < 0.0f) r = 1.0f / r;
+  } else {
+    r = tgrs_expf(y * tgrs_logf(a));
+  }
+  /* A negative base keeps its sign for odd integer exponents (x = -0 too). */
+  return (odd && (to_bits(x) & TGRS_SIGN_BIT)) ? -r : r;
 }

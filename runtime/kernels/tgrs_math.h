@@ -1,5 +1,5 @@
 /*
- * exp, log, tanh and sqrt in single precision, owned by the runtime instead of libm.
+ * exp, log, tanh, sqrt and pow in single precision, owned by the runtime instead of libm.
  *
  * Why: host libm (glibc) and target libm (newlib, whose Cortex-M4 and M7 builds even pick
  * different expf implementations) disagree in the last bit, so a model with Softmax,
@@ -12,7 +12,8 @@
  * Rounding mode: round to nearest (the C default; the runtime never changes it).
  *
  * Accuracy against the correctly rounded result (tests/runtime/math_test.cc, docs/runtime.md
- * "Transcendentals"): all three within 1 ulp over every float (measured exhaustively).
+ * "Transcendentals"): exp, log and tanh within 1 ulp over every float (measured
+ * exhaustively), sqrt correctly rounded, pow as tgrs_math.c states.
  */
 #ifndef TGRS_KERNELS_TGRS_MATH_H_
 #define TGRS_KERNELS_TGRS_MATH_H_
@@ -31,6 +32,9 @@ float tgrs_logf(float x);
 /* Square root, correctly rounded (as IEEE 754 sqrt). NaN and x < 0 -> NaN, +-0 -> +-0,
  * +inf -> +inf. Integer arithmetic: no libm, no errno. */
 float tgrs_sqrtf(float x);
+
+/* x^y (C99 pow's special cases; tgrs_math.c states the accuracy): no libm. */
+float tgrs_powf(float x, float y);
 
 /* Hyperbolic tangent: odd (so -0 -> -0), NaN -> NaN, |x| >= 10 -> +-1. */
 float tgrs_tanhf(float x);

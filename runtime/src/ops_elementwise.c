@@ -1,6 +1,7 @@
 /*
- * ops_elementwise.c: Add/Sub/Mul/Div with broadcasting, and the unary activations. They are
- * row-local, so in a tile loop they run on the strip as a tensor of `rows` rows.
+ * ops_elementwise.c: the binary ops (Add/Sub/Mul/Div/Max/Min/Pow/PRelu) with broadcasting, and the
+ * unary activations. They are row-local, so in a tile loop they run on the strip as a tensor of
+ * `rows` rows.
  */
 #include "ops_internal.h"
 
@@ -20,7 +21,7 @@ tgrs_status tgrs_op_binary(tgrs_op_call* call) {
     const int8_t* x1 = (const int8_t*)call->in[0].data;
     const int8_t* x2 = (const int8_t*)call->in[1].data;
     int8_t* out = (int8_t*)call->out[0].data;
-    if (code == TGRS_OP_ADD || code == TGRS_OP_SUB) {
+    if (code == TGRS_OP_ADD || code == TGRS_OP_SUB || code == TGRS_OP_MAX || code == TGRS_OP_MIN) {
       const tgrs_i32s multiplier = tgrs_read_i32s_(call->table, FB_OP_INPUT_MULTIPLIER);
       const tgrs_i8s shift = tgrs_read_i8s_(call->table, FB_OP_INPUT_SHIFT);
       tgrs_add_s8_params p;
@@ -38,9 +39,20 @@ tgrs_status tgrs_op_binary(tgrs_op_call* call) {
       p.output = tgrs_call_requant(call);
       p.act_min = call->op.act_min;
       p.act_max = call->op.act_max;
-      return tgrs_kernel_result(call, code == TGRS_OP_ADD
-                                          ? tgrs_add_s8(&p, &a, x1, &b, x2, &y, out)
-                                          : tgrs_sub_s8(&p, &a, x1, &b, x2, &y, out));
+      switch (code) {
+        case TGRS_OP_ADD:
+          return tgrs_kernel_result(call, tgrs_add_s8(&p, &a, x1, &b, x2, &y, out));
+        case TGRS_OP_SUB:
+          return tgrs_kernel_result(call, tgrs_sub_s8(&p, &a, x1, &b, x2, &y, out));
+        /* Max and Min only when selected (tgrs_op_select.h): a firmware running Add alone
+         * links neither. */
+        case TGRS_OP_MAX:
+          if (!TGRS_OP_ON(MAX)) return TGRS_ERR_UNSUPPORTED_OP;
+          return tgrs_kernel_result(call, tgrs_max_s8(&p, &a, x1, &b, x2, &y, out));
+        default:
+          if (!TGRS_OP_ON(MIN)) return TGRS_ERR_UNSUPPORTED_OP;
+          return tgrs_kernel_result(call, tgrs_min_s8(&p, &a, x1, &b, x2, &y, out));
+      }
     }
     if (code == TGRS_OP_MUL) {
       tgrs_mul_s8_params p;
@@ -52,7 +64,7 @@ tgrs_status tgrs_op_binary(tgrs_op_call* call) {
       p.act_max = call->op.act_max;
       return tgrs_kernel_result(call, tgrs_mul_s8(&p, &a, x1, &b, x2, &y, out));
     }
-    return TGRS_ERR_UNSUPPORTED_OP; /* no int8 Div (the emitter rejects it too) */
+    return TGRS_ERR_UNSUPPORTED_OP; /* no int8 Div, Pow, PRelu (the emitter rejects them) */
   }
   if (tgrs_call_is_f32(call) && call->in[1].tensor.dtype == TGRS_DTYPE_FLOAT32) {
     const float* x1 = (const float*)call->in[0].data;
@@ -69,9 +81,27 @@ tgrs_status tgrs_op_binary(tgrs_op_call* call) {
       case TGRS_OP_MUL:
         ks = tgrs_mul_f32(&a, x1, &b, x2, &y, out);
         break;
-      default:
+      case TGRS_OP_DIV:
         ks = tgrs_div_f32(&a, x1, &b, x2, &y, out);
         break;
+      case TGRS_OP_MAX:
+        if (!TGRS_OP_ON(MAX)) return TGRS_ERR_UNSUPPORTED_OP;
+        ks = tgrs_max_f32(&a, x1, &b, x2, &y, out);
+        break;
+      case TGRS_OP_MIN:
+        if (!TGRS_OP_ON(MIN)) return TGRS_ERR_UNSUPPORTED_OP;
+        ks = tgrs_min_f32(&a, x1, &b, x2, &y, out);
+        break;
+      case TGRS_OP_POW:
+        if (!TGRS_OP_ON(POW)) return TGRS_ERR_UNSUPPORTED_OP;
+        ks = tgrs_pow_f32(&a, x1, &b, x2, &y, out);
+        break;
+      case TGRS_OP_PRELU:
+        if (!TGRS_OP_ON(PRELU)) return TGRS_ERR_UNSUPPORTED_OP;
+        ks = tgrs_prelu_f32(&a, x1, &b, x2, &y, out);
+        break;
+      default:
+        return TGRS_ERR_UNSUPPORTED_OP;
     }
     st = tgrs_kernel_result(call, ks);
     if (st == TGRS_OK) tgrs_apply_act_f32(call, out, tgrs_operand_count(&call->out[0]));

@@ -41,6 +41,18 @@ static inline int tgrs_dtype_left_out(tgrs_dtype dtype) {
          (!TGRS_WITH_INT8 && dtype == TGRS_DTYPE_INT8);
 }
 
+/* 1 when the plan string s is exactly lit. The plan spells Pad / Resize modes and
+ * ArgMax's tie rule as strings (format/tgrs.fbs has no enum for them); this byte loop is
+ * the whole cost of reading them, where libc's word-at-a-time strcmp links ~730 bytes on
+ * Cortex-M (newlib-nano). */
+static inline int tgrs_str_is(const char* s, const char* lit) {
+  while (*lit != '\0' && *s == *lit) {
+    ++s;
+    ++lit;
+  }
+  return *s == *lit;
+}
+
 /* The left padding a spatial op's kernel applies: `pad_left` for the whole width; on a
  * 2-D tile's column view, pad_left + in_col_begin - out_col_begin * stride_w, so that
  * output column j of the view reads the input columns whole-tensor column

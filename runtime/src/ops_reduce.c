@@ -1,6 +1,7 @@
 /*
  * ops_reduce.c: the reductions of the op table's REDUCE kind (REDUCE_MEAN, REDUCE_SUM ...
- * REDUCE_LOG_SUM_EXP, tgrs_ops.def) over attrs.axes, never inside a tile loop.
+ * REDUCE_LOG_SUM_EXP, ARG_MAX, ARG_MIN; tgrs_ops.def) over attrs.axes, never inside a tile
+ * loop.
  */
 #include "ops_internal.h"
 
@@ -29,6 +30,32 @@ static tgrs_reduce_kind reduce_kind(tgrs_op_code code) {
   }
 }
 
+/* ArgMax / ArgMin: one axis, float32 or int8 in, int64 indices out. */
+static tgrs_status arg_extreme(tgrs_op_call* call, uint32_t rank, const tgrs_i32s axes) {
+  const tgrs_dtype in = call->in[0].tensor.dtype;
+  const int int8 = TGRS_WITH_INT8 && in == TGRS_DTYPE_INT8;
+  tgrs_dims dims;
+  tgrs_status st;
+  if (axes.count != 1 || axes.data[0] < 0 || (uint32_t)axes.data[0] >= rank ||
+      call->out[0].tensor.dtype != TGRS_DTYPE_INT64) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if (!int8 && !(TGRS_WITH_FLOAT32 && in == TGRS_DTYPE_FLOAT32)) return TGRS_ERR_UNSUPPORTED_OP;
+  if ((st = tgrs_operand_dims(&call->in[0], 0, &dims)) != TGRS_OK) return st;
+  {
+    /* One index per position of the other dims. */
+    const int32_t d[4] = {dims.n, dims.h, dims.w, dims.c};
+    const int32_t axis = axes.data[0] + (int32_t)(4 - rank);
+    if (tgrs_operand_count(&call->out[0]) * (size_t)d[axis] != tgrs_operand_count(&call->in[0])) {
+      return TGRS_ERR_INCONSISTENT_PLAN;
+    }
+    return tgrs_kernel_result(
+        call, tgrs_arg_extreme(call->op.code == TGRS_OP_ARG_MAX,
+                               tgrs_str_is(tgrs_read_string_(call->attrs, FB_ATTRS_MODE), "last"),
+                               int8, axis, &dims, call->in[0].data, (int64_t*)call->out[0].data));
+  }
+}
+
 tgrs_status tgrs_op_reduce(tgrs_op_call* call) {
   const tgrs_reduce_kind kind = reduce_kind(call->op.code);
   const uint32_t rank = call->in[0].tensor.shape.count;
@@ -37,6 +64,9 @@ tgrs_status tgrs_op_reduce(tgrs_op_call* call) {
   tgrs_dims in;
   tgrs_status st;
   if (call->tiled || rank == 0 || rank > 4) return TGRS_ERR_UNSUPPORTED_OP;
+  if (call->op.code == TGRS_OP_ARG_MAX || call->op.code == TGRS_OP_ARG_MIN) {
+    return arg_extreme(call, rank, axes);
+  }
   for (i = 0; i < axes.count; ++i) {
     const int32_t a = axes.data[i];
     if (a < 0 || (uint32_t)a >= rank) return TGRS_ERR_INCONSISTENT_PLAN;

@@ -7,17 +7,6 @@
  */
 #include "ops_internal.h"
 
-/* 1 when the plan string s is exactly lit. The plan spells Pad / Resize modes as strings
- * (format/tgrs.fbs has no enum for them); this byte loop is the whole cost of reading
- * them, where libc's word-at-a-time strcmp links ~730 bytes on Cortex-M (newlib-nano). */
-static int str_is(const char* s, const char* lit) {
-  while (*lit != '\0' && *s == *lit) {
-    ++s;
-    ++lit;
-  }
-  return *s == *lit;
-}
-
 /* perm (rank r <= 4) padded by the identity in front (tgrs_transpose's convention). */
 static tgrs_status perm4(tgrs_i32s perm, int32_t out[4]) {
   const uint32_t r = perm.count;
@@ -302,11 +291,11 @@ tgrs_status tgrs_op_pad(tgrs_op_call* call) {
   p.pad_bottom = pads.data[5];
   p.pad_right = pads.data[6];
   p.pad_c_end = pads.data[7];
-  if (mode[0] == '\0' || str_is(mode, "constant")) {
+  if (mode[0] == '\0' || tgrs_str_is(mode, "constant")) {
     p.mode = TGRS_PAD_CONSTANT;
-  } else if (str_is(mode, "reflect")) {
+  } else if (tgrs_str_is(mode, "reflect")) {
     p.mode = TGRS_PAD_REFLECT;
-  } else if (str_is(mode, "edge")) {
+  } else if (tgrs_str_is(mode, "edge")) {
     p.mode = TGRS_PAD_EDGE;
   } else {
     return TGRS_ERR_UNSUPPORTED_OP;
@@ -338,31 +327,31 @@ static int resize_params(const uint8_t* a, tgrs_f32s scales, tgrs_resize_params*
   if (scales.count != 4) return 0;
   p->scale_h = scales.data[1];
   p->scale_w = scales.data[2];
-  if (str_is(mode, "nearest") || mode[0] == '\0') {
+  if (tgrs_str_is(mode, "nearest") || mode[0] == '\0') {
     p->mode = TGRS_RESIZE_NEAREST;
-  } else if (str_is(mode, "linear")) {
+  } else if (tgrs_str_is(mode, "linear")) {
     p->mode = TGRS_RESIZE_LINEAR;
   } else {
     return 0;
   }
-  if (ctm[0] == '\0' || str_is(ctm, "half_pixel")) {
+  if (ctm[0] == '\0' || tgrs_str_is(ctm, "half_pixel")) {
     p->coord = TGRS_COORD_HALF_PIXEL;
-  } else if (str_is(ctm, "asymmetric")) {
+  } else if (tgrs_str_is(ctm, "asymmetric")) {
     p->coord = TGRS_COORD_ASYMMETRIC;
-  } else if (str_is(ctm, "align_corners")) {
+  } else if (tgrs_str_is(ctm, "align_corners")) {
     p->coord = TGRS_COORD_ALIGN_CORNERS;
-  } else if (str_is(ctm, "pytorch_half_pixel")) {
+  } else if (tgrs_str_is(ctm, "pytorch_half_pixel")) {
     p->coord = TGRS_COORD_PYTORCH_HALF_PIXEL;
   } else {
     return 0;
   }
-  if (nm[0] == '\0' || str_is(nm, "round_prefer_floor")) {
+  if (nm[0] == '\0' || tgrs_str_is(nm, "round_prefer_floor")) {
     p->nearest = TGRS_NEAREST_ROUND_PREFER_FLOOR;
-  } else if (str_is(nm, "round_prefer_ceil")) {
+  } else if (tgrs_str_is(nm, "round_prefer_ceil")) {
     p->nearest = TGRS_NEAREST_ROUND_PREFER_CEIL;
-  } else if (str_is(nm, "floor")) {
+  } else if (tgrs_str_is(nm, "floor")) {
     p->nearest = TGRS_NEAREST_FLOOR;
-  } else if (str_is(nm, "ceil")) {
+  } else if (tgrs_str_is(nm, "ceil")) {
     p->nearest = TGRS_NEAREST_CEIL;
   } else {
     return 0;

@@ -1,4 +1,4 @@
-// int8 Add/Sub/Mul parameters and fused-activation clamps (emit/elementwise_quant.h).
+// int8 Add/Sub/Max/Min/Mul parameters and fused-activation clamps (emit/elementwise_quant.h).
 #include "emit/elementwise_quant.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +17,21 @@ TEST(ElementwiseQuantTest, AddFollowsTfliteWithLeftShift20) {
   EXPECT_EQ(q.input1, (QuantizedMultiplier{1 << 30, 0}));
   EXPECT_EQ(q.input2, (QuantizedMultiplier{1 << 30, -1}));
   EXPECT_EQ(q.output, (QuantizedMultiplier{1 << 30, -19}));
+}
+
+TEST(ElementwiseQuantTest, MaxMinRescaleEachInputToTheOutputGrid) {
+  // s1 = 0.5, s2 = 0.25, s_out = 1: bound 255 * 2 * 0.5 = 255 < 2^8, so left_shift 22
+  // (255 * 2^22 < 2^31). input1 0.5 -> {2^30, 0}; input2 0.25 -> {2^30, -1}; output
+  // 2^-22 = 0.5 * 2^-21 -> {2^30, -21}.
+  const AddSubQuant q = ComputeExtremeQuant(0.5, 0.25, 1.0, "op 'max'");
+  EXPECT_EQ(q.left_shift, 22);
+  EXPECT_EQ(q.input1, (QuantizedMultiplier{1 << 30, 0}));
+  EXPECT_EQ(q.input2, (QuantizedMultiplier{1 << 30, -1}));
+  EXPECT_EQ(q.output, (QuantizedMultiplier{1 << 30, -21}));
+  // An input scale 64 times the output's: 255 * 2 * 64 < 2^15, so left_shift 16.
+  EXPECT_EQ(ComputeExtremeQuant(64.0, 1.0, 1.0, "op 'max'").left_shift, 16);
+  // Beyond 2^22 times: the shifted values could not stay in int32.
+  EXPECT_THROW(ComputeExtremeQuant(1e7, 1.0, 1.0, "op 'max'"), Error);
 }
 
 TEST(ElementwiseQuantTest, MulIsTheProductOverTheOutputScale) {

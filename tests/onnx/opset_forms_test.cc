@@ -137,6 +137,30 @@ TEST(OpsetForms, ReduceMeanAxesAttributeAt13InputAt18) {
   }
 }
 
+TEST(OpsetForms, ArgMaxAxisBecomesTheReduceAxesInputAndItsOutputIsInt64) {
+  // ArgMax over C of 1x8x4x4 (axis 1): keepdims=1 -> 1x1x4x4, keepdims=0 -> 1x4x4; ArgMin's
+  // default axis is 0.
+  for (int64_t keepdims : {0, 1}) {
+    SCOPED_TRACE("keepdims " + std::to_string(keepdims));
+    OnnxModelBuilder b("arg", 13);
+    b.Input("x", {1, 8, 4, 4});
+    b.Node("ArgMax", {"x"}, {"y"}, "argmax").Attr("axis", int64_t{1}).Attr("keepdims", keepdims);
+    b.Node("ArgMin", {"x"}, {"z"}, "argmin");
+    b.Output("y");
+    b.Output("z");
+    ir::Graph g = LoadBuilt(b);
+    EXPECT_EQ(ShapeOf(g, "y"), keepdims ? (ir::Shape{1, 1, 4, 4}) : (ir::Shape{1, 4, 4}));
+    EXPECT_EQ(ShapeOf(g, "z"), (ir::Shape{1, 8, 4, 4}));
+    const ir::Op& argmax = OpNamed(g, "argmax");
+    ASSERT_EQ(argmax.inputs.size(), 2u);
+    EXPECT_EQ(ir::ConstantAsInt64s(g.tensor(argmax.inputs[1])), (std::vector<int64_t>{1}));
+    EXPECT_FALSE(argmax.attrs.Has("axis"));
+    EXPECT_EQ(g.tensor(argmax.outputs[0]).dtype, ir::DType::kInt64);
+    const ir::Op& argmin = OpNamed(g, "argmin");
+    EXPECT_EQ(ir::ConstantAsInt64s(g.tensor(argmin.inputs[1])), (std::vector<int64_t>{0}));
+  }
+}
+
 TEST(OpsetForms, ResizeWithScalesAndWithSizes) {
   OnnxModelBuilder b("resize", 13);
   b.Input("x", {1, 3, 5, 5});

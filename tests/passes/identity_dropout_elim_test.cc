@@ -117,5 +117,22 @@ TEST(IdentityDropoutElim, DropoutWithUnusedMaskAndFalseTrainingModeIsRemoved) {
   EXPECT_EQ(g.ops[1].inputs[0], a);
 }
 
+TEST(IdentityDropoutElim, CastToItsOwnDtypeIsRemovedAndOtherCastsStay) {
+  // Relu -> a -> CastLike(a, like: float32) -> b -> Cast(to int32) -> y: the CastLike is an
+  // Identity; the Cast changes the dtype and stays (constant folding or the verifier decide).
+  GraphBuilder b;
+  ir::TensorId x = b.Input("x", {4});
+  ir::TensorId a = b.Op(ir::OpType::kRelu, "relu", {x}, "a", {4});
+  ir::TensorId like = b.Floats("like", {}, {0.0f});
+  ir::TensorId c = b.Op(ir::OpType::kCastLike, "castlike", {a, like}, "c", {4});
+  b.Output(b.Op(ir::OpType::kCast, "cast", {c}, "y", {4}, Attrs({}), ir::DType::kInt32));
+  ir::Graph g = b.Take();
+
+  IdentityDropoutElim(g);
+
+  EXPECT_EQ(OpTypes(g), (std::vector<std::string>{"Relu", "Cast"}));
+  EXPECT_EQ(g.ops[1].inputs[0], a);
+}
+
 }  // namespace
 }  // namespace tigris::passes

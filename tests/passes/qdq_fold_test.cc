@@ -187,6 +187,44 @@ TEST(QdqFold, FloatIslandGetsRuntimeDequantizeAndQuantize) {
   EXPECT_EQ(g.ops[4].inputs.size(), 1u);
 }
 
+TEST(QdqFold, ArgMaxReadsTheInt8CodesAndNoDequantizeIsMade) {
+  // x -> Q(0.5, 3) -> DQ -> {ArgMax, Relu}: the ArgMax reads the int8 tensor (one positive
+  // scale: monotone); the Relu, a float reader, keeps a runtime Dequantize.
+  GraphBuilder b;
+  ir::TensorId x = b.Input("x", {1, 4, 2, 2});
+  ir::TensorId sx = b.Floats("sx", {}, {0.5f});
+  ir::TensorId zx = I8(b, "zx", 3);
+  ir::TensorId xq = Quantize(b, "x_q", x, sx, zx, ir::DType::kInt8);
+  ir::TensorId xd = Dequantize(b, "x_dq", xq, sx, zx);
+  ir::TensorId axes = b.Int64s("axes", {1}, {1});
+  b.Output(
+      b.Op(ir::OpType::kArgMax, "argmax", {xd, axes}, "i", {1, 1, 2, 2}, {}, ir::DType::kInt64));
+  b.Output(b.Op(ir::OpType::kRelu, "relu", {xd}, "r", {1, 4, 2, 2}));
+  ir::Graph g = b.Take();
+
+  QdqFold(g);
+  g.Compact();
+
+  const ir::Op& argmax = FindOp(g, ir::OpType::kArgMax);
+  EXPECT_EQ(g.tensor(argmax.inputs[0]).dtype, ir::DType::kInt8);
+  const ir::Op& dequantize = FindOp(g, ir::OpType::kDequantize);
+  EXPECT_EQ(FindOp(g, ir::OpType::kRelu).inputs[0], dequantize.outputs[0]);
+
+  // Read by the ArgMax alone, the float tensor is not made at all.
+  GraphBuilder b2;
+  ir::TensorId x2 = b2.Input("x", {1, 4, 2, 2});
+  ir::TensorId s2 = b2.Floats("sx", {}, {0.5f});
+  ir::TensorId z2 = I8(b2, "zx", 3);
+  ir::TensorId d2 =
+      Dequantize(b2, "x_dq", Quantize(b2, "x_q", x2, s2, z2, ir::DType::kInt8), s2, z2);
+  b2.Output(b2.Op(ir::OpType::kArgMax, "argmax", {d2, b2.Int64s("axes", {1}, {1})}, "i",
+                  {1, 1, 2, 2}, {}, ir::DType::kInt64));
+  ir::Graph g2 = b2.Take();
+  QdqFold(g2);
+  g2.Compact();
+  EXPECT_EQ(OpTypes(g2), std::vector<std::string>{"ArgMax"});
+}
+
 TEST(QdqFold, WeightDequantizeIntoAFloatOpIsEvaluatedNow) {
   GraphBuilder b;
   ir::TensorId x = b.Input("x", {1, 2, 1, 1});  // float, never quantized

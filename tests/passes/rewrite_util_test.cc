@@ -55,40 +55,6 @@ TEST(RewriteUtil, AbsorbSuccessorMovesOutputAndKillsOp) {
   EXPECT_TRUE(g.ops[1].inputs.empty());
 }
 
-TEST(RewriteUtil, BypassOfGraphInputRewiresOutputToInput) {
-  // x -> Sum -> y (graph output): no producer op can take y's place, so y becomes x.
-  GraphBuilder b;
-  ir::TensorId x = b.Input("x", {4});
-  b.Output(b.Op(OpType::kSum, "sum", {x}, "y", {4}));
-  ir::Graph g = b.Take();
-  std::vector<bool> dead(1, false);
-
-  passes::BypassOp(g, 0, dead);
-
-  EXPECT_TRUE(dead[0]);
-  EXPECT_EQ(g.outputs, std::vector<ir::TensorId>{x});
-}
-
-TEST(RewriteUtil, BypassAsGraphOutputMovesOtherReadersToTheOutput) {
-  // x -> Relu -> t -> {Sum -> y (graph output), Relu -> z}: the Relu writes y and the
-  // other reader of t reads y.
-  GraphBuilder b;
-  ir::TensorId x = b.Input("x", {4});
-  ir::TensorId t = b.Op(OpType::kRelu, "p", {x}, "t", {4});
-  ir::TensorId y = b.Op(OpType::kSum, "sum", {t}, "y", {4});
-  b.Output(y);
-  b.Output(b.Op(OpType::kRelu, "other", {t}, "z", {4}));
-  ir::Graph g = b.Take();
-  std::vector<bool> dead(3, false);
-
-  passes::BypassOp(g, 1, dead);
-  g.EraseOps(dead);
-
-  ASSERT_EQ(OpTypes(g), (std::vector<std::string>{"Relu", "Relu"}));
-  EXPECT_EQ(g.ops[0].outputs, std::vector<ir::TensorId>{y});
-  EXPECT_EQ(g.ops[1].inputs, std::vector<ir::TensorId>{y});
-}
-
 TEST(RewriteUtil, TransposeMatrixBytesKeepsElementsWhole) {
   // 2-byte elements [2, 3] = [[a, b, c], [d, e, f]] -> [[a, d], [b, e], [c, f]]; each
   // element's two bytes (low, high) travel together.

@@ -351,4 +351,44 @@ TEST(TgrsMath, SoftmaxKernelsUseRuntimeMath) {
   }
 }
 
+TEST(TgrsMath, PowSpecialValuesFollowC99) {
+  const float inf = INFINITY;
+  EXPECT_EQ(tgrs_powf(NAN, 0.0f), 1.0f);  // y = 0: 1 whatever x
+  EXPECT_EQ(tgrs_powf(1.0f, NAN), 1.0f);  // x = 1: 1 whatever y
+  EXPECT_TRUE(std::isnan(tgrs_powf(-2.0f, 0.5f)));
+  EXPECT_EQ(tgrs_powf(-2.0f, 3.0f), -8.0f);
+  EXPECT_EQ(tgrs_powf(-2.0f, -2.0f), 0.25f);
+  EXPECT_EQ(Bits(tgrs_powf(-0.0f, 3.0f)), Bits(-0.0f));
+  EXPECT_EQ(Bits(tgrs_powf(-0.0f, 2.0f)), Bits(0.0f));
+  EXPECT_EQ(tgrs_powf(0.0f, -1.0f), inf);
+  EXPECT_EQ(tgrs_powf(-0.0f, -3.0f), -inf);
+  EXPECT_EQ(tgrs_powf(0.5f, inf), 0.0f);
+  EXPECT_EQ(tgrs_powf(2.0f, inf), inf);
+  EXPECT_EQ(tgrs_powf(-2.0f, -inf), 0.0f);
+  EXPECT_EQ(tgrs_powf(-1.0f, inf), 1.0f);
+  EXPECT_EQ(tgrs_powf(3.0f, 5.0f), 243.0f);  // small integer powers multiply: exact here
+  // Beyond 64 through exp(y ln x): 2^100 within the bound (100 ln 2 * 2^-24 + 2 ulp).
+  EXPECT_NEAR(tgrs_powf(2.0f, 100.0f) / 0x1p100f, 1.0f, 70.0f * 0x1p-24f);
+}
+
+// Relative error against long double powl over bases (0, 64] and exponents [-8, 8]: the
+// bound stated in tgrs_math.c, |y ln x| * 2^-24 + 2 ulp, with a factor 2 of margin.
+TEST(TgrsMath, PowWithinItsStatedBound) {
+  double worst = 0.0;
+  for (int i = 1; i <= 2048; ++i) {
+    const float x = static_cast<float>(i) / 32.0f;
+    for (int j = -64; j <= 64; ++j) {
+      const float y = static_cast<float>(j) / 8.0f + (j % 3 == 0 ? 0.0f : 0.0371f);
+      const long double exact = powl(static_cast<long double>(x), static_cast<long double>(y));
+      if (exact > FLT_MAX || exact < FLT_MIN) continue;
+      const double rel =
+          static_cast<double>(fabsl((static_cast<long double>(tgrs_powf(x, y)) - exact) / exact));
+      const double bound = 2.0 * (std::fabs(y * std::log(x)) * 0x1p-24 + 2.0 * 0x1p-24);
+      ASSERT_LE(rel, bound) << "x = " << x << " y = " << y;
+      if (rel / bound > worst) worst = rel / bound;
+    }
+  }
+  std::printf("[ pow ] worst error %.2f of the bound\n", worst);
+}
+
 }  // namespace
