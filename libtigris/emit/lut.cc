@@ -108,6 +108,20 @@ std::function<double(double)> LutFunction(const ir::Op& op) {
       return [](double x) { return x / (1.0 + std::fabs(x)); };
     case ir::OpType::kMish:
       return [](double x) { return x * std::tanh(Softplus(x)); };
+    case ir::OpType::kErf:
+      return [](double x) { return std::erf(x); };
+    case ir::OpType::kGelu:
+      if (a.GetString("approximate", "none") == "tanh") {
+        return [](double x) {
+          const double k = std::sqrt(2.0 / std::acos(-1.0));  // sqrt(2 / pi)
+          return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
+        };
+      }
+      return [](double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); };
+    case ir::OpType::kSin:
+      return [](double x) { return std::sin(x); };
+    case ir::OpType::kCos:
+      return [](double x) { return std::cos(x); };
     case ir::OpType::kRelu:
       return [](double x) { return std::max(x, 0.0); };
     case ir::OpType::kRelu6:

@@ -307,6 +307,9 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
       a.alpha = op.attrs.GetFloat("alpha", 1.67326319217681884765625f);
       a.gamma = op.attrs.GetFloat("gamma", 1.05070102214813232421875f);
       break;
+    case OpType::kGelu:
+      if (op.attrs.GetString("approximate", "none") == "tanh") a.mode = "tanh";
+      break;
     case OpType::kElu:
     case OpType::kCelu:  // ONNX's default alpha is 1 for both (lut.h)
       a.alpha = op.attrs.GetFloat("alpha", kEluAlpha);

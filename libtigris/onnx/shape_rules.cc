@@ -139,6 +139,10 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
     case OpType::kSoftplus:
     case OpType::kSoftsign:
     case OpType::kMish:
+    case OpType::kErf:
+    case OpType::kGelu:
+    case OpType::kSin:
+    case OpType::kCos:
     case OpType::kSoftmax:
     case OpType::kLogSoftmax:
     case OpType::kIdentity:

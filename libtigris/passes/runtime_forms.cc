@@ -292,6 +292,16 @@ void CheckRuntimeForms(const ir::Graph& graph) {
       case ir::OpType::kDequantize:
         CheckQuantizeEdge(graph, op);
         break;
+      case ir::OpType::kGelu: {
+        // tgrs_op_math's two forms (ONNX Gelu-20 defines no others).
+        const std::string approximate = op.attrs.GetString("approximate", "none");
+        if (approximate != "none" && approximate != "tanh") {
+          throw Error(Status::kInvalidModel, DescribeOp(op) + " in model '" + graph.name +
+                                                 "': approximate = '" + approximate +
+                                                 "'; ONNX Gelu defines 'none' and 'tanh'");
+        }
+        break;
+      }
       default:
         if (ir::IsReduceOp(op.type)) CheckReduce(graph, op);
         if (ir::IsBinaryOp(op.type)) CheckBinary(graph, op);

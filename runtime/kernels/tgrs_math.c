@@ -1,5 +1,6 @@
 /*
- * Deterministic expf / logf / tanhf / sqrtf / powf (tgrs_math.h says why). The methods are the
+ * Deterministic expf / logf / tanhf / sqrtf / powf / sinf / cosf / erff (tgrs_math.h
+ * says why). The methods are the
  * classic ones of fdlibm (Sun, e_expf.c / e_logf.c) and Cephes (S. Moshier, expf.c /
  * logf.c): Cody-Waite range reduction with ln 2 split into a high part whose products with
  * the exponent are exact and a low part carrying the rest, then a short polynomial on the
@@ -283,4 +284,126 @@ float tgrs_powf(float x, float y) {
   }
   /* A negative base keeps its sign for odd integer exponents (x = -0 too). */
   return (odd && (to_bits(x) & TGRS_SIGN_BIT)) ? -r : r;
+}
+
+/* pi/2 = C1 + C2 + C3 + C4: C1..C3 rounded to 13 significant bits, so k * Ci is exact for
+ * |k| < 2^11 (|x| < 3200), and C4 the float nearest the rest (Cody-Waite, as fdlibm's
+ * e_rem_pio2f splits it; these are the digits of pi/2, computed at 60 digits). */
+static const float kPio2C1 = 0x1.922p+0f;       /* 1.57080078125 */
+static const float kPio2C2 = -0x1.2aep-18f;     /* -4.4535846e-6 */
+static const float kPio2C3 = -0x1.dea0p-31f;    /* -8.7061380e-10 */
+static const float kPio2C4 = 0x1.184698p-44f;   /* 6.2233720e-14 */
+static const float kTwoOverPi = 0x1.45f306p-1f; /* 0.63661975 */
+
+/* sin(r) and cos(r) for |r| <= pi/4 (+ the reduction's slack): Taylor series to r^11 /
+ * r^12; the first omitted terms are below 1e-11, far under half an ulp. */
+static float sin_kernel(float r) {
+  const float z = r * r;
+  float p = -0x1.ae6456p-26f;  /* -1/11! */
+  p = p * z + 0x1.71de3ap-19f; /* 1/9! */
+  p = p * z - 0x1.a01a02p-13f; /* -1/7! */
+  p = p * z + 0x1.111112p-7f;  /* 1/5! */
+  p = p * z - 0x1.555556p-3f;  /* -1/3! */
+  return r + r * (z * p);
+}
+
+static float cos_kernel(float r) {
+  const float z = r * r;
+  float p = 0x1.1eed8ep-29f;   /* 1/12! */
+  p = p * z - 0x1.27e4fcp-22f; /* -1/10! */
+  p = p * z + 0x1.a01a02p-16f; /* 1/8! */
+  p = p * z - 0x1.6c16c2p-10f; /* -1/6! */
+  p = p * z + 0x1.555556p-5f;  /* 1/4! */
+  /* 1 - z/2 + z^2 p: subtracting z/2 from 1 last keeps the rounding at 1's ulp. */
+  return 1.0f - (0.5f * z - (z * z) * p);
+}
+
+/* x = k pi/2 + r, |r| <= ~pi/4; returns r and k mod 4 in *quadrant. */
+static float reduce_pio2(float x, int32_t* quadrant) {
+  const float t = x * kTwoOverPi;
+  const float fk = (float)(int32_t)(t < 0.0f ? t - 0.5f : t + 0.5f);
+  *quadrant = (int32_t)fk & 3;
+  return ((x - fk * kPio2C1) - fk * kPio2C2) - fk * kPio2C3 - fk * kPio2C4;
+}
+
+/* |x| beyond 2^23 pi/2 has no fraction of a period left in a float; such inputs are
+ * reduced as if exact, and every result stays in [-1, 1]. */
+#define TGRS_TRIG_LIMIT 0x1.921fb6p+23f
+
+float tgrs_sinf(float x) {
+  int32_t q;
+  float r;
+  if (x != x || x - x != 0.0f) return from_bits(TGRS_QNAN_BITS); /* NaN, +-inf */
+  if (x > TGRS_TRIG_LIMIT || x < -TGRS_TRIG_LIMIT) return 0.0f;
+  if (x < 0x1p-12f && x > -0x1p-12f) return x; /* x^3/6 is below half an ulp; keeps -0 */
+  r = reduce_pio2(x, &q);
+  switch (q) {
+    case 0:
+      return sin_kernel(r);
+    case 1:
+      return cos_kernel(r);
+    case 2:
+      return -sin_kernel(r);
+    default:
+      return -cos_kernel(r);
+  }
+}
+
+float tgrs_cosf(float x) {
+  int32_t q;
+  float r;
+  if (x != x || x - x != 0.0f) return from_bits(TGRS_QNAN_BITS);
+  if (x > TGRS_TRIG_LIMIT || x < -TGRS_TRIG_LIMIT) return 1.0f;
+  if (x < 0x1p-12f && x > -0x1p-12f) return 1.0f; /* x^2/2 is below half an ulp of 1 */
+  r = reduce_pio2(x, &q);
+  switch (q) {
+    case 0:
+      return cos_kernel(r);
+    case 1:
+      return -sin_kernel(r);
+    case 2:
+      return -cos_kernel(r);
+    default:
+      return sin_kernel(r);
+  }
+}
+
+/* erf: odd. |x| < 1 by its Maclaurin series 2/sqrt(pi) sum (-1)^n x^(2n+1) / (n! (2n + 1)),
+ * n = 0..11, the next term below 1.1e-9; 1 <= |x| < 3.92 by Abramowitz & Stegun 7.1.26
+ * (Hastings): 1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) e^(-x^2), t = 1 / (1 + p |x|),
+ * absolute error below 1.5e-7 (erf is above 0.84 there: 3 ulp); beyond, erfc(x) is below
+ * half an ulp of 1, so +-1. */
+float tgrs_erff(float x) {
+  const float a = x < 0.0f ? -x : x;
+  float y;
+  if (x != x) return x + x;
+  if (a < 0x1p-12f) return 0x1.20dd76p+0f * x; /* x^3/3 is below half an ulp; keeps -0 */
+  if (a < 1.0f) {
+    const float z = x * x;
+    float p = 0x1.2b6732p-30f;                 /* 1/918086400 = 1/(11! 23) */
+    p = -p * z + 0x1.c2e306p-27f;              /* 1/76204800 = 1/(10! 21) */
+    p = -p * z + 0x1.3777c6p-23f;              /* 1/6894720 = 1/(9! 19) */
+    p = -p * z + 0x1.87a002p-20f;              /* 1/685440 = 1/(8! 17) */
+    p = -p * z + 0x1.bbd77ap-17f;              /* 1/75600 = 1/(7! 15) */
+    p = -p * z + 0x1.c01c02p-14f;              /* 1/9360 = 1/(6! 13) */
+    p = -p * z + 0x1.8d3018p-11f;              /* 1/1320 = 1/(5! 11) */
+    p = -p * z + 0x1.2f684cp-8f;               /* 1/216 = 1/(4! 9) */
+    p = -p * z + 0x1.861862p-6f;               /* 1/42 = 1/(3! 7) */
+    p = -p * z + 0x1.99999ap-4f;               /* 1/10 = 1/(2! 5) */
+    p = -p * z + 0x1.555556p-2f;               /* 1/3 */
+    return 0x1.20dd76p+0f * (x - x * (z * p)); /* 2/sqrt(pi) */
+  }
+  if (a >= 0x1.f5c29p+1f) return x < 0.0f ? -1.0f : 1.0f; /* 3.92 */
+  {
+    /* A&S's p and a1..a5 (0.3275911, 0.254829592, -0.284496736, 1.421413741,
+     * -1.453152027, 1.061405429), rounded to float. */
+    const float t = 1.0f / (1.0f + 0x1.4f740ap-2f * a);
+    float p = 0x1.0fb844p+0f;
+    p = p * t - 0x1.7401c6p+0f;
+    p = p * t + 0x1.6be1c6p+0f;
+    p = p * t - 0x1.23531cp-2f;
+    p = p * t + 0x1.04f20cp-2f;
+    y = 1.0f - (t * p) * tgrs_expf(-(a * a));
+  }
+  return x < 0.0f ? -y : y;
 }

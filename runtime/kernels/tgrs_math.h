@@ -1,5 +1,6 @@
 /*
- * exp, log, tanh, sqrt and pow in single precision, owned by the runtime instead of libm.
+ * exp, log, tanh, sqrt, pow, sin, cos and erf in single precision, owned by the runtime
+ * instead of libm.
  *
  * Why: host libm (glibc) and target libm (newlib, whose Cortex-M4 and M7 builds even pick
  * different expf implementations) disagree in the last bit, so a model with Softmax,
@@ -13,7 +14,7 @@
  *
  * Accuracy against the correctly rounded result (tests/runtime/math_test.cc, docs/runtime.md
  * "Transcendentals"): exp, log and tanh within 1 ulp over every float (measured
- * exhaustively), sqrt correctly rounded, pow as tgrs_math.c states.
+ * exhaustively), sqrt correctly rounded, pow, sin, cos and erf as stated below.
  */
 #ifndef TGRS_KERNELS_TGRS_MATH_H_
 #define TGRS_KERNELS_TGRS_MATH_H_
@@ -35,6 +36,16 @@ float tgrs_sqrtf(float x);
 
 /* x^y (C99 pow's special cases; tgrs_math.c states the accuracy): no libm. */
 float tgrs_powf(float x, float y);
+
+/* Sine and cosine: Cody-Waite reduction by pi/2 (exact products for |x| < 3200), Taylor
+ * series on [-pi/4, pi/4]; NaN and +-inf -> NaN. Within 2 ulp for |x| <= 100, 2^-23
+ * absolute below 3200 (tests/runtime/math_test.cc). */
+float tgrs_sinf(float x);
+float tgrs_cosf(float x);
+
+/* Error function: a series below 1 (2 ulp), Abramowitz & Stegun 7.1.26 above (absolute
+ * error below 2.5e-7), +-1 from 3.92; odd, NaN -> NaN. */
+float tgrs_erff(float x);
 
 /* Hyperbolic tangent: odd (so -0 -> -0), NaN -> NaN, |x| >= 10 -> +-1. */
 float tgrs_tanhf(float x);

@@ -1,10 +1,12 @@
 /*
- * ops_math.c: the elementwise math ops of the op table (ABS ... MISH, tgrs_ops.def), all of
+ * ops_math.c: the elementwise math ops of the op table (ABS ... MISH, ERF ... COS,
+ * tgrs_ops.def), all of
  * the UNARY kind. float32 by the formulas below; int8 by the 256-entry table the compiler
  * computed from the same formula in double precision (emit/lut.cc), as for every unary op.
  * Row-local: in a tile loop they run on the strip, or on a column view or channel group.
  *
- * Every target computes the same bits: exp, log, tanh and sqrt are the runtime's own
+ * Every target computes the same bits: exp, log, tanh, sqrt, erf, sin and cos are the
+ * runtime's own
  * (tgrs_math.h; sqrt also because newlib's sqrtf sets errno, which links .data into a
  * firmware); fabsf, floorf, ceilf and rintf are exact by definition (C99 Annex F), so any
  * libm gives the same result; the rest is + - * / in a fixed order (-ffp-contract=off,
@@ -20,7 +22,18 @@ static float softplus(float x) {
   return x > 0.0f ? x + tgrs_logf(1.0f + tgrs_expf(-x)) : tgrs_logf(1.0f + tgrs_expf(x));
 }
 
-static void math_f32(tgrs_op_code code, float alpha, size_t n, const float* x, float* y) {
+/* ONNX Gelu: x Phi(x) = x (1 + erf(x / sqrt 2)) / 2, or with approximate = "tanh"
+ * x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) / 2. */
+static float gelu(float x, int tanh_form) {
+  if (tanh_form) {
+    const float u = 0x1.988454p-1f * (x + 0x1.6e4e26p-5f * (x * x * x)); /* sqrt(2/pi), 0.044715 */
+    return 0.5f * x * (1.0f + tgrs_tanhf(u));
+  }
+  return 0.5f * x * (1.0f + tgrs_erff(x * 0x1.6a09e6p-1f)); /* 1 / sqrt 2 */
+}
+
+static void math_f32(tgrs_op_code code, float alpha, int tanh_form, size_t n, const float* x,
+                     float* y) {
   size_t i;
   /* One loop per op, the formula inlined into it. */
 #define TGRS_MAP(expr)      \
@@ -60,6 +73,14 @@ static void math_f32(tgrs_op_code code, float alpha, size_t n, const float* x, f
       TGRS_MAP(v / (1.0f + fabsf(v)));
     case TGRS_OP_MISH: /* x tanh(softplus(x)) */
       TGRS_MAP(v * tgrs_tanhf(softplus(v)));
+    case TGRS_OP_ERF:
+      TGRS_MAP(tgrs_erff(v));
+    case TGRS_OP_GELU:
+      TGRS_MAP(gelu(v, tanh_form));
+    case TGRS_OP_SIN:
+      TGRS_MAP(tgrs_sinf(v));
+    case TGRS_OP_COS:
+      TGRS_MAP(tgrs_cosf(v));
     default:
       break;
   }
@@ -78,7 +99,8 @@ tgrs_status tgrs_op_math(tgrs_op_call* call) {
     return TGRS_OK;
   }
   if (!tgrs_call_is_f32(call)) return TGRS_ERR_UNSUPPORTED_OP;
-  math_f32(call->op.code, tgrs_read_f32_(call->attrs, FB_ATTRS_ALPHA, 1.0f), count,
+  math_f32(call->op.code, tgrs_read_f32_(call->attrs, FB_ATTRS_ALPHA, 1.0f),
+           tgrs_str_is(tgrs_read_string_(call->attrs, FB_ATTRS_MODE), "tanh"), count,
            (const float*)call->in[0].data, (float*)call->out[0].data);
   tgrs_apply_act_f32(call, (float*)call->out[0].data, count);
   return TGRS_OK;

@@ -11,6 +11,7 @@ bytes are exact: ONNX's definition in float64, rounded half to even and saturate
 QuantizeLinear does (an independent numpy oracle). onnxruntime, which evaluates the op in
 float32 before quantizing, must agree within 1 LSB.
 """
+import math
 import re
 
 import numpy as np
@@ -20,6 +21,10 @@ from onnx import TensorProto, helper, numpy_helper
 
 from conftest import WORK_DIR, tigris
 from qdq_helpers import he_normal, onnxruntime_reference
+
+
+def _erf(x):
+    return np.vectorize(math.erf)(x)
 
 
 def _softplus(x):
@@ -45,15 +50,29 @@ OPS = {
     "Softplus": ({}, _softplus, False),
     "Softsign": ({}, lambda x: x / (1.0 + np.abs(x)), False),
     "Mish": ({}, lambda x: x * np.tanh(_softplus(x)), False),
+    "Erf": ({}, _erf, False),
+    "Gelu": ({}, lambda x: 0.5 * x * (1.0 + _erf(x / np.sqrt(2.0))), False),
+    "Gelu_tanh": ({"approximate": "tanh"},
+                  lambda x: 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi)
+                                                     * (x + 0.044715 * x ** 3))), False),
+    "Sin": ({}, np.sin, False),
+    "Cos": ({}, np.cos, False),
 }
 C, H, W = 4, 24, 24
 
 
+def onnx_op(case):
+    """The ONNX op of a case ("Gelu_tanh" is Gelu with an attribute)."""
+    return case.split("_")[0]
+
+
 def opset18_model(nodes, name, elem_type, shape, inits):
-    """A checked opset-18 model (Mish needs 18) with input x and output y of one shape."""
+    """A checked model with input x and output y of one shape: opset 18 (Mish needs 18), or
+    20 for Gelu."""
     graph = helper.make_graph(nodes, name, [helper.make_tensor_value_info("x", elem_type, shape)],
                               [helper.make_tensor_value_info("y", elem_type, shape)], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    opset = 20 if any(n.op_type == "Gelu" for n in nodes) else 18
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     onnx.checker.check_model(model)
     return model
@@ -67,7 +86,7 @@ def float_case(op):
     if positive:
         nodes.append(helper.make_node("Sigmoid", ["a"], ["p"]))
         src = "p"
-    nodes += [helper.make_node(op, [src], ["m"], **attrs),
+    nodes += [helper.make_node(onnx_op(op), [src], ["m"], **attrs),
               helper.make_node("Conv", ["m", "w2", "b2"], ["y"])]
     inits = [he_normal(rng, "w1", [8, C, 3, 3]),
              numpy_helper.from_array(rng.standard_normal(8).astype(np.float32), "b1"),
@@ -104,7 +123,7 @@ def test_float32_matches_onnxruntime_tiled_and_whole(op):
 def int8_case(op, in_scale, in_zp, out_scale, out_zp):
     attrs, _, _ = OPS[op]
     nodes = [helper.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
-             helper.make_node(op, ["xf"], ["yf"], **attrs),
+             helper.make_node(onnx_op(op), ["xf"], ["yf"], **attrs),
              helper.make_node("QuantizeLinear", ["yf", "ys", "yz"], ["y"])]
     inits = [numpy_helper.from_array(np.array(in_scale, np.float32), "xs"),
              numpy_helper.from_array(np.array(in_zp, np.int8), "xz"),

@@ -7,6 +7,7 @@
 // (host, Cortex-M4, Cortex-M7) must produce: the point of owning these functions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -389,6 +390,56 @@ TEST(TgrsMath, PowWithinItsStatedBound) {
     }
   }
   std::printf("[ pow ] worst error %.2f of the bound\n", worst);
+}
+
+// sin and cos against long double sinl / cosl: within 2 ulp where |x| <= 100 (a model's
+// angles), and within 2^-24 absolute where |x| < 3200 (the reduction's exact range; near
+// the zeros an absolute bound is the meaningful one).
+TEST(TgrsMath, SinCosWithinTheirBounds) {
+  int64_t worst_ulp = 0;
+  double worst_abs = 0.0;
+  for (int i = -3200000; i <= 3200000; ++i) {
+    const float x = static_cast<float>(i) * 0.001f + static_cast<float>(i % 7) * 1e-4f;
+    for (int which = 0; which < 2; ++which) {
+      const long double exact = which == 0 ? sinl(x) : cosl(x);
+      const float got = which == 0 ? tgrs_sinf(x) : tgrs_cosf(x);
+      const double abs_err = static_cast<double>(fabsl(static_cast<long double>(got) - exact));
+      worst_abs = std::max(worst_abs, abs_err);
+      ASSERT_LE(abs_err, 0x1p-23) << (which ? "cos(" : "sin(") << x << ")";
+      if (std::fabs(x) <= 100.0f) {
+        const int64_t ulp = std::llabs(Key(got) - Key(static_cast<float>(exact)));
+        worst_ulp = std::max(worst_ulp, ulp);
+        ASSERT_LE(ulp, 2) << (which ? "cos(" : "sin(") << x << ")";
+      }
+    }
+  }
+  std::printf("[ sin/cos ] %lld ulp for |x| <= 100, %.3g absolute to 3200\n",
+              static_cast<long long>(worst_ulp), worst_abs);
+  EXPECT_TRUE(std::isnan(tgrs_sinf(INFINITY)));
+  EXPECT_TRUE(std::isnan(tgrs_cosf(NAN)));
+  EXPECT_EQ(Bits(tgrs_sinf(-0.0f)), Bits(-0.0f));
+  EXPECT_EQ(tgrs_cosf(0.0f), 1.0f);
+}
+
+// erf against long double erfl: 2.5e-7 absolute (Abramowitz & Stegun 7.1.26's 1.5e-7 plus
+// the float evaluation) from 1 on, and 2 ulp below 1 where the series runs.
+TEST(TgrsMath, ErfWithinItsBound) {
+  double worst = 0.0;
+  for (int i = -600000; i <= 600000; ++i) {
+    const float x = static_cast<float>(i) * 1e-5f;
+    const long double exact = erfl(x);
+    const float got = tgrs_erff(x);
+    const double err = static_cast<double>(fabsl(static_cast<long double>(got) - exact));
+    worst = std::max(worst, err);
+    ASSERT_LE(err, 2.5e-7) << "erf(" << x << ")";
+    if (std::fabs(x) < 1.0f) {
+      ASSERT_LE(std::llabs(Key(got) - Key(static_cast<float>(exact))), 2) << "erf(" << x << ")";
+    }
+    ASSERT_EQ(Bits(tgrs_erff(-x)), Bits(-got)) << "erf is odd";
+  }
+  std::printf("[ erf ] %.3g absolute\n", worst);
+  EXPECT_EQ(tgrs_erff(10.0f), 1.0f);
+  EXPECT_TRUE(std::isnan(tgrs_erff(NAN)));
 }
 
 }  // namespace
