@@ -1,12 +1,13 @@
 /*
- * Deterministic expf / logf / tanhf / sqrtf / powf / sinf / cosf / erff (tgrs_math.h
- * says why). The methods are the
- * classic ones of fdlibm (Sun, e_expf.c / e_logf.c) and Cephes (S. Moshier, expf.c /
- * logf.c): Cody-Waite range reduction with ln 2 split into a high part whose products with
- * the exponent are exact and a low part carrying the rest, then a short polynomial on the
- * reduced argument. The polynomials here are plain Taylor series (coefficients n! and
- * 2/(2n+1), no tuned minimax constants), taken far enough that truncation stays below
- * 0.1 ulp; the rest of the error budget is the few roundings of the evaluation.
+ * Deterministic expf / logf / tanhf / sqrtf / powf / sinf / cosf / erff (tgrs_math.h says
+ * why). The methods are the classic ones of fdlibm (Sun, e_expf.c / e_logf.c) and Cephes
+ * (S. Moshier, expf.c / logf.c): Cody-Waite range reduction (by ln 2 for exp, pi/2 for sin
+ * and cos) with the constant split into a high part whose products are exact and low parts
+ * carrying the rest, then a short polynomial on the reduced argument. The polynomials here
+ * are plain Taylor series (coefficients n! and 2/(2n+1), no tuned minimax constants), taken
+ * far enough that truncation stays below 0.1 ulp; the rest of the error budget is the few
+ * roundings of the evaluation. erf above 1 is the one published approximation (Abramowitz
+ * & Stegun 7.1.26), its error stated with it.
  *
  * Only + - * / on floats, comparisons, a float -> int32 conversion (truncation toward zero,
  * defined by C independently of the rounding mode) and bit assembly through memcpy.
@@ -286,9 +287,9 @@ float tgrs_powf(float x, float y) {
   return (odd && (to_bits(x) & TGRS_SIGN_BIT)) ? -r : r;
 }
 
-/* pi/2 = C1 + C2 + C3 + C4: C1..C3 rounded to 13 significant bits, so k * Ci is exact for
- * |k| < 2^11 (|x| < 3200), and C4 the float nearest the rest (Cody-Waite, as fdlibm's
- * e_rem_pio2f splits it; these are the digits of pi/2, computed at 60 digits). */
+/* pi/2 = C1 + C2 + C3 + C4: C1..C3 rounded to 12 significant bits, so k * Ci is exact for
+ * |k| < 2^12 (|x| < 6400; math_test sweeps |x| < 3200), and C4 the float nearest the rest
+ * (Cody-Waite, as fdlibm's e_rem_pio2f splits pi/2; the digits computed at 60 digits). */
 static const float kPio2C1 = 0x1.922p+0f;       /* 1.57080078125 */
 static const float kPio2C2 = -0x1.2aep-18f;     /* -4.4535846e-6 */
 static const float kPio2C3 = -0x1.dea0p-31f;    /* -8.7061380e-10 */

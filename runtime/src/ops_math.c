@@ -1,16 +1,15 @@
 /*
  * ops_math.c: the elementwise math ops of the op table (ABS ... MISH, ERF ... COS,
- * tgrs_ops.def), all of
- * the UNARY kind. float32 by the formulas below; int8 by the 256-entry table the compiler
- * computed from the same formula in double precision (emit/lut.cc), as for every unary op.
- * Row-local: in a tile loop they run on the strip, or on a column view or channel group.
+ * tgrs_ops.def), all of the UNARY kind. float32 by the formulas below; int8 by the 256-entry
+ * table the compiler computed from the same formula in double precision (emit/lut.cc), as
+ * for every unary op. Row-local: in a tile loop they run on the strip, or on a column view
+ * or channel group.
  *
  * Every target computes the same bits: exp, log, tanh, sqrt, erf, sin and cos are the
- * runtime's own
- * (tgrs_math.h; sqrt also because newlib's sqrtf sets errno, which links .data into a
- * firmware); fabsf, floorf, ceilf and rintf are exact by definition (C99 Annex F), so any
- * libm gives the same result; the rest is + - * / in a fixed order (-ffp-contract=off,
- * cmake/TigrisRuntime.cmake).
+ * runtime's own (tgrs_math.h; sqrt also because newlib's sqrtf sets errno, which links
+ * .data into a firmware); fabsf, floorf, ceilf and rintf are exact by definition (C99
+ * Annex F), so any libm gives the same result; the rest is + - * / in a fixed order
+ * (-ffp-contract=off, cmake/TigrisRuntime.cmake).
  */
 #include <math.h>
 
@@ -26,7 +25,8 @@ static float softplus(float x) {
  * x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) / 2. */
 static float gelu(float x, int tanh_form) {
   if (tanh_form) {
-    const float u = 0x1.988454p-1f * (x + 0x1.6e4e26p-5f * (x * x * x)); /* sqrt(2/pi), 0.044715 */
+    /* sqrt(2 / pi) and 0.044715, rounded to float */
+    const float u = 0x1.988454p-1f * (x + 0x1.6e4e26p-5f * (x * x * x));
     return 0.5f * x * (1.0f + tgrs_tanhf(u));
   }
   return 0.5f * x * (1.0f + tgrs_erff(x * 0x1.6a09e6p-1f)); /* 1 / sqrt 2 */
