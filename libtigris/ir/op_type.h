@@ -30,6 +30,9 @@ namespace tigris::ir {
   X(Identity, "Identity", false)                                           \
   X(Dropout, "Dropout", false)                                             \
   X(Silu, "Silu", false)                                                   \
+  X(LayerNormalization, "LayerNormalization", false)                       \
+  X(InstanceNormalization, "InstanceNormalization", false)                 \
+  X(LpNormalization, "LpNormalization", false)                             \
   X(Sum, "Sum", false)                                                     \
   X(Mean, "Mean", false)                                                   \
   X(Flatten, "Flatten", false)                                             \

@@ -156,6 +156,10 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
       return ChannelShuffleRule;
     case OpType::kBatchNormalization:
       return BatchNormRule;
+    case OpType::kLayerNormalization:
+    case OpType::kInstanceNormalization:
+    case OpType::kLpNormalization:
+      return NormalizationRule;
     case OpType::kCast:
       return CastRule;
     case OpType::kCastLike:

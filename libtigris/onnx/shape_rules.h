@@ -85,6 +85,7 @@ void DropoutRule(ShapeContext& ctx);
 void BatchNormRule(ShapeContext& ctx);
 void LrnRule(ShapeContext& ctx);
 void ChannelShuffleRule(ShapeContext& ctx);  // IR-only (channel-shuffle-fuse)
+void NormalizationRule(ShapeContext& ctx);   // Layer/Instance/LpNormalization
 void CastRule(ShapeContext& ctx);
 void CastLikeRule(ShapeContext& ctx);  // Cast to input 1's dtype
 void QuantizeLinearRule(ShapeContext& ctx);

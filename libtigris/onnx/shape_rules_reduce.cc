@@ -34,4 +34,33 @@ void ReduceRule(ShapeContext& ctx) {
   ctx.SetOutput(0, dtype, out);
 }
 
+// LayerNormalization (Y, and the optional Mean and InvStdDev over the normalized axes
+// [axis, rank) kept as 1s), InstanceNormalization (scale and B of [C]) and LpNormalization
+// (p 1 or 2): Y has X's shape. passes/norm_decompose.cc computes them.
+void NormalizationRule(ShapeContext& ctx) {
+  const ir::Shape& x = ctx.InputShape(0);
+  const int64_t rank = static_cast<int64_t>(x.size());
+  const ir::OpType type = ctx.op().type;
+  if (type == ir::OpType::kLpNormalization) {
+    const int64_t p = ctx.attrs().GetInt("p", 2);
+    if (p != 1 && p != 2) ctx.Fail("p = " + std::to_string(p) + "; ONNX defines 1 and 2");
+    ctx.NormalizeAxis(ctx.attrs().GetInt("axis", -1), rank, "axis");
+  } else if (type == ir::OpType::kInstanceNormalization) {
+    if (rank < 3) ctx.Fail("needs [N, C, D1, ...], got " + ir::ShapeToString(x));
+    for (size_t i = 1; i <= 2; ++i) {
+      if (ir::NumElements(ctx.InputShape(i)) != x[1] || ctx.InputShape(i).size() != 1) {
+        ctx.Fail("input " + std::to_string(i) + " must be [C] = [" + std::to_string(x[1]) +
+                 "], got " + ir::ShapeToString(ctx.InputShape(i)));
+      }
+    }
+  } else {
+    const int64_t axis = ctx.NormalizeAxis(ctx.attrs().GetInt("axis", -1), rank, "axis");
+    ir::Shape stats = x;
+    for (int64_t a = axis; a < rank; ++a) stats[static_cast<size_t>(a)] = 1;
+    ctx.SetOutput(1, ir::DType::kFloat32, stats);  // Mean, InvStdDev: when declared
+    ctx.SetOutput(2, ir::DType::kFloat32, stats);
+  }
+  ctx.SetOutput(0, ctx.InputDType(0), x);
+}
+
 }  // namespace tigris::onnx_import

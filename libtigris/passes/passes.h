@@ -33,6 +33,7 @@ void ActivationFuse(ir::Graph& graph);        // 13. activation_fuse.cc
 // Passes real models need beyond the thirteen (their place is argued in pipeline.cc).
 void IdentityDropoutElim(ir::Graph& graph);     // identity_dropout_elim.cc
 void ConstantOfShapeFold(ir::Graph& graph);     // constant_of_shape_fold.cc
+void NormDecompose(ir::Graph& graph);           // norm_decompose.cc
 void BinaryCanonicalize(ir::Graph& graph);      // binary_canonicalize.cc
 void GemmNormalize(ir::Graph& graph);           // gemm_normalize.cc
 void MatMulAddToGemm(ir::Graph& graph);         // matmul_add_to_gemm.cc

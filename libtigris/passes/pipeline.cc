@@ -31,6 +31,10 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // a visible constant, before the two QDQ passes that match on it.
       {"quantize-constant-fold", "QuantizeLinear of a constant becomes the integer constant",
        QuantizeConstantFold},
+      // Layer/Instance/LpNormalization become reductions and binary ops; before the QDQ
+      // passes, so that in a QDQ model they form a float island as onnxruntime computes.
+      {"norm-decompose", "Layer/Instance/LpNormalization become reductions and binary ops",
+       NormDecompose},
       // The runtime's ops have one output: a Split becomes one Slice per output. Before the
       // QDQ passes, so each Slice folds to int8 like any single-output op; after
       // constant-op-fold, which materializes the split sizes the loader already used.
