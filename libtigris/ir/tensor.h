@@ -19,6 +19,15 @@ namespace tigris::ir {
 using TensorId = int32_t;
 inline constexpr TensorId kNoTensor = -1;
 
+// The little-endian element bytes of `values` (the layout of Tensor::data).
+template <typename T>
+std::vector<uint8_t> ElementBytes(const std::vector<T>& values) {
+  // assign() over the object bytes, not memcpy into a resized vector: GCC 12 reports a
+  // false -Warray-bounds for the latter.
+  const auto* bytes = reinterpret_cast<const uint8_t*>(values.data());
+  return std::vector<uint8_t>(bytes, bytes + values.size() * sizeof(T));
+}
+
 struct Tensor {
   std::string name;
   DType dtype = DType::kUnknown;
@@ -59,10 +68,7 @@ struct Tensor {
   }
   template <typename T>
   void SetData(const std::vector<T>& values) {
-    // assign() over the object bytes, not memcpy into a resized vector: GCC 12 reports a
-    // false -Warray-bounds for the latter.
-    const auto* bytes = reinterpret_cast<const uint8_t*>(values.data());
-    data.assign(bytes, bytes + values.size() * sizeof(T));
+    data = ElementBytes(values);
   }
 };
 

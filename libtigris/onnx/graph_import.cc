@@ -1,6 +1,5 @@
 #include "onnx/graph_import.h"
 
-#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -18,13 +17,6 @@ bool IsDefaultDomain(const std::string& domain) { return domain.empty() || domai
 bool IsIrOnlyOpName(const std::string& op_type) {
   return op_type == "DepthwiseConv" || op_type == "Conv1D" || op_type == "Relu6" ||
          op_type == "Quantize" || op_type == "Dequantize";
-}
-
-template <typename T>
-std::vector<uint8_t> Bytes(const std::vector<T>& values) {
-  std::vector<uint8_t> out(values.size() * sizeof(T));
-  if (!values.empty()) std::memcpy(out.data(), values.data(), out.size());
-  return out;
 }
 
 class GraphImporter {
@@ -248,18 +240,18 @@ class GraphImporter {
         value = TensorFromProto(a.t(), out.name, external_);
       } else if (a.name() == "value_float") {
         value.dtype = ir::DType::kFloat32;
-        value.data = Bytes(std::vector<float>{a.f()});
+        value.data = ir::ElementBytes(std::vector<float>{a.f()});
       } else if (a.name() == "value_floats") {
         value.dtype = ir::DType::kFloat32;
         value.shape = {a.floats_size()};
-        value.data = Bytes(std::vector<float>(a.floats().begin(), a.floats().end()));
+        value.data = ir::ElementBytes(std::vector<float>(a.floats().begin(), a.floats().end()));
       } else if (a.name() == "value_int") {
         value.dtype = ir::DType::kInt64;
-        value.data = Bytes(std::vector<int64_t>{a.i()});
+        value.data = ir::ElementBytes(std::vector<int64_t>{a.i()});
       } else if (a.name() == "value_ints") {
         value.dtype = ir::DType::kInt64;
         value.shape = {a.ints_size()};
-        value.data = Bytes(std::vector<int64_t>(a.ints().begin(), a.ints().end()));
+        value.data = ir::ElementBytes(std::vector<int64_t>(a.ints().begin(), a.ints().end()));
       } else if (a.name() == "value_string" || a.name() == "value_strings") {
         throw Error(Status::kUnsupportedDType,
                     "Constant node '" + op.name + "' holds strings (" + a.name() + ")");
@@ -287,7 +279,7 @@ class GraphImporter {
     ir::Tensor value;
     value.dtype = ir::DType::kFloat32;
     value.shape = {1};
-    value.data = Bytes(std::vector<float>{0.0f});  // ONNX default: float32 zero
+    value.data = ir::ElementBytes(std::vector<float>{0.0f});  // ONNX default: float32 zero
     for (const auto& a : node.attribute()) {
       if (a.name() == "value") value = TensorFromProto(a.t(), "", external_);
     }

@@ -1,16 +1,7 @@
 #include "onnx/opset_canonicalize.h"
 
-#include <cstring>
-
 namespace tigris::onnx_import {
 namespace {
-
-template <typename T>
-std::vector<uint8_t> Bytes(const std::vector<T>& values) {
-  std::vector<uint8_t> out(values.size() * sizeof(T));
-  if (!values.empty()) std::memcpy(out.data(), values.data(), out.size());
-  return out;
-}
 
 void SetInput(ir::Op& op, size_t index, ir::TensorId id) {
   if (op.inputs.size() <= index) op.inputs.resize(index + 1, ir::kNoTensor);
@@ -23,7 +14,7 @@ void IntsToInput(ir::Op& op, const std::string& attr, size_t index, const Consta
   std::vector<int64_t> values = op.attrs.GetInts(attr);
   op.attrs.Erase(attr);
   int64_t n = static_cast<int64_t>(values.size());
-  SetInput(op, index, make(op.name + "_" + attr, ir::DType::kInt64, {n}, Bytes(values)));
+  SetInput(op, index, make(op.name + "_" + attr, ir::DType::kInt64, {n}, ir::ElementBytes(values)));
 }
 
 // Moves a FLOAT attribute into input `index` as a float32 scalar constant. Old Clip and
@@ -32,7 +23,7 @@ void FloatToInput(ir::Op& op, const std::string& attr, size_t index, const Const
   if (!op.attrs.Has(attr)) return;
   std::vector<float> value = {op.attrs.GetFloat(attr)};
   op.attrs.Erase(attr);
-  SetInput(op, index, make(op.name + "_" + attr, ir::DType::kFloat32, {}, Bytes(value)));
+  SetInput(op, index, make(op.name + "_" + attr, ir::DType::kFloat32, {}, ir::ElementBytes(value)));
 }
 
 }  // namespace
@@ -78,7 +69,7 @@ void CanonicalizeOpsetForm(ir::Op& op, int64_t opset, const ConstantMaker& make)
       const std::vector<int64_t> axes = {op.attrs.GetInt("axis", 0)};
       op.attrs.Erase("axis");
       if (op.inputs.size() > 1) break;  // ONNX ArgMax has one input; the shape rule says so
-      SetInput(op, 1, make(op.name + "_axes", ir::DType::kInt64, {1}, Bytes(axes)));
+      SetInput(op, 1, make(op.name + "_axes", ir::DType::kInt64, {1}, ir::ElementBytes(axes)));
       break;
     }
     case ir::OpType::kResize:

@@ -9,6 +9,7 @@
 
 #include "ir/graph.h"
 #include "onnx/onnx_loader.h"
+#include "support/expect_error.h"
 #include "support/onnx_builder.h"
 #include "util/error.h"
 
@@ -19,22 +20,6 @@ inline ir::Graph LoadBuilt(const OnnxModelBuilder& builder,
   OnnxModelBuilder copy = builder;
   std::string bytes = copy.Bytes();
   return onnx_import::LoadOnnxBytes(bytes.data(), bytes.size(), options, "hint");
-}
-
-// Runs `load`, expecting tigris::Error with `status` and a message that contains every
-// one of `needles` (the node, tensor, field or path at fault).
-template <typename F>
-void ExpectLoadError(F&& load, Status status, const std::vector<std::string>& needles) {
-  try {
-    load();
-    ADD_FAILURE() << "expected an error with status " << static_cast<int>(status);
-  } catch (const Error& e) {
-    EXPECT_EQ(static_cast<int>(e.status()), static_cast<int>(status)) << e.what();
-    for (const std::string& n : needles) {
-      EXPECT_NE(std::string(e.what()).find(n), std::string::npos)
-          << "message '" << e.what() << "' does not mention '" << n << "'";
-    }
-  }
 }
 
 inline const ir::Tensor& TensorNamed(const ir::Graph& g, const std::string& name) {
