@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "analysis_report.h"
 #include "commands.h"
@@ -21,11 +22,12 @@ namespace tigris::cli {
 namespace {
 
 const char kAnalyzeHelp[] =
-    "usage: tigris analyze MODEL.onnx [-m FAST [-m SLOW] [-f FLASH] | --target T.yaml]\n"
+    "usage: tigris analyze MODEL [-m FAST [-m SLOW] [-f FLASH] | --target T.yaml]\n"
     "                      [-v] [--json] [--timeline FILE.svg] [options]\n"
     "\n"
-    "Loads an ONNX model (float32 or int8 QDQ), normalizes it to the runtime's operator\n"
-    "set and prints a summary. With -m it also plans the model under the memory budgets\n"
+    "Loads a model, ONNX (float32 or int8 QDQ) or TFLite (.tflite, float32 or full\n"
+    "integer; the format is read from the file's content), normalizes it to the runtime's\n"
+    "operator set and prints a summary. With -m it also plans the model under the memory budgets\n"
     "(stages, spills, row tiling, chains) and reports whether and how it fits.\n"
     "\n"
     "options:\n"
@@ -147,11 +149,15 @@ bool ParseBudgets(const Args& args, tigris_analyze_options* options, bool target
   return true;
 }
 
-// "dir/vww_96.onnx" -> "vww_96".
+// "dir/vww_96.onnx" -> "vww_96", "dir/kws.tflite" -> "kws".
 std::string ModelStem(const std::string& path) {
   std::string s = path.substr(path.find_last_of('/') + 1);
-  const size_t dot = s.rfind(".onnx");
-  if (dot != std::string::npos && dot > 0 && dot + 5 == s.size()) s.resize(dot);
+  for (const std::string_view ext : {".onnx", ".tflite"}) {
+    if (s.size() > ext.size() && s.compare(s.size() - ext.size(), ext.size(), ext) == 0) {
+      s.resize(s.size() - ext.size());
+      break;
+    }
+  }
   return s;
 }
 

@@ -22,11 +22,11 @@ namespace tigris::cli {
 namespace {
 
 const char kCompileHelp[] =
-    "usage: tigris compile MODEL.onnx (-m FAST [-m SLOW] [-f FLASH] | --target T.yaml)\n"
+    "usage: tigris compile MODEL (-m FAST [-m SLOW] [-f FLASH] | --target T.yaml)\n"
     "                      [--weights MODE] [-c none|lz4] -o OUT.tgrs [options]\n"
     "\n"
-    "Plans the model under the memory budgets and writes the .tgrs execution plan\n"
-    "(docs/plan-format.md).\n"
+    "Plans the model (ONNX or .tflite, read by content) under the memory budgets and\n"
+    "writes the .tgrs execution plan (docs/plan-format.md).\n"
     "\n"
     "options:\n"
     "  -m, --memory SIZE       fast (SRAM) budget; a second -m is the slow (PSRAM) budget;\n"

@@ -12,7 +12,7 @@ int8="$build/test-models"
 python="${TIGRIS_PYTHON:-$root/.venv/bin/python}"
 out="$root/fuzz/corpus"
 rm -rf "$out"
-mkdir -p "$out/onnx" "$out/plan" "$out/npy"
+mkdir -p "$out/onnx" "$out/tflite" "$out/plan" "$out/npy"
 
 # ONNX: float and int8 QDQ, with Conv1d, Conv2d + MaxPool, Softmax, Gemm.
 for m in "$models/conv1d_small.onnx" "$models/conv2d_small_maxpool.onnx" "$models/mnist8.onnx" \
@@ -22,6 +22,10 @@ done
 
 # ...and tiny graphs of the op families the seeds above do not use (fuzz/make_onnx_seeds.py).
 "$python" "$root/fuzz/make_onnx_seeds.py" "$out/onnx"
+
+# TFLite: tiny int8 and float models over every builtin op the front end reads, written
+# as FlatBuffers JSON and compiled by flatc (fuzz/make_tflite_seeds.py).
+"$python" "$root/fuzz/make_tflite_seeds.py" "$out/tflite"
 
 # Plans: untiled, row-tiled, chained, spilled; weights in place, copied and LZ4-compressed.
 compile() {  # NAME MODEL ARGS...

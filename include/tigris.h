@@ -156,10 +156,14 @@ typedef struct tigris_load_options {
 /* Fills *opts with the defaults of `version`. */
 TIGRIS_API tigris_status tigris_load_options_init(tigris_load_options* opts, int version);
 
-/* Loads an ONNX model, resolves every shape, and normalizes it toward the runtime's
- * operator set, then verifies that every op is one the runtime runs.
+/* Loads an ONNX model or a TensorFlow Lite model, resolves every shape, and normalizes it
+ * toward the runtime's operator set, then verifies that every op is one the runtime runs.
+ * The format is read from the content, not the file name: bytes with TFLite's FlatBuffer
+ * identifier "TFL3" (bytes 4-7) are a .tflite (docs/tflite.md), anything else ONNX. The
+ * load options' dims, input shapes and external data apply to ONNX only (a .tflite with
+ * any of them set is TIGRIS_ERR_INVALID_ARGUMENT).
  * @param out      receives the model handle; free it with tigris_model_free
- * @param path     path of a .onnx file
+ * @param path     path of a .onnx or .tflite file
  * @param options  NULL for the defaults
  * @return TIGRIS_OK or the status of the first defect found (see tigris_last_error()):
  *         TIGRIS_ERR_IO naming the path and the cause when it is missing, unreadable or

@@ -3,6 +3,7 @@
 #   fuzz_plan         .tgrs bytes -> runtime verifier -> inspect JSON -> executor
 #   fuzz_plan_fields  the same, mutating the plan's fields through its schema
 #   fuzz_onnx         ONNX bytes -> load, normalize, analyze, plan, emit, re-verify
+#   fuzz_tflite       .tflite bytes -> the same through the TFLite front end
 #   fuzz_npy          .npy bytes -> the CLI's reader, and back
 #   fuzz_target       target YAML (--target) -> the library's parser (yaml-cpp)
 # Built with clang, libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer in their own
@@ -21,7 +22,7 @@
 # Environment: TIGRIS_FUZZ_JOBS (parallel fuzzing processes per target, default 1).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-targets_all=(plan plan_fields onnx npy target)
+targets_all=(plan plan_fields onnx tflite npy target)
 
 configure_and_build() {  # DIR OPTION TARGETS...
   local dir=$1 option=$2
@@ -40,7 +41,7 @@ corpus_of() {  # the seed folder of a target
 if [[ "${1:-}" == "--coverage" ]]; then
   build="$root/build-coverage"
   configure_and_build "$build" TIGRIS_FUZZ_COVERAGE replay_plan replay_plan_fields replay_onnx \
-    replay_npy replay_target
+    replay_tflite replay_npy replay_target
   profiles="$build/profiles"
   rm -rf "$profiles" && mkdir -p "$profiles"
   for t in "${targets_all[@]}"; do
@@ -52,8 +53,9 @@ if [[ "${1:-}" == "--coverage" ]]; then
   echo "== line coverage from the corpora (fuzz/corpus + build-fuzz/corpus)"
   llvm-cov report -instr-profile="$build/fuzz.profdata" "$build/fuzz/replay_plan" \
     -object "$build/fuzz/replay_plan_fields" -object "$build/fuzz/replay_onnx" \
+    -object "$build/fuzz/replay_tflite" \
     "$root/runtime/src/plan_verify.c" "$root/runtime/src/schema_walk.c" "$root/runtime/src/plan_reader.c" \
-    "$root"/libtigris/onnx/*.cc
+    "$root"/libtigris/onnx/*.cc "$root"/libtigris/tflite/*.cc
   exit 0
 fi
 
@@ -63,7 +65,7 @@ if [[ "${1:-}" == "--smoke" ]]; then
   shift
 fi
 # Runs per target in --smoke: about 40 s each under ASan on the two-core machine.
-declare -A smoke_runs=([plan]=8000 [plan_fields]=4000 [onnx]=60000 [npy]=1000000 [target]=100000)
+declare -A smoke_runs=([plan]=8000 [plan_fields]=4000 [onnx]=60000 [tflite]=30000 [npy]=1000000 [target]=100000)
 target="${1:-all}"
 seconds="${2:-60}"
 if [[ "$target" == "all" ]]; then targets=("${targets_all[@]}"); else targets=("$target"); fi

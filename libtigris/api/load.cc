@@ -5,6 +5,7 @@
 #include "api/status.h"
 #include "onnx/onnx_loader.h"
 #include "passes/pass.h"
+#include "tflite/tflite_loader.h"
 
 namespace tigris::api {
 namespace {
@@ -51,6 +52,16 @@ onnx_import::LoadOptions ToLoadOptions(const tigris_load_options* options) {
   return out;
 }
 
+// A .tflite states every shape; the ONNX-only options would silently do nothing.
+void CheckTfliteOptions(const tigris_load_options* options) {
+  const onnx_import::LoadOptions o = ToLoadOptions(options);
+  if (!o.dims.empty() || !o.input_shapes.empty() || !o.external_data_dir.empty()) {
+    throw Error(Status::kInvalidArgument,
+                "symbolic dims, input shapes and external data apply to ONNX models; this "
+                "is a TFLite model, whose shapes are fixed in the file");
+  }
+}
+
 template <typename LoadFn>
 tigris_status LoadAndNormalize(tigris_model** out, LoadFn&& load) {
   return CreateHandle(out, nullptr, "tigris_load", [&](tigris_model& model) {
@@ -77,6 +88,11 @@ TIGRIS_API tigris_status tigris_load(tigris_model** out, const char* path,
                                      const tigris_load_options* options) {
   return tigris::api::LoadAndNormalize(out, [&] {
     if (!path) throw Error(Status::kInvalidArgument, "tigris_load: path must not be NULL");
+    // The format is chosen by content (TFLite's "TFL3" identifier), not by file name.
+    if (tigris::tflite_import::FileIsTflite(path)) {
+      tigris::api::CheckTfliteOptions(options);
+      return tigris::tflite_import::LoadTfliteFile(path);
+    }
     return tigris::onnx_import::LoadOnnxFile(path, tigris::api::ToLoadOptions(options));
   });
 }
@@ -86,6 +102,10 @@ TIGRIS_API tigris_status tigris_load_from_memory(tigris_model** out, const void*
   return tigris::api::LoadAndNormalize(out, [&] {
     if (!data && size) {
       throw Error(Status::kInvalidArgument, "tigris_load_from_memory: data is NULL");
+    }
+    if (tigris::tflite_import::IsTflite(data, size)) {
+      tigris::api::CheckTfliteOptions(options);
+      return tigris::tflite_import::LoadTfliteBytes(data, size);
     }
     return tigris::onnx_import::LoadOnnxBytes(data, size, tigris::api::ToLoadOptions(options));
   });

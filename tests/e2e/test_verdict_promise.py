@@ -16,7 +16,9 @@ A budget analyze accepts and compile refuses, or the reverse, is a failure, neve
 2% below the smallest budget the two must agree as well.
 
 The models: every shared ONNX model, float and int8 (tests/models/make_qdq_models.py), the
-five int8 models tf2onnx converted from TFLite, and the architecture zoo exported from
+five int8 models tf2onnx converted from TFLite and the five .tflite files themselves
+(through the TFLite front end; their reference is onnxruntime on the tf2onnx conversion,
+whose arithmetic the import shares), and the architecture zoo exported from
 torchvision (tests/models/arch_zoo: squeeze-excite, upsampling heads, channel split and
 shuffle, dense and inception blocks), float and int8, materialized by the build with
 random weights. Two ctest entries run it, one per model family (-k shared, -k zoo), so they
@@ -61,8 +63,11 @@ HEAVY = {"mobilenet_v2_100_224", "fcn_resnet50", "resnet18", "deeplabv3_mobilene
 class Model:
     family: str  # "shared" or "zoo": the ctest entry that runs it
     name: str
-    variant: str  # "float", "int8" (quantize_static QDQ) or "tflite" (tf2onnx int8)
+    # "float", "int8" (quantize_static QDQ), "tflite" (tf2onnx int8) or "tflite-file"
+    # (the .tflite itself)
+    variant: str
     path: pathlib.Path
+    reference_path: pathlib.Path = None  # what onnxruntime runs; None: `path`
 
     @property
     def key(self):
@@ -77,6 +82,8 @@ def shared_models():
                             BUILD_DIR / "test-models" / f"{path.stem}.int8.onnx"))
     for path in sorted((MODELS_DIR / "onnx-from-tflite").glob("*.onnx")):
         models.append(Model("shared", path.stem, "tflite", path))
+        models.append(Model("shared", path.stem, "tflite-file",
+                            MODELS_DIR / "tflite" / f"{path.stem}.tflite", path))
     return models
 
 
@@ -142,7 +149,8 @@ def reference(model):
     off, so QDQ runs as written)."""
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    session = ort.InferenceSession(str(model.path), options, providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(str(model.reference_path or model.path), options,
+                                   providers=["CPUExecutionProvider"])
     x_path = WORK_DIR / f"promise.{model.key}.input.npy"
     return x_path, reference_run(session, x_path)
 
@@ -169,7 +177,8 @@ def check_against_onnxruntime(model, plan, y, ref, x_path):
         # Off by more than rounding at the output: drift, or a wrong kernel? Every op code
         # that first diverges must be within 1 LSB when fed onnxruntime's own inputs
         # (op_isolation.py).
-        report = drift_or_bug(model.path, plan, x_path, f"promise.{model.key}")
+        report = drift_or_bug(model.reference_path or model.path, plan, x_path,
+                              f"promise.{model.key}")
         wrong = [r for r in report if r[3] > 1]
         assert not wrong, (f"{model.key}: {100 * share:.2f}% within 1 LSB of onnxruntime, and "
                            f"ops off in isolation (op, code, chained, isolated LSB): {wrong}")

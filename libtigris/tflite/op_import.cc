@@ -1,0 +1,181 @@
+// The dispatch, and the ops that are one IR op each: elementwise arithmetic, activations,
+// softmax, quantize and dequantize.
+#include "tflite/op_import.h"
+
+#include "tflite/layout.h"
+
+namespace tigris::tflite_import {
+namespace {
+
+using Act = fb::ActivationFunctionType;
+
+// ADD, SUB, MUL: ONNX broadcasting aligns trailing axes as TFLite does; a lower-rank
+// operand of a rank-4 op is first given the leading 1s (RealOfRank).
+void ImportBinary(ModelImporter& m, const OpSite& site, ir::OpType type, Act activation) {
+  const int y = m.Output(site, 0);
+  const size_t rank = m.Rank(y);
+  const ir::TensorId a = m.RealOfRank(site, m.Input(site, 0), rank);
+  const ir::TensorId b = m.RealOfRank(site, m.Input(site, 1), rank);
+  m.Define(site, y, m.AddOp(site, type, {a, b}), activation);
+}
+
+// One input, one output, the same shape.
+void ImportUnary(ModelImporter& m, const OpSite& site, ir::OpType type, ir::Attributes attrs = {}) {
+  m.Define(site, m.Output(site, 0), m.AddOp(site, type, {m.Real(m.Input(site, 0))}, attrs));
+}
+
+void ImportSoftmax(ModelImporter& m, const OpSite& site) {
+  const auto& o =
+      RequireOptions(m, site, site.op->builtin_options_as_SoftmaxOptions(), "SoftmaxOptions");
+  if (o.beta() != 1.0f) {
+    m.Refuse(site, Status::kUnsupportedOp,
+             "beta " + std::to_string(o.beta()) + " is not supported (only beta 1)");
+  }
+  const int x = m.Input(site, 0);
+  ir::Attributes attrs;
+  attrs.Set("axis", IrAxis(-1, m.Rank(x)));  // TFLite's softmax runs along the last axis
+  ImportUnary(m, site, ir::OpType::kSoftmax, attrs);
+}
+
+}  // namespace
+
+void ImportOperator(ModelImporter& m, const OpSite& site) {
+  using Op = fb::BuiltinOperator;
+  const fb::Operator& op = *site.op;
+  if (FoldIntegerOp(m, site)) return;
+  switch (site.code) {
+    case Op::CONV_2D:
+      return ImportConv2D(m, site);
+    case Op::DEPTHWISE_CONV_2D:
+      return ImportDepthwiseConv2D(m, site);
+    case Op::FULLY_CONNECTED:
+      return ImportFullyConnected(m, site);
+    case Op::AVERAGE_POOL_2D:
+    case Op::MAX_POOL_2D:
+      return ImportPool2D(m, site);
+    case Op::ADD: {
+      const auto* o = op.builtin_options_as_AddOptions();
+      return ImportBinary(m, site, ir::OpType::kAdd,
+                          o ? o->fused_activation_function() : Act::NONE);
+    }
+    case Op::SUB: {
+      const auto* o = op.builtin_options_as_SubOptions();
+      return ImportBinary(m, site, ir::OpType::kSub,
+                          o ? o->fused_activation_function() : Act::NONE);
+    }
+    case Op::MUL: {
+      const auto* o = op.builtin_options_as_MulOptions();
+      return ImportBinary(m, site, ir::OpType::kMul,
+                          o ? o->fused_activation_function() : Act::NONE);
+    }
+    case Op::RELU:
+      return m.Define(site, m.Output(site, 0), m.Real(m.Input(site, 0)), Act::RELU);
+    case Op::RELU6:
+      return m.Define(site, m.Output(site, 0), m.Real(m.Input(site, 0)), Act::RELU6);
+    case Op::RELU_N1_TO_1:
+      return m.Define(site, m.Output(site, 0), m.Real(m.Input(site, 0)), Act::RELU_N1_TO_1);
+    case Op::LOGISTIC:
+      return ImportUnary(m, site, ir::OpType::kSigmoid);
+    case Op::TANH:
+      return ImportUnary(m, site, ir::OpType::kTanh);
+    case Op::HARD_SWISH:
+      return ImportUnary(m, site, ir::OpType::kHardSwish);
+    case Op::LEAKY_RELU: {
+      const auto& o =
+          RequireOptions(m, site, op.builtin_options_as_LeakyReluOptions(), "LeakyReluOptions");
+      ir::Attributes attrs;
+      attrs.Set("alpha", o.alpha());
+      return ImportUnary(m, site, ir::OpType::kLeakyRelu, attrs);
+    }
+    case Op::MAXIMUM:
+      return ImportBinary(m, site, ir::OpType::kMax, Act::NONE);
+    case Op::MINIMUM:
+      return ImportBinary(m, site, ir::OpType::kMin, Act::NONE);
+    case Op::DIV: {
+      const auto* o = op.builtin_options_as_DivOptions();
+      return ImportBinary(m, site, ir::OpType::kDiv,
+                          o ? o->fused_activation_function() : Act::NONE);
+    }
+    case Op::POW:
+      return ImportBinary(m, site, ir::OpType::kPow, Act::NONE);
+    case Op::PRELU:  // alpha broadcasts onto the input as a binary operand does
+      return ImportBinary(m, site, ir::OpType::kPRelu, Act::NONE);
+    case Op::SQUARE: {
+      const ir::TensorId x = m.Real(m.Input(site, 0));
+      return m.Define(site, m.Output(site, 0), m.AddOp(site, ir::OpType::kMul, {x, x}));
+    }
+    case Op::RSQRT: {
+      const ir::TensorId root = m.AddOp(site, ir::OpType::kSqrt, {m.Real(m.Input(site, 0))});
+      return m.Define(site, m.Output(site, 0),
+                      m.AddOp(site, ir::OpType::kReciprocal, {root}, {}, "_reciprocal"));
+    }
+    case Op::ABS:
+      return ImportUnary(m, site, ir::OpType::kAbs);
+    case Op::NEG:
+      return ImportUnary(m, site, ir::OpType::kNeg);
+    case Op::EXP:
+      return ImportUnary(m, site, ir::OpType::kExp);
+    case Op::LOG:
+      return ImportUnary(m, site, ir::OpType::kLog);
+    case Op::SQRT:
+      return ImportUnary(m, site, ir::OpType::kSqrt);
+    case Op::FLOOR:
+      return ImportUnary(m, site, ir::OpType::kFloor);
+    case Op::CEIL:
+      return ImportUnary(m, site, ir::OpType::kCeil);
+    case Op::ROUND:  // half to even in both formats
+      return ImportUnary(m, site, ir::OpType::kRound);
+    case Op::SIGN:
+      return ImportUnary(m, site, ir::OpType::kSign);
+    case Op::SIN:
+      return ImportUnary(m, site, ir::OpType::kSin);
+    case Op::COS:
+      return ImportUnary(m, site, ir::OpType::kCos);
+    case Op::ELU:
+      return ImportUnary(m, site, ir::OpType::kElu);
+    case Op::SOFTMAX:
+      return ImportSoftmax(m, site);
+    case Op::LOG_SOFTMAX: {
+      ir::Attributes attrs;
+      attrs.Set("axis", IrAxis(-1, m.Rank(m.Input(site, 0))));
+      return ImportUnary(m, site, ir::OpType::kLogSoftmax, attrs);
+    }
+    // QUANTIZE (float -> int8, or int8 -> int8 with other parameters) and DEQUANTIZE are
+    // the QDQ nodes Define and Real already write: the output is the input's value.
+    case Op::QUANTIZE:
+    case Op::DEQUANTIZE:
+      return m.Define(site, m.Output(site, 0), m.Real(m.Input(site, 0)));
+    case Op::RESHAPE:
+    case Op::SQUEEZE:  // all three are defined by the output tensor's shape
+    case Op::EXPAND_DIMS:
+      return ImportReshape(m, site);
+    case Op::TRANSPOSE:
+      return ImportTranspose(m, site);
+    case Op::CONCATENATION:
+      return ImportConcatenation(m, site);
+    case Op::PAD:
+      return ImportPad(m, site);
+    case Op::STRIDED_SLICE:
+      return ImportStridedSlice(m, site);
+    case Op::SPLIT:
+      return ImportSplit(m, site);
+    case Op::RESIZE_NEAREST_NEIGHBOR:
+      return ImportResizeNearest(m, site);
+    case Op::MEAN:
+      return ImportReduce(m, site, ir::OpType::kReduceMean);
+    case Op::SUM:
+      return ImportReduce(m, site, ir::OpType::kReduceSum);
+    case Op::REDUCE_MAX:
+      return ImportReduce(m, site, ir::OpType::kReduceMax);
+    case Op::REDUCE_MIN:
+      return ImportReduce(m, site, ir::OpType::kReduceMin);
+    case Op::REDUCE_PROD:
+      return ImportReduce(m, site, ir::OpType::kReduceProd);
+    default:
+      m.Refuse(site, Status::kUnsupportedOp,
+               "unsupported op '" + BuiltinName(site.code) +
+                   "' (the ops the .tflite front end reads are listed in docs/tflite.md)");
+  }
+}
+
+}  // namespace tigris::tflite_import
