@@ -40,7 +40,7 @@ void BM_Conv(benchmark::State& state, ConvShape s) {
   const std::vector<int32_t> mult(s.c_out, 1 << 30), bias(s.c_out, 3);
   const std::vector<int8_t> shift(s.c_out, -8);
   const std::vector<float> fbias(s.c_out, 0.5f);
-  const tgrs_quant_s8 q{-3, 2, -128, 127};
+  const tgrs_quant_s8 q{-3, 2, -128, 127, TGRS_ROUNDING_ONNX};
   const tgrs_per_channel_quant pcq{mult.data(), shift.data(), static_cast<uint32_t>(mult.size()),
                                    nullptr, 0};
   for (auto _ : state) {
@@ -69,7 +69,7 @@ void BM_Depthwise(benchmark::State& state, ConvShape s) {
   const std::vector<int32_t> mult(s.c_in, 1 << 30), bias(s.c_in, 3);
   const std::vector<int8_t> shift(s.c_in, -6);
   const std::vector<float> fbias(s.c_in, 0.5f);
-  const tgrs_quant_s8 q{-3, 2, -128, 127};
+  const tgrs_quant_s8 q{-3, 2, -128, 127, TGRS_ROUNDING_ONNX};
   const tgrs_per_channel_quant pcq{mult.data(), shift.data(), static_cast<uint32_t>(mult.size()),
                                    nullptr, 0};
   for (auto _ : state) {
@@ -93,7 +93,7 @@ void BM_FullyConnected(benchmark::State& state, int k, int n_out) {
   const std::vector<int32_t> mult(n_out, 1 << 30), bias(n_out, 3);
   const std::vector<int8_t> shift(n_out, -8);
   const std::vector<float> fbias(n_out, 0.5f);
-  const tgrs_quant_s8 q{-3, 2, -128, 127};
+  const tgrs_quant_s8 q{-3, 2, -128, 127, TGRS_ROUNDING_ONNX};
   const tgrs_per_channel_quant pcq{mult.data(), shift.data(), static_cast<uint32_t>(mult.size()),
                                    nullptr, 0};
   for (auto _ : state) {
@@ -117,7 +117,7 @@ void BM_AvgPool(benchmark::State& state, int h, int w, int c) {
   const tgrs_row_window win = tgrs_row_window_full(h, oh);
   const auto x = Filled<T>(size_t(h) * w * c);
   std::vector<T> out(size_t(oh) * ow * c);
-  const tgrs_quant_s8 q{-3, -3, -128, 127};
+  const tgrs_quant_s8 q{-3, -3, -128, 127, TGRS_ROUNDING_ONNX};
   const tgrs_requant id{1 << 30, 1};
   for (auto _ : state) {
     if constexpr (sizeof(T) == 1) {

@@ -160,6 +160,8 @@ json Ops(const tgrs_plan& p) {
       o["act_max"] = op.act_max;
     }
     if (op.lut.count) o["lut_entries"] = op.lut.count;
+    // The integer arithmetic (docs/tflite.md): listed only when it is not ONNX's.
+    if (op.rounding == 1) o["rounding"] = "tflite";
     out.push_back(o);
   }
   return out;

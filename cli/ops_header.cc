@@ -91,13 +91,15 @@ std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
   bool float32 = false, int8 = false, gemm_bands = false, gemm_parts = false, uint8_io = false;
   bool lz4 = false, weight_blocks = false, columns = false, channels = false,
        host_permutation = false;
-  bool state = false, staged = false, pinned = false;
+  bool state = false, staged = false, pinned = false, tflite_rounding = false;
   std::string sources;
   for (const LoadedPlan* loaded : plans) {
     const tgrs_plan& plan = loaded->plan();
     for (uint32_t i = 0; i < tgrs_plan_op_count(&plan); ++i) {
       tgrs_plan_op op{};
-      if (tgrs_plan_get_op(&plan, i, &op) == TGRS_OK) codes.insert(static_cast<int>(op.code));
+      if (tgrs_plan_get_op(&plan, i, &op) != TGRS_OK) continue;
+      codes.insert(static_cast<int>(op.code));
+      tflite_rounding = tflite_rounding || op.rounding == 1;  // TGRS_ROUNDING_TFLITE
     }
     for (uint32_t i = 0; i < tgrs_plan_tensor_count(&plan); ++i) {
       tgrs_plan_tensor t{};
@@ -148,6 +150,7 @@ std::string OpsHeader(const std::vector<const LoadedPlan*>& plans) {
   if (state) h += "#define TGRS_WITH_STATE 1\n";
   if (staged) h += "#define TGRS_WITH_STAGED_CONSTANTS 1\n";
   if (pinned) h += "#define TGRS_WITH_PINNED 1\n";
+  if (tflite_rounding) h += "#define TGRS_WITH_TFLITE_ROUNDING 1\n";
   // A dtype no tensor has is left out (tigris_executor.h), unless that would leave none.
   if (float32 != int8) {
     h += float32 ? "#define TGRS_WITH_INT8 0\n" : "#define TGRS_WITH_FLOAT32 0\n";

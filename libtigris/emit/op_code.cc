@@ -24,6 +24,8 @@ OpRecord TranslateOp(const ir::Graph& graph, const ir::Op& op) {
   record.name = op.name;
   record.inputs.assign(op.inputs.begin(), op.inputs.end());
   record.outputs.assign(op.outputs.begin(), op.outputs.end());
+  record.rounding = graph.arithmetic == ir::Graph::Arithmetic::kTflite ? tgrs::Rounding::TFLITE
+                                                                       : tgrs::Rounding::ONNX;
   switch (op.fused_activation) {
     case ir::Activation::kNone:
       record.activation = tgrs::Activation::NONE;

@@ -44,7 +44,8 @@ struct OpRecord {
   int32_t left_shift = 0;
   std::vector<int8_t> lut;
   std::vector<float> channel_scale, channel_shift;
-  std::vector<int32_t> channel_offset;  // int8 batch normalization
+  std::vector<int32_t> channel_offset;             // int8 batch normalization
+  tgrs::Rounding rounding = tgrs::Rounding::ONNX;  // the graph's arithmetic
 };
 
 // The plan's op code for an IR runtime op; throws kUnsupportedOp naming `op` for a

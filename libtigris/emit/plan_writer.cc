@@ -403,7 +403,7 @@ class Writer {
                           Vec(b_, r.output_multiplier), Vec(b_, r.output_shift), r.act_min,
                           r.act_max, Vec(b_, r.input_multiplier), Vec(b_, r.input_shift),
                           r.left_shift, Vec(b_, r.lut), Vec(b_, r.channel_scale),
-                          Vec(b_, r.channel_shift), Vec(b_, r.channel_offset));
+                          Vec(b_, r.channel_shift), Vec(b_, r.channel_offset), r.rounding);
   }
 
   // `shift`: the fast-arena prefix reserved for weights (not xip), below every buffer.

@@ -21,6 +21,12 @@ class Graph {
  public:
   std::string name;   // model name used in messages (graph name, else file stem)
   int64_t opset = 0;  // default-domain opset the model was exported with
+  // The integer arithmetic of the model's int8 ops: ONNX's (one rounding, half to even;
+  // ONNX models) or TFLite's (MultiplyByQuantizedMultiplier, integer average pools; set by
+  // the .tflite front end). The emitter writes it on every op (Op.rounding,
+  // docs/tflite.md).
+  enum class Arithmetic : uint8_t { kOnnx, kTflite };
+  Arithmetic arithmetic = Arithmetic::kOnnx;
   std::vector<Tensor> tensors;
   std::vector<Op> ops;           // execution order
   std::vector<TensorId> inputs;  // activation inputs fed by the caller (no initializers)

@@ -38,6 +38,7 @@ ModelImporter::ModelImporter(const fb::Model& model, const uint8_t* bytes, size_
   // The forms written are ONNX's newest (axes, pads, shapes and split sizes as inputs;
   // Softmax along one axis), which the passes handle whatever the opset; 18 says so.
   graph_.opset = 18;
+  graph_.arithmetic = ir::Graph::Arithmetic::kTflite;
   const size_t count = subgraph_.tensors() ? subgraph_.tensors()->size() : 0;
   stored_.assign(count, ir::kNoTensor);
   real_.assign(count, ir::kNoTensor);

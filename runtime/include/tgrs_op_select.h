@@ -47,6 +47,12 @@
  * LZ4-compressed weight blocks (the LZ4 decoder), and the schema-3 arenas below. Left out,
  * such a plan fails with
  * TGRS_ERR_UNSUPPORTED_OP at the op, the copy or the stage whose block it cannot decode. */
+/* TFLite's integer arithmetic (tgrs_rounding, Op.rounding: plans compiled from a .tflite,
+ * docs/tflite.md). Left out, the kernels compute ONNX's only and an op asking for TFLite's
+ * fails with TGRS_ERR_UNSUPPORTED_OP. */
+#ifndef TGRS_WITH_TFLITE_ROUNDING
+#define TGRS_WITH_TFLITE_ROUNDING (!TGRS_OPS_SELECTED)
+#endif
 #ifndef TGRS_WITH_GEMM_BANDS
 #define TGRS_WITH_GEMM_BANDS (!TGRS_OPS_SELECTED)
 #endif

@@ -396,6 +396,9 @@ typedef struct tgrs_plan_op {
   tgrs_f32s channel_scale;
   tgrs_f32s channel_shift;
   tgrs_i32s channel_offset; /* int8 batch norm: per-channel offset after requantization */
+  /* int8 ops: the integer arithmetic, a tgrs_rounding (tgrs_kernels.h): 0 ONNX's single
+   * rounding, 1 TFLite's (plans compiled from a .tflite). */
+  int32_t rounding;
 } tgrs_plan_op;
 tgrs_status tgrs_plan_get_op(const tgrs_plan* plan, uint32_t index, tgrs_plan_op* out);
 

@@ -186,9 +186,10 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
               }
             }
             for (j = 0; j < 4; ++j) {
-              out_px[co + j] = tgrs_requantize_s8_inline(
-                  acc[j], pcq->multiplier[(co + j) * q_step], pcq->shift[(co + j) * q_step],
-                  quant->output_zero_point, quant->act_min, quant->act_max);
+              out_px[co + j] =
+                  tgrs_requantize_s8_as(quant->rounding, acc[j], pcq->multiplier[(co + j) * q_step],
+                                        pcq->shift[(co + j) * q_step], quant->output_zero_point,
+                                        quant->act_min, quant->act_max);
             }
           }
           for (; co < c_out; ++co) {
@@ -223,9 +224,9 @@ tgrs_kernel_status tgrs_conv2d_s8(const tgrs_conv_params* conv, const tgrs_row_w
                 }
               }
             }
-            out_px[co] = tgrs_requantize_s8_inline(
-                acc, pcq->multiplier[co * q_step], pcq->shift[co * q_step],
-                quant->output_zero_point, quant->act_min, quant->act_max);
+            out_px[co] = tgrs_requantize_s8_as(quant->rounding, acc, pcq->multiplier[co * q_step],
+                                               pcq->shift[co * q_step], quant->output_zero_point,
+                                               quant->act_min, quant->act_max);
           }
         }
       }

@@ -56,7 +56,8 @@ void tgrs_conv_box_s8_(const tgrs_conv_s8_box* p, const int8_t* x, int8_t* out, 
     for (j = 0; j < 4; ++j) {
       const uint32_t b = bias != NULL ? (uint32_t)bias[co + j] : 0u;
       folded[j] = (int32_t)(b - (uint32_t)in_zp * sums[j]);
-      rq[j] = tgrs_requant_prepare(multiplier[(co + j) * q_step], shift[(co + j) * q_step]);
+      rq[j] = tgrs_requant_prepare(multiplier[(co + j) * q_step], shift[(co + j) * q_step],
+                                   p->ch.rounding);
     }
     for (line = 0; line < lines; ++line) {
       const int8_t* xp = x + (size_t)line * x_line;
@@ -90,7 +91,7 @@ void tgrs_conv_box_s8_(const tgrs_conv_s8_box* p, const int8_t* x, int8_t* out, 
         for (r = 0; r < rows; ++r, xr += x_row, wr += run) {
           acc = tgrs_dot_s8(xr, wr, run, in_zp, acc);
         }
-        *op = tgrs_requantize_s8_inline(acc, m0, sh0, out_zp, act_min, act_max);
+        *op = tgrs_requantize_s8_as(p->ch.rounding, acc, m0, sh0, out_zp, act_min, act_max);
       }
     }
   }

@@ -70,13 +70,14 @@ void tgrs_conv_patch_s8_(const tgrs_conv_s8_patch* p, const int8_t* in, int32_t 
       wv = tgrs_load4(w3 + b);
       a3 = tgrs_smlad4_s8(x02, x13, wv, a3);
     }
-    out[co] = tgrs_requantize_s8_inline(a0, multiplier[0], shift[0], out_zp, act_min, act_max);
-    out[co + 1] =
-        tgrs_requantize_s8_inline(a1, multiplier[q_step], shift[q_step], out_zp, act_min, act_max);
-    out[co + 2] = tgrs_requantize_s8_inline(a2, multiplier[2 * q_step], shift[2 * q_step], out_zp,
-                                            act_min, act_max);
-    out[co + 3] = tgrs_requantize_s8_inline(a3, multiplier[3 * q_step], shift[3 * q_step], out_zp,
-                                            act_min, act_max);
+    out[co] = tgrs_requantize_s8_as(p->ch.rounding, a0, multiplier[0], shift[0], out_zp, act_min,
+                                    act_max);
+    out[co + 1] = tgrs_requantize_s8_as(p->ch.rounding, a1, multiplier[q_step], shift[q_step],
+                                        out_zp, act_min, act_max);
+    out[co + 2] = tgrs_requantize_s8_as(p->ch.rounding, a2, multiplier[2 * q_step],
+                                        shift[2 * q_step], out_zp, act_min, act_max);
+    out[co + 3] = tgrs_requantize_s8_as(p->ch.rounding, a3, multiplier[3 * q_step],
+                                        shift[3 * q_step], out_zp, act_min, act_max);
     multiplier += 4 * q_step;
     shift += 4 * q_step;
   }

@@ -79,9 +79,9 @@ tgrs_kernel_status tgrs_conv_transpose2d_s8(
                 }
               }
             }
-            out_px[co] =
-                tgrs_requantize_s8(acc, pcq->multiplier[co * q_step], pcq->shift[co * q_step],
-                                   quant->output_zero_point, quant->act_min, quant->act_max);
+            out_px[co] = tgrs_requantize_s8_as(quant->rounding, acc, pcq->multiplier[co * q_step],
+                                               pcq->shift[co * q_step], quant->output_zero_point,
+                                               quant->act_min, quant->act_max);
           }
         }
       }

@@ -77,13 +77,14 @@ int32_t tgrs_depthwise_pixel_s8_(const tgrs_depthwise_s8_pixel* p, const int8_t*
     }
     taps4(x, w, rows, row_bytes, x_row, w_row, step, 1, zp_pair, a);
     /* Unrolled: as a loop GCC kept the four sums in memory (0.3 M more on vww). */
-    out[c] = tgrs_requantize_s8_inline(a[0], multiplier[0], shift[0], out_zp, act_min, act_max);
-    out[c + 1] = tgrs_requantize_s8_inline(a[1], multiplier[q_step], shift[q_step], out_zp, act_min,
-                                           act_max);
-    out[c + 2] = tgrs_requantize_s8_inline(a[2], multiplier[2 * q_step], shift[2 * q_step], out_zp,
-                                           act_min, act_max);
-    out[c + 3] = tgrs_requantize_s8_inline(a[3], multiplier[3 * q_step], shift[3 * q_step], out_zp,
-                                           act_min, act_max);
+    out[c] = tgrs_requantize_s8_as(p->ch.rounding, a[0], multiplier[0], shift[0], out_zp, act_min,
+                                   act_max);
+    out[c + 1] = tgrs_requantize_s8_as(p->ch.rounding, a[1], multiplier[q_step], shift[q_step],
+                                       out_zp, act_min, act_max);
+    out[c + 2] = tgrs_requantize_s8_as(p->ch.rounding, a[2], multiplier[2 * q_step],
+                                       shift[2 * q_step], out_zp, act_min, act_max);
+    out[c + 3] = tgrs_requantize_s8_as(p->ch.rounding, a[3], multiplier[3 * q_step],
+                                       shift[3 * q_step], out_zp, act_min, act_max);
     multiplier += 4 * q_step;
     shift += 4 * q_step;
   }
@@ -117,7 +118,8 @@ int32_t tgrs_depthwise_box_s8_(const tgrs_depthwise_s8_pixel* p, const int8_t* x
       const int8_t* wr = w + j;
       for (r = 0; r < kh * kw; ++r, wr += step) sum += (uint32_t)(int32_t)*wr;
       folded[j] = (int32_t)((bias != NULL ? (uint32_t)bias[c + j] : 0u) - (uint32_t)in_zp * sum);
-      rq[j] = tgrs_requant_prepare(multiplier[(c + j) * q_step], shift[(c + j) * q_step]);
+      rq[j] = tgrs_requant_prepare(multiplier[(c + j) * q_step], shift[(c + j) * q_step],
+                                   p->ch.rounding);
     }
     for (line = 0; line < lines; ++line) {
       const int8_t* xl = x + (size_t)line * x_line;

@@ -150,9 +150,10 @@ tgrs_kernel_status tgrs_depthwise_conv2d_s8(
               }
             }
             for (j = 0; j < block; ++j) {
-              out_px[c0 + j] = tgrs_requantize_s8_inline(
-                  acc[j], pcq->multiplier[(c0 + j) * q_step], pcq->shift[(c0 + j) * q_step],
-                  quant->output_zero_point, quant->act_min, quant->act_max);
+              out_px[c0 + j] =
+                  tgrs_requantize_s8_as(quant->rounding, acc[j], pcq->multiplier[(c0 + j) * q_step],
+                                        pcq->shift[(c0 + j) * q_step], quant->output_zero_point,
+                                        quant->act_min, quant->act_max);
             }
           }
         }

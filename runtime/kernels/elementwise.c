@@ -57,18 +57,19 @@ static int shapes_ok(const tgrs_dims* a, const tgrs_dims* b, const tgrs_dims* ou
 
 /* TFLite AddElementwise / SubElementwise (int8): inputs shifted left by left_shift and
  * rescaled to the common scale, then the sum (sign = +1) or difference (-1) requantized. */
-static inline int8_t add_one_s8(const tgrs_add_s8_params* p, int8_t x, int8_t y, int sign) {
+static TGRS_ALWAYS_INLINE int8_t add_one_s8(const tgrs_add_s8_params* p, int8_t x, int8_t y,
+                                            int sign, int32_t rounding) {
   const int32_t shifted1 = ((int32_t)x - p->input1_zero_point) * (1 << p->left_shift);
   const int32_t shifted2 = ((int32_t)y - p->input2_zero_point) * (1 << p->left_shift);
-  const int32_t scaled1 = tgrs_mbqm_inline(shifted1, p->input1.multiplier, p->input1.shift);
-  const int32_t scaled2 = tgrs_mbqm_inline(shifted2, p->input2.multiplier, p->input2.shift);
+  const int32_t scaled1 = tgrs_mbqm_as(rounding, shifted1, p->input1.multiplier, p->input1.shift);
+  const int32_t scaled2 = tgrs_mbqm_as(rounding, shifted2, p->input2.multiplier, p->input2.shift);
   /* Summed in 64 bits and saturated: two scaled inputs near the int32 limits (input scales far
    * apart) must not overflow. */
   int64_t raw = sign > 0 ? (int64_t)scaled1 + scaled2 : (int64_t)scaled1 - scaled2;
   if (raw > INT32_MAX) raw = INT32_MAX;
   if (raw < INT32_MIN) raw = INT32_MIN;
-  return tgrs_requantize_s8_inline((int32_t)raw, p->output.multiplier, p->output.shift,
-                                   p->output_zero_point, p->act_min, p->act_max);
+  return tgrs_requantize_s8_as(rounding, (int32_t)raw, p->output.multiplier, p->output.shift,
+                               p->output_zero_point, p->act_min, p->act_max);
 }
 
 /* Max (sign = +1) or Min (-1) of two int8 values on different grids: Add's arithmetic with
@@ -79,17 +80,20 @@ static inline int8_t add_one_s8(const tgrs_add_s8_params* p, int8_t x, int8_t y,
 static inline int8_t extreme_one_s8(const tgrs_add_s8_params* p, int8_t x, int8_t y, int sign) {
   const int32_t shifted1 = ((int32_t)x - p->input1_zero_point) * (1 << p->left_shift);
   const int32_t shifted2 = ((int32_t)y - p->input2_zero_point) * (1 << p->left_shift);
-  const int32_t scaled1 = tgrs_mbqm_inline(shifted1, p->input1.multiplier, p->input1.shift);
-  const int32_t scaled2 = tgrs_mbqm_inline(shifted2, p->input2.multiplier, p->input2.shift);
+  const int32_t scaled1 =
+      tgrs_mbqm_as(p->rounding, shifted1, p->input1.multiplier, p->input1.shift);
+  const int32_t scaled2 =
+      tgrs_mbqm_as(p->rounding, shifted2, p->input2.multiplier, p->input2.shift);
   const int32_t pick = (sign > 0) == (scaled1 > scaled2) ? scaled1 : scaled2;
-  return tgrs_requantize_s8_inline(pick, p->output.multiplier, p->output.shift,
-                                   p->output_zero_point, p->act_min, p->act_max);
+  return tgrs_requantize_s8_as(p->rounding, pick, p->output.multiplier, p->output.shift,
+                               p->output_zero_point, p->act_min, p->act_max);
 }
 
-static inline int8_t mul_one_s8(const tgrs_mul_s8_params* p, int8_t x, int8_t y) {
+static TGRS_ALWAYS_INLINE int8_t mul_one_s8(const tgrs_mul_s8_params* p, int8_t x, int8_t y,
+                                            int32_t rounding) {
   const int32_t prod = ((int32_t)x - p->input1_zero_point) * ((int32_t)y - p->input2_zero_point);
-  return tgrs_requantize_s8_inline(prod, p->rq.multiplier, p->rq.shift, p->output_zero_point,
-                                   p->act_min, p->act_max);
+  return tgrs_requantize_s8_as(rounding, prod, p->rq.multiplier, p->rq.shift, p->output_zero_point,
+                               p->act_min, p->act_max);
 }
 
 static int add_params_ok(const tgrs_add_s8_params* p) {
@@ -98,7 +102,8 @@ static int add_params_ok(const tgrs_add_s8_params* p) {
          p->act_max <= 127 && p->act_min <= p->act_max &&
          tgrs_zero_point_s8_valid(p->input1_zero_point) &&
          tgrs_zero_point_s8_valid(p->input2_zero_point) &&
-         tgrs_zero_point_s8_valid(p->output_zero_point);
+         tgrs_zero_point_s8_valid(p->output_zero_point) &&
+         (p->rounding == TGRS_ROUNDING_ONNX || p->rounding == TGRS_ROUNDING_TFLITE);
 }
 
 /* The arguments of the kernels taking tgrs_add_s8_params (Add, Sub, Max, Min). */
@@ -114,7 +119,12 @@ static tgrs_kernel_status add_or_sub_s8(const tgrs_add_s8_params* p, int sign,
                                         const tgrs_dims* b_dims, const int8_t* b,
                                         const tgrs_dims* output_dims, int8_t* output) {
   if (!add_args_ok(p, a_dims, a, b_dims, b, output_dims, output)) return TGRS_KERNEL_BAD_ARGUMENT;
-  TGRS_BROADCAST_LOOP(int8_t, add_one_s8(p, x, y, sign));
+  /* One loop per arithmetic: the mode is a constant inside each, not a test per element. */
+  if (TGRS_WITH_TFLITE_ROUNDING && p->rounding == TGRS_ROUNDING_TFLITE) {
+    TGRS_BROADCAST_LOOP(int8_t, add_one_s8(p, x, y, sign, TGRS_ROUNDING_TFLITE));
+  } else {
+    TGRS_BROADCAST_LOOP(int8_t, add_one_s8(p, x, y, sign, TGRS_ROUNDING_ONNX));
+  }
   return TGRS_KERNEL_OK;
 }
 
@@ -157,10 +167,15 @@ tgrs_kernel_status tgrs_mul_s8(const tgrs_mul_s8_params* p, const tgrs_dims* a_d
       !tgrs_zero_point_s8_valid(p->input1_zero_point) ||
       !tgrs_zero_point_s8_valid(p->input2_zero_point) ||
       !tgrs_zero_point_s8_valid(p->output_zero_point) || !shapes_ok(a_dims, b_dims, output_dims) ||
-      a == NULL || b == NULL || output == NULL) {
+      (p->rounding != TGRS_ROUNDING_ONNX && p->rounding != TGRS_ROUNDING_TFLITE) || a == NULL ||
+      b == NULL || output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
-  TGRS_BROADCAST_LOOP(int8_t, mul_one_s8(p, x, y));
+  if (TGRS_WITH_TFLITE_ROUNDING && p->rounding == TGRS_ROUNDING_TFLITE) {
+    TGRS_BROADCAST_LOOP(int8_t, mul_one_s8(p, x, y, TGRS_ROUNDING_TFLITE));
+  } else {
+    TGRS_BROADCAST_LOOP(int8_t, mul_one_s8(p, x, y, TGRS_ROUNDING_ONNX));
+  }
   return TGRS_KERNEL_OK;
 }
 

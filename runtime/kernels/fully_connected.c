@@ -47,9 +47,10 @@ static tgrs_kernel_status fc_s8(const tgrs_quant_s8* quant, const tgrs_per_chann
         if (sums_out != NULL) {
           sums_out[row + o + j] = acc[j];
         } else {
-          output[row + o + j] = tgrs_requantize_s8_inline(
-              acc[j], pcq->multiplier[(o + j) * q_step], pcq->shift[(o + j) * q_step],
-              quant->output_zero_point, quant->act_min, quant->act_max);
+          output[row + o + j] =
+              tgrs_requantize_s8_as(quant->rounding, acc[j], pcq->multiplier[(o + j) * q_step],
+                                    pcq->shift[(o + j) * q_step], quant->output_zero_point,
+                                    quant->act_min, quant->act_max);
         }
       }
     }
@@ -69,9 +70,9 @@ static tgrs_kernel_status fc_s8(const tgrs_quant_s8* quant, const tgrs_per_chann
       if (sums_out != NULL) {
         sums_out[row + o] = acc;
       } else {
-        output[row + o] =
-            tgrs_requantize_s8_inline(acc, pcq->multiplier[o * q_step], pcq->shift[o * q_step],
-                                      quant->output_zero_point, quant->act_min, quant->act_max);
+        output[row + o] = tgrs_requantize_s8_as(quant->rounding, acc, pcq->multiplier[o * q_step],
+                                                pcq->shift[o * q_step], quant->output_zero_point,
+                                                quant->act_min, quant->act_max);
       }
     }
   }
@@ -175,9 +176,9 @@ tgrs_kernel_status tgrs_fully_connected_band_s8(const tgrs_quant_s8* quant,
     if (tgrs_box_last(input_dims, box)) {
       int8_t* out = output + (size_t)n * (size_t)n_out;
       for (o = 0; o < n_out; ++o) {
-        out[o] =
-            tgrs_requantize_s8_inline(a[o], pcq->multiplier[o * q_step], pcq->shift[o * q_step],
-                                      quant->output_zero_point, quant->act_min, quant->act_max);
+        out[o] = tgrs_requantize_s8_as(quant->rounding, a[o], pcq->multiplier[o * q_step],
+                                       pcq->shift[o * q_step], quant->output_zero_point,
+                                       quant->act_min, quant->act_max);
       }
     }
   }

@@ -42,7 +42,8 @@ tgrs_kernel_status tgrs_window_covers(const tgrs_row_window* win, int32_t in_h, 
 int tgrs_quant_s8_valid(const tgrs_quant_s8* q) {
   return q != NULL && q->input_zero_point >= -128 && q->input_zero_point <= 127 &&
          q->output_zero_point >= -128 && q->output_zero_point <= 127 && q->act_min >= -128 &&
-         q->act_max <= 127 && q->act_min <= q->act_max;
+         q->act_max <= 127 && q->act_min <= q->act_max &&
+         (q->rounding == TGRS_ROUNDING_ONNX || q->rounding == TGRS_ROUNDING_TFLITE);
 }
 
 int32_t tgrs_pcq_step(const tgrs_per_channel_quant* pcq, int32_t channels) {

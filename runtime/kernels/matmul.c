@@ -37,8 +37,8 @@ tgrs_kernel_status tgrs_matmul_s8(const tgrs_matmul_quant_s8* quant, int32_t bat
                                            ((int32_t)b_i[(size_t)t * n + c] - quant->b_zero_point));
         }
         out_i[(size_t)r * n + c] =
-            tgrs_requantize_s8(acc, quant->rq.multiplier, quant->rq.shift, quant->output_zero_point,
-                               quant->act_min, quant->act_max);
+            tgrs_requantize_s8_as(quant->rounding, acc, quant->rq.multiplier, quant->rq.shift,
+                                  quant->output_zero_point, quant->act_min, quant->act_max);
       }
     }
   }

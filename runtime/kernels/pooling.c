@@ -89,6 +89,24 @@ static int8_t clamp_s8(int64_t v, const tgrs_quant_s8* q) {
   return (int8_t)v;
 }
 
+/* One int8 average from acc = the sum of (x - input zero point) over `count` taps: TFLite's
+ * integer average when the op asks for it and input and output share their quantization
+ * (rq is the identity {1 << 30, 1} and the zero points agree: what TFLite requires of its
+ * average pool), else ONNX's single rounding (tgrs_average_requant). A window with no tap
+ * (count 0) is the output zero point. */
+static int8_t average_s8(const tgrs_quant_s8* q, const tgrs_requant* rq, int32_t acc,
+                         int32_t count) {
+  if (count == 0) return clamp_s8(q->output_zero_point, q);
+  if (TGRS_WITH_TFLITE_ROUNDING && q->rounding == TGRS_ROUNDING_TFLITE &&
+      rq->multiplier == (1 << 30) && rq->shift == 1 &&
+      q->input_zero_point == q->output_zero_point) {
+    return clamp_s8(tgrs_average_tflite(acc, q->input_zero_point, count), q);
+  }
+  return clamp_s8(
+      (int64_t)q->output_zero_point + tgrs_average_requant(acc, rq->multiplier, rq->shift, count),
+      q);
+}
+
 /* Loop skeleton shared by the four windowed pools: for each output pixel and channel block,
  * INIT the block's accumulators, ACCUMULATE each real tap (x points at the tap's pixel),
  * FINISH the block (count = real or padded tap count for average pooling). */
@@ -166,13 +184,9 @@ tgrs_kernel_status tgrs_avg_pool_s8(const tgrs_pool_params* pool, const tgrs_row
   if (!tgrs_quant_s8_valid(quant) || rq == NULL || input == NULL || output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
   }
-  TGRS_POOL_LOOP(
-      int8_t, int8_t, int32_t, acc[j] = 0, acc[j] += (int32_t)x[j] - quant->input_zero_point,
-      out_px[c0 + j] =
-          clamp_s8(count == 0 ? quant->output_zero_point
-                              : (int64_t)quant->output_zero_point +
-                                    tgrs_average_requant(acc[j], rq->multiplier, rq->shift, count),
-                   quant));
+  TGRS_POOL_LOOP(int8_t, int8_t, int32_t, acc[j] = 0,
+                 acc[j] += (int32_t)x[j] - quant->input_zero_point,
+                 out_px[c0 + j] = average_s8(quant, rq, acc[j], count));
   return TGRS_KERNEL_OK;
 }
 
@@ -332,9 +346,7 @@ tgrs_kernel_status tgrs_global_pool_band_s8(int is_max, const tgrs_quant_s8* qua
         out[c] = is_max
                      ? tgrs_requantize_s8(a[c] - quant->input_zero_point, rq->multiplier, rq->shift,
                                           quant->output_zero_point, quant->act_min, quant->act_max)
-                     : clamp_s8((int64_t)quant->output_zero_point +
-                                    tgrs_average_requant(a[c], rq->multiplier, rq->shift, count),
-                                quant);
+                     : average_s8(quant, rq, a[c], count);
       }
     }
   }

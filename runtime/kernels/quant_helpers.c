@@ -72,5 +72,6 @@ int tgrs_add_s8_params_init(double input1_scale, int32_t input1_zero_point, doub
   p->output.shift = so;
   p->act_min = -128;
   p->act_max = 127;
+  p->rounding = TGRS_ROUNDING_ONNX; /* the caller sets TFLITE for TFLite's arithmetic */
   return ok != 0 ? -1 : 0;
 }

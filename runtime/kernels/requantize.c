@@ -1,6 +1,6 @@
 /*
  * Integer requantization: tgrs_mbqm, tgrs_requantize_s8 and tgrs_average_requant
- * (requantize.h says why one rounding, half to even).
+ * (requantize.h says why one rounding, half to even), and TFLite's two-rounding forms.
  */
 #include "requantize.h"
 
@@ -108,4 +108,53 @@ int32_t tgrs_average_requant(int32_t acc, int32_t multiplier, int32_t shift, int
   if (result > INT32_MAX) result = INT32_MAX;
   if (result < INT32_MIN) result = INT32_MIN;
   return (int32_t)result;
+}
+
+/* ---- TFLite's arithmetic --------------------------------------------------------------- */
+
+/* (a * b + nudge) / 2^31 truncated toward zero, by shifts (no 64-bit division). */
+static int32_t srdhm(int32_t a, int32_t b) {
+  int64_t v;
+  if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
+  v = (int64_t)a * (int64_t)b;
+  v += v >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30));
+  /* |v| < 2^62: the quotient fits int32 */
+  return (int32_t)(v >= 0 ? v >> 31 : -((-v) >> 31));
+}
+
+/* v / 2^e rounded half away from zero, e in [0, 31]. */
+static int32_t rdbpot(int32_t v, int32_t e) {
+  const int64_t mask = ((int64_t)1 << e) - 1;
+  const int64_t remainder = (int64_t)v & mask;
+  const int64_t threshold = (mask >> 1) + (v < 0 ? 1 : 0);
+  return (int32_t)(((int64_t)v >> e) + (remainder > threshold ? 1 : 0));
+}
+
+int32_t tgrs_mbqm_tflite(int32_t x, int32_t multiplier, int32_t shift) {
+  const int32_t left = shift > 0 ? (shift > 31 ? 31 : shift) : 0;
+  const int32_t right = shift < 0 ? (shift < -31 ? 31 : -shift) : 0;
+  int64_t shifted = (int64_t)x * ((int64_t)1 << left);
+  if (shifted > INT32_MAX) shifted = INT32_MAX;
+  if (shifted < INT32_MIN) shifted = INT32_MIN;
+  return rdbpot(srdhm((int32_t)shifted, multiplier), right);
+}
+
+int8_t tgrs_requantize_s8_tflite(int32_t acc, int32_t multiplier, int32_t shift, int32_t zero_point,
+                                 int32_t act_min, int32_t act_max) {
+  int64_t v = (int64_t)tgrs_mbqm_tflite_inline(acc, multiplier, shift) + zero_point;
+  if (v < act_min) v = act_min;
+  if (v > act_max) v = act_max;
+  return (int8_t)v;
+}
+
+int32_t tgrs_average_tflite(int32_t acc, int32_t input_zero_point, int32_t count) {
+  if (count <= 0) return 0;
+  const int64_t sum = (int64_t)acc + (int64_t)input_zero_point * count;
+  const int64_t half = count / 2;
+  uint32_t r;
+  /* Round half away from zero by integer division of |sum| +- count/2, truncating (C and
+   * TFLite's / on ints); udiv64_32 avoids libgcc's 64-bit division. */
+  const uint64_t magnitude = (uint64_t)(sum >= 0 ? sum + half : -(sum - half));
+  const int64_t q = (int64_t)udiv64_32(magnitude, (uint32_t)count, &r);
+  return (int32_t)(sum >= 0 ? q : -q);
 }

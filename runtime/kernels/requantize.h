@@ -5,9 +5,12 @@
  * even, and saturated to int32. multiplier is the Q0.31 mantissa and shift the exponent of
  * the real scale (tgrs_quantize_multiplier; shift > 0 scales up).
  *
- * Why one rounding, half to even, and not TFLite's MultiplyByQuantizedMultiplier: ONNX QDQ
- * semantics round a real value once, half to even (QuantizeLinear), and onnxruntime is the
- * oracle this runtime is held to. TFLite rounds twice (SaturatingRoundingDoublingHighMul,
+ * Two arithmetics, chosen per op by the plan (tgrs_rounding, Op.rounding): plans compiled
+ * from ONNX round once, half to even; plans compiled from a .tflite use TFLite's
+ * MultiplyByQuantizedMultiplier (tgrs_mbqm_tflite, below), so their bytes are TensorFlow
+ * Lite Micro's. Why ONNX plans do not use TFLite's: ONNX QDQ semantics round a real value
+ * once, half to even (QuantizeLinear), and onnxruntime is the oracle those plans are held
+ * to. TFLite rounds twice (SaturatingRoundingDoublingHighMul,
  * then RoundingDivideByPOT, half away from zero); on the shared int8 models that drifted
  * from onnxruntime by a small upward bias per layer that compounded to 2-9 LSB at the
  * outputs, while the single rounding below matches onnxruntime's outputs bit for bit on
@@ -23,7 +26,9 @@
 
 #include <stdint.h>
 
-#include "kernel_util.h" /* TGRS_ALWAYS_INLINE */
+#include "kernel_util.h"    /* TGRS_ALWAYS_INLINE */
+#include "tgrs_kernels.h"   /* tgrs_rounding */
+#include "tgrs_op_select.h" /* TGRS_WITH_TFLITE_ROUNDING: 0 compiles TFLite's forms out */
 
 /* Defined once in requantize.c rather than inline in every kernel: each inlined copy cost
  * about 270 bytes of Cortex-M code, and the call is once per output value, not per MAC. */
@@ -43,6 +48,32 @@ int32_t tgrs_mbqm(int32_t x, int32_t multiplier, int32_t shift);
 /* Requantize an accumulator to int8: clamp(mbqm(acc) + zero_point, act_min, act_max). */
 int8_t tgrs_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift, int32_t zero_point,
                           int32_t act_min, int32_t act_max);
+
+/* ---- TFLite's arithmetic (tgrs_rounding TGRS_ROUNDING_TFLITE) ----------------------
+ * TensorFlow Lite's MultiplyByQuantizedMultiplier (tensorflow/lite/kernels/internal/
+ * common.h, the default build without TFLITE_SINGLE_ROUNDING, as TFLM and CMSIS-NN run
+ * it): x is shifted left by max(shift, 0), then
+ *   SaturatingRoundingDoublingHighMul(a, m) = (a * m + (a * m >= 0 ? 2^30 : 1 - 2^30)) / 2^31,
+ *     divided truncating toward zero (INT32_MIN * INT32_MIN saturates to INT32_MAX);
+ *   RoundingDivideByPOT(v, e) = (v >> e) + 1 when the remainder v & (2^e - 1) exceeds
+ *     (2^e - 1) / 2, or that plus one for a negative v: half away from zero,
+ * with e = max(-shift, 0). Two roundings where ONNX has one: they differ when the first
+ * moves the value across a half of the second (docs/tflite.md measured it on a layer
+ * whose scale left two bits to round: 6 of 128 outputs). The left shift saturates to
+ * int32 instead of overflowing (TFLite's multiply would be undefined there; its
+ * converter never makes such a scale). Every argument gives a defined result; the
+ * verifier keeps shifts in [-31, 30]. */
+int32_t tgrs_mbqm_tflite(int32_t x, int32_t multiplier, int32_t shift);
+
+/* clamp(tgrs_mbqm_tflite(acc) + zero_point, act_min, act_max) */
+int8_t tgrs_requantize_s8_tflite(int32_t acc, int32_t multiplier, int32_t shift, int32_t zero_point,
+                                 int32_t act_min, int32_t act_max);
+
+/* TFLite's integer average pool (reference_integer_ops::AveragePool): the sum of the raw
+ * int8 taps divided by their count, rounded half away from zero, for input and output of
+ * one scale and zero point (TFLite requires it). `acc` holds the sum of
+ * (x - input_zero_point); the caller clamps. */
+int32_t tgrs_average_tflite(int32_t acc, int32_t input_zero_point, int32_t count);
 
 /* tgrs_requantize_s8, the same result for every argument, inline and cheap for the scales a
  * quantized convolution or dense layer has: below 1/2 (shift in [-31, -1]), where the
@@ -109,30 +140,78 @@ typedef struct tgrs_requant_ch {
   int32_t multiplier, shift;
   uint32_t s, half;
   int fast;
+  int tflite; /* TFLite's arithmetic (tgrs_requantize_s8_tflite) on every value */
 } tgrs_requant_ch;
 
-static inline tgrs_requant_ch tgrs_requant_prepare(int32_t multiplier, int32_t shift) {
+static inline tgrs_requant_ch tgrs_requant_prepare(int32_t multiplier, int32_t shift,
+                                                   int32_t rounding) {
   tgrs_requant_ch ch;
   ch.multiplier = multiplier;
   ch.shift = shift;
-  ch.fast = shift <= -1 && shift >= -31 && multiplier != INT32_MIN;
+  ch.tflite = TGRS_WITH_TFLITE_ROUNDING && rounding == TGRS_ROUNDING_TFLITE;
+  ch.fast = !ch.tflite && shift <= -1 && shift >= -31 && multiplier != INT32_MIN;
   ch.s = ch.fast ? (uint32_t)-shift : 1u;
   ch.half = 1u << (ch.s - 1u);
   return ch;
 }
 
-/* tgrs_requantize_s8(acc, ch->multiplier, ch->shift, ...), the same bytes. */
+/* tgrs_requantize_s8(acc, ch->multiplier, ch->shift, ...), the same bytes (or
+ * tgrs_requantize_s8_tflite's, as prepared). */
 static TGRS_ALWAYS_INLINE int8_t tgrs_requantize_s8_ch(int32_t acc, const tgrs_requant_ch* ch,
                                                        int32_t zero_point, int32_t act_min,
                                                        int32_t act_max) {
   int32_t v;
   if (!ch->fast) {
-    return tgrs_requantize_s8(acc, ch->multiplier, ch->shift, zero_point, act_min, act_max);
+    return ch->tflite
+               ? tgrs_requantize_s8_tflite(acc, ch->multiplier, ch->shift, zero_point, act_min,
+                                           act_max)
+               : tgrs_requantize_s8(acc, ch->multiplier, ch->shift, zero_point, act_min, act_max);
   }
   v = tgrs_mbqm_below_half_((int64_t)acc * (int64_t)ch->multiplier, ch->s, ch->half) + zero_point;
   if (v < act_min) v = act_min;
   if (v > act_max) v = act_max;
   return (int8_t)v;
+}
+
+/* tgrs_mbqm_tflite, the same result for every argument, inline for the scales below 1 an
+ * int8 op has (shift in [-31, 0]: no left shift). The high product's truncation toward
+ * zero is an arithmetic shift after adding 2^31 - 1 to a negative value. */
+static TGRS_ALWAYS_INLINE int32_t tgrs_mbqm_tflite_inline(int32_t x, int32_t multiplier,
+                                                          int32_t shift) {
+  int64_t v;
+  int32_t high;
+  uint32_t mask, remainder, threshold;
+  if (shift > 0 || shift < -31 || (x == INT32_MIN && multiplier == INT32_MIN)) {
+    return tgrs_mbqm_tflite(x, multiplier, shift);
+  }
+  v = (int64_t)x * (int64_t)multiplier;
+  v += v >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30));
+  high = (int32_t)((v + (v < 0 ? 0x7FFFFFFF : 0)) >> 31);
+  mask = (uint32_t)((((uint64_t)1) << -shift) - 1u);
+  remainder = (uint32_t)high & mask;
+  threshold = (mask >> 1) + (high < 0 ? 1u : 0u);
+  return (high >> -shift) + (remainder > threshold ? 1 : 0);
+}
+
+/* The op's arithmetic chosen per call: the ONNX forms above, or TFLite's. */
+static TGRS_ALWAYS_INLINE int8_t tgrs_requantize_s8_as(int32_t rounding, int32_t acc,
+                                                       int32_t multiplier, int32_t shift,
+                                                       int32_t zero_point, int32_t act_min,
+                                                       int32_t act_max) {
+  /* TFLite's form out of line: inlined at every call site of every kernel it cost about
+   * 2.9 KB of Cortex-M4 code in each firmware (the kernels library serves every plan),
+   * for a call per output value. */
+  if (TGRS_WITH_TFLITE_ROUNDING && rounding == TGRS_ROUNDING_TFLITE) {
+    return tgrs_requantize_s8_tflite(acc, multiplier, shift, zero_point, act_min, act_max);
+  }
+  return tgrs_requantize_s8_inline(acc, multiplier, shift, zero_point, act_min, act_max);
+}
+
+static TGRS_ALWAYS_INLINE int32_t tgrs_mbqm_as(int32_t rounding, int32_t x, int32_t multiplier,
+                                               int32_t shift) {
+  return TGRS_WITH_TFLITE_ROUNDING && rounding == TGRS_ROUNDING_TFLITE
+             ? tgrs_mbqm_tflite_inline(x, multiplier, shift)
+             : tgrs_mbqm_inline(x, multiplier, shift);
 }
 
 /* The int8 average acc * (multiplier * 2^(shift - 31)) / count (count >= 1) with ONE

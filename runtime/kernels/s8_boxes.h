@@ -24,6 +24,7 @@ typedef struct tgrs_s8_channels {
   const int32_t* multiplier;
   const int8_t* shift;
   int32_t q_step, in_zp, out_zp, act_min, act_max;
+  int32_t rounding; /* tgrs_rounding */
 } tgrs_s8_channels;
 
 static inline tgrs_s8_channels tgrs_s8_channels_of(const tgrs_quant_s8* quant,
@@ -38,6 +39,7 @@ static inline tgrs_s8_channels tgrs_s8_channels_of(const tgrs_quant_s8* quant,
   ch.out_zp = quant->output_zero_point;
   ch.act_min = quant->act_min;
   ch.act_max = quant->act_max;
+  ch.rounding = quant->rounding;
   return ch;
 }
 

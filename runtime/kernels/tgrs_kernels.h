@@ -32,7 +32,7 @@
  * zero points in tgrs_per_channel_quant, int32 bias with scale in_scale * w_scale,
  * accumulation of (x - x_zp) * w in int32, requantization by a Q0.31 multiplier and shift
  * (shift > 0 is a left shift) with ONE rounding, half to even, as ONNX QuantizeLinear
- * rounds (requantize.h says why this is not TFLite's double rounding), + output
+ * rounds (requantize.h says why), or TFLite's two (tgrs_rounding, per op), + output
  * zero point, clamp to [act_min, act_max] (tgrs_activation_range_s8 narrows it for a fused
  * Relu/Relu6).
  *
@@ -113,12 +113,24 @@ typedef struct tgrs_conv_params {
   int32_t filter_channels;
 } tgrs_conv_params;
 
+/* Which integer arithmetic an int8 op computes with (the plan's Op.rounding, chosen by
+ * the compiler from the model's origin; requantize.h has both):
+ *   ONNX    requantization rounds once, half to even (ONNX QuantizeLinear, onnxruntime);
+ *           averages round once too (tgrs_average_requant)
+ *   TFLITE  TFLite's MultiplyByQuantizedMultiplier (a rounding doubling high multiply,
+ *           then a rounding right shift, both half away from zero) and TFLite's integer
+ *           average (the raw sum divided by the count, half away from zero), so a plan
+ *           compiled from a .tflite gives TensorFlow Lite Micro's bytes.
+ * Zero (ONNX) is what zero-initialization gives. */
+typedef enum tgrs_rounding { TGRS_ROUNDING_ONNX = 0, TGRS_ROUNDING_TFLITE = 1 } tgrs_rounding;
+
 /* Zero points and output clamp of an int8 op. */
 typedef struct tgrs_quant_s8 {
   int32_t input_zero_point;  /* [-128, 127] */
   int32_t output_zero_point; /* [-128, 127] */
   int32_t act_min;           /* -128 <= act_min <= act_max <= 127 */
   int32_t act_max;
+  int32_t rounding; /* tgrs_rounding */
 } tgrs_quant_s8;
 
 /* Per-output-channel requantization (tgrs_quantize_multiplier of in_scale * w_scale[c] /
@@ -397,7 +409,8 @@ tgrs_kernel_status tgrs_fully_connected_band_f32(const tgrs_act_f32* act,
 typedef struct tgrs_matmul_quant_s8 {
   int32_t a_zero_point, b_zero_point, output_zero_point;
   int32_t act_min, act_max;
-  tgrs_requant rq; /* a_scale * b_scale / out_scale */
+  tgrs_requant rq;  /* a_scale * b_scale / out_scale */
+  int32_t rounding; /* tgrs_rounding */
 } tgrs_matmul_quant_s8;
 
 /* Batched matmul of two activations: out[i] = A[i] x B[i or 0] (ONNX MatMul, rank <= 3).
@@ -423,10 +436,12 @@ typedef struct tgrs_add_s8_params {
   int32_t left_shift;
   tgrs_requant input1, input2, output;
   int32_t act_min, act_max;
+  int32_t rounding; /* tgrs_rounding: of all three rescalings */
 } tgrs_add_s8_params;
 
 /* Fills p from scales as TFLite's PrepareGeneralSubOp/Add does. Returns 0, or -1 if a
- * scale is not positive or a multiplier is out of range. act_min/max = [-128, 127]. */
+ * scale is not positive or a multiplier is out of range. act_min/max = [-128, 127],
+ * rounding ONNX. */
 int tgrs_add_s8_params_init(double input1_scale, int32_t input1_zero_point, double input2_scale,
                             int32_t input2_zero_point, double output_scale,
                             int32_t output_zero_point, tgrs_add_s8_params* p);
@@ -436,6 +451,7 @@ typedef struct tgrs_mul_s8_params {
   int32_t input1_zero_point, input2_zero_point, output_zero_point;
   tgrs_requant rq;
   int32_t act_min, act_max;
+  int32_t rounding; /* tgrs_rounding */
 } tgrs_mul_s8_params;
 
 tgrs_kernel_status tgrs_add_s8(const tgrs_add_s8_params* p, const tgrs_dims* a_dims,

@@ -26,6 +26,11 @@ tgrs_status tgrs_exec_op(tgrs_op_call* call) {
   for (i = 0; i < call->num_outputs; ++i) {
     if (tgrs_dtype_left_out(call->out[i].tensor.dtype)) return TGRS_ERR_UNSUPPORTED_OP;
   }
+  /* TFLite's arithmetic left out of the build (TGRS_WITH_TFLITE_ROUNDING 0): an op that
+   * asks for it is refused here, not computed in ONNX's. */
+  if (!TGRS_WITH_TFLITE_ROUNDING && call->op.rounding == TGRS_ROUNDING_TFLITE) {
+    return TGRS_ERR_UNSUPPORTED_OP;
+  }
   /* One case per row of the op table. A code the build did not select returns
    * TGRS_ERR_UNSUPPORTED_OP: its condition is the constant 0, the call is folded away (GCC
    * and Clang drop a constant conditional's dead arm even at -O0), no code names its op

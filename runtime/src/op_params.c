@@ -56,6 +56,7 @@ tgrs_quant_s8 tgrs_call_quant_s8(const tgrs_op_call* call) {
   q.output_zero_point = tgrs_tensor_zero_point(&call->out[0].tensor);
   q.act_min = call->op.act_min;
   q.act_max = call->op.act_max;
+  q.rounding = call->op.rounding;
   return q;
 }
 

@@ -169,6 +169,7 @@ static tgrs_status matmul_activations(tgrs_op_call* call) {
     q.act_min = call->op.act_min;
     q.act_max = call->op.act_max;
     q.rq = tgrs_call_requant(call);
+    q.rounding = call->op.rounding;
     return tgrs_kernel_result(
         call, tgrs_matmul_s8(&q, 1, m, k, n, 1, (const int8_t*)a->data, (const int8_t*)b->data,
                              (int8_t*)call->out[0].data));

@@ -39,6 +39,7 @@ tgrs_status tgrs_op_binary(tgrs_op_call* call) {
       p.output = tgrs_call_requant(call);
       p.act_min = call->op.act_min;
       p.act_max = call->op.act_max;
+      p.rounding = call->op.rounding;
       switch (code) {
         case TGRS_OP_ADD:
           return tgrs_kernel_result(call, tgrs_add_s8(&p, &a, x1, &b, x2, &y, out));
@@ -62,6 +63,7 @@ tgrs_status tgrs_op_binary(tgrs_op_call* call) {
       p.rq = tgrs_call_requant(call);
       p.act_min = call->op.act_min;
       p.act_max = call->op.act_max;
+      p.rounding = call->op.rounding;
       return tgrs_kernel_result(call, tgrs_mul_s8(&p, &a, x1, &b, x2, &y, out));
     }
     return TGRS_ERR_UNSUPPORTED_OP; /* no int8 Div, Pow, PRelu (the emitter rejects them) */

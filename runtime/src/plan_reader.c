@@ -290,6 +290,7 @@ static const fb_map op_core_map[] = {
     OP_VIEW(output_shift, OUTPUT_SHIFT, SPAN),
     OP_SCALAR(act_min, ACT_MIN, I32, -128),
     OP_SCALAR(act_max, ACT_MAX, I32, 127),
+    OP_SCALAR(rounding, ROUNDING, U8, 0),
 };
 static const fb_map op_rest_map[] = {
     OP_VIEW(name, NAME, STRING),

@@ -7,6 +7,7 @@
 #include "plan_schema.h"
 
 #include "fb_read.h"
+#include "tgrs_kernels.h" /* tgrs_rounding */
 #include "tgrs_op_select.h"
 #include "tigris_runtime.h"
 
@@ -131,6 +132,7 @@ const fb_field_schema tgrs_fb_schema_fields[FB_FIELD_COUNT] = {
     [FB_FIELD(OP, CHANNEL_SCALE)] = VECTOR("channel_scale", 4),
     [FB_FIELD(OP, CHANNEL_SHIFT)] = VECTOR("channel_shift", 4),
     [FB_FIELD(OP, CHANNEL_OFFSET)] = VECTOR("channel_offset", 4),
+    [FB_FIELD(OP, ROUNDING)] = ENUM("rounding", 1, TGRS_ROUNDING_TFLITE + 1),
     /* Buffer */
     /* tensor and op are indices whose "none" depends on the kind, first_op/last_op on where
      * the buffer is listed: plan_verify.c checks them. */

@@ -17,8 +17,8 @@ A budget analyze accepts and compile refuses, or the reverse, is a failure, neve
 
 The models: every shared ONNX model, float and int8 (tests/models/make_qdq_models.py), the
 five int8 models tf2onnx converted from TFLite and the five .tflite files themselves
-(through the TFLite front end; their reference is onnxruntime on the tf2onnx conversion,
-whose arithmetic the import shares), and the architecture zoo exported from
+(through the TFLite front end, in TFLite's arithmetic: their untiled plan is held to
+TFLM's bytes by test_tflite.py, not to onnxruntime's here), and the architecture zoo exported from
 torchvision (tests/models/arch_zoo: squeeze-excite, upsampling heads, channel split and
 shuffle, dense and inception blocks), float and int8, materialized by the build with
 random weights. Two ctest entries run it, one per model family (-k shared, -k zoo), so they
@@ -67,7 +67,6 @@ class Model:
     # (the .tflite itself)
     variant: str
     path: pathlib.Path
-    reference_path: pathlib.Path = None  # what onnxruntime runs; None: `path`
 
     @property
     def key(self):
@@ -83,7 +82,7 @@ def shared_models():
     for path in sorted((MODELS_DIR / "onnx-from-tflite").glob("*.onnx")):
         models.append(Model("shared", path.stem, "tflite", path))
         models.append(Model("shared", path.stem, "tflite-file",
-                            MODELS_DIR / "tflite" / f"{path.stem}.tflite", path))
+                            MODELS_DIR / "tflite" / f"{path.stem}.tflite"))
     return models
 
 
@@ -149,8 +148,7 @@ def reference(model):
     off, so QDQ runs as written)."""
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    session = ort.InferenceSession(str(model.reference_path or model.path), options,
-                                   providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(str(model.path), options, providers=["CPUExecutionProvider"])
     x_path = WORK_DIR / f"promise.{model.key}.input.npy"
     return x_path, reference_run(session, x_path)
 
@@ -177,8 +175,7 @@ def check_against_onnxruntime(model, plan, y, ref, x_path):
         # Off by more than rounding at the output: drift, or a wrong kernel? Every op code
         # that first diverges must be within 1 LSB when fed onnxruntime's own inputs
         # (op_isolation.py).
-        report = drift_or_bug(model.reference_path or model.path, plan, x_path,
-                              f"promise.{model.key}")
+        report = drift_or_bug(model.path, plan, x_path, f"promise.{model.key}")
         wrong = [r for r in report if r[3] > 1]
         assert not wrong, (f"{model.key}: {100 * share:.2f}% within 1 LSB of onnxruntime, and "
                            f"ops off in isolation (op, code, chained, isolated LSB): {wrong}")
@@ -210,10 +207,14 @@ def test_verdict_is_a_promise(model):
     assert set(budgets) <= set(plans), f"{model.key}: {sorted(set(budgets) - set(plans))}"
     record(f"promise {model.key}", budget=f"{smallest}B")
 
-    x_path, ref = reference(model)
+    if model.variant == "tflite-file":  # no onnxruntime for a .tflite: TFLM's input
+        x_path = MODELS_DIR / "tflite" / "tflm" / f"{model.name}.input.npy"
+    else:
+        x_path, ref = reference(model)
     untiled, stats = run_plan(plans[UNTILED], x_path, "untiled")
     check_memory_promise(plans[UNTILED], stats)
-    check_against_onnxruntime(model, plans[UNTILED], untiled, ref, x_path)
+    if model.variant != "tflite-file":
+        check_against_onnxruntime(model, plans[UNTILED], untiled, ref, x_path)
     run_budgets = [smallest] if model.name in HEAVY else budgets[1:]
     for budget in run_budgets:
         y, stats = run_plan(plans[budget], x_path, str(budget))

@@ -474,7 +474,7 @@ TEST_P(ConvTransposeTest, MatchesScatterReference) {
         const int64_t i = out.at(0, co, y, xx);
         want[i] = Requantize(acc[i], cq.multiplier[co], cq.shift[co], out_zp, -128, 127);
       }
-  const tgrs_quant_s8 q{in_zp, out_zp, -128, 127};
+  const tgrs_quant_s8 q{in_zp, out_zp, -128, 127, TGRS_ROUNDING_ONNX};
   const tgrs_per_channel_quant pcq = cq.view();
   const std::vector<int8_t> xn = NchwToNhwc(in, x), wn = to_ohwi(w);
   std::vector<int8_t> got(want.size());

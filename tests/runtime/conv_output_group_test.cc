@@ -57,7 +57,7 @@ TEST(ConvOutputGroupTest, Int8GroupsAreTheWholeTensorsChannels) {
   for (int32_t c = 0; c < kCout; ++c) scales.push_back(0.0005 + 0.0001 * c);
   const ChannelQuant cq = MakeChannelQuant(scales);
   const std::vector<int32_t> w_zp = RandomS32(kCout, 67, -10, 10);  // asymmetric filters too
-  const tgrs_quant_s8 q{-3, 4, -128, 127};
+  const tgrs_quant_s8 q{-3, 4, -128, 127, TGRS_ROUNDING_ONNX};
   const tgrs_row_window win = tgrs_row_window_full(kIn.h, kOut.h);
   const tgrs_conv_params cp{1, 1, 1, 1, 1, 1, 0};
   const tgrs_dims filter{kCout, 3, 3, kCin};

@@ -55,7 +55,7 @@ TEST(DepthwiseGroupTest, Int8GroupsAreTheWholeTensorsChannels) {
   for (int32_t c = 0; c < kC; ++c) scales.push_back(0.001 + 0.0003 * c);
   const ChannelQuant cq = MakeChannelQuant(scales);
   const std::vector<int32_t> w_zp = RandomS32(kC, 57, -10, 10);  // asymmetric filters too
-  const tgrs_quant_s8 q{-3, 4, -128, 127};
+  const tgrs_quant_s8 q{-3, 4, -128, 127, TGRS_ROUNDING_ONNX};
   const tgrs_row_window win = tgrs_row_window_full(kIn.h, kOut.h);
   for (int asymmetric = 0; asymmetric <= 1; ++asymmetric) {
     tgrs_per_channel_quant pcq = cq.view();

@@ -21,7 +21,7 @@ struct Problem {
   std::vector<int8_t> x, w;  // NCHW, OIHW
   std::vector<int32_t> bias, filter_zp;
   ChannelQuant cq;
-  tgrs_quant_s8 quant{-5, 7, -128, 127};
+  tgrs_quant_s8 quant{-5, 7, -128, 127, TGRS_ROUNDING_ONNX};
   std::vector<int8_t> expected;  // NHWC
 };
 
@@ -134,7 +134,7 @@ TEST(FilterZeroPoint, FullyConnected) {
   const std::vector<int32_t> bias = RandomS32(n_out, 63, -9000, 9000);
   const std::vector<int32_t> zps = {-128, 127, 64, 0, -1};
   const ChannelQuant cq = MakeChannelQuant({0.001, 0.002, 0.0015, 0.0007, 0.003});
-  const tgrs_quant_s8 q{9, -4, -128, 127};
+  const tgrs_quant_s8 q{9, -4, -128, 127, TGRS_ROUNDING_ONNX};
   std::vector<int8_t> want(size_t(batch) * n_out), got(want.size());
   for (int b = 0; b < batch; ++b)
     for (int o = 0; o < n_out; ++o) {
@@ -176,7 +176,7 @@ TEST(FilterZeroPoint, TransposedConvolutionTakesSymmetricWeightsOnly) {
   std::vector<int8_t> y(4);
   const ChannelQuant cq = MakeChannelQuant({0.5});
   tgrs_per_channel_quant pcq = cq.view();
-  const tgrs_quant_s8 q{0, 0, -128, 127};
+  const tgrs_quant_s8 q{0, 0, -128, 127, TGRS_ROUNDING_ONNX};
   ASSERT_EQ(tgrs_conv_transpose2d_s8(&cp, &q, &pcq, &in_d, x.data(), &w_d, w.data(), nullptr,
                                      &out_d, y.data()),
             TGRS_KERNEL_OK);

@@ -78,7 +78,7 @@ TEST(FullyConnectedBand, Int8EqualsTheWholeKernelForAnyBoxes) {
   const std::vector<int32_t> multiplier = RandomS32(kOut, 24, 1 << 29, (1 << 30) + (1 << 29));
   const std::vector<int8_t> shift(kOut, -8);
   const std::vector<int32_t> filter_zp = {0, 3, -2, 0, 1, 0, -7};
-  const tgrs_quant_s8 q = {-3, 5, -128, 127};
+  const tgrs_quant_s8 q = {-3, 5, -128, 127, TGRS_ROUNDING_ONNX};
   for (bool asymmetric : {false, true}) {
     SCOPED_TRACE(asymmetric ? "asymmetric filter" : "symmetric filter");
     tgrs_per_channel_quant pcq{multiplier.data(), shift.data(), kOut, nullptr, 0};

@@ -49,7 +49,7 @@ TEST_P(FullyConnectedTest, S8MatchesReference) {
       want[b * c.n_out + o] =
           Requantize(acc, cq.multiplier[o], cq.shift[o], c.out_zp, c.act_min, c.act_max);
     }
-  const tgrs_quant_s8 q{c.in_zp, c.out_zp, c.act_min, c.act_max};
+  const tgrs_quant_s8 q{c.in_zp, c.out_zp, c.act_min, c.act_max, TGRS_ROUNDING_ONNX};
   const tgrs_per_channel_quant pcq = cq.view();
   std::vector<int8_t> got(want.size());
   ASSERT_EQ(tgrs_fully_connected_s8(&q, &pcq, c.batch, c.k, c.n_out, x.data(), w.data(),
@@ -84,7 +84,7 @@ TEST_P(FullyConnectedTest, S8PartsGiveTheWholeLayersBytes) {
   const FcCase& c = GetParam();
   const FcData d = MakeFcData(c, 81);
   const auto& [x, w, bias, cq] = d;
-  const tgrs_quant_s8 q{c.in_zp, c.out_zp, c.act_min, c.act_max};
+  const tgrs_quant_s8 q{c.in_zp, c.out_zp, c.act_min, c.act_max, TGRS_ROUNDING_ONNX};
   const int cuts[] = {0, c.k / 4, c.k / 2 + 1, c.k};  // three uneven parts
   for (bool asymmetric : {false, true}) {
     std::vector<int32_t> w_zp(size_t(c.n_out), 0);
@@ -135,7 +135,7 @@ TEST(FullyConnectedPart, TakesExactlyOneOfRawSumsAndAnOutput) {
   const std::vector<int8_t> x(4, 1), w(8, 1);
   const ChannelQuant cq = MakeChannelQuant({0.01, 0.01});
   const tgrs_per_channel_quant pcq = cq.view();
-  const tgrs_quant_s8 q{0, 0, -128, 127};
+  const tgrs_quant_s8 q{0, 0, -128, 127, TGRS_ROUNDING_ONNX};
   std::vector<int32_t> sums(2);
   std::vector<int8_t> y(2);
   EXPECT_EQ(tgrs_fully_connected_part_s8(&q, &pcq, 1, 4, 2, x.data(), w.data(), nullptr, nullptr,

@@ -69,7 +69,7 @@ TEST(GlobalPoolBandTest, Float32BandsGiveTheWholeTensorBits) {
 
 TEST(GlobalPoolBandTest, Int8BandsGiveTheWholeTensorBytes) {
   const std::vector<int8_t> x = RandomS8(Elements(kIn), 42);
-  const tgrs_quant_s8 q{-3, 5, -128, 127};
+  const tgrs_quant_s8 q{-3, 5, -128, 127, TGRS_ROUNDING_ONNX};
   tgrs_requant rq{};
   int shift = 0;
   ASSERT_EQ(tgrs_quantize_multiplier(0.8, &rq.multiplier, &shift), 0);
@@ -129,7 +129,7 @@ TEST(GlobalPoolBandTest, Float32OneRowBoxesGiveTheWholeTensorBits) {
 
 TEST(GlobalPoolBandTest, Int8BoxesOfAnyShapeGiveTheWholeTensorBytes) {
   const std::vector<int8_t> x = RandomS8(Elements(kIn), 44);
-  const tgrs_quant_s8 q{4, -2, -128, 127};
+  const tgrs_quant_s8 q{4, -2, -128, 127, TGRS_ROUNDING_ONNX};
   tgrs_requant rq{};
   int shift = 0;
   ASSERT_EQ(tgrs_quantize_multiplier(1.3, &rq.multiplier, &shift), 0);
@@ -175,7 +175,7 @@ TEST(GlobalPoolBandTest, BoxesOutsideTheTensorAreRejected) {
             TGRS_KERNEL_BAD_ARGUMENT);
   EXPECT_EQ(tgrs_global_pool_band_f32(0, &kIn, nullptr, band.data(), acc.data(), y.data()),
             TGRS_KERNEL_BAD_ARGUMENT);
-  const tgrs_quant_s8 bad_zp{300, 0, -128, 127};
+  const tgrs_quant_s8 bad_zp{300, 0, -128, 127, TGRS_ROUNDING_ONNX};
   const tgrs_requant rq{1 << 30, 1};
   const std::vector<int8_t> band8(band.size());
   std::vector<int32_t> acc8(acc.size());

@@ -77,7 +77,7 @@ TEST(KernelArithmeticEdges, InlineRequantizeIsTheGeneralPathBitForBit) {
         ASSERT_EQ(tgrs_mbqm_inline(acc, m, shift), tgrs_mbqm(acc, m, shift))
             << "acc " << acc << " multiplier " << m << " shift " << shift;
         const int8_t general = tgrs_requantize_s8(acc, m, shift, zp, lo, hi);
-        const tgrs_requant_ch ch = tgrs_requant_prepare(m, shift);
+        const tgrs_requant_ch ch = tgrs_requant_prepare(m, shift, TGRS_ROUNDING_ONNX);
         ASSERT_EQ(tgrs_requantize_s8_ch(acc, &ch, zp, lo, hi), general)
             << "acc " << acc << " multiplier " << m << " shift " << shift << " zp " << zp;
         ASSERT_EQ(tgrs_requantize_s8_inline(acc, m, shift, zp, lo, hi), general)

@@ -49,7 +49,7 @@ struct ConvProblem {
   std::vector<int8_t> x = RandomS8(in.size(), 701);
   std::vector<int8_t> w = RandomS8(ws.size(), 702, -127, 127);
   std::vector<int32_t> bias = RandomS32(kCout, 703, -4000, 4000);
-  tgrs_quant_s8 quant{-7, 3, -128, 127};
+  tgrs_quant_s8 quant{-7, 3, -128, 127, TGRS_ROUNDING_ONNX};
 
   ConvProblem() { g.pad_top = g.pad_left = g.pad_bottom = g.pad_right = 1; }
 
@@ -86,6 +86,54 @@ TEST(PerChannelQuantBroadcast, Conv2dOnePairEqualsRepeatedPair) {
   EXPECT_EQ(broadcast, c.Expected(p));
 }
 
+// TFLite's arithmetic (tgrs_rounding) through the convolution's paths (the box interior,
+// the padded border; the DSP dot products in the emulated build), against the long-double
+// reference of TFLite's two roundings.
+TEST(TfliteRounding, Conv2dRequantizesInTheOpsArithmetic) {
+  ConvProblem c;
+  c.quant.rounding = TGRS_ROUNDING_TFLITE;
+  const OnePair p(0.0031, ConvProblem::kCout);
+  std::vector<int8_t> tflite;
+  ASSERT_EQ(c.Run(p.repeated(), &tflite), TGRS_KERNEL_OK);
+  const std::vector<int64_t> b64(c.bias.begin(), c.bias.end());
+  const std::vector<int64_t> acc = ConvAccumulate<int8_t, int64_t>(
+      c.in, c.x, int64_t{c.quant.input_zero_point}, c.ws, c.w, b64, c.g, c.out);
+  std::vector<int8_t> want(acc.size());
+  for (size_t i = 0; i < acc.size(); ++i) {
+    want[i] = RequantizeTflite(acc[i], p.multiplier, p.shift, c.quant.output_zero_point, -128, 127);
+  }
+  EXPECT_EQ(tflite, NchwToNhwc(c.out, want));
+}
+
+// Where the two arithmetics part, on every int8 input: a 1x1 convolution by 1 scaled by
+// 1/4 (multiplier 2^30, shift -1) puts x / 4 on a tie for every x = 2 mod 4; ONNX rounds
+// those half to even, TFLite half up then half away from zero (x = 2: 0 against 1).
+TEST(TfliteRounding, TiesPartTheTwoArithmeticsInAConvolution) {
+  constexpr int kH = 16, kW = 16;
+  std::vector<int8_t> x(kH * kW);
+  for (int i = 0; i < kH * kW; ++i) x[static_cast<size_t>(i)] = static_cast<int8_t>(i - 128);
+  const int8_t w = 1;
+  const int32_t bias = 0, multiplier = 1 << 30;
+  const int8_t shift = -1;
+  const tgrs_per_channel_quant pcq{&multiplier, &shift, 1, nullptr, 0};
+  const tgrs_conv_params cp{1, 1, 1, 1, 0, 0, 0};
+  const tgrs_row_window win = tgrs_row_window_full(kH, kH);
+  const tgrs_dims d{1, kH, kW, 1}, w_d{1, 1, 1, 1};
+  for (int32_t rounding : {TGRS_ROUNDING_ONNX, TGRS_ROUNDING_TFLITE}) {
+    const tgrs_quant_s8 q{0, 0, -128, 127, rounding};
+    std::vector<int8_t> y(x.size());
+    ASSERT_EQ(tgrs_conv2d_s8(&cp, &win, &q, &pcq, &d, x.data(), &w_d, &w, &bias, &d, y.data()),
+              TGRS_KERNEL_OK);
+    for (size_t i = 0; i < x.size(); ++i) {
+      const int8_t want = rounding == TGRS_ROUNDING_TFLITE
+                              ? RequantizeTflite(x[i], multiplier, shift, 0, -128, 127)
+                              : Requantize(x[i], multiplier, shift, 0, -128, 127);
+      ASSERT_EQ(y[i], want) << "x " << int{x[i]} << " rounding " << rounding;
+    }
+    EXPECT_EQ(y[130], rounding == TGRS_ROUNDING_TFLITE ? 1 : 0);  // x = 2
+  }
+}
+
 // ---- Depthwise: 40 channels cross the kernel's 32-channel accumulator block ---------------
 
 TEST(PerChannelQuantBroadcast, DepthwiseOnePairAcrossChannelBlocks) {
@@ -97,7 +145,7 @@ TEST(PerChannelQuantBroadcast, DepthwiseOnePairAcrossChannelBlocks) {
   const std::vector<int8_t> x = RandomS8(in.size(), 711), w = RandomS8(ws.size(), 712, -127, 127);
   const std::vector<int32_t> bias = RandomS32(kC, 713, -2000, 2000);
   const OnePair p(0.0047, kC);
-  const tgrs_quant_s8 q{5, -9, -128, 127};
+  const tgrs_quant_s8 q{5, -9, -128, 127, TGRS_ROUNDING_ONNX};
   // [C, 1, KH, KW] -> [KH, KW, C] (the emitter's depthwise layout)
   std::vector<int8_t> wn(w.size());
   for (int c = 0; c < kC; ++c)
@@ -134,7 +182,7 @@ struct FcProblem {
   std::vector<int8_t> x = RandomS8(kBatch * kK, 721);
   std::vector<int8_t> w = RandomS8(kOut * kK, 722, -127, 127);
   std::vector<int32_t> bias = RandomS32(kOut, 723, -9000, 9000);
-  tgrs_quant_s8 quant{11, -4, -100, 120};
+  tgrs_quant_s8 quant{11, -4, -100, 120, TGRS_ROUNDING_ONNX};
 
   tgrs_kernel_status Run(const tgrs_per_channel_quant& pcq, std::vector<int8_t>* y) const {
     y->assign(kBatch * kOut, 0);
@@ -173,7 +221,7 @@ TEST(PerChannelQuantBroadcast, BatchNormOnePairEqualsRepeatedPair) {
   for (double o : {2.5, -7.25, 0.0, 13.75}) {
     offset.push_back(static_cast<int32_t>(std::ldexp(o, 31 - p.shift)));
   }
-  const tgrs_quant_s8 q{2, -1, -128, 127};
+  const tgrs_quant_s8 q{2, -1, -128, 127, TGRS_ROUNDING_ONNX};
   const tgrs_per_channel_quant one = p.broadcast(), rep = p.repeated();
   std::vector<int8_t> broadcast(24), repeated(24);
   ASSERT_EQ(tgrs_batch_norm_s8(&q, &one, offset.data(), &d, x.data(), broadcast.data()),
@@ -199,7 +247,7 @@ struct Kernel {
 };
 
 std::vector<Kernel> FourChannelKernels() {
-  static const tgrs_quant_s8 q{0, 0, -128, 127};
+  static const tgrs_quant_s8 q{0, 0, -128, 127, TGRS_ROUNDING_ONNX};
   static const std::vector<int8_t> x(64, 1), w(64, 1);
   static std::vector<int8_t> y(256);
   static const std::vector<int32_t> offset(4, 0);

@@ -116,7 +116,7 @@ TEST(AvgPool, SingleRoundingHalfEvenHandComputed) {
   p.dilation_h = p.dilation_w = 1;
   const tgrs_dims in{1, 2, 2, 1}, out{1, 1, 1, 1};
   const tgrs_row_window w = tgrs_row_window_full(2, 1);
-  const tgrs_quant_s8 q{0, 0, -128, 127};
+  const tgrs_quant_s8 q{0, 0, -128, 127, TGRS_ROUNDING_ONNX};
   struct Case {
     std::vector<int8_t> taps;
     tgrs_requant rq;
@@ -142,7 +142,7 @@ TEST_P(PoolTest, AvgS8MatchesReferenceAndTiles) {
   const PoolSetup s = MakeSetup(c);
   const std::vector<int8_t> x = RandomS8(s.in.size(), 71);
   const tgrs_requant rq = Rescale(c.rescale);
-  const tgrs_quant_s8 q{c.in_zp, c.out_zp, -128, 127};
+  const tgrs_quant_s8 q{c.in_zp, c.out_zp, -128, 127, TGRS_ROUNDING_ONNX};
   // Reference: acc = sum (x - zp); out = zp_out + round_half_even(acc * m * 2^(shift - 31) /
   // count), one rounding, in exact 128-bit rational arithmetic.
   std::vector<int8_t> want(s.out.size());
@@ -172,7 +172,7 @@ TEST_P(PoolTest, MaxS8MatchesReferenceAndTiles) {
   const PoolSetup s = MakeSetup(c);
   const std::vector<int8_t> x = RandomS8(s.in.size(), 72);
   const tgrs_requant rq = Rescale(c.rescale);
-  const tgrs_quant_s8 q{c.in_zp, c.out_zp, -100, 100};
+  const tgrs_quant_s8 q{c.in_zp, c.out_zp, -100, 100, TGRS_ROUNDING_ONNX};
   std::vector<int8_t> want(s.out.size());
   ForEachPoolWindow(s.in, x, c.g, s.out, [&](int64_t i, const std::vector<int8_t>& taps, int) {
     const int8_t m = *std::max_element(taps.begin(), taps.end());
@@ -274,7 +274,7 @@ TEST(GlobalPool, AvgAndMaxS8AndF32) {
   const std::vector<int8_t> xn = NchwToNhwc(in, x);
   const std::vector<float> xfn = NchwToNhwc(in, xf);
   const tgrs_dims d{n, h, w, c};
-  const tgrs_quant_s8 q{-7, 9, -128, 127};
+  const tgrs_quant_s8 q{-7, 9, -128, 127, TGRS_ROUNDING_ONNX};
   const tgrs_requant id{1 << 30, 1};  // exact identity
   std::vector<int8_t> avg(n * c), mx(n * c);
   std::vector<float> avgf(n * c), mxf(n * c);

@@ -74,7 +74,7 @@ int8_t ExactMeanS8(int64_t sum, int64_t count, int32_t m, int32_t shift, int32_t
 TEST(ReduceMean, S8EveryAxisSubsetRoundsOnce) {
   const tgrs_dims d = kReduceDims;
   const std::vector<int8_t> x = RandomS8(120, 601);
-  const tgrs_quant_s8 q{-7, 3, -128, 127};
+  const tgrs_quant_s8 q{-7, 3, -128, 127, TGRS_ROUNDING_ONNX};
   // s_in / s_out = 0.8 and 1.7 (an output scale smaller than the input's) as Q0.31.
   for (const tgrs_requant rq : {tgrs_requant{1717986918, 0}, tgrs_requant{1825361101, 1}}) {
     for (uint32_t mask = 1; mask < 16; ++mask) {
@@ -100,7 +100,7 @@ TEST(ReduceMean, S8ClampsToTheActivationRangeAndRejectsBadArguments) {
   const tgrs_dims d{1, 1, 1, 4};
   const std::vector<int8_t> x = {127, 127, 127, 127};
   const tgrs_requant rq{1073741824, 2};  // x2: the mean 127 saturates
-  tgrs_quant_s8 q{0, 0, -5, 100};
+  tgrs_quant_s8 q{0, 0, -5, 100, TGRS_ROUNDING_ONNX};
   int8_t y = 0;
   ASSERT_EQ(tgrs_reduce_mean_s8(8u, &q, &rq, &d, x.data(), &y), TGRS_KERNEL_OK);
   EXPECT_EQ(y, 100);
@@ -135,7 +135,7 @@ TEST(BatchNorm, S8RequantizesPerChannelWithSignedMultipliers) {
   for (int c = 0; c < 3; ++c) {
     offset[c] = static_cast<int32_t>(std::ldexp(offset_real[c], 31 - cq.shift[c]));
   }
-  const tgrs_quant_s8 q{-3, 4, -128, 127};
+  const tgrs_quant_s8 q{-3, 4, -128, 127, TGRS_ROUNDING_ONNX};
   const tgrs_per_channel_quant pcq = cq.view();
   std::vector<int8_t> y(36);
   ASSERT_EQ(tgrs_batch_norm_s8(&q, &pcq, offset.data(), &d, x.data(), y.data()), TGRS_KERNEL_OK);
@@ -160,7 +160,7 @@ TEST(BatchNorm, S8RoundsOnceNotPerTerm) {
   const std::vector<int8_t> shift{0, 0, 0, 0};
   const std::vector<int32_t> offset{1 << 30, 1 << 30, 1 << 30, 1 << 30};
   const tgrs_per_channel_quant pcq{multiplier.data(), shift.data(), 4, nullptr, 0};
-  const tgrs_quant_s8 q{0, 0, -128, 127};
+  const tgrs_quant_s8 q{0, 0, -128, 127, TGRS_ROUNDING_ONNX};
   const std::vector<int8_t> x{0, 1, 2, 3};
   std::vector<int8_t> y(4);
   ASSERT_EQ(tgrs_batch_norm_s8(&q, &pcq, offset.data(), &d, x.data(), y.data()), TGRS_KERNEL_OK);

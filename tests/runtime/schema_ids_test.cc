@@ -18,6 +18,7 @@
 #include "../../runtime/src/fb_read.h"
 #include "format/tgrs_generated.h"
 #include "support/test_env.h"
+#include "tgrs_kernels.h"
 
 namespace {
 
@@ -90,6 +91,7 @@ TGRS_SAME_FIELD(FB_OP_LUT, Op, LUT);
 TGRS_SAME_FIELD(FB_OP_CHANNEL_SCALE, Op, CHANNEL_SCALE);
 TGRS_SAME_FIELD(FB_OP_CHANNEL_SHIFT, Op, CHANNEL_SHIFT);
 TGRS_SAME_FIELD(FB_OP_CHANNEL_OFFSET, Op, CHANNEL_OFFSET);
+TGRS_SAME_FIELD(FB_OP_ROUNDING, Op, ROUNDING);
 TGRS_SAME_FIELD(FB_BUFFER_KIND, Buffer, KIND);
 TGRS_SAME_FIELD(FB_BUFFER_TENSOR, Buffer, TENSOR);
 TGRS_SAME_FIELD(FB_BUFFER_OP, Buffer, OP);
@@ -153,6 +155,11 @@ TGRS_SAME_FIELD(FB_INTEGRITY_TABLES_CRC, Integrity, TABLES_CRC);
 TGRS_SAME_FIELD(FB_INTEGRITY_WEIGHT_CRCS, Integrity, WEIGHT_CRCS);
 TGRS_SAME_FIELD(FB_INTEGRITY_BLOCK_CRCS, Integrity, BLOCK_CRCS);
 
+// The runtime's tgrs_rounding (tgrs_kernels.h) is the schema's Rounding, value for value.
+static_assert(TGRS_ROUNDING_ONNX == static_cast<int>(fb::Rounding::ONNX) &&
+                  TGRS_ROUNDING_TFLITE == static_cast<int>(fb::Rounding::TFLITE) &&
+                  fb::Rounding::MAX == fb::Rounding::TFLITE,
+              "tgrs_rounding and format/tgrs.fbs Rounding differ");
 static_assert(FB_HOME_BYTES == sizeof(fb::Home) && FB_HOME_ALIGN == alignof(fb::Home),
               "Home's wire layout differs from flatc's");
 static_assert(FB_TILE_REGION_BYTES == sizeof(fb::TileRegion),
@@ -191,7 +198,7 @@ TEST(SchemaIds, EveryFieldOfEveryTableHasAReaderId) {
       {"Weight", FB_WEIGHT_BLOCK + 1},
       {"WeightBlock", FB_BLOCK_RAW_SIZE + 1},
       {"OpAttrs", FB_ATTRS_STARTS + 1},
-      {"Op", FB_OP_CHANNEL_OFFSET + 1},
+      {"Op", FB_OP_ROUNDING + 1},
       {"Buffer", FB_BUFFER_HOME + 1},
       {"TilePlan", FB_TILE_CHANNELS + 1},
       {"Stage", FB_STAGE_FAST_RESERVED_BYTES + 1},

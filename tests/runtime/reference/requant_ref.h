@@ -44,6 +44,26 @@ inline int8_t Requantize(int64_t acc, int32_t m, int shift, int32_t zp, int32_t 
   return static_cast<int8_t>(v);
 }
 
+// TFLite's requantization (tgrs_rounding TGRS_ROUNDING_TFLITE), in long double from its
+// definition: x * 2^max(shift, 0), then the high product floor(a m / 2^31 + 1/2), then a
+// division by 2^max(-shift, 0) rounded half away from zero. For the accumulators and
+// multipliers of a kernel test (|x| < 2^31, shift <= 0 here), every step is exact.
+inline int8_t RequantizeTflite(int64_t acc, int32_t m, int shift, int32_t zp, int32_t lo,
+                               int32_t hi) {
+  if (acc > std::numeric_limits<int32_t>::max() || acc < std::numeric_limits<int32_t>::min() ||
+      shift > 0) {
+    std::abort();
+  }
+  const long double high = std::floor(
+      std::ldexp(static_cast<long double>(acc) * static_cast<long double>(m), -31) + 0.5L);
+  const long double q = std::ldexp(high, shift);
+  const long double rounded = q < 0 ? -std::floor(-q + 0.5L) : std::floor(q + 0.5L);
+  int64_t v = static_cast<int64_t>(rounded) + zp;
+  if (v < lo) v = lo;
+  if (v > hi) v = hi;
+  return static_cast<int8_t>(v);
+}
+
 // ONNX QuantizeLinear: saturate(round_half_even(x / scale) + zp), computed in double.
 inline int8_t QuantizeLinear(float x, float scale, int32_t zp) {
   const double v = static_cast<double>(x / scale);  // float division, as ONNX (float math)
