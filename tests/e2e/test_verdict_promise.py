@@ -16,9 +16,10 @@ A budget analyze accepts and compile refuses, or the reverse, is a failure, neve
 2% below the smallest budget the two must agree as well.
 
 The models: every shared ONNX model, float and int8 (tests/models/make_qdq_models.py), the
-five int8 models tf2onnx converted from TFLite and the five .tflite files themselves
-(through the TFLite front end, in TFLite's arithmetic: their untiled plan is held to
-TFLM's bytes by test_tflite.py, not to onnxruntime's here), and the architecture zoo exported from
+five int8 models tf2onnx converted from TFLite, the five .tflite files themselves and
+seven Keras architectures converted by TensorFlow (tests/models/tflite; through the TFLite
+front end, in TFLite's arithmetic: their untiled plan is held to TFLM's bytes by
+test_tflite.py, not to onnxruntime's here), and the architecture zoo exported from
 torchvision (tests/models/arch_zoo: squeeze-excite, upsampling heads, channel split and
 shuffle, dense and inception blocks), float and int8, materialized by the build with
 random weights. Two ctest entries run it, one per model family (-k shared, -k zoo), so they
@@ -83,6 +84,9 @@ def shared_models():
         models.append(Model("shared", path.stem, "tflite", path))
         models.append(Model("shared", path.stem, "tflite-file",
                             MODELS_DIR / "tflite" / f"{path.stem}.tflite"))
+    # Keras architectures converted by TensorFlow (tests/models/tflite, make_tflite_models.py)
+    for path in sorted((SOURCE_DIR / "tests" / "models" / "tflite").glob("*.tflite")):
+        models.append(Model("shared", path.stem, "tflite-file", path))
     return models
 
 
@@ -208,7 +212,9 @@ def test_verdict_is_a_promise(model):
     record(f"promise {model.key}", budget=f"{smallest}B")
 
     if model.variant == "tflite-file":  # no onnxruntime for a .tflite: TFLM's input
-        x_path = MODELS_DIR / "tflite" / "tflm" / f"{model.name}.input.npy"
+        x_path = (model.path.parent / f"{model.name}.input.npy"
+                  if model.name.startswith("keras_") else
+                  MODELS_DIR / "tflite" / "tflm" / f"{model.name}.input.npy")
     else:
         x_path, ref = reference(model)
     untiled, stats = run_plan(plans[UNTILED], x_path, "untiled")
