@@ -12,18 +12,7 @@
 #include "tflite/op_import.h"
 
 namespace tigris::tflite_import {
-namespace {
-
-std::string ShapeText(const std::vector<int64_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
-// The IR layout of a TFLite constant of this rank.
-std::vector<int64_t> IrLayout(size_t rank) { return IrFromTflPerm(rank); }
-
-}  // namespace
+namespace {}  // namespace
 
 std::string BuiltinName(fb::BuiltinOperator code) {
   const char* name = fb::EnumNameBuiltinOperator(code);
@@ -91,7 +80,7 @@ std::vector<int64_t> ModelImporter::TflShape(int index) const {
   }
   if (!ir::WithinTensorLimits(shape)) {
     throw Error(Status::kInvalidModel, TensorLabel(index) + " of model '" + graph_.name +
-                                           "' has shape " + ShapeText(shape) +
+                                           "' has shape " + ir::ShapeToString(shape) +
                                            ", over the 2^32 elements a tensor may hold");
   }
   return shape;
@@ -196,11 +185,23 @@ ir::QuantParams ModelImporter::QuantOf(int index) const {
       throw Error(Status::kInvalidModel, who + " has " + std::to_string(p.scales.size()) +
                                              " scales along quantized_dimension " +
                                              std::to_string(axis) + " of shape " +
-                                             ShapeText(shape));
+                                             ir::ShapeToString(shape));
     }
     p.axis = axis;
   }
   return p;
+}
+
+ir::QuantParams ModelImporter::QuantInLayout(int index, const std::vector<int64_t>& perm,
+                                             size_t lead) const {
+  ir::QuantParams q = QuantOf(index);
+  if (q.axis < 0) return q;
+  // The file's axis, counted after `lead` leading 1s, is the IR axis perm places it at.
+  const int64_t file_axis = q.axis + static_cast<int64_t>(lead);
+  for (size_t i = 0; i < perm.size(); ++i) {
+    if (perm[i] == file_axis) q.axis = static_cast<int32_t>(i);
+  }
+  return q;
 }
 
 std::vector<uint8_t> ModelImporter::ConstantBytes(int index) const {
@@ -230,7 +231,7 @@ ir::TensorId ModelImporter::NewTensor(const std::string& base) {
 }
 
 ir::TensorId ModelImporter::MakeConstant(int index, const std::vector<int64_t>& perm,
-                                         const std::string& context, ir::QuantParams* quant) {
+                                         const std::string& context) {
   const fb::Tensor& t = Tensor(index);
   if (t.sparsity()) {
     throw Error(Status::kUnsupportedDType,
@@ -244,25 +245,12 @@ ir::TensorId ModelImporter::MakeConstant(int index, const std::vector<int64_t>& 
   if (static_cast<int64_t>(data.size()) != count * static_cast<int64_t>(ir::DTypeSize(dtype))) {
     throw Error(Status::kInvalidModel,
                 TensorLabel(index) + " of model '" + graph_.name + "' holds " +
-                    std::to_string(data.size()) + " bytes; its shape " + ShapeText(shape) +
+                    std::to_string(data.size()) + " bytes; its shape " + ir::ShapeToString(shape) +
                     " needs " + std::to_string(count * static_cast<int64_t>(ir::DTypeSize(dtype))));
   }
   const std::string name = t.name() ? t.name()->str() : "const_" + std::to_string(index);
   const ir::TensorId id = graph_.AddConstant(name, dtype, PermuteShape(shape, perm),
                                              PermuteBytes(data, shape, perm, ir::DTypeSize(dtype)));
-  if (quant == nullptr) return id;
-  *quant = ir::QuantParams{};
-  if (IsQuantized(index)) {
-    // The parameters go to the DequantizeLinear the caller adds, never onto the IR tensor:
-    // in the IR, quantization parameters on a tensor mean qdq-fold has run.
-    *quant = QuantOf(index);
-    for (size_t i = 0; quant->axis >= 0 && i < perm.size(); ++i) {
-      if (perm[i] == quant->axis) {
-        quant->axis = static_cast<int32_t>(i);
-        break;
-      }
-    }
-  }
   return id;
 }
 
@@ -273,15 +261,11 @@ ir::TensorId ModelImporter::Dequantize(ir::TensorId stored, const ir::QuantParam
   const bool per_channel = q.per_channel();
   const ir::Shape param_shape =
       per_channel ? ir::Shape{static_cast<int64_t>(q.scales.size())} : ir::Shape{};
-  std::vector<uint8_t> zp_bytes;
-  for (int32_t z : q.zero_points) {
-    if (zp_dtype == ir::DType::kInt32) {
-      const std::vector<uint8_t> b = ir::ElementBytes(std::vector<int32_t>{z});
-      zp_bytes.insert(zp_bytes.end(), b.begin(), b.end());
-    } else {
-      zp_bytes.push_back(static_cast<uint8_t>(z));
-    }
-  }
+  // int32 for a bias, else one byte each (QuantOf held them to their type's range).
+  std::vector<uint8_t> zp_bytes =
+      zp_dtype == ir::DType::kInt32
+          ? ir::ElementBytes(q.zero_points)
+          : std::vector<uint8_t>(q.zero_points.begin(), q.zero_points.end());
   const ir::TensorId scale = graph_.AddConstant(name + "_scale", ir::DType::kFloat32, param_shape,
                                                 ir::ElementBytes(q.scales));
   const ir::TensorId zero =
@@ -328,16 +312,13 @@ ir::TensorId ModelImporter::Real(int index) {
                       "or a graph input");
     }
     stored_[index] =
-        MakeConstant(index, IrLayout(Rank(index)), " of model '" + graph_.name + "'", nullptr);
+        MakeConstant(index, IrFromTflPerm(Rank(index)), " of model '" + graph_.name + "'");
   }
   if (!IsQuantized(index)) {
     real_[index] = stored_[index];
   } else {
-    // A rank-4 tensor is held permuted; a per-channel axis moves with it.
-    ir::QuantParams q = QuantOf(index);
-    if (q.axis >= 0) q.axis = static_cast<int32_t>(IrAxis(q.axis, Rank(index)));
-    real_[index] =
-        Dequantize(stored_[index], q, DTypeOf(index, ""), graph_.tensor(stored_[index]).name);
+    real_[index] = Dequantize(stored_[index], QuantInLayout(index, IrFromTflPerm(Rank(index))),
+                              DTypeOf(index, ""), graph_.tensor(stored_[index]).name);
   }
   return real_[index];
 }
@@ -351,14 +332,14 @@ ir::TensorId ModelImporter::Weights(const OpSite& site, int index,
   }
   if (TflShape(index).size() != perm.size()) {
     Refuse(site, Status::kInvalidModel,
-           "its weights " + TensorLabel(index) + " have shape " + ShapeText(TflShape(index)) +
-               "; expected rank " + std::to_string(perm.size()));
+           "its weights " + TensorLabel(index) + " have shape " +
+               ir::ShapeToString(TflShape(index)) + "; expected rank " +
+               std::to_string(perm.size()));
   }
-  ir::QuantParams q;
-  const ir::TensorId id = MakeConstant(index, perm, " (weights of " + Where(site) + ")", &q);
-  if (q.scales.empty()) return id;
+  const ir::TensorId id = MakeConstant(index, perm, " (weights of " + Where(site) + ")");
+  if (!IsQuantized(index)) return id;
   const ir::Tensor& t = graph_.tensor(id);
-  return Dequantize(id, q, t.dtype, t.name);
+  return Dequantize(id, QuantInLayout(index, perm), t.dtype, t.name);
 }
 
 ir::TensorId ModelImporter::Restore(int index, ir::TensorId real, const std::string& suffix) {
@@ -377,23 +358,19 @@ ir::TensorId ModelImporter::RealOfRank(const OpSite& site, int index, size_t ran
   if (IsConstant(index)) {
     // A constant operand (a per-channel bias or scale): its bytes reshaped and permuted
     // here, so that it stays a plain constant for qdq-fold.
-    ir::QuantParams q;
     const ir::TensorId id =
-        MakeConstant(index, IrLayout(Rank(index)), " (operand of " + Where(site) + ")", &q);
+        MakeConstant(index, IrFromTflPerm(Rank(index)), " (operand of " + Where(site) + ")");
     ir::Tensor& t = graph_.tensor(id);
-    const std::vector<int64_t> perm = IrLayout(rank);
+    const std::vector<int64_t> perm = IrFromTflPerm(rank);
     t.data = PermuteBytes(t.data, shape, perm, ir::DTypeSize(t.dtype));
     t.shape = PermuteShape(shape, perm);
-    if (q.scales.empty()) return id;
-    if (q.axis >= 0) {
-      q.axis = static_cast<int32_t>(IrAxis(q.axis + static_cast<int64_t>(lead), rank));
-    }
-    return Dequantize(id, q, t.dtype, t.name);
+    if (!IsQuantized(index)) return id;
+    return Dequantize(id, QuantInLayout(index, perm, lead), t.dtype, t.name);
   }
   ir::TensorId x = AddOp(site, ir::OpType::kReshape,
                          {Real(index), Int64Constant(site.name + "_rank4", shape)}, {}, "_rank4");
   x = Restore(index, x, "_q");
-  return Restore(index, Transpose(site, x, IrLayout(rank), "_to_nchw"), "_q");
+  return Restore(index, Transpose(site, x, IrFromTflPerm(rank), "_to_nchw"), "_q");
 }
 
 std::vector<int64_t> ModelImporter::ConstantInts(const OpSite& site, int index) const {
@@ -404,22 +381,11 @@ std::vector<int64_t> ModelImporter::ConstantInts(const OpSite& site, int index) 
                " must be a constant int32 or int64 tensor (shapes, axes and paddings are "
                "fixed at compile time)");
   }
-  const std::vector<uint8_t> data = ConstantBytes(index);
-  std::vector<int64_t> out;
-  if (type == fb::TensorType::INT32) {
-    for (size_t i = 0; i + 4 <= data.size(); i += 4) {
-      int32_t v;
-      std::memcpy(&v, &data[i], 4);
-      out.push_back(v);
-    }
-  } else {
-    for (size_t i = 0; i + 8 <= data.size(); i += 8) {
-      int64_t v;
-      std::memcpy(&v, &data[i], 8);
-      out.push_back(v);
-    }
-  }
-  return out;
+  ir::Tensor t;
+  t.dtype = type == fb::TensorType::INT32 ? ir::DType::kInt32 : ir::DType::kInt64;
+  t.is_constant = true;
+  t.data = ConstantBytes(index);
+  return ir::ConstantAsInt64s(t);
 }
 
 // ---- Ops -------------------------------------------------------------------------------
@@ -705,7 +671,7 @@ void ModelImporter::CheckShapes() {
     if (stored_[i] == ir::kNoTensor) continue;
     const std::vector<int64_t> shape = TflShape(static_cast<int>(i));
     const ir::Tensor& t = graph_.tensor(stored_[i]);
-    if (!t.is_constant) declared.shapes[t.name] = PermuteShape(shape, IrLayout(shape.size()));
+    if (!t.is_constant) declared.shapes[t.name] = PermuteShape(shape, IrFromTflPerm(shape.size()));
   }
   onnx_import::ResolveShapes(graph_, {&declared});
 }

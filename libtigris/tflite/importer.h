@@ -116,10 +116,13 @@ class ModelImporter {
   ir::DType DTypeOf(int index, const std::string& context) const;
   ir::QuantParams QuantOf(int index) const;
   std::vector<uint8_t> ConstantBytes(int index) const;
-  // The constant tensor `index` with its axes reordered by `perm`; *quant (if not null)
-  // receives its quantization with the axis moved along (no scales: not quantized).
-  ir::TensorId MakeConstant(int index, const std::vector<int64_t>& perm, const std::string& context,
-                            ir::QuantParams* quant);
+  // The constant tensor `index` with its axes reordered by `perm` (IR axis i is file axis
+  // perm[i]).
+  ir::TensorId MakeConstant(int index, const std::vector<int64_t>& perm,
+                            const std::string& context);
+  // QuantOf with a per-channel axis moved as `perm` moves the axes of the tensor taken with
+  // `lead` leading 1s (a lower-rank operand broadcast to rank perm.size()).
+  ir::QuantParams QuantInLayout(int index, const std::vector<int64_t>& perm, size_t lead = 0) const;
   ir::TensorId Dequantize(ir::TensorId stored, const ir::QuantParams& q, ir::DType dtype,
                           std::string name);
   ir::TensorId Quantize(ir::TensorId real, const ir::QuantParams& q, ir::DType dtype,

@@ -9,6 +9,12 @@ namespace {
 
 using Act = fb::ActivationFunctionType;
 
+// The fused activation of an op whose options table may be absent (none then).
+template <typename Options>
+Act ActivationOf(const Options* options) {
+  return options ? options->fused_activation_function() : Act::NONE;
+}
+
 // ADD, SUB, MUL: ONNX broadcasting aligns trailing axes as TFLite does; a lower-rank
 // operand of a rank-4 op is first given the leading 1s (RealOfRank).
 void ImportBinary(ModelImporter& m, const OpSite& site, ir::OpType type, Act activation) {
@@ -53,21 +59,15 @@ void ImportOperator(ModelImporter& m, const OpSite& site) {
     case Op::AVERAGE_POOL_2D:
     case Op::MAX_POOL_2D:
       return ImportPool2D(m, site);
-    case Op::ADD: {
-      const auto* o = op.builtin_options_as_AddOptions();
+    case Op::ADD:
       return ImportBinary(m, site, ir::OpType::kAdd,
-                          o ? o->fused_activation_function() : Act::NONE);
-    }
-    case Op::SUB: {
-      const auto* o = op.builtin_options_as_SubOptions();
+                          ActivationOf(op.builtin_options_as_AddOptions()));
+    case Op::SUB:
       return ImportBinary(m, site, ir::OpType::kSub,
-                          o ? o->fused_activation_function() : Act::NONE);
-    }
-    case Op::MUL: {
-      const auto* o = op.builtin_options_as_MulOptions();
+                          ActivationOf(op.builtin_options_as_SubOptions()));
+    case Op::MUL:
       return ImportBinary(m, site, ir::OpType::kMul,
-                          o ? o->fused_activation_function() : Act::NONE);
-    }
+                          ActivationOf(op.builtin_options_as_MulOptions()));
     case Op::RELU:
       return m.Define(site, m.Output(site, 0), m.Real(m.Input(site, 0)), Act::RELU);
     case Op::RELU6:
@@ -91,11 +91,9 @@ void ImportOperator(ModelImporter& m, const OpSite& site) {
       return ImportBinary(m, site, ir::OpType::kMax, Act::NONE);
     case Op::MINIMUM:
       return ImportBinary(m, site, ir::OpType::kMin, Act::NONE);
-    case Op::DIV: {
-      const auto* o = op.builtin_options_as_DivOptions();
+    case Op::DIV:
       return ImportBinary(m, site, ir::OpType::kDiv,
-                          o ? o->fused_activation_function() : Act::NONE);
-    }
+                          ActivationOf(op.builtin_options_as_DivOptions()));
     case Op::POW:
       return ImportBinary(m, site, ir::OpType::kPow, Act::NONE);
     case Op::PRELU:  // alpha broadcasts onto the input as a binary operand does
