@@ -5,53 +5,13 @@ seeds need no TensorFlow. Together they use every builtin op the front end reads
 
 Usage: python fuzz/make_tflite_seeds.py OUT_DIR [FLATC]
 """
-import json
 import pathlib
 import struct
-import subprocess
 import sys
-import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-SCHEMA = ROOT / "format" / "tflite.fbs"
-
-
-class Model:
-    def __init__(self):
-        self.tensors, self.buffers, self.ops, self.codes = [], [{}], [], []
-
-    def tensor(self, name, shape, type_="FLOAT32", data=None, quant=None):
-        t = {"name": name, "shape": shape, "type": type_}
-        if data is not None:
-            t["buffer"] = len(self.buffers)
-            self.buffers.append({"data": list(data)})
-        if quant is not None:
-            scales, zero_points, axis = quant
-            t["quantization"] = {"scale": scales, "zero_point": zero_points,
-                                 "quantized_dimension": axis}
-        self.tensors.append(t)
-        return len(self.tensors) - 1
-
-    def int32(self, name, values, shape=None):
-        data = struct.pack(f"<{len(values)}i", *values)
-        return self.tensor(name, [len(values)] if shape is None else shape, "INT32", data)
-
-    def op(self, code, inputs, outputs, options_type=None, **options):
-        if code not in self.codes:
-            self.codes.append(code)
-        op = {"opcode_index": self.codes.index(code), "inputs": inputs, "outputs": outputs}
-        if options_type:
-            op["builtin_options_type"] = options_type
-            op["builtin_options"] = options
-        self.ops.append(op)
-
-    def json(self, inputs, outputs):
-        return {"version": 3,
-                "operator_codes": [{"deprecated_builtin_code": 0, "builtin_code": c}
-                                   for c in self.codes],
-                "subgraphs": [{"tensors": self.tensors, "inputs": inputs, "outputs": outputs,
-                               "operators": self.ops, "name": "main"}],
-                "description": "fuzz seed", "buffers": self.buffers}
+sys.path.insert(0, str(ROOT / "tests" / "models"))
+from tflite_json import Model, compile_tflite  # noqa: E402  (tests/models/tflite_json.py)
 
 
 def ramp(n, lo=-20, hi=20):
@@ -86,7 +46,7 @@ def int8_cnn():
     m.op("RESHAPE", [h3, m.int32("shape", [1, 3])], [h4])
     m.op("FULLY_CONNECTED", [h4, w3, b3], [h5], "FullyConnectedOptions")
     m.op("SOFTMAX", [h5], [y], "SoftmaxOptions", beta=1.0)
-    return m.json([x], [y])
+    return m.json([x], [y], "fuzz seed")
 
 
 def float_layout_ops():
@@ -125,21 +85,15 @@ def float_layout_ops():
     m.op("HARD_SWISH", [p1], [p2])
     m.op("LEAKY_RELU", [p2], [p3], "LeakyReluOptions", alpha=0.1)
     m.op("TANH", [p3], [z])
-    return m.json([x], [y, z])
+    return m.json([x], [y, z], "fuzz seed")
 
 
 def main():
     out = pathlib.Path(sys.argv[1])
     flatc = sys.argv[2] if len(sys.argv) > 2 else "flatc"
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, model in (("int8_cnn", int8_cnn()), ("float_layout_ops", float_layout_ops())):
-            source = pathlib.Path(tmp) / f"{name}.json"
-            source.write_text(json.dumps(model))
-            subprocess.run([flatc, "-b", "-o", tmp, str(SCHEMA), str(source)], check=True)
-            # flatc names the binary after the schema's file_extension.
-            binary = pathlib.Path(tmp) / f"{name}.tflite"
-            (out / binary.name).write_bytes(binary.read_bytes())
+    for name, model in (("int8_cnn", int8_cnn()), ("float_layout_ops", float_layout_ops())):
+        (out / f"{name}.tflite").write_bytes(compile_tflite(model, flatc))
 
 
 if __name__ == "__main__":

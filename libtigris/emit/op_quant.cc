@@ -9,6 +9,7 @@
 #include "emit/lut.h"
 #include "emit/op_record.h"
 #include "emit/requantize.h"
+#include "emit/tflite_quant.h"
 #include "util/error.h"
 
 namespace tigris::emit {
@@ -92,6 +93,10 @@ void Int8Params(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
       Int8ActivationRange(op.fused_activation, static_cast<float>(out.scale), out.zero_point);
   r.act_min = range.min;
   r.act_max = range.max;
+  // A .tflite's ops that TFLite computes with algorithms of their own (tflite_quant.h).
+  if (g.arithmetic == ir::Graph::Arithmetic::kTflite && TfliteInt8Params(g, op, in, out, r)) {
+    return;
+  }
   switch (op.type) {
     case OpType::kConv:
     case OpType::kDepthwiseConv:

@@ -141,6 +141,9 @@ class Writer {
     }
     out.pinned_arena_bytes = r_.pinned_peak_bytes;
     if (out.pinned_arena_bytes > 0) schema_version_ = kSchemaVersionPinned;
+    for (const OpRecord& op : records_) {
+      if (op.rounding == tgrs::Rounding::TFLITE) schema_version_ = kSchemaVersionTflite;
+    }
 
     const auto generator = b_.CreateString(GeneratorString());
     const auto name = b_.CreateString(g_.name);

@@ -23,6 +23,7 @@ inline constexpr uint32_t kSchemaVersion = 1;
 inline constexpr uint32_t kSchemaVersion2DTiles = 2;
 inline constexpr uint32_t kSchemaVersionState = 3;   // Plan.state, staged constants
 inline constexpr uint32_t kSchemaVersionPinned = 4;  // homes in the PINNED arena
+inline constexpr uint32_t kSchemaVersionTflite = 5;  // ops in TFLite's arithmetic
 
 // A persistent state pair (`tigris compile --state IN=OUT`, format/tgrs.fbs StateSlot):
 // graph input `input` reads what graph output `output` held after the previous invoke.

@@ -76,7 +76,11 @@ void ReduceMeanToGap(ir::Graph& graph) {
 
     const ir::TensorId x = op.input(0);
     const ir::TensorId y = op.outputs.at(0);
-    if (rank == 4 && axes == std::vector<int64_t>{2, 3}) {
+    // Not in TFLite's arithmetic: TFLite's MEAN requantizes the sum once with 1/count folded
+    // into the multiplier, its average pool divides and rounds; the GlobalAveragePool kernel
+    // computes the average pool's (docs/tflite.md).
+    if (rank == 4 && axes == std::vector<int64_t>{2, 3} &&
+        graph.arithmetic != ir::Graph::Arithmetic::kTflite) {
       if (keepdims) {
         op.type = ir::OpType::kGlobalAveragePool;
         op.inputs = {x};

@@ -103,6 +103,10 @@ void ImportOperator(ModelImporter& m, const OpSite& site) {
       return m.Define(site, m.Output(site, 0), m.AddOp(site, ir::OpType::kMul, {x, x}));
     }
     case Op::RSQRT: {
+      if (m.IsQuantized(m.Input(site, 0))) {  // TFLM's is a fixed-point Newton iteration
+        m.Refuse(site, Status::kUnsupportedOp,
+                 "int8 RSQRT (TFLite's fixed-point inverse square root) is not supported");
+      }
       const ir::TensorId root = m.AddOp(site, ir::OpType::kSqrt, {m.Real(m.Input(site, 0))});
       return m.Define(site, m.Output(site, 0),
                       m.AddOp(site, ir::OpType::kReciprocal, {root}, {}, "_reciprocal"));

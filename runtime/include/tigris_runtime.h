@@ -43,7 +43,7 @@ extern "C" {
 
 /* The newest plan schema this reader understands (format/tgrs.fbs, revision history).
  * Plans with schema_version <= this are accepted; newer ones are rejected. */
-#define TGRS_SCHEMA_VERSION 4u
+#define TGRS_SCHEMA_VERSION 5u
 
 /* Required alignment of the plan buffer's base address, in bytes. */
 #define TGRS_PLAN_ALIGNMENT 16u

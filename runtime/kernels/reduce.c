@@ -1,6 +1,7 @@
 /* ONNX's reductions (Reduce{Sum,Mean,Max,Min,Prod,L1,L2,SumSquare,LogSumExp,LogSum}) over any
  * subset of the NHWC dims, float32; int8 for Sum, Mean, Max and Min. The executor runs an
- * int8 mean over H, W as tgrs_global_avg_pool_s8 (pooling.c), which rounds the same way.
+ * int8 mean over H, W as tgrs_global_avg_pool_s8 (pooling.c), which rounds the same way, but
+ * for TFLite's MEAN (one TFLite requantization with 1/count folded in, tgrs_reduce_s8).
  * ArgMax / ArgMin along one dim, float32 and int8, writing int64 indices. */
 #include <math.h>
 
@@ -103,6 +104,8 @@ tgrs_kernel_status tgrs_reduce_s8(tgrs_reduce_kind kind, uint32_t axes_mask,
                                   const tgrs_dims* input_dims, const int8_t* input,
                                   int8_t* output) {
   const int extreme = kind == TGRS_REDUCE_MAX || kind == TGRS_REDUCE_MIN;
+  const int tflite =
+      TGRS_WITH_TFLITE_ROUNDING && quant != NULL && quant->rounding == TGRS_ROUNDING_TFLITE;
   int32_t dim[4], span[4], i, o0, o1, o2, o3, r0, r1, r2, r3;
   size_t stride[4], count = 1;
   if (!tgrs_dims_valid(input_dims) || (axes_mask & ~0xFu) != 0 || !tgrs_quant_s8_valid(quant) ||
@@ -149,9 +152,16 @@ tgrs_kernel_status tgrs_reduce_s8(tgrs_reduce_kind kind, uint32_t axes_mask,
               }
             }
           }
-          v = (int64_t)quant->output_zero_point +
-              tgrs_average_requant(acc, rq->multiplier, rq->shift,
-                                   kind == TGRS_REDUCE_MEAN ? (int32_t)count : 1);
+          if (tflite && !extreme) {
+            /* TFLite's QuantizedMeanOrSum: one TFLite requantization of the sum, a MEAN's
+             * 1/count folded into the multiplier by the compiler (emit/tflite_quant.cc) */
+            v = (int64_t)quant->output_zero_point +
+                tgrs_mbqm_tflite(acc, rq->multiplier, rq->shift);
+          } else {
+            v = (int64_t)quant->output_zero_point +
+                tgrs_average_requant(acc, rq->multiplier, rq->shift,
+                                     kind == TGRS_REDUCE_MEAN ? (int32_t)count : 1);
+          }
           if (v < quant->act_min) v = quant->act_min;
           if (v > quant->act_max) v = quant->act_max;
           *output++ = (int8_t)v;

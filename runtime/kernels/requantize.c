@@ -4,6 +4,8 @@
  */
 #include "requantize.h"
 
+#include "fixed_point.h" /* TFLite's rounding doubling high multiply and rounding shift */
+
 int32_t tgrs_round_shift_s64(int64_t value, int right) {
   const int64_t floor_q = value >> right;                            /* floor division by 2^right */
   const int64_t remainder = value - floor_q * ((int64_t)1 << right); /* in [0, 2^right) */
@@ -111,33 +113,6 @@ int32_t tgrs_average_requant(int32_t acc, int32_t multiplier, int32_t shift, int
 }
 
 /* ---- TFLite's arithmetic --------------------------------------------------------------- */
-
-/* (a * b + nudge) / 2^31 truncated toward zero, by shifts (no 64-bit division). */
-static int32_t srdhm(int32_t a, int32_t b) {
-  int64_t v;
-  if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
-  v = (int64_t)a * (int64_t)b;
-  v += v >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30));
-  /* |v| < 2^62: the quotient fits int32 */
-  return (int32_t)(v >= 0 ? v >> 31 : -((-v) >> 31));
-}
-
-/* v / 2^e rounded half away from zero, e in [0, 31]. */
-static int32_t rdbpot(int32_t v, int32_t e) {
-  const int64_t mask = ((int64_t)1 << e) - 1;
-  const int64_t remainder = (int64_t)v & mask;
-  const int64_t threshold = (mask >> 1) + (v < 0 ? 1 : 0);
-  return (int32_t)(((int64_t)v >> e) + (remainder > threshold ? 1 : 0));
-}
-
-int32_t tgrs_mbqm_tflite(int32_t x, int32_t multiplier, int32_t shift) {
-  const int32_t left = shift > 0 ? (shift > 31 ? 31 : shift) : 0;
-  const int32_t right = shift < 0 ? (shift < -31 ? 31 : -shift) : 0;
-  int64_t shifted = (int64_t)x * ((int64_t)1 << left);
-  if (shifted > INT32_MAX) shifted = INT32_MAX;
-  if (shifted < INT32_MIN) shifted = INT32_MIN;
-  return rdbpot(srdhm((int32_t)shifted, multiplier), right);
-}
 
 int8_t tgrs_requantize_s8_tflite(int32_t acc, int32_t multiplier, int32_t shift, int32_t zero_point,
                                  int32_t act_min, int32_t act_max) {

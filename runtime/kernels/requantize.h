@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 
+#include "fixed_point.h"    /* tgrs_mbqm_tflite */
 #include "kernel_util.h"    /* TGRS_ALWAYS_INLINE */
 #include "tgrs_kernels.h"   /* tgrs_rounding */
 #include "tgrs_op_select.h" /* TGRS_WITH_TFLITE_ROUNDING: 0 compiles TFLite's forms out */
@@ -50,20 +51,8 @@ int8_t tgrs_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift, int32_
                           int32_t act_min, int32_t act_max);
 
 /* ---- TFLite's arithmetic (tgrs_rounding TGRS_ROUNDING_TFLITE) ----------------------
- * TensorFlow Lite's MultiplyByQuantizedMultiplier (tensorflow/lite/kernels/internal/
- * common.h, the default build without TFLITE_SINGLE_ROUNDING, as TFLM and CMSIS-NN run
- * it): x is shifted left by max(shift, 0), then
- *   SaturatingRoundingDoublingHighMul(a, m) = (a * m + (a * m >= 0 ? 2^30 : 1 - 2^30)) / 2^31,
- *     divided truncating toward zero (INT32_MIN * INT32_MIN saturates to INT32_MAX);
- *   RoundingDivideByPOT(v, e) = (v >> e) + 1 when the remainder v & (2^e - 1) exceeds
- *     (2^e - 1) / 2, or that plus one for a negative v: half away from zero,
- * with e = max(-shift, 0). Two roundings where ONNX has one: they differ when the first
- * moves the value across a half of the second (docs/tflite.md measured it on a layer
- * whose scale left two bits to round: 6 of 128 outputs). The left shift saturates to
- * int32 instead of overflowing (TFLite's multiply would be undefined there; its
- * converter never makes such a scale). Every argument gives a defined result; the
- * verifier keeps shifts in [-31, 30]. */
-int32_t tgrs_mbqm_tflite(int32_t x, int32_t multiplier, int32_t shift);
+ * tgrs_mbqm_tflite, TFLite's MultiplyByQuantizedMultiplier, lives with the rest of TFLite's
+ * fixed point in fixed_point.h. */
 
 /* clamp(tgrs_mbqm_tflite(acc) + zero_point, act_min, act_max) */
 int8_t tgrs_requantize_s8_tflite(int32_t acc, int32_t multiplier, int32_t shift, int32_t zero_point,

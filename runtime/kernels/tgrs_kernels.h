@@ -551,6 +551,26 @@ tgrs_kernel_status tgrs_log_softmax_s8(void* scratch, const tgrs_softmax_quant_s
                                        int32_t outer, int32_t axis_len, int32_t inner,
                                        const int8_t* input, int8_t* output);
 
+/* TFLite's int8 softmax (tgrs_rounding TFLITE; tensorflow/lite/kernels/internal/reference/
+ * softmax.h, as TFLM runs it), in fixed point throughout, for an output of scale 1/256 and
+ * zero point -128 (TFLM's requirement). Per line, with m the largest input code:
+ *   d_i = q_i - m; lines with d_i < diff_min = -floor(31 * 2^26 / 2^input_left_shift)
+ *   contribute nothing and output -128; the others
+ *   e_i = exp(SRDHM(d_i * 2^input_left_shift, input_multiplier) as Q5.26) in Q0.31,
+ *   S = sum of RDBPOT(e_i, 12) (Q12.19), r = GetReciprocal(S) with S * r ~ 2^b,
+ *   y_i = clamp(RDBPOT(SRDHM(r, e_i), b + 23) - 128)    (fixed_point.h; docs/tflite.md)
+ * input_multiplier and input_left_shift are TFLite's PreprocessSoftmaxScaling of
+ * beta * input_scale * 2^26 (the compiler's, libtigris/emit/op_quant.cc). scratch: the e_i
+ * of one line, tgrs_softmax_scratch_bytes(axis_len). */
+typedef struct tgrs_softmax_tflite_s8 {
+  int32_t input_multiplier;
+  int32_t input_left_shift; /* 0..31 */
+} tgrs_softmax_tflite_s8;
+
+tgrs_kernel_status tgrs_softmax_s8_tflite(void* scratch, const tgrs_softmax_tflite_s8* params,
+                                          int32_t outer, int32_t axis_len, int32_t inner,
+                                          const int8_t* input, int8_t* output);
+
 /* ======================================================================================
  * Local response normalization (ONNX LRN) across channels
  * ====================================================================================== */

@@ -34,6 +34,22 @@ tgrs_status tgrs_op_softmax(tgrs_op_call* call) {
     tgrs_softmax_quant_s8 q;
     const int8_t* x = (const int8_t*)call->in[0].data;
     int8_t* y = (int8_t*)call->out[0].data;
+    if (TGRS_WITH_TFLITE_ROUNDING && call->op.rounding == TGRS_ROUNDING_TFLITE) {
+      /* TFLite's fixed-point softmax: the input scaling the compiler derived TFLite's way
+       * (one entry of input_multiplier / input_shift), the output on TFLite's fixed grid
+       * (scale 1/256, zero point -128, which the compiler checked). No TFLite log softmax. */
+      const tgrs_i32s multiplier = tgrs_read_i32s_(call->table, FB_OP_INPUT_MULTIPLIER);
+      const tgrs_i8s shift = tgrs_read_i8s_(call->table, FB_OP_INPUT_SHIFT);
+      tgrs_softmax_tflite_s8 p;
+      if (log) return TGRS_ERR_UNSUPPORTED_OP;
+      if (multiplier.count != 1 || shift.count != 1 || shift.data[0] < 0) {
+        return TGRS_ERR_INCONSISTENT_PLAN;
+      }
+      p.input_multiplier = multiplier.data[0];
+      p.input_left_shift = shift.data[0];
+      return tgrs_kernel_result(
+          call, tgrs_softmax_s8_tflite(call->scratch, &p, outer, d[axis], inner, x, y));
+    }
     q.input_scale = tgrs_tensor_scale(&call->in[0].tensor);
     q.input_zero_point = tgrs_tensor_zero_point(&call->in[0].tensor);
     q.output_scale = tgrs_tensor_scale(&call->out[0].tensor);

@@ -101,7 +101,10 @@ tgrs_status tgrs_op_reduce(tgrs_op_call* call) {
       return TGRS_ERR_INCONSISTENT_PLAN;
     }
     rq = tgrs_call_requant(call);
-    return tgrs_kernel_result(call, kind == TGRS_REDUCE_MEAN && rank == 4 && mask == 6u
+    /* TFLite's MEAN is not its average pool: tgrs_reduce_s8 applies the requantization the
+     * compiler folded 1/count into. */
+    return tgrs_kernel_result(call, kind == TGRS_REDUCE_MEAN && rank == 4 && mask == 6u &&
+                                            q.rounding != TGRS_ROUNDING_TFLITE
                                         ? tgrs_global_avg_pool_s8(&q, &rq, &in, x, y)
                                         : tgrs_reduce_s8(kind, mask, &q, &rq, &in, x, y));
   }

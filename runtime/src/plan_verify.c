@@ -26,6 +26,7 @@
 
 #include "fb_read.h"
 #include "plan_internal.h"
+#include "tgrs_kernels.h"    /* tgrs_rounding */
 #include "tigris_executor.h" /* tgrs_op_select.h: TGRS_WITH_STATE, ... */
 #include "tigris_runtime.h"
 #include "verify_internal.h"
@@ -288,6 +289,13 @@ static tgrs_status verify_op(rctx* r, const uint8_t* t) {
   if (lut != 0 && lut != 256u) {
     return FAIL_AT(FB_FIELD(OP, LUT), TGRS_ERR_BAD_SIZE, "{v} entries, a lookup table has {l}", lut,
                    256);
+  }
+  /* Schema 5: a reader built before it would compute these ops in ONNX's arithmetic (and a
+   * TFLite MEAN's folded multiplier wrongly), so the writer stamps 5 on such a plan. */
+  if (fb_get_u8(t, FB_OP_ROUNDING, TGRS_ROUNDING_ONNX) == TGRS_ROUNDING_TFLITE && r->version < 5u) {
+    return FAIL_AT(FB_FIELD(OP, ROUNDING), TGRS_ERR_BAD_VALUE,
+                   "TFLite's arithmetic in a schema {v} plan (schema {l} and later)", r->version,
+                   5);
   }
   return TGRS_OK;
 }

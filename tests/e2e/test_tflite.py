@@ -81,6 +81,27 @@ def test_tflite_file_gives_tflm_bytes_at_every_budget(stem):
         assert ours.tobytes() == tflm.tobytes(), f"{stem} at {budget}: {lsb} LSB from TFLM"
 
 
+OP_CASES = KERAS / "ops"
+
+
+@pytest.mark.parametrize("stem", sorted(p.stem for p in OP_CASES.glob("*.tflite")))
+def test_single_op_gives_tflm_bytes(stem):
+    """The ops TFLite computes with integer algorithms of their own (tables filled by TFLite's
+    algorithm, the fixed-point softmax, MEAN's folded requantization), one op per case at
+    chosen quantizations, every int8 code for the elementwise ones
+    (tests/models/make_tflite_op_cases.py)."""
+    tflm = np.load(OP_CASES / f"{stem}.tflm_output.npy")
+    ours, _ = run_plan(compile_plan(OP_CASES / f"{stem}.tflite", "64M"),
+                       OP_CASES / f"{stem}.input.npy", "tflm")
+    assert ours.dtype == np.int8 and ours.shape == tflm.shape, (ours.dtype, ours.shape)
+    wrong = np.flatnonzero(ours.reshape(-1) != tflm.reshape(-1))
+    x = np.load(OP_CASES / f"{stem}.input.npy").reshape(-1)
+    assert wrong.size == 0, (
+        f"{stem}: {wrong.size} of {tflm.size} values differ from TFLM, e.g. at {wrong[0]}: "
+        f"ours {ours.reshape(-1)[wrong[0]]}, TFLM {tflm.reshape(-1)[wrong[0]]}"
+        + (f" (input {x[wrong[0]]})" if x.size == tflm.size else ""))
+
+
 @pytest.mark.parametrize("stem", sorted(ONNX_ARITHMETIC_MAX_LSB))
 def test_tf2onnx_conversion_keeps_onnx_arithmetic(stem):
     _, x_path, tflm_path, converted = files(stem)

@@ -6,6 +6,8 @@
 #ifndef TIGRIS_TESTS_RUNTIME_EXECUTOR_SUPPORT_H_
 #define TIGRIS_TESTS_RUNTIME_EXECUTOR_SUPPORT_H_
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -54,6 +56,28 @@ inline std::unique_ptr<LoadedPlan> LoadPlanBytes(const std::vector<uint8_t>& byt
   std::memcpy(p->bytes.get(), bytes.data(), bytes.size());
   if (tgrs_plan_init(&p->plan, p->bytes.get(), p->size) != TGRS_OK) return nullptr;
   return p;
+}
+
+// tgrs_plan_init on `good` with `n` bytes at `pos` replaced by `value`; *text is the
+// verifier's message.
+inline tgrs_status VerifyCorrupted(const std::vector<uint8_t>& good, size_t pos, const void* value,
+                                   size_t n, std::string* text) {
+  AlignedBuffer copy = PoisonedBuffer(good.size());
+  std::memcpy(copy.get(), good.data(), good.size());
+  std::memcpy(copy.get() + pos, value, n);
+  // Resealed (docs/integrity.md), so the verifier meets the defect, not the checksum.
+  EXPECT_EQ(tgrs_plan_seal(copy.get(), good.size()), TGRS_OK);
+  tgrs_plan plan;
+  const tgrs_status st = tgrs_plan_init(&plan, copy.get(), good.size());
+  char message[256];
+  tgrs_verify_error_format(&plan.error, message, sizeof message);
+  *text = message;
+  return st;
+}
+
+// Offset of a flatbuffer object inside its buffer.
+inline size_t PositionIn(const std::vector<uint8_t>& bytes, const void* p) {
+  return static_cast<size_t>(static_cast<const uint8_t*>(p) - bytes.data());
 }
 
 inline std::vector<uint8_t> CompileModel(const std::string& onnx_path, int64_t fast_bytes, bool xip,

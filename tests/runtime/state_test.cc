@@ -66,28 +66,6 @@ std::vector<uint8_t> CompileBytes(const ir::Graph& graph, const emit::EmitOption
   return emit::Compile(graph, budget, options).emitted.bytes;
 }
 
-// tgrs_plan_init on `good` with `n` bytes at `pos` replaced by `value`; *text is the
-// verifier's message.
-tgrs_status VerifyCorrupted(const std::vector<uint8_t>& good, size_t pos, const void* value,
-                            size_t n, std::string* text) {
-  AlignedBuffer copy = PoisonedBuffer(good.size());
-  std::memcpy(copy.get(), good.data(), good.size());
-  std::memcpy(copy.get() + pos, value, n);
-  // Resealed (docs/integrity.md), so the verifier meets the defect, not the checksum.
-  EXPECT_EQ(tgrs_plan_seal(copy.get(), good.size()), TGRS_OK);
-  tgrs_plan plan;
-  const tgrs_status st = tgrs_plan_init(&plan, copy.get(), good.size());
-  char message[256];
-  tgrs_verify_error_format(&plan.error, message, sizeof message);
-  *text = message;
-  return st;
-}
-
-// Offset of a flatbuffer object inside its buffer.
-size_t PositionIn(const std::vector<uint8_t>& bytes, const void* p) {
-  return static_cast<size_t>(static_cast<const uint8_t*>(p) - bytes.data());
-}
-
 std::unique_ptr<LoadedPlan> CompileCell(bool staged, std::vector<emit::StatePair> state) {
   emit::EmitOptions options;
   options.stage_constants = staged;
