@@ -5,6 +5,17 @@
  */
 #include "fixed_point.h"
 
+/* The product and the rounding shift once each, called rather than inlined at each of their
+ * dozen uses: the exp, the Newton steps and the softmax's two per value are not inner loops
+ * of a convolution, and inlined they cost about 700 bytes of Cortex-M code. */
+#if defined(__GNUC__)
+#define TGRS_FX_NOINLINE __attribute__((noinline))
+#else
+#define TGRS_FX_NOINLINE
+#endif
+static TGRS_FX_NOINLINE int32_t mul(int32_t a, int32_t b) { return tgrs_fx_srdhm(a, b); }
+static TGRS_FX_NOINLINE int32_t div_pot(int32_t v, int32_t e) { return tgrs_fx_rdbpot(v, e); }
+
 /* Sums and differences wrap in gemmlowp (plain int32 Add/Sub); unsigned arithmetic gives the
  * same bits without C's signed overflow. */
 static int32_t wrap_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
@@ -21,15 +32,14 @@ static int32_t wrap_sub(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (
  * exponential series to x^4. */
 static int32_t exp_on_quarter_interval(int32_t a) {
   const int32_t x = wrap_add(a, 1 << 28); /* a + 1/8 */
-  const int32_t x2 = tgrs_fx_srdhm(x, x);
-  const int32_t x3 = tgrs_fx_srdhm(x2, x);
-  const int32_t x4 = tgrs_fx_srdhm(x2, x2);
-  const int32_t x4_over_4 = tgrs_fx_rdbpot(x4, 2);
+  const int32_t x2 = mul(x, x);
+  const int32_t x3 = mul(x2, x);
+  const int32_t x4 = mul(x2, x2);
+  const int32_t x4_over_4 = div_pot(x4, 2);
   /* (x^4 / 4 + x^3) / 3 + x^2, halved: x^4/24 + x^3/6 + x^2/2 */
-  const int32_t poly =
-      tgrs_fx_rdbpot(wrap_add(tgrs_fx_srdhm(wrap_add(x4_over_4, x3), TGRS_FX_ONE_THIRD), x2), 1);
+  const int32_t poly = div_pot(wrap_add(mul(wrap_add(x4_over_4, x3), TGRS_FX_ONE_THIRD), x2), 1);
   return wrap_add(TGRS_FX_EXP_MINUS_ONE_EIGHTH,
-                  tgrs_fx_srdhm(TGRS_FX_EXP_MINUS_ONE_EIGHTH, wrap_add(x, poly)));
+                  mul(TGRS_FX_EXP_MINUS_ONE_EIGHTH, wrap_add(x, poly)));
 }
 
 int32_t tgrs_fx_exp_on_negative_values(int32_t a, int integer_bits) {
@@ -49,7 +59,7 @@ int32_t tgrs_fx_exp_on_negative_values(int32_t a, int integer_bits) {
     if (integer_bits > k) {
       const int bit = fractional_bits + k;
       if (remainder & (int32_t)((uint32_t)1 << bit)) {
-        result = tgrs_fx_srdhm(result, kExpOfMinusPow2[k + 2]);
+        result = mul(result, kExpOfMinusPow2[k + 2]);
       }
     }
   }
@@ -64,13 +74,12 @@ static int32_t newton_reciprocal_of_half_denominator(int32_t x) {
   /* RoundingHalfSum(x, 1): (x + INT32_MAX) / 2, rounded away from zero */
   const int64_t sum = (int64_t)x + INT32_MAX;
   const int32_t half_denominator = (int32_t)((sum + (sum >= 0 ? 1 : -1)) / 2);
-  int32_t y =
-      wrap_add(TGRS_FX_48_OVER_17, tgrs_fx_srdhm(half_denominator, TGRS_FX_MINUS_32_OVER_17));
+  int32_t y = wrap_add(TGRS_FX_48_OVER_17, mul(half_denominator, TGRS_FX_MINUS_32_OVER_17));
   int i;
   for (i = 0; i < 3; ++i) {
-    const int32_t one_minus_dy = wrap_sub(TGRS_FX_Q2_ONE, tgrs_fx_srdhm(half_denominator, y));
+    const int32_t one_minus_dy = wrap_sub(TGRS_FX_Q2_ONE, mul(half_denominator, y));
     /* y * (1 - d y) is Q4; Rescale<2> shifts it left by 2, saturating */
-    y = wrap_add(y, tgrs_fx_saturating_shl(tgrs_fx_srdhm(y, one_minus_dy), 2));
+    y = wrap_add(y, tgrs_fx_saturating_shl(mul(y, one_minus_dy), 2));
   }
   return y;
 }
