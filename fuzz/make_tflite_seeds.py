@@ -88,11 +88,31 @@ def float_layout_ops():
     return m.json([x], [y, z], "fuzz seed")
 
 
+def int8_head():
+    """MEAN over H, W -> FULLY_CONNECTED -> LOGISTIC and ARG_MAX (int32 indices), int8: the
+    ops whose TFLite arithmetic has its own tables and constants (docs/tflite.md)."""
+    m = Model()
+    x = m.tensor("x", [1, 3, 3, 4], "INT8", quant=([0.05], [2], 0))
+    h1 = m.tensor("h1", [1, 4], "INT8", quant=([0.04], [-1], 0))
+    w = m.tensor("w", [3, 4], "INT8", ramp(12), ([0.02, 0.03, 0.01], [0, 0, 0], 0))
+    b = m.tensor("b", [3], "INT32", struct.pack("<3i", 7, -7, 0),
+                 ([0.0008, 0.0012, 0.0004], [0, 0, 0], 0))
+    h2 = m.tensor("h2", [1, 3], "INT8", quant=([0.1], [0], 0))
+    y = m.tensor("y", [1, 3], "INT8", quant=([1 / 256], [-128], 0))
+    z = m.tensor("z", [1], "INT32")
+    m.op("MEAN", [x, m.int32("hw", [1, 2])], [h1], "ReducerOptions", keep_dims=False)
+    m.op("FULLY_CONNECTED", [h1, w, b], [h2], "FullyConnectedOptions")
+    m.op("LOGISTIC", [h2], [y])
+    m.op("ARG_MAX", [h2, m.int32("axis", [1])], [z], "ArgMaxOptions", output_type="INT32")
+    return m.json([x], [y, z], "fuzz seed")
+
+
 def main():
     out = pathlib.Path(sys.argv[1])
     flatc = sys.argv[2] if len(sys.argv) > 2 else "flatc"
     out.mkdir(parents=True, exist_ok=True)
-    for name, model in (("int8_cnn", int8_cnn()), ("float_layout_ops", float_layout_ops())):
+    for name, model in (("int8_cnn", int8_cnn()), ("float_layout_ops", float_layout_ops()),
+                        ("int8_head", int8_head())):
         (out / f"{name}.tflite").write_bytes(compile_tflite(model, flatc))
 
 

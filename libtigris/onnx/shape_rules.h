@@ -45,6 +45,8 @@ class ShapeContext {
   const ir::Shape& InputShape(size_t i) const { return Input(i).shape; }
   int64_t InputRank(size_t i) const { return static_cast<int64_t>(Input(i).shape.size()); }
   ir::DType InputDType(size_t i) const { return Input(i).dtype; }
+  // The dtype output `i` already has (its importer's; float32 unless it set one).
+  ir::DType OutputDType(size_t i) const { return graph_.tensor(op_.outputs.at(i)).dtype; }
 
   // Statically known integer elements of input i (constants, Constant values, computed
   // shape arithmetic); nullptr when unknown or the input is absent.

@@ -6,9 +6,12 @@ namespace tigris::onnx_import {
 
 void ReduceRule(ShapeContext& ctx) {
   const ir::Shape& in = ctx.InputShape(0);
-  // ArgMax / ArgMin: int64 indices along their one axis (input 1 from the loader).
+  // ArgMax / ArgMin: int64 indices along their one axis (input 1 from the loader), or the
+  // int32 ones a .tflite's ARG_MAX declares (its importer sets the output's dtype).
   const bool arg = ctx.op().type == ir::OpType::kArgMax || ctx.op().type == ir::OpType::kArgMin;
-  const ir::DType dtype = arg ? ir::DType::kInt64 : ctx.InputDType(0);
+  const ir::DType dtype =
+      !arg ? ctx.InputDType(0)
+           : (ctx.OutputDType(0) == ir::DType::kInt32 ? ir::DType::kInt32 : ir::DType::kInt64);
   if (arg && ctx.op().inputs.size() != 2) ctx.Fail("takes one input (data)");
   int64_t rank = static_cast<int64_t>(in.size());
   bool keepdims = ctx.attrs().GetInt("keepdims", 1) != 0;

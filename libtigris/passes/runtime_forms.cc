@@ -47,9 +47,10 @@ void CheckActivations(const ir::Graph& graph, const ir::Op& op) {
                  " (" + ir::ShapeToString(t.shape) +
                  "); the runtime holds activations of rank <= 4");
     }
-    // tgrs_op_reshape moves bytes of any dtype: ArgMax's int64 indices too (reduce-keepdims
-    // reshapes them).
-    const bool moved = op.type == ir::OpType::kReshape && t.dtype == ir::DType::kInt64;
+    // tgrs_op_reshape moves bytes of any dtype: ArgMax's int64 (or a .tflite's int32)
+    // indices too (reduce-keepdims reshapes them).
+    const bool moved = op.type == ir::OpType::kReshape &&
+                       (t.dtype == ir::DType::kInt64 || t.dtype == ir::DType::kInt32);
     if (!KernelDType(t.dtype) && !moved) {
       Refuse(graph, op,
              std::string(role) + " " + Quoted(t) + " is " + std::string(ir::DTypeName(t.dtype)) +
@@ -60,7 +61,7 @@ void CheckActivations(const ir::Graph& graph, const ir::Op& op) {
     if (op.type == ir::OpType::kGather && i == 1) continue;  // indices (invariant 5)
     check(op.inputs[i], "input");
   }
-  // ArgMax / ArgMin write int64 indices (tgrs_arg_extreme).
+  // ArgMax / ArgMin write int64 or int32 indices (tgrs_arg_extreme).
   if (op.type == ir::OpType::kArgMax || op.type == ir::OpType::kArgMin) return;
   for (ir::TensorId id : op.outputs) check(id, "output");
 }

@@ -531,7 +531,10 @@ void ModelImporter::Define(const OpSite& site, int out, ir::TensorId real,
     }
     stored_[out] = Quantize(real, QuantOf(out), dtype, name);
   } else {
-    if (dtype != ir::DType::kFloat32) {
+    // int32 or int64: the indices of ARG_MAX / ARG_MIN, an IR value of that dtype already.
+    const bool indices = (dtype == ir::DType::kInt32 || dtype == ir::DType::kInt64) &&
+                         graph_.tensor(real).dtype == dtype;
+    if (dtype != ir::DType::kFloat32 && !indices) {
       Refuse(site, Status::kUnsupportedDType,
              "its output " + TensorLabel(out) + " is " + std::string(ir::DTypeName(dtype)) +
                  " without quantization parameters; activations are float32 or quantized int8");

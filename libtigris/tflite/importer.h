@@ -86,6 +86,10 @@ class ModelImporter {
   void Define(const OpSite& site, int out, ir::TensorId real,
               fb::ActivationFunctionType activation = fb::ActivationFunctionType::NONE);
 
+  // An IR value's dtype, for the ops whose output is not a real number (ARG_MAX's indices):
+  // Define then stores it as the file's integer tensor.
+  void SetDType(ir::TensorId real, ir::DType dtype) { graph_.tensor(real).dtype = dtype; }
+
   // `real` computed from tensor `index` by pure data movement, stored with that tensor's
   // quantization and read back (a QuantizeLinear, DequantizeLinear pair; `real` itself
   // when the tensor is float). Keeps each data-movement op between a DequantizeLinear and a

@@ -173,6 +173,10 @@ void ImportOperator(ModelImporter& m, const OpSite& site) {
       return ImportReduce(m, site, ir::OpType::kReduceMin);
     case Op::REDUCE_PROD:
       return ImportReduce(m, site, ir::OpType::kReduceProd);
+    case Op::ARG_MAX:
+      return ImportArgExtreme(m, site, ir::OpType::kArgMax);
+    case Op::ARG_MIN:
+      return ImportArgExtreme(m, site, ir::OpType::kArgMin);
     default:
       m.Refuse(site, Status::kUnsupportedOp,
                "unsupported op '" + BuiltinName(site.code) +

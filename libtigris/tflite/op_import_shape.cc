@@ -275,4 +275,38 @@ void ImportReduce(ModelImporter& m, const OpSite& site, ir::OpType type) {
   m.Define(site, y, real);
 }
 
+// ARG_MAX / ARG_MIN: the IR's ArgMax / ArgMin over one axis, which it drops (no keepdims in
+// TFLite), writing the output's int32 (TFLM's only kind) or int64 indices; ties take the
+// first index in both. The result keeps the file's axis order as ImportReduce's does.
+void ImportArgExtreme(ModelImporter& m, const OpSite& site, ir::OpType type) {
+  const int x = m.Input(site, 0);
+  const int y = m.Output(site, 0);
+  const size_t rank = m.Rank(x);
+  const std::vector<int64_t> axis = m.ConstantInts(site, m.Input(site, 1));
+  if (axis.size() != 1 || IrAxis(axis[0], rank) < 0) {
+    m.Refuse(site, Status::kInvalidModel, "its axis input must hold one axis of the input");
+  }
+  const fb::TensorType index_type = m.Tensor(y).type();
+  if (index_type != fb::TensorType::INT32 && index_type != fb::TensorType::INT64) {
+    m.Refuse(site, Status::kUnsupportedDType,
+             "its output " + m.TensorLabel(y) + " is " + fb::EnumNameTensorType(index_type) +
+                 "; indices are int32 or int64");
+  }
+  const int64_t file_axis = axis[0] < 0 ? axis[0] + static_cast<int64_t>(rank) : axis[0];
+  // Dropping the axis leaves the others in one order in both layouts only when it is the
+  // channels' (or the layouts agree, below rank 4).
+  const bool in_file_layout = rank == 4 && file_axis != 3;
+  ir::TensorId real = m.Real(x);
+  int64_t ir_axis = IrAxis(file_axis, rank);
+  if (in_file_layout) {
+    real = ToFileLayout(m, site, x, real);
+    ir_axis = file_axis;
+  }
+  ir::Attributes attrs;
+  attrs.Set("keepdims", int64_t{0});
+  real = m.AddOp(site, type, {real, m.Int64Constant(site.name + "_axis", {ir_axis})}, attrs);
+  m.SetDType(real, index_type == fb::TensorType::INT32 ? ir::DType::kInt32 : ir::DType::kInt64);
+  m.Define(site, y, real);
+}
+
 }  // namespace tigris::tflite_import

@@ -193,8 +193,9 @@ static void axis_extents(const tgrs_dims* d, int32_t axis, size_t* outer, size_t
 /* One loop per dtype (not per op and tie rule: eight copies cost 1.3 KB of Cortex-M code).
  * ArgMin is ArgMax of the negated values; `last` also takes equal values. */
 tgrs_kernel_status tgrs_arg_extreme(int find_max, int last, int int8, int32_t axis,
-                                    const tgrs_dims* input_dims, const void* input,
-                                    int64_t* output) {
+                                    const tgrs_dims* input_dims, const void* input, int int32,
+                                    void* output) {
+  size_t written = 0;
   size_t outer, len, inner, o, in, k;
   if (!tgrs_dims_valid(input_dims) || axis < 0 || axis > 3 || input == NULL || output == NULL) {
     return TGRS_KERNEL_BAD_ARGUMENT;
@@ -230,7 +231,11 @@ tgrs_kernel_status tgrs_arg_extreme(int find_max, int last, int int8, int32_t ax
           }
         }
       }
-      *output++ = at;
+      if (int32) {
+        ((int32_t*)output)[written++] = (int32_t)at;
+      } else {
+        ((int64_t*)output)[written++] = at;
+      }
     }
   }
   return TGRS_KERNEL_OK;

@@ -56,7 +56,7 @@
  *   Softmax / LogSoftmax      tgrs_{softmax,log_softmax}_{s8,f32} (scratch)
  *   ReduceMean                tgrs_reduce_mean_{s8,f32} (int8 over H,W: tgrs_global_avg_pool_s8)
  *   Reduce{Sum,Max,Min,...}   tgrs_reduce_{s8,f32} (int8: Sum, Max, Min)
- *   ArgMax / ArgMin           tgrs_arg_extreme (float32 or int8 in, int64 out)
+ *   ArgMax / ArgMin           tgrs_arg_extreme (float32 or int8 in, int64 or int32 out)
  *   LRN                       tgrs_lrn_{s8,f32}
  *   BatchNormalization        tgrs_batch_norm_{s8,f32}
  *   Quantize / Dequantize     tgrs_quantize_f32_s8 / tgrs_dequantize_s8_f32
@@ -766,12 +766,13 @@ tgrs_kernel_status tgrs_reduce_s8(tgrs_reduce_kind kind, uint32_t axes_mask,
                                   const tgrs_dims* input_dims, const int8_t* input, int8_t* output);
 
 /* ArgMax (find_max) or ArgMin along NHWC dim `axis` (0 = N ... 3 = C) of a float32 or, with
- * int8, an int8 input: one int64 index per position of the other dims, in their order. The
- * first of equal extremes, or the last with `last` (ONNX select_last_index); a float NaN
- * counts as the extreme (numpy's argmax). */
+ * int8, an int8 input: one index per position of the other dims, in their order, int64
+ * (ONNX) or, with int32, int32 (TFLite's ARG_MAX as TFLM writes it). The first of equal
+ * extremes, or the last with `last` (ONNX select_last_index); a float NaN counts as the
+ * extreme (numpy's argmax). */
 tgrs_kernel_status tgrs_arg_extreme(int find_max, int last, int int8, int32_t axis,
-                                    const tgrs_dims* input_dims, const void* input,
-                                    int64_t* output);
+                                    const tgrs_dims* input_dims, const void* input, int int32,
+                                    void* output);
 
 /* Mean over the dims whose bit is set in axes_mask (bit 0 = N, 1 = H, 2 = W, 3 = C).
  * Output holds the kept dims in order (keepdims or not: same bytes). Each output sums its

@@ -30,14 +30,15 @@ static tgrs_reduce_kind reduce_kind(tgrs_op_code code) {
   }
 }
 
-/* ArgMax / ArgMin: one axis, float32 or int8 in, int64 indices out. */
+/* ArgMax / ArgMin: one axis, float32 or int8 in, int64 (ONNX) or int32 (TFLite) indices out. */
 static tgrs_status arg_extreme(tgrs_op_call* call, uint32_t rank, const tgrs_i32s axes) {
   const tgrs_dtype in = call->in[0].tensor.dtype;
   const int int8 = TGRS_WITH_INT8 && in == TGRS_DTYPE_INT8;
   tgrs_dims dims;
   tgrs_status st;
+  const tgrs_dtype out = call->out[0].tensor.dtype;
   if (axes.count != 1 || axes.data[0] < 0 || (uint32_t)axes.data[0] >= rank ||
-      call->out[0].tensor.dtype != TGRS_DTYPE_INT64) {
+      (out != TGRS_DTYPE_INT64 && out != TGRS_DTYPE_INT32)) {
     return TGRS_ERR_INCONSISTENT_PLAN;
   }
   if (!int8 && !(TGRS_WITH_FLOAT32 && in == TGRS_DTYPE_FLOAT32)) return TGRS_ERR_UNSUPPORTED_OP;
@@ -52,7 +53,8 @@ static tgrs_status arg_extreme(tgrs_op_call* call, uint32_t rank, const tgrs_i32
     return tgrs_kernel_result(
         call, tgrs_arg_extreme(call->op.code == TGRS_OP_ARG_MAX,
                                tgrs_str_is(tgrs_read_string_(call->attrs, FB_ATTRS_MODE), "last"),
-                               int8, axis, &dims, call->in[0].data, (int64_t*)call->out[0].data));
+                               int8, axis, &dims, call->in[0].data, out == TGRS_DTYPE_INT32,
+                               call->out[0].data));
   }
 }
 

@@ -87,13 +87,13 @@ OP_CASES = KERAS / "ops"
 @pytest.mark.parametrize("stem", sorted(p.stem for p in OP_CASES.glob("*.tflite")))
 def test_single_op_gives_tflm_bytes(stem):
     """The ops TFLite computes with integer algorithms of their own (tables filled by TFLite's
-    algorithm, the fixed-point softmax, MEAN's folded requantization), one op per case at
-    chosen quantizations, every int8 code for the elementwise ones
-    (tests/models/make_tflite_op_cases.py)."""
+    algorithm, the fixed-point softmax, MEAN's folded requantization) and ARG_MAX / ARG_MIN's
+    int32 indices, one op per case at chosen quantizations, every int8 code for the
+    elementwise ones (tests/models/make_tflite_op_cases.py)."""
     tflm = np.load(OP_CASES / f"{stem}.tflm_output.npy")
     ours, _ = run_plan(compile_plan(OP_CASES / f"{stem}.tflite", "64M"),
                        OP_CASES / f"{stem}.input.npy", "tflm")
-    assert ours.dtype == np.int8 and ours.shape == tflm.shape, (ours.dtype, ours.shape)
+    assert ours.dtype == tflm.dtype and ours.shape == tflm.shape, (ours.dtype, ours.shape)
     wrong = np.flatnonzero(ours.reshape(-1) != tflm.reshape(-1))
     x = np.load(OP_CASES / f"{stem}.input.npy").reshape(-1)
     assert wrong.size == 0, (

@@ -3,8 +3,9 @@ Lite Micro's output for each: a tool run once by hand, whose results are committ
 neither the build nor CI needs TFLM.
 
 Each case is one op TFLite computes with an integer algorithm of its own (LOGISTIC, TANH,
-HARD_SWISH, LEAKY_RELU, ELU, RELU, RELU6, ABS, SOFTMAX, MEAN, SUM; docs/tflite.md) at chosen
-quantizations, written as FlatBuffers JSON and compiled by flatc (tflite_json.py), and run by
+HARD_SWISH, LEAKY_RELU, ELU, RELU, RELU6, ABS, SOFTMAX, MEAN, SUM; docs/tflite.md), or
+ARG_MAX / ARG_MIN with the int32 indices TFLM writes, at chosen quantizations, written as
+FlatBuffers JSON and compiled by flatc (tflite_json.py), and run by
 tflite-micro's Python interpreter (TFLM's reference kernels). The elementwise cases feed
 every int8 code once, so their outputs are the whole table TFLM computes:
 
@@ -47,6 +48,17 @@ def reduce(code, shape, axes, keep_dims, q_in, q_out):
     return m.json([x], [y])
 
 
+def arg_extreme(code, shape, axis, q_in):
+    m = Model()
+    out_shape = [d for i, d in enumerate(shape) if i != axis]
+    x = m.tensor("x", shape, "INT8", quant=([q_in[0]], [q_in[1]], 0))
+    y = m.tensor("y", out_shape, "INT32")  # TFLM writes int32 indices only
+    axis_t = m.tensor("axis", [1], "INT32", struct.pack("<i", axis))
+    options = "ArgMaxOptions" if code == "ARG_MAX" else "ArgMinOptions"
+    m.op(code, [x, axis_t], [y], options, output_type="INT32")
+    return m.json([x], [y])
+
+
 SOFTMAX_OUT = (1 / 256, -128)
 LOGISTIC_OUT = (1 / 256, -128)
 TANH_OUT = (1 / 128, 0)
@@ -85,6 +97,10 @@ CASES = {
     # fixed point and a float softmax part ways
     "softmax_near_ties": unary("SOFTMAX", [64, 10], (0.05, 0), SOFTMAX_OUT, "SoftmaxOptions",
                                beta=1.0),
+    # int32 indices; ties among 8 codes are frequent, so the first-index rule shows
+    "arg_max_classes": arg_extreme("ARG_MAX", [6, 40], 1, (0.1, 0)),
+    "arg_max_channels": arg_extreme("ARG_MAX", [1, 3, 4, 10], 3, (0.05, -3)),
+    "arg_min_rows": arg_extreme("ARG_MIN", [1, 5, 4, 3], 1, (0.05, 2)),
     "mean_hw_rescaled": reduce("MEAN", [1, 5, 7, 8], [1, 2], True, (0.05, 3), (0.02, -7)),
     "mean_hw_same_scale": reduce("MEAN", [1, 5, 7, 8], [1, 2], False, (0.05, 3), (0.05, 3)),
     "mean_hw_pow2_count": reduce("MEAN", [1, 8, 8, 4], [1, 2], True, (0.04, -2), (0.04, -2)),
@@ -110,6 +126,8 @@ def case_input(name, shape, rng):
     if shape == EVERY_CODE:
         return rng.permutation(np.arange(-128, 128)).astype(np.int8).reshape(shape)
     x = rng.integers(-128, 128, size=shape).astype(np.int8)
+    if name.startswith("arg_"):
+        x = (x // 32 * 32).astype(np.int8)  # eight codes only: ties
     if name.startswith("softmax"):
         x.reshape(-1, shape[-1])[0, :] = 127  # a row of ties
     return x

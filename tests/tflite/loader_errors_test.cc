@@ -179,6 +179,18 @@ TEST(TfliteLoaderErrors, SoftmaxBetaOtherThanOneIsRefused) {
   ExpectLoadError([&] { Load(b.Bytes()); }, Status::kUnsupportedOp, {"SOFTMAX", "beta"});
 }
 
+TEST(TfliteLoaderErrors, ArgMaxWithNonIntegerIndicesIsNamed) {
+  TfliteModelBuilder b;
+  const int x = b.Tensor("x", fb::TensorType::FLOAT32, {2, 5});
+  const int axis = b.Int32Constant("axis", {1}, {1});
+  const int y = b.Tensor("idx", fb::TensorType::FLOAT32, {2});
+  b.Op(fb::BuiltinOperator::ARG_MAX, {x, axis}, {y});
+  b.Inputs({x});
+  b.Outputs({y});
+  ExpectLoadError([&] { Load(b.Bytes()); }, Status::kUnsupportedDType,
+                  {"ARG_MAX", "'idx'", "FLOAT32", "int32 or int64"});
+}
+
 TEST(TfliteLoaderErrors, StatedShapeThatContradictsTheOpIsNamed) {
   TfliteModelBuilder b;
   const int x = b.Tensor("x", fb::TensorType::FLOAT32, {1, 4});
