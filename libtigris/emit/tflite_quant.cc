@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "emit/requantize.h"
@@ -297,8 +298,7 @@ void MeanOrSumParams(const ir::Graph& g, const ir::Op& op, AffineQuant in, Affin
   r.output_shift = {static_cast<int8_t>(m.shift)};
 }
 
-}  // namespace
-
+// TFLite's table for a unary int8 op, or nullopt when TFLite has none for `op`.
 std::optional<Lut> TfliteLut(const ir::Op& op, AffineQuant in, AffineQuant out) {
   switch (op.type) {
     case OpType::kSigmoid:
@@ -321,6 +321,8 @@ std::optional<Lut> TfliteLut(const ir::Op& op, AffineQuant in, AffineQuant out) 
       return std::nullopt;
   }
 }
+
+}  // namespace
 
 bool TfliteInt8Params(const ir::Graph& g, const ir::Op& op, AffineQuant in, AffineQuant out,
                       OpRecord& r) {

@@ -28,10 +28,6 @@ namespace tigris::emit {
 bool TfliteInt8Params(const ir::Graph& g, const ir::Op& op, AffineQuant in, AffineQuant out,
                       OpRecord& r);
 
-// TFLite's table for a unary int8 op, or nullopt when TFLite has none for `op`: exposed for
-// tests/emit/tflite_quant_test.cc.
-std::optional<Lut> TfliteLut(const ir::Op& op, AffineQuant in, AffineQuant out);
-
 }  // namespace tigris::emit
 
 #endif  // TIGRIS_EMIT_TFLITE_QUANT_H_

@@ -2,7 +2,7 @@
  * subset of the NHWC dims, float32; int8 for Sum, Mean, Max and Min. The executor runs an
  * int8 mean over H, W as tgrs_global_avg_pool_s8 (pooling.c), which rounds the same way, but
  * for TFLite's MEAN (one TFLite requantization with 1/count folded in, tgrs_reduce_s8).
- * ArgMax / ArgMin along one dim, float32 and int8, writing int64 indices. */
+ * ArgMax / ArgMin along one dim, float32 and int8, writing int64 (or int32) indices. */
 #include <math.h>
 
 #include "kernel_util.h"

@@ -19,6 +19,8 @@ import numpy as np
 import tensorflow as tf
 from tflite_micro.python.tflite_micro import runtime
 
+from tflm_record import record_tflm_case  # tests/models/tflm_record.py, beside this tool
+
 OUT = pathlib.Path(__file__).resolve().parent / "tflite"
 layers = tf.keras.layers
 
@@ -169,15 +171,9 @@ def main():
                 mean.assign(np.random.default_rng(seed).normal(0, 0.1, mean.shape))
                 var.assign(np.random.default_rng(seed + 1).uniform(0.5, 1.5, var.shape))
         flat = convert(model, seed)
-        interpreter = runtime.Interpreter.from_bytes(flat)
-        details = interpreter.get_input_details(0)
-        x = np.random.default_rng(100 + seed).integers(-128, 128, details["shape"]).astype(np.int8)
-        interpreter.set_input(x, 0)
-        interpreter.invoke()
-        y = interpreter.get_output(0)
-        (OUT / f"{name}.tflite").write_bytes(flat)
-        np.save(OUT / f"{name}.input.npy", x)
-        np.save(OUT / f"{name}.tflm_output.npy", y)
+        shape = runtime.Interpreter.from_bytes(flat).get_input_details(0)["shape"]
+        x = np.random.default_rng(100 + seed).integers(-128, 128, shape).astype(np.int8)
+        y = record_tflm_case(OUT, name, flat, x)
         print(f"{name}: {len(flat)} B, input {x.shape}, output {y.shape} {y.dtype}")
 
 

@@ -20,10 +20,10 @@ import struct
 import sys
 
 import numpy as np
-from tflite_micro.python.tflite_micro import runtime
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from tflite_json import Model, compile_tflite  # noqa: E402
+from tflm_record import record_tflm_case  # noqa: E402
 
 OUT = pathlib.Path(__file__).resolve().parent / "tflite" / "ops"
 EVERY_CODE = [1, 2, 8, 16]  # 256 values: each int8 code once
@@ -137,16 +137,8 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(41)
     for name, model in CASES.items():
-        data = compile_tflite(model)
-        shape = model["subgraphs"][0]["tensors"][0]["shape"]
-        x = case_input(name, shape, rng)
-        interpreter = runtime.Interpreter.from_bytes(data)
-        interpreter.set_input(x, 0)
-        interpreter.invoke()
-        y = interpreter.get_output(0)
-        (OUT / f"{name}.tflite").write_bytes(data)
-        np.save(OUT / f"{name}.input.npy", x)
-        np.save(OUT / f"{name}.tflm_output.npy", y)
+        x = case_input(name, model["subgraphs"][0]["tensors"][0]["shape"], rng)
+        y = record_tflm_case(OUT, name, compile_tflite(model), x)
         print(f"{name}: {list(x.shape)} -> {list(y.shape)}")
 
 

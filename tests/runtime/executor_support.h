@@ -75,6 +75,12 @@ inline tgrs_status VerifyCorrupted(const std::vector<uint8_t>& good, size_t pos,
   return st;
 }
 
+// The same with a 4-byte field's new value.
+inline tgrs_status VerifyCorrupted(const std::vector<uint8_t>& good, size_t pos, uint32_t value,
+                                   std::string* text) {
+  return VerifyCorrupted(good, pos, &value, sizeof value, text);
+}
+
 // Offset of a flatbuffer object inside its buffer.
 inline size_t PositionIn(const std::vector<uint8_t>& bytes, const void* p) {
   return static_cast<size_t>(static_cast<const uint8_t*>(p) - bytes.data());

@@ -150,22 +150,6 @@ TEST(PinnedTest, AContextBindsThePinnedArena) {
             TGRS_ERR_UNKNOWN_MEMORY);
 }
 
-// tgrs_plan_init on `good` with 4 bytes at `pos` replaced by `value`; *text the message.
-tgrs_status VerifyCorrupted(const std::vector<uint8_t>& good, size_t pos, uint32_t value,
-                            std::string* text) {
-  AlignedBuffer copy = PoisonedBuffer(good.size());
-  std::memcpy(copy.get(), good.data(), good.size());
-  std::memcpy(copy.get() + pos, &value, 4);
-  // Resealed (docs/integrity.md), so the verifier meets the defect, not the checksum.
-  EXPECT_EQ(tgrs_plan_seal(copy.get(), good.size()), TGRS_OK);
-  tgrs_plan plan;
-  const tgrs_status st = tgrs_plan_init(&plan, copy.get(), good.size());
-  char message[256];
-  tgrs_verify_error_format(&plan.error, message, sizeof message);
-  *text = message;
-  return st;
-}
-
 TEST(PinnedTest, VerifierHoldsPinnedHomesToTheirArena) {
   const std::vector<uint8_t> good = Emit(Plans().pinned);
   const tgrs::Plan* root = tgrs::GetPlan(good.data());

@@ -104,9 +104,8 @@ TEST(TfliteArithmeticErrors, PlanInTflitesArithmeticIsSchema5) {
   ASSERT_EQ(root->schema_version(), 5u);
   const auto* table = reinterpret_cast<const flatbuffers::Table*>(root);
   const size_t version = PositionIn(good, table->GetAddressOf(tgrs::Plan::VT_SCHEMA_VERSION));
-  const uint32_t four = 4;
   std::string text;
-  EXPECT_EQ(VerifyCorrupted(good, version, &four, sizeof four, &text), TGRS_ERR_BAD_VALUE) << text;
+  EXPECT_EQ(VerifyCorrupted(good, version, 4u, &text), TGRS_ERR_BAD_VALUE) << text;
   EXPECT_NE(text.find("rounding: TFLite's arithmetic in a schema 4 plan"), std::string::npos)
       << text;
 }
