@@ -89,10 +89,13 @@ def float_layout_ops():
 
 
 def int8_head():
-    """MEAN over H, W -> FULLY_CONNECTED -> LOGISTIC and ARG_MAX (int32 indices), int8: the
-    ops whose TFLite arithmetic has its own tables and constants (docs/tflite.md)."""
+    """PADV2 -> MEAN over H, W -> FULLY_CONNECTED -> LOGISTIC and ARG_MAX (int32 indices),
+    int8: the ops whose TFLite arithmetic has its own tables and constants (docs/tflite.md)."""
     m = Model()
-    x = m.tensor("x", [1, 3, 3, 4], "INT8", quant=([0.05], [2], 0))
+    x0 = m.tensor("x", [1, 2, 3, 4], "INT8", quant=([0.05], [2], 0))
+    x = m.tensor("padded", [1, 3, 3, 4], "INT8", quant=([0.05], [2], 0))
+    m.op("PADV2", [x0, m.int32("pads", [0, 0, 1, 0, 0, 0, 0, 0], [4, 2]),
+                   m.tensor("pad_value", [], "INT8", bytes([9]), ([0.05], [2], 0))], [x])
     h1 = m.tensor("h1", [1, 4], "INT8", quant=([0.04], [-1], 0))
     w = m.tensor("w", [3, 4], "INT8", ramp(12), ([0.02, 0.03, 0.01], [0, 0, 0], 0))
     b = m.tensor("b", [3], "INT32", struct.pack("<3i", 7, -7, 0),
@@ -104,7 +107,7 @@ def int8_head():
     m.op("FULLY_CONNECTED", [h1, w, b], [h2], "FullyConnectedOptions")
     m.op("LOGISTIC", [h2], [y])
     m.op("ARG_MAX", [h2, m.int32("axis", [1])], [z], "ArgMaxOptions", output_type="INT32")
-    return m.json([x], [y, z], "fuzz seed")
+    return m.json([x0], [y, z], "fuzz seed")
 
 
 def main():

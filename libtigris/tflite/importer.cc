@@ -131,6 +131,26 @@ ir::DType ModelImporter::DTypeOf(int index, const std::string& context) const {
   throw Error(Status::kUnsupportedDType, why);
 }
 
+float ModelImporter::ConstantScalar(const OpSite& site, int index) const {
+  const fb::TensorType type = Tensor(index).type();
+  const bool int8 = type == fb::TensorType::INT8 || type == fb::TensorType::UINT8;
+  const std::vector<uint8_t> bytes =
+      IsConstant(index) ? ConstantBytes(index) : std::vector<uint8_t>{};
+  if (!(type == fb::TensorType::FLOAT32 && bytes.size() == 4) && !(int8 && bytes.size() == 1)) {
+    Refuse(site, Status::kInvalidModel,
+           TensorLabel(index) + " must be a one-element float32, int8 or uint8 constant");
+  }
+  if (!int8) {
+    float v;
+    std::memcpy(&v, bytes.data(), 4);
+    return v;
+  }
+  const int32_t code = type == fb::TensorType::INT8 ? static_cast<int8_t>(bytes[0]) : bytes[0];
+  if (!IsQuantized(index)) return static_cast<float>(code);
+  const ir::QuantParams q = QuantOf(index);
+  return static_cast<float>(code - q.zero_points[0]) * q.scales[0];
+}
+
 ir::QuantParams ModelImporter::QuantOf(int index) const {
   const fb::QuantizationParameters* q = Tensor(index).quantization();
   const std::string who = TensorLabel(index) + " of model '" + graph_.name + "'";

@@ -64,6 +64,10 @@ class ModelImporter {
   // or folded at import (DefineFolded); kUnsupportedOp naming the op and the tensor when it
   // is not a constant of those types.
   std::vector<int64_t> ConstantInts(const OpSite& site, int index) const;
+  // The real value of a one-element constant: float32, or int8 / uint8 dequantized by its
+  // own scale and zero point (PADV2's constant_values); kInvalidModel naming the op and the
+  // tensor otherwise.
+  float ConstantScalar(const OpSite& site, int index) const;
 
   // The value of tensor `index` as float32 in the IR's layout: the tensor itself, or a
   // DequantizeLinear of it when it is quantized (made once per tensor).

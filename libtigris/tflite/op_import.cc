@@ -156,6 +156,7 @@ void ImportOperator(ModelImporter& m, const OpSite& site) {
     case Op::CONCATENATION:
       return ImportConcatenation(m, site);
     case Op::PAD:
+    case Op::PADV2:  // with its constant_values
       return ImportPad(m, site);
     case Op::STRIDED_SLICE:
       return ImportStridedSlice(m, site);

@@ -106,12 +106,15 @@ void ImportPad(ModelImporter& m, const OpSite& site) {
     pads[i] = pairs[2 * static_cast<size_t>(from[i])];
     pads[rank + i] = pairs[2 * static_cast<size_t>(from[i]) + 1];
   }
+  // PADV2's constant_values (input 2): the real value; an int8 output pads with its code.
+  const int constant = m.NumInputs(site) > 2 ? m.Input(site, 2, /*optional=*/true) : -1;
+  const float value = constant >= 0 ? m.ConstantScalar(site, constant) : 0.0f;
   ir::Attributes attrs;
   attrs.Set("mode", std::string("constant"));
   m.Define(site, m.Output(site, 0),
            m.AddOp(site, ir::OpType::kPad,
                    {m.Real(x), m.Int64Constant(site.name + "_pads", pads),
-                    m.FloatScalar(site.name + "_value", 0.0f)},
+                    m.FloatScalar(site.name + "_value", value)},
                    attrs));
 }
 

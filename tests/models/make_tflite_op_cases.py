@@ -4,9 +4,9 @@ neither the build nor CI needs TFLM.
 
 Each case is one op TFLite computes with an integer algorithm of its own (LOGISTIC, TANH,
 HARD_SWISH, LEAKY_RELU, ELU, RELU, RELU6, ABS, SOFTMAX, MEAN, SUM; docs/tflite.md), or
-ARG_MAX / ARG_MIN with the int32 indices TFLM writes, at chosen quantizations, written as
-FlatBuffers JSON and compiled by flatc (tflite_json.py), and run by
-tflite-micro's Python interpreter (TFLM's reference kernels). The elementwise cases feed
+ARG_MAX / ARG_MIN with the int32 indices TFLM writes, or PADV2's constant value, at chosen
+quantizations, written as FlatBuffers JSON and compiled by flatc (tflite_json.py), and run
+by tflite-micro's Python interpreter (TFLM's reference kernels). The elementwise cases feed
 every int8 code once, so their outputs are the whole table TFLM computes:
 
   tests/models/tflite/ops/NAME.tflite, NAME.input.npy (int8), NAME.tflm_output.npy
@@ -59,6 +59,18 @@ def arg_extreme(code, shape, axis, q_in):
     return m.json([x], [y])
 
 
+def padv2(shape, pads, code, q):
+    m = Model()
+    out_shape = [d + a + b for d, (a, b) in zip(shape, pads)]
+    x = m.tensor("x", shape, "INT8", quant=([q[0]], [q[1]], 0))
+    y = m.tensor("y", out_shape, "INT8", quant=([q[0]], [q[1]], 0))
+    flat = [v for pair in pads for v in pair]
+    paddings = m.tensor("paddings", [len(shape), 2], "INT32", struct.pack(f"<{len(flat)}i", *flat))
+    value = m.tensor("value", [], "INT8", bytes([code & 0xFF]), ([q[0]], [q[1]], 0))
+    m.op("PADV2", [x, paddings, value], [y])
+    return m.json([x], [y])
+
+
 SOFTMAX_OUT = (1 / 256, -128)
 LOGISTIC_OUT = (1 / 256, -128)
 TANH_OUT = (1 / 128, 0)
@@ -106,6 +118,7 @@ CASES = {
     "mean_hw_pow2_count": reduce("MEAN", [1, 8, 8, 4], [1, 2], True, (0.04, -2), (0.04, -2)),
     "mean_channels": reduce("MEAN", [1, 4, 4, 12], [3], True, (0.05, 0), (0.03, 4)),
     "sum_hw": reduce("SUM", [1, 4, 4, 6], [1, 2], True, (0.05, 3), (0.5, -2)),
+    "padv2_valued": padv2([1, 3, 4, 2], [(0, 0), (1, 2), (0, 1), (0, 0)], 17, (0.05, -3)),
 }
 
 

@@ -191,6 +191,19 @@ TEST(TfliteLoaderErrors, ArgMaxWithNonIntegerIndicesIsNamed) {
                   {"ARG_MAX", "'idx'", "FLOAT32", "int32 or int64"});
 }
 
+TEST(TfliteLoaderErrors, Padv2ValueThatIsNotOneConstantIsNamed) {
+  TfliteModelBuilder b;
+  const int x = b.Tensor("x", fb::TensorType::FLOAT32, {1, 4});
+  const int pads = b.Int32Constant("pads", {2, 2}, {0, 0, 1, 1});
+  const int value = b.FloatConstant("two_values", {2}, {1.0f, 2.0f});
+  const int y = b.Tensor("y", fb::TensorType::FLOAT32, {1, 6});
+  b.Op(fb::BuiltinOperator::PADV2, {x, pads, value}, {y});
+  b.Inputs({x});
+  b.Outputs({y});
+  ExpectLoadError([&] { Load(b.Bytes()); }, Status::kInvalidModel,
+                  {"PADV2", "'two_values'", "one-element"});
+}
+
 TEST(TfliteLoaderErrors, StatedShapeThatContradictsTheOpIsNamed) {
   TfliteModelBuilder b;
   const int x = b.Tensor("x", fb::TensorType::FLOAT32, {1, 4});
