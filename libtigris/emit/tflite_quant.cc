@@ -59,9 +59,10 @@ Lut SigmoidOrTanhLut(const ir::Op& op, AffineQuant in, AffineQuant out) {
                    std::to_string(out.zero_point) + ")");
   }
   constexpr int kInputIntegerBits = 4;
-  int left_shift = 0;
-  const double mantissa = std::frexp(in.scale * (1 << (31 - kInputIntegerBits)), &left_shift);
-  const auto multiplier = static_cast<int32_t>(std::round(mantissa * 2147483648.0));
+  // TFLM rounds frexp's mantissa without QuantizeMultiplier's carry, which a float scale's
+  // 24-bit mantissa never needs: the same multiplier.
+  const QuantizedMultiplier m = Multiplier(op, in.scale * (1 << (31 - kInputIntegerBits)));
+  const int32_t multiplier = m.multiplier, left_shift = m.shift;
   const int32_t radius = InputRadius(kInputIntegerBits, left_shift);
   Lut lut{};
   for (int code = -128; code <= 127; ++code) {
@@ -255,23 +256,18 @@ void SoftmaxParams(const ir::Op& op, AffineQuant in, AffineQuant out, OpRecord& 
                std::to_string(out.scale) + ", zero point " + std::to_string(out.zero_point) + ")");
   }
   constexpr int kScaledDiffIntegerBits = 5;
-  const double real = std::min(in.scale * std::ldexp(1.0, 31 - kScaledDiffIntegerBits),
-                               2147483647.0);  // beta is 1 (the importer refuses others)
-  int shift = 0;
-  const double mantissa = std::frexp(real, &shift);
-  auto multiplier = static_cast<int64_t>(std::round(mantissa * 2147483648.0));
-  if (multiplier == (int64_t{1} << 31)) {
-    multiplier /= 2;
-    ++shift;
-  }
-  // TFLite needs a multiplier >= 1 (shift >= 0); the plan's shifts stay within 30.
-  if (shift < 0 || shift > 30) {
+  // TFLite caps the real multiplier at 2^31 - 1; the plan's shifts stay within 30, so the
+  // refusal of QuantizeMultiplier above 2^30 comes first (an input scale of 16 or more).
+  const double real = in.scale * std::ldexp(1.0, 31 - kScaledDiffIntegerBits);  // beta is 1
+  const std::optional<QuantizedMultiplier> m = QuantizeMultiplier(real);
+  // TFLite needs a multiplier >= 1 (QuantizeMultiplierGreaterThanOne: shift >= 0).
+  if (!m || m->shift < 0) {
     Refuse(op, "input scale " + std::to_string(in.scale) +
                    " is outside what TFLite's int8 SOFTMAX scales (beta * scale * 2^26 in "
                    "[1/2, 2^30))");
   }
-  r.input_multiplier = {static_cast<int32_t>(multiplier)};
-  r.input_shift = {static_cast<int8_t>(shift)};
+  r.input_multiplier = {m->multiplier};
+  r.input_shift = {static_cast<int8_t>(m->shift)};
 }
 
 // ---- MEAN and SUM (reference_ops::QuantizedMeanOrSum) ----------------------------------

@@ -36,7 +36,7 @@ void ImportSplit(ModelImporter& m, const OpSite& site);
 void ImportResizeNearest(ModelImporter& m, const OpSite& site);
 // MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD as the ONNX Reduce* `type`.
 void ImportReduce(ModelImporter& m, const OpSite& site, ir::OpType type);
-// ARG_MAX, ARG_MIN as ArgMax / ArgMin (int64 indices).
+// ARG_MAX, ARG_MIN as ArgMax / ArgMin (the file's int32 or int64 indices).
 void ImportArgExtreme(ModelImporter& m, const OpSite& site, ir::OpType type);
 
 // The options table of `site`'s op, or kInvalidModel naming the op when it is absent or of
