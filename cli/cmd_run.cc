@@ -76,6 +76,7 @@ tigris_dtype DTypeOfDescr(const std::string& descr) {
   if (descr == "<i2") return TIGRIS_DTYPE_INT16;
   if (descr == "<i4") return TIGRIS_DTYPE_INT32;
   if (descr == "<i8") return TIGRIS_DTYPE_INT64;
+  if (descr == "|b1") return TIGRIS_DTYPE_BOOL;
   return TIGRIS_DTYPE_UNKNOWN;
 }
 

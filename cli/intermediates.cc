@@ -208,6 +208,8 @@ const char* NpyDescr(tgrs_dtype dtype) {
       return "<i2";
     case TGRS_DTYPE_INT32:
       return "<i4";
+    case TGRS_DTYPE_BOOL:
+      return "|b1";  // NumPy's bool: one byte, 0 or 1, as the plan holds it
     default:
       return "<i8";
   }

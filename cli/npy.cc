@@ -80,7 +80,9 @@ uint32_t ReadLittle(const std::string& bytes, size_t at, size_t n) {
 
 size_t NpyItemSize(const std::string& descr) {
   if (descr == "<f4" || descr == "<i4") return 4;
-  if (descr == "|i1" || descr == "|u1" || descr == "<i1" || descr == "<u1") return 1;
+  if (descr == "|i1" || descr == "|u1" || descr == "<i1" || descr == "<u1" || descr == "|b1") {
+    return 1;
+  }
   if (descr == "<i2") return 2;
   if (descr == "<i8" || descr == "<f8") return 8;
   return 0;
@@ -129,8 +131,8 @@ NpyArray ParseNpy(const std::string& bytes, const std::string& what) {
     Fail(what, "big-endian arrays (" + array.descr + ") are not supported; use '<'");
   }
   if (NpyItemSize(array.descr) == 0) {
-    Fail(what,
-         "unsupported dtype '" + array.descr + "' (supported: <f4, |i1, |u1, <i2, <i4, <i8, <f8)");
+    Fail(what, "unsupported dtype '" + array.descr +
+                   "' (supported: <f4, |i1, |u1, |b1, <i2, <i4, <i8, <f8)");
   }
   if (DictValue(header, "fortran_order", what) != "False") {
     Fail(what, "Fortran-order arrays are not supported; save a C-order array");

@@ -14,7 +14,7 @@ static_assert(passes::kMaxOpInputs == TGRS_EXEC_MAX_OPERANDS,
 
 namespace {
 
-// The pairs both enums know (tigris_dtype has float16/float64/bool/uint16 the plan lacks).
+// The pairs both enums know (tigris_dtype has float16/float64/uint16 the plan lacks).
 struct DTypePair {
   tigris_dtype api;
   tgrs_dtype runtime;
@@ -23,6 +23,7 @@ constexpr DTypePair kDTypes[] = {
     {TIGRIS_DTYPE_FLOAT32, TGRS_DTYPE_FLOAT32}, {TIGRIS_DTYPE_INT8, TGRS_DTYPE_INT8},
     {TIGRIS_DTYPE_UINT8, TGRS_DTYPE_UINT8},     {TIGRIS_DTYPE_INT16, TGRS_DTYPE_INT16},
     {TIGRIS_DTYPE_INT32, TGRS_DTYPE_INT32},     {TIGRIS_DTYPE_INT64, TGRS_DTYPE_INT64},
+    {TIGRIS_DTYPE_BOOL, TGRS_DTYPE_BOOL},
 };
 
 }  // namespace

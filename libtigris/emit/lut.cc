@@ -42,6 +42,19 @@ Lut BuildLut(const std::function<double(double)>& f, AffineQuant in, AffineQuant
   return lut;
 }
 
+Lut BuildRequantizeLut(AffineQuant in, AffineQuant out) {
+  const float s_in = static_cast<float>(in.scale);
+  const float s_out = static_cast<float>(out.scale);
+  Lut lut{};
+  for (int i = 0; i < 256; ++i) {
+    const float real = static_cast<float>(i - 128 - in.zero_point) * s_in;  // one rounding
+    const float scaled = real / s_out;                                      // and another
+    const double rounded = std::nearbyint(static_cast<double>(scaled)) + out.zero_point;
+    lut[static_cast<size_t>(i)] = static_cast<int8_t>(std::clamp(rounded, -128.0, 127.0));
+  }
+  return lut;
+}
+
 bool IsLutOp(ir::OpType type) {
   // Every unary op of the op table (tgrs_ops.def) but the clamps, which take a table only
   // when their input and output quantization differ (op_quant.cc).

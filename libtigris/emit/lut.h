@@ -31,6 +31,11 @@ Lut BuildLut(const std::function<double(double)>& f, AffineQuant in, AffineQuant
 // ONNX QuantizeLinear of one real value to int8 (round half to even, saturate).
 int8_t QuantizeToInt8(double real, AffineQuant q);
 
+// lut[i] = QuantizeLinear(DequantizeLinear(i - 128)) from grid `in` to grid `out`, in
+// float32 as ONNX defines the pair (DequantizeLinear's output is a float32 tensor), so a
+// value moved between grids unchanged (an int8 Where's X or Y) gets onnxruntime's bytes.
+Lut BuildRequantizeLut(AffineQuant in, AffineQuant out);
+
 // ONNX's default alpha of Elu and Celu (operators.md), read by op_attrs.cc for float32.
 inline constexpr float kEluAlpha = 1.0f;
 

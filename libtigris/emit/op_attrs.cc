@@ -310,6 +310,14 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
     case OpType::kGelu:
       if (op.attrs.GetString("approximate", "none") == "tanh") a.mode = "tanh";
       break;
+    case OpType::kDepthToSpace:
+    case OpType::kSpaceToDepth: {
+      // The b x b block as a kernel; the shape rule checked b (shape_rules_rearrange.cc).
+      const int32_t b = static_cast<int32_t>(op.attrs.GetInt("blocksize", 1));
+      a.kernel = {b, b};
+      if (op.attrs.GetString("mode", "DCR") == "CRD") a.mode = "CRD";
+      break;
+    }
     case OpType::kElu:
     case OpType::kCelu:  // ONNX's default alpha is 1 for both (lut.h)
       a.alpha = op.attrs.GetFloat("alpha", kEluAlpha);

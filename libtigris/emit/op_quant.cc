@@ -222,10 +222,33 @@ void Int8Params(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
   }
 }
 
+// An int8 Where (qdq_fold.cc: a bool condition, X and Y dequantized, the output quantized)
+// moves values unchanged: X and Y each requantized to the output's grid by a table, the two
+// tables in Op.lut (512 entries, X's first), or none when both share the output's grid and
+// the selection copies codes (tgrs_where_s8).
+void WhereInt8Params(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
+  const AffineQuant out = TensorQuant(g, op, op.outputs[0]);
+  const AffineQuant x = TensorQuant(g, op, op.input(1));
+  const AffineQuant y = TensorQuant(g, op, op.input(2));
+  const auto same = [&](AffineQuant q) {
+    return static_cast<float>(q.scale) == static_cast<float>(out.scale) &&
+           q.zero_point == out.zero_point;
+  };
+  if (same(x) && same(y)) return;
+  const Lut tx = BuildRequantizeLut(x, out);
+  const Lut ty = BuildRequantizeLut(y, out);
+  r.lut.assign(tx.begin(), tx.end());
+  r.lut.insert(r.lut.end(), ty.begin(), ty.end());
+}
+
 }  // namespace
 
 void TranslateQuant(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
   if (op.outputs.empty() || op.input(0) == ir::kNoTensor) return;
+  if (op.type == OpType::kWhere) {  // input 0 is the bool condition
+    if (g.tensor(op.outputs[0]).dtype == ir::DType::kInt8) WhereInt8Params(g, op, r);
+    return;
+  }
   const bool int8 = g.tensor(op.outputs[0]).dtype == ir::DType::kInt8 &&
                     g.tensor(op.input(0)).dtype == ir::DType::kInt8;
   if (int8) {

@@ -62,6 +62,8 @@ tgrs::DType PlanDType(const ir::Tensor& t) {
       return tgrs::DType::UINT8;
     case ir::DType::kInt16:
       return tgrs::DType::INT16;
+    case ir::DType::kBool:
+      return tgrs::DType::BOOL;
     default:
       throw Error(Status::kUnsupportedDType, "tensor '" + t.name + "' has dtype " +
                                                  std::string(ir::DTypeName(t.dtype)) +

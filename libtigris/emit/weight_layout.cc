@@ -5,7 +5,11 @@
 namespace tigris::emit {
 namespace {
 
-bool IsElementwise(ir::OpType type) { return ir::IsBinaryOp(type); }  // the op table
+// The operands broadcast against the output: every one of the op table's broadcasting ops,
+// and Expand's data (input 0; its input 1, the shape, is not).
+bool IsBroadcastOperand(const ir::Op& op, size_t index) {
+  return ir::IsBinaryOp(op.type) || (op.type == ir::OpType::kExpand && index == 0);
+}
 
 [[noreturn]] void BadShape(const ir::Tensor& t, const std::string& what) {
   throw Error(Status::kInvalidModel,
@@ -38,7 +42,7 @@ WeightRole ConstantRole(const ir::Graph& graph, const ir::Op& op, size_t index,
                      op.type == OpType::kGemm)) {
     return WeightRole::kAsIs;  // bias [C_out]
   }
-  if (IsElementwise(op.type) && !op.outputs.empty()) {
+  if (IsBroadcastOperand(op, index) && !op.outputs.empty()) {
     const size_t out_rank = graph.tensor(op.outputs[0]).shape.size();
     if (graph.tensor(op.inputs[index]).shape.size() < out_rank) {
       *broadcast_rank = out_rank;

@@ -57,6 +57,11 @@ bool IsBinaryOp(OpType type) {
   return row != nullptr && row->kind == TGRS_OP_KIND_BINARY;
 }
 
+bool IsComparisonOp(OpType type) {
+  return type == OpType::kEqual || type == OpType::kGreater || type == OpType::kLess ||
+         type == OpType::kGreaterOrEqual || type == OpType::kLessOrEqual;
+}
+
 bool IsReduceOp(OpType type) {
   const OpTableRow* row = OpTableRowOf(type);
   return row != nullptr && row->kind == TGRS_OP_KIND_REDUCE;

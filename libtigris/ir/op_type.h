@@ -39,7 +39,6 @@ namespace tigris::ir {
   X(Squeeze, "Squeeze", false)                                             \
   X(Unsqueeze, "Unsqueeze", false)                                         \
   X(Shape, "Shape", false)                                                 \
-  X(Cast, "Cast", false)                                                   \
   X(CastLike, "CastLike", false)                                           \
   X(Upsample, "Upsample", false)                                           \
   /* IR-only: Reshape -> Transpose -> Reshape of a channel shuffle         \
@@ -72,8 +71,14 @@ const OpTableRow* OpTableRowOf(OpType type);
 // One value in, one out, no per-channel parameter (the table's UNARY kind: activations
 // and elementwise math; in int8 a lookup table, emit/lut.cc).
 bool IsUnaryOp(OpType type);
-// Add, Sub, Mul, Div, Max, Min, Pow, PRelu: two operands, ONNX broadcasting (the table's
-// BINARY kind).
+// Add, Sub, Mul, Div, Max, Min, Pow, PRelu, the comparisons, And, Or, Xor and Where: every
+// operand is data, broadcast against the others as ONNX does (the table's BINARY kind; two
+// operands, Where three). The output's dtype is the operands' except for the comparisons
+// (bool) and Where (X's, after a bool condition).
+
+// Equal, Greater, Less, GreaterOrEqual, LessOrEqual: two operands of one dtype, a bool
+// output.
+bool IsComparisonOp(OpType type);
 bool IsBinaryOp(OpType type);
 // ReduceMean, ReduceSum, ...: ONNX Reduce* with axes (input 1 after opset
 // canonicalization) and keepdims (the table's REDUCE kind).

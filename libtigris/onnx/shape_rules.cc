@@ -115,6 +115,27 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
     case OpType::kSum:
     case OpType::kMean:
       return BroadcastRule;
+    case OpType::kEqual:
+    case OpType::kGreater:
+    case OpType::kLess:
+    case OpType::kGreaterOrEqual:
+    case OpType::kLessOrEqual:
+    case OpType::kAnd:
+    case OpType::kOr:
+    case OpType::kXor:
+      return CompareRule;
+    case OpType::kNot:
+      return NotRule;
+    case OpType::kWhere:
+      return WhereRule;
+    case OpType::kTile:
+      return TileRule;
+    case OpType::kExpand:
+      return ExpandRule;
+    case OpType::kDepthToSpace:
+      return DepthToSpaceRule;
+    case OpType::kSpaceToDepth:
+      return SpaceToDepthRule;
     case OpType::kRelu:
     case OpType::kRelu6:
     case OpType::kLeakyRelu:

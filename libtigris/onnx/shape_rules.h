@@ -83,6 +83,9 @@ std::optional<ir::Shape> BroadcastShapes(const ir::Shape& a, const ir::Shape& b)
 // shape_rules_elementwise.cc
 void SameShapeRule(ShapeContext& ctx);  // unary activations, Clip, Softmax, Identity...
 void BroadcastRule(ShapeContext& ctx);  // Add, Sub, Mul, Div, Sum
+void CompareRule(ShapeContext& ctx);    // Equal, Greater, ..., And, Or, Xor: bool out
+void NotRule(ShapeContext& ctx);
+void WhereRule(ShapeContext& ctx);
 void DropoutRule(ShapeContext& ctx);
 void BatchNormRule(ShapeContext& ctx);
 void LrnRule(ShapeContext& ctx);
@@ -121,6 +124,12 @@ void UpsampleRule(ShapeContext& ctx);
 void PadRule(ShapeContext& ctx);
 // shape_rules_reduce.cc
 void ReduceRule(ShapeContext& ctx);
+
+// shape_rules_rearrange.cc
+void TileRule(ShapeContext& ctx);
+void ExpandRule(ShapeContext& ctx);
+void DepthToSpaceRule(ShapeContext& ctx);
+void SpaceToDepthRule(ShapeContext& ctx);
 
 }  // namespace tigris::onnx_import
 

@@ -1,6 +1,7 @@
 // Shape rules of ops whose output has the input's shape (activations, Clip, Softmax,
-// Identity, Dropout, BatchNormalization, LRN, Cast, Q/DQ) or the broadcast of their inputs'
-// shapes (Add, Sub, Mul, Div, Max, Min, Pow, PRelu, Sum, Mean; ONNX Broadcasting.md).
+// Identity, Dropout, BatchNormalization, LRN, Cast, Not, Q/DQ) or the broadcast of their
+// inputs' shapes (Add, Sub, Mul, Div, Max, Min, Pow, PRelu, Sum, Mean, the comparisons, And,
+// Or, Xor, Where; ONNX Broadcasting.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -68,21 +69,30 @@ std::optional<int64_t> Apply(ir::OpType type, int64_t a, int64_t b) {
       return std::max(a, b);
     case ir::OpType::kMin:
       return std::min(a, b);
+    // Comparisons and logic on static values (an exporter's shape checks): 1 or 0, bool.
+    case ir::OpType::kEqual:
+      return a == b;
+    case ir::OpType::kGreater:
+      return a > b;
+    case ir::OpType::kLess:
+      return a < b;
+    case ir::OpType::kGreaterOrEqual:
+      return a >= b;
+    case ir::OpType::kLessOrEqual:
+      return a <= b;
+    case ir::OpType::kAnd:
+      return (a != 0) && (b != 0);
+    case ir::OpType::kOr:
+      return (a != 0) || (b != 0);
+    case ir::OpType::kXor:
+      return (a != 0) != (b != 0);
     default:
       return std::nullopt;
   }
 }
 
-}  // namespace
-
-void SameShapeRule(ShapeContext& ctx) {
-  ctx.SetOutput(0, ctx.InputDType(0), ctx.InputShape(0));
-  if (ctx.op().type == ir::OpType::kIdentity) {
-    if (const auto* v = ctx.InputInts(0)) ctx.SetOutputInts(0, *v);
-  }
-}
-
-void BroadcastRule(ShapeContext& ctx) {
+// The broadcast of every input's shape (ONNX multidirectional broadcasting).
+ir::Shape BroadcastInputShapes(ShapeContext& ctx) {
   const ir::Op& op = ctx.op();
   if (op.inputs.empty()) ctx.Fail("has no inputs");
   ir::Shape shape = ctx.InputShape(0);
@@ -94,8 +104,13 @@ void BroadcastRule(ShapeContext& ctx) {
     }
     shape = *b;
   }
-  ctx.SetOutput(0, ctx.InputDType(0), shape);
+  return shape;
+}
 
+// Output 0's static values when every input's are known and the op has an integer rule
+// (Apply), folded left to right over the broadcast inputs.
+void PropagateStaticValues(ShapeContext& ctx, const ir::Shape& shape) {
+  const ir::Op& op = ctx.op();
   if (!IsIntegerDType(ctx.InputDType(0))) return;
   int64_t count = ir::NumElements(shape);
   if (count > kMaxStaticElements) return;
@@ -117,6 +132,60 @@ void BroadcastRule(ShapeContext& ctx) {
     acc = std::move(next);
   }
   ctx.SetOutputInts(0, std::move(acc));
+}
+
+// Fails unless input i has dtype `want` (`role` names it in the message).
+void RequireInputDType(ShapeContext& ctx, size_t i, ir::DType want, const std::string& role) {
+  if (ctx.InputDType(i) != want) {
+    ctx.Fail(role + " '" + ctx.Input(i).name + "' is " +
+             std::string(ir::DTypeName(ctx.InputDType(i))) + "; it must be " +
+             std::string(ir::DTypeName(want)));
+  }
+}
+
+}  // namespace
+
+void SameShapeRule(ShapeContext& ctx) {
+  ctx.SetOutput(0, ctx.InputDType(0), ctx.InputShape(0));
+  if (ctx.op().type == ir::OpType::kIdentity) {
+    if (const auto* v = ctx.InputInts(0)) ctx.SetOutputInts(0, *v);
+  }
+}
+
+void BroadcastRule(ShapeContext& ctx) {
+  const ir::Shape shape = BroadcastInputShapes(ctx);
+  ctx.SetOutput(0, ctx.InputDType(0), shape);
+  PropagateStaticValues(ctx, shape);
+}
+
+// Equal, Greater, Less, GreaterOrEqual, LessOrEqual (ONNX: both operands of one type T, a
+// bool output); And, Or, Xor (bool operands).
+void CompareRule(ShapeContext& ctx) {
+  if (ctx.op().inputs.size() != 2) ctx.Fail("needs two inputs");
+  const bool logical = !ir::IsComparisonOp(ctx.op().type);
+  if (logical) {
+    RequireInputDType(ctx, 0, ir::DType::kBool, "input");
+    RequireInputDType(ctx, 1, ir::DType::kBool, "input");
+  } else {
+    RequireInputDType(ctx, 1, ctx.InputDType(0), "its second operand");
+  }
+  const ir::Shape shape = BroadcastInputShapes(ctx);
+  ctx.SetOutput(0, ir::DType::kBool, shape);
+  PropagateStaticValues(ctx, shape);
+}
+
+// Not: a bool input, its negation.
+void NotRule(ShapeContext& ctx) {
+  RequireInputDType(ctx, 0, ir::DType::kBool, "input");
+  ctx.SetOutput(0, ir::DType::kBool, ctx.InputShape(0));
+}
+
+// Where(condition, X, Y): a bool condition, X and Y of one type, all three broadcast.
+void WhereRule(ShapeContext& ctx) {
+  if (ctx.op().inputs.size() != 3) ctx.Fail("needs three inputs (condition, X, Y)");
+  RequireInputDType(ctx, 0, ir::DType::kBool, "its condition");
+  RequireInputDType(ctx, 2, ctx.InputDType(1), "Y");
+  ctx.SetOutput(0, ctx.InputDType(1), BroadcastInputShapes(ctx));
 }
 
 void DropoutRule(ShapeContext& ctx) {

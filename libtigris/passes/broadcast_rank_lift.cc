@@ -1,5 +1,6 @@
-// broadcast-rank-lift: a run-time operand of a broadcasting binary op (Add, Sub, Mul, Div)
-// with a lower rank than the op's output is reshaped to the output's rank first.
+// broadcast-rank-lift: a run-time operand of a broadcasting binary op (Add, Sub, Mul, Div,
+// Where, ...) or the data of an Expand with a lower rank than the op's output is reshaped to
+// the output's rank first.
 //
 // ONNX broadcasting right-aligns shapes: [3, 4, 5] + [5] adds along the last axis. The
 // runtime right-aligns too, but in its own layout (emit/layout.h): the rank-3 operand is held
@@ -29,6 +30,12 @@ namespace {
 
 bool IsBroadcastingBinary(ir::OpType type) { return ir::IsBinaryOp(type); }  // the op table
 
+// The operands the lift applies to: every one of a binary op, an Expand's data (input 1 is
+// its shape; tgrs_tile reads input and output at one rank).
+bool Lifts(const ir::Op& op, size_t index) {
+  return IsBroadcastingBinary(op.type) || (op.type == ir::OpType::kExpand && index == 0);
+}
+
 }  // namespace
 
 void BroadcastRankLift(ir::Graph& graph) {
@@ -36,10 +43,15 @@ void BroadcastRankLift(ir::Graph& graph) {
   std::vector<ir::Op> rewritten;
   rewritten.reserve(graph.ops.size());
   for (ir::Op& op : graph.ops) {
-    if (IsBroadcastingBinary(op.type) && op.outputs.size() == 1) {
+    if ((IsBroadcastingBinary(op.type) || op.type == ir::OpType::kExpand) &&
+        op.outputs.size() == 1) {
       const size_t rank = graph.tensor(op.outputs[0]).shape.size();
-      for (ir::TensorId& in : op.inputs) {
-        if (in == ir::kNoTensor || graph.IsConstant(in) || (rank != 3 && rank != 4)) continue;
+      for (size_t k = 0; k < op.inputs.size(); ++k) {
+        ir::TensorId& in = op.inputs[k];
+        if (!Lifts(op, k) || in == ir::kNoTensor || graph.IsConstant(in) ||
+            (rank != 3 && rank != 4)) {
+          continue;
+        }
         const ir::Shape& shape = graph.tensor(in).shape;
         if (shape.size() >= rank) continue;
         ir::Shape lifted(rank - shape.size(), 1);

@@ -81,6 +81,8 @@ bool IsParameterInput(OpType type, size_t index) {
     case OpType::kSlice:
     case OpType::kGather:
       return index >= 1;
+    case OpType::kWhere:  // the bool condition selects; X and Y carry the values
+      return index == 0;
     default:
       return false;
   }

@@ -1,5 +1,6 @@
-// requantize-split: Reshape, Transpose, ChannelShuffle, Slice and Gather move bytes; the runtime
-// executes them as copies (tgrs_reshape, tgrs_transpose, tgrs_slice, tgrs_gather) that cannot
+// requantize-split: Reshape, Transpose, ChannelShuffle, Slice, Gather and the rearrangements
+// (Tile, Expand, DepthToSpace, SpaceToDepth) move bytes; the runtime executes them as copies
+// (tgrs_reshape, tgrs_transpose, tgrs_slice, tgrs_gather, tgrs_tile, ...) that cannot
 // change an int8 value's scale or zero point. A QDQ model may still give their output other
 // quantization parameters than their input (DequantizeLinear -> Reshape -> QuantizeLinear with a
 // new scale, as a quantizer that calibrates every tensor on its own writes), which qdq-fold turns
@@ -24,7 +25,8 @@ namespace {
 bool MovesBytes(ir::OpType type) {
   return type == ir::OpType::kReshape || type == ir::OpType::kTranspose ||
          type == ir::OpType::kChannelShuffle || type == ir::OpType::kSlice ||
-         type == ir::OpType::kGather;
+         type == ir::OpType::kGather || type == ir::OpType::kTile || type == ir::OpType::kExpand ||
+         type == ir::OpType::kDepthToSpace || type == ir::OpType::kSpaceToDepth;
 }
 
 }  // namespace

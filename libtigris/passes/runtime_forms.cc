@@ -31,9 +31,76 @@ std::string Quoted(const ir::Tensor& t) { return "'" + t.name + "'"; }
 
 // The activation dtypes of the runtime's kernels: float32 and int8 (runtime/src/ops_*.c
 // call tgrs_call_is_f32 / tgrs_call_is_s8 and refuse the rest). Integer tensors appear only
-// as a Gather's indices (verify.cc, invariant 5).
+// as a Gather's indices (verify.cc, invariant 5), and around the logic ops below.
 bool KernelDType(ir::DType dtype) {
   return dtype == ir::DType::kFloat32 || dtype == ir::DType::kInt8;
+}
+
+// The ops of tgrs_op_logical (runtime/src/ops_logical.c): comparisons, Not, And, Or, Xor,
+// Where and Cast, over float32, int32, int64 and bool.
+bool IsLogicOp(ir::OpType type) {
+  return ir::IsComparisonOp(type) || type == ir::OpType::kNot || type == ir::OpType::kAnd ||
+         type == ir::OpType::kOr || type == ir::OpType::kXor || type == ir::OpType::kWhere ||
+         type == ir::OpType::kCast;
+}
+
+bool LogicDType(ir::DType dtype) {
+  return dtype == ir::DType::kFloat32 || dtype == ir::DType::kInt32 || dtype == ir::DType::kInt64 ||
+         dtype == ir::DType::kBool;
+}
+
+[[noreturn]] void RefuseDType(const ir::Graph& graph, const ir::Op& op, const ir::Tensor& t,
+                              const std::string& why) {
+  throw Error(Status::kUnsupportedDType, DescribeOp(op) + " in model '" + graph.name + "': " + "'" +
+                                             t.name + "' is " +
+                                             std::string(ir::DTypeName(t.dtype)) + "; " + why);
+}
+
+// tgrs_op_logical: a comparison reads two operands of one dtype (Greater and the others
+// numbers, Equal also bool) and writes bool; Not, And, Or and Xor read and write bool; Where
+// reads a bool condition and X, Y in its output's dtype (also quantized int8, each on its
+// own grid); Cast converts any of them to any.
+void CheckLogic(const ir::Graph& graph, const ir::Op& op) {
+  const ir::Tensor& out = graph.tensor(op.outputs.at(0));
+  const ir::Tensor& x = graph.tensor(op.input(0));
+  if (op.type == ir::OpType::kCast) return;  // CheckActivations checked both dtypes
+  if (ir::IsComparisonOp(op.type)) {
+    const ir::Tensor& y = graph.tensor(op.input(1));
+    if (x.dtype != y.dtype) {
+      RefuseDType(graph, op, y,
+                  "the runtime compares two operands of one dtype (the first is " +
+                      std::string(ir::DTypeName(x.dtype)) + ")");
+    }
+    if (x.dtype == ir::DType::kBool && op.type != ir::OpType::kEqual) {
+      RefuseDType(graph, op, x, "only Equal compares bool values");
+    }
+    return;
+  }
+  if (op.type == ir::OpType::kWhere) {
+    if (x.dtype != ir::DType::kBool) RefuseDType(graph, op, x, "Where's condition must be bool");
+    for (size_t i = 1; i < 3; ++i) {
+      const ir::Tensor& t = graph.tensor(op.input(i));
+      if (t.dtype != out.dtype) {
+        RefuseDType(graph, op, t,
+                    "the runtime's Where picks from X and Y in its output's dtype (" +
+                        std::string(ir::DTypeName(out.dtype)) + ")");
+      }
+    }
+    for (ir::TensorId id : {op.input(1), op.input(2), op.outputs[0]}) {
+      const ir::Tensor& t = graph.tensor(id);
+      if (t.dtype == ir::DType::kInt8 && t.quant && t.quant->per_channel()) {
+        throw Error(Status::kUnsupportedQuantization,
+                    DescribeOp(op) + " in model '" + graph.name + "': " + Quoted(t) +
+                        " is quantized per channel; the runtime's int8 Where takes one scale "
+                        "per tensor");
+      }
+    }
+    return;
+  }
+  for (ir::TensorId id : op.inputs) {  // Not, And, Or, Xor
+    const ir::Tensor& t = graph.tensor(id);
+    if (t.dtype != ir::DType::kBool) RefuseDType(graph, op, t, "logic ops read bool");
+  }
 }
 
 void CheckActivations(const ir::Graph& graph, const ir::Op& op) {
@@ -48,10 +115,24 @@ void CheckActivations(const ir::Graph& graph, const ir::Op& op) {
                  "); the runtime holds activations of rank <= 4");
     }
     // tgrs_op_reshape moves bytes of any dtype: ArgMax's int64 (or a .tflite's int32)
-    // indices too (reduce-keepdims reshapes them).
-    const bool moved = op.type == ir::OpType::kReshape &&
-                       (t.dtype == ir::DType::kInt64 || t.dtype == ir::DType::kInt32);
-    if (!KernelDType(t.dtype) && !moved) {
+    // indices too (reduce-keepdims reshapes them), and bool masks.
+    // So do the rearrangements (tgrs_op_rearrange).
+    const bool mover = op.type == ir::OpType::kReshape || op.type == ir::OpType::kTile ||
+                       op.type == ir::OpType::kExpand || op.type == ir::OpType::kDepthToSpace ||
+                       op.type == ir::OpType::kSpaceToDepth;
+    const bool moved = mover && (t.dtype == ir::DType::kInt64 || t.dtype == ir::DType::kInt32 ||
+                                 t.dtype == ir::DType::kBool);
+    // An int8 Where selects quantized X and Y (tgrs_where_s8; per tensor, CheckLogic).
+    const bool int8_where =
+        op.type == ir::OpType::kWhere && t.dtype == ir::DType::kInt8 && t.quant.has_value();
+    if (IsLogicOp(op.type)) {
+      if (!LogicDType(t.dtype) && !int8_where) {
+        Refuse(graph, op,
+               std::string(role) + " " + Quoted(t) + " is " + std::string(ir::DTypeName(t.dtype)) +
+                   "; the runtime's comparisons, logic ops, Where and Cast take float32, int32, "
+                   "int64 and bool (Where also quantized int8)");
+      }
+    } else if (!KernelDType(t.dtype) && !moved) {
       Refuse(graph, op,
              std::string(role) + " " + Quoted(t) + " is " + std::string(ir::DTypeName(t.dtype)) +
                  " without quantization; the runtime computes float32 and quantized int8");
@@ -305,7 +386,11 @@ void CheckRuntimeForms(const ir::Graph& graph) {
       }
       default:
         if (ir::IsReduceOp(op.type)) CheckReduce(graph, op);
-        if (ir::IsBinaryOp(op.type)) CheckBinary(graph, op);
+        if (IsLogicOp(op.type)) {
+          CheckLogic(graph, op);
+        } else if (ir::IsBinaryOp(op.type)) {
+          CheckBinary(graph, op);
+        }
         break;
     }
   }

@@ -13,7 +13,7 @@ extern "C" {
 typedef enum tgrs_op_kind {
   TGRS_OP_KIND_OTHER = 0,
   TGRS_OP_KIND_UNARY = 1,    /* one value in, one out; no per-channel parameter */
-  TGRS_OP_KIND_BINARY = 2,   /* two operands, ONNX broadcasting */
+  TGRS_OP_KIND_BINARY = 2,   /* operands all data, ONNX broadcasting (two; Where three) */
   TGRS_OP_KIND_RESERVED = 3, /* a code the format keeps and no kernel runs */
   TGRS_OP_KIND_REDUCE = 4    /* a reduction over attrs.axes (ONNX Reduce*: axes, keepdims) */
 } tgrs_op_kind;

@@ -126,7 +126,8 @@ typedef enum tgrs_dtype {
   TGRS_DTYPE_INT32 = 3,
   TGRS_DTYPE_INT64 = 4,
   TGRS_DTYPE_UINT8 = 5,
-  TGRS_DTYPE_INT16 = 6
+  TGRS_DTYPE_INT16 = 6,
+  TGRS_DTYPE_BOOL = 7 /* one byte, 0 or 1 */
 } tgrs_dtype;
 
 typedef enum tgrs_memory_region {

@@ -1,59 +1,21 @@
 /*
  * Elementwise binary ops with ONNX multidirectional broadcasting (rank <= 4, shapes
  * right-aligned into [N, H, W, C]): int8 Add/Sub/Mul (TFLite integer arithmetic) and
- * Max/Min (Add's rescaling), float32 Add/Sub/Mul/Div/Max/Min/Pow/PRelu. A broadcast
- * dimension gets stride 0, so one loop nest serves same-shape, scalar, per-channel and
- * general operands.
+ * Max/Min (Add's rescaling), float32 Add/Sub/Mul/Div/Max/Min/Pow/PRelu; the loop nest is
+ * broadcast.h's.
  */
+#include "broadcast.h"
 #include "kernel_util.h"
 #include "requantize.h"
 #include "tgrs_kernels.h"
 #include "tgrs_math.h"
 
-typedef struct strides4 {
-  size_t n, h, w, c;
-} strides4;
-
-/* Strides of `d` read as `out`'s shape: 0 along broadcast (size-1) dimensions. */
-static strides4 broadcast_strides(const tgrs_dims* d, const tgrs_dims* out) {
-  strides4 s;
-  s.c = (d->c == 1 && out->c != 1) ? 0 : 1;
-  s.w = (d->w == 1 && out->w != 1) ? 0 : (size_t)d->c;
-  s.h = (d->h == 1 && out->h != 1) ? 0 : (size_t)d->w * d->c;
-  s.n = (d->n == 1 && out->n != 1) ? 0 : (size_t)d->h * d->w * d->c;
-  return s;
-}
-
-static int dim_broadcasts(int32_t d, int32_t out) { return d == out || d == 1; }
-
 static int shapes_ok(const tgrs_dims* a, const tgrs_dims* b, const tgrs_dims* out) {
-  if (!tgrs_dims_valid(a) || !tgrs_dims_valid(b) || !tgrs_dims_valid(out)) return 0;
-  return dim_broadcasts(a->n, out->n) && dim_broadcasts(a->h, out->h) &&
-         dim_broadcasts(a->w, out->w) && dim_broadcasts(a->c, out->c) &&
-         dim_broadcasts(b->n, out->n) && dim_broadcasts(b->h, out->h) &&
-         dim_broadcasts(b->w, out->w) && dim_broadcasts(b->c, out->c);
+  return tgrs_dims_valid(out) && tgrs_broadcasts_to(a, out) && tgrs_broadcasts_to(b, out);
 }
 
-/* out[i] = EXPR(x, y) with x, y the broadcast operands of output element i. */
-#define TGRS_BROADCAST_LOOP(T, EXPR)                            \
-  do {                                                          \
-    const strides4 sa = broadcast_strides(a_dims, output_dims); \
-    const strides4 sb = broadcast_strides(b_dims, output_dims); \
-    int32_t n, h, w, c;                                         \
-    for (n = 0; n < output_dims->n; ++n) {                      \
-      for (h = 0; h < output_dims->h; ++h) {                    \
-        for (w = 0; w < output_dims->w; ++w) {                  \
-          const T* pa = a + n * sa.n + h * sa.h + w * sa.w;     \
-          const T* pb = b + n * sb.n + h * sb.h + w * sb.w;     \
-          for (c = 0; c < output_dims->c; ++c, ++output) {      \
-            const T x = pa[c * sa.c];                           \
-            const T y = pb[c * sb.c];                           \
-            *output = EXPR;                                     \
-          }                                                     \
-        }                                                       \
-      }                                                         \
-    }                                                           \
-  } while (0)
+/* out[i] = EXPR(x, y) for operands of one type T (broadcast.h). */
+#define TGRS_BROADCAST_LOOP(T, EXPR) TGRS_BROADCAST2_LOOP(T, T, EXPR)
 
 /* TFLite AddElementwise / SubElementwise (int8): inputs shifted left by left_shift and
  * rescaled to the common scale, then the sum (sign = +1) or difference (-1) requantized. */

@@ -57,6 +57,11 @@
  *   ReduceMean                tgrs_reduce_mean_{s8,f32} (int8 over H,W: tgrs_global_avg_pool_s8)
  *   Reduce{Sum,Max,Min,...}   tgrs_reduce_{s8,f32} (int8: Sum, Max, Min)
  *   ArgMax / ArgMin           tgrs_arg_extreme (float32 or int8 in, int64 or int32 out)
+ *   Equal/Greater/Less/...    tgrs_compare (float32, int32, int64, bool in; bool out)
+ *   Not/And/Or/Xor            tgrs_not, tgrs_logic (bool)
+ *   Where / Cast              tgrs_where, tgrs_cast (float32, int32, int64, bool)
+ *   Tile / Expand             tgrs_tile (byte copies)
+ *   DepthToSpace/SpaceToDepth tgrs_depth_to_space / tgrs_space_to_depth (byte copies)
  *   LRN                       tgrs_lrn_{s8,f32}
  *   BatchNormalization        tgrs_batch_norm_{s8,f32}
  *   Quantize / Dequantize     tgrs_quantize_f32_s8 / tgrs_dequantize_s8_f32
@@ -773,6 +778,88 @@ tgrs_kernel_status tgrs_reduce_s8(tgrs_reduce_kind kind, uint32_t axes_mask,
 tgrs_kernel_status tgrs_arg_extreme(int find_max, int last, int int8, int32_t axis,
                                     const tgrs_dims* input_dims, const void* input, int int32,
                                     void* output);
+
+/* ======================================================================================
+ * Comparisons, logic, selection, conversion (logical.c): Add's broadcasting over every
+ * operand. A bool is one byte: any nonzero byte reads as true, the kernels write 0 or 1.
+ * ====================================================================================== */
+typedef enum tgrs_elem_type {
+  TGRS_ELEM_F32 = 0,
+  TGRS_ELEM_I32 = 1,
+  TGRS_ELEM_I64 = 2,
+  TGRS_ELEM_BOOL = 3
+} tgrs_elem_type;
+
+typedef enum tgrs_compare_op {
+  TGRS_COMPARE_EQ = 0,
+  TGRS_COMPARE_GT = 1,
+  TGRS_COMPARE_LT = 2,
+  TGRS_COMPARE_GE = 3,
+  TGRS_COMPARE_LE = 4
+} tgrs_compare_op;
+
+typedef enum tgrs_logic_op {
+  TGRS_LOGIC_AND = 0,
+  TGRS_LOGIC_OR = 1,
+  TGRS_LOGIC_XOR = 2
+} tgrs_logic_op;
+
+/* output = a OP b as 0 / 1, both operands of `type` (bool: EQ only, compared as truth
+ * values). A float NaN is unequal to everything and unordered, as in C and ONNX. */
+tgrs_kernel_status tgrs_compare(tgrs_compare_op op, tgrs_elem_type type, const tgrs_dims* a_dims,
+                                const void* a, const tgrs_dims* b_dims, const void* b,
+                                const tgrs_dims* output_dims, uint8_t* output);
+
+/* output = a AND / OR / XOR b over bools. */
+tgrs_kernel_status tgrs_logic(tgrs_logic_op op, const tgrs_dims* a_dims, const uint8_t* a,
+                              const tgrs_dims* b_dims, const uint8_t* b,
+                              const tgrs_dims* output_dims, uint8_t* output);
+
+/* output[i] = NOT input[i] over `count` bools (in place allowed). */
+tgrs_kernel_status tgrs_not(size_t count, const uint8_t* input, uint8_t* output);
+
+/* output = condition ? x : y, element by element with all three broadcast; x, y and output
+ * of `type` (copied as bits: a NaN stays the NaN it was). */
+tgrs_kernel_status tgrs_where(tgrs_elem_type type, const tgrs_dims* cond_dims, const uint8_t* cond,
+                              const tgrs_dims* x_dims, const void* x, const tgrs_dims* y_dims,
+                              const void* y, const tgrs_dims* output_dims, void* output);
+
+/* The int8 Where: output = condition ? tx[x + 128] : ty[y + 128], X and Y each moved to the
+ * output's grid by its table (the compiler's Q_out(DQ(q)), emit/lut.h), or copied as codes
+ * when both tables are NULL (X, Y and the output share one grid). */
+tgrs_kernel_status tgrs_where_s8(const tgrs_dims* cond_dims, const uint8_t* cond,
+                                 const tgrs_dims* x_dims, const int8_t* x, const tgrs_dims* y_dims,
+                                 const int8_t* y, const int8_t* x_table, const int8_t* y_table,
+                                 const tgrs_dims* output_dims, int8_t* output);
+
+/* `count` values of type `from` converted to `to` as ONNX Cast: float to integer truncates
+ * toward zero (saturating at the type's limits; NaN becomes 0, where ONNX leaves it
+ * undefined), int64 to int32 keeps the low 32 bits (two's complement, as onnxruntime and
+ * NumPy), anything to bool is "!= 0" (a NaN is true), bool to a number 0 or 1, integers to
+ * float round to nearest even. */
+tgrs_kernel_status tgrs_cast(tgrs_elem_type from, tgrs_elem_type to, size_t count,
+                             const void* input, void* output);
+
+/* ======================================================================================
+ * Rearrangements (rearrange.c): byte copies of `elem_size`-byte elements, [N, H, W, C].
+ * ====================================================================================== */
+
+/* output[n, h, w, c] = input[n % N, h % H, w % W, c % C]: ONNX Tile (each output dim a
+ * multiple of the input's), and Expand (each input dim 1 or the output's). */
+tgrs_kernel_status tgrs_tile(size_t elem_size, const tgrs_dims* input_dims, const void* input,
+                             const tgrs_dims* output_dims, void* output);
+
+/* ONNX DepthToSpace with blocksize `block`: [N, H, W, C] -> [N, H b, W b, C / (b b)];
+ * `crd` picks mode CRD (channel, then the block's row and column), else DCR. */
+tgrs_kernel_status tgrs_depth_to_space(size_t elem_size, int32_t block, int crd,
+                                       const tgrs_dims* input_dims, const void* input,
+                                       void* output);
+
+/* ONNX SpaceToDepth with blocksize `block`: [N, H, W, C] -> [N, H / b, W / b, C b b], the
+ * inverse of tgrs_depth_to_space in the same order (`crd`: ONNX 25's mode CRD, else DCR). */
+tgrs_kernel_status tgrs_space_to_depth(size_t elem_size, int32_t block, int crd,
+                                       const tgrs_dims* input_dims, const void* input,
+                                       void* output);
 
 /* Mean over the dims whose bit is set in axes_mask (bit 0 = N, 1 = H, 2 = W, 3 = C).
  * Output holds the kept dims in order (keepdims or not: same bytes). Each output sums its

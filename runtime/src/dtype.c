@@ -7,12 +7,12 @@
 #include "tigris_runtime.h"
 
 const char* tgrs_dtype_name(tgrs_dtype dtype) {
-  static const char* const names[] = {"UNKNOWN", "FLOAT32", "INT8", "INT32",
-                                      "INT64",   "UINT8",   "INT16"};
-  return (unsigned)dtype <= TGRS_DTYPE_INT16 ? names[dtype] : "?";
+  static const char* const names[] = {"UNKNOWN", "FLOAT32", "INT8",  "INT32",
+                                      "INT64",   "UINT8",   "INT16", "BOOL"};
+  return (unsigned)dtype <= TGRS_DTYPE_BOOL ? names[dtype] : "?";
 }
 
 size_t tgrs_dtype_size(tgrs_dtype dtype) {
-  static const size_t sizes[] = {0, 4, 1, 4, 8, 1, 2};
-  return (unsigned)dtype <= TGRS_DTYPE_INT16 ? sizes[dtype] : 0;
+  static const size_t sizes[] = {0, 4, 1, 4, 8, 1, 2, 1};
+  return (unsigned)dtype <= TGRS_DTYPE_BOOL ? sizes[dtype] : 0;
 }

@@ -189,9 +189,9 @@ static tgrs_status verify_tensor(rctx* r, const uint8_t* t) {
   const int32_t weight = fb_get_i32(t, FB_TENSOR_WEIGHT, -1);
   uint64_t elements, onnx_elements, bytes;
   uint32_t i, seen = 0;
-  if (dtype == TGRS_DTYPE_UNKNOWN || dtype > TGRS_DTYPE_INT16) {
+  if (dtype == TGRS_DTYPE_UNKNOWN || dtype > TGRS_DTYPE_BOOL) {
     return FAIL_AT(FB_FIELD(TENSOR, DTYPE), TGRS_ERR_BAD_ENUM, "unknown dtype {v} (known: 1..{l})",
-                   dtype, TGRS_DTYPE_INT16);
+                   dtype, TGRS_DTYPE_BOOL);
   }
   TRY(shape_elements(r, shape, FB_FIELD(TENSOR, SHAPE), &elements));
   bytes = elements * tgrs_dtype_size((tgrs_dtype)dtype);
@@ -286,7 +286,9 @@ static tgrs_status verify_op(rctx* r, const uint8_t* t) {
                    "left shift {v} outside [0, 22] (limit {l})", left_shift,
                    left_shift < 0 ? 0 : 22);
   }
-  if (lut != 0 && lut != 256u) {
+  /* One table of 256 entries; an int8 WHERE holds two, X's and Y's (ops_logical.c). */
+  if (lut != 0 && lut != 256u &&
+      !(lut == 512u && fb_get_u16(t, FB_OP_CODE, 0) == (uint16_t)TGRS_OP_WHERE)) {
     return FAIL_AT(FB_FIELD(OP, LUT), TGRS_ERR_BAD_SIZE, "{v} entries, a lookup table has {l}", lut,
                    256);
   }

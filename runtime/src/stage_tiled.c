@@ -106,22 +106,26 @@ static tgrs_status store_box(tgrs_exec* ex, const tgrs_operand* operand) {
  * tiling consult first (analysis/tileability.cc). Windowed ops run on a column view
  * through their shifted left padding (tgrs_call_pad_left), global pools and a Gemm's
  * banded reduction box by box; a concat along W and any reshape but a channel shuffle
- * refuse a column view in their own op function. */
+ * refuse a column view in their own op function. Bit 4 marks the BINARY kind (below). */
+#define OP_BROADCASTS 0x10u
 static const uint8_t op_tiles[TGRS_OP_CODE_COUNT] = {
-#define TGRS_OP(NAME, CODE, Ir, FN, KIND, TILES) [CODE] = TGRS_OP_TILES_##TILES,
+#define TGRS_OP(NAME, CODE, Ir, FN, KIND, TILES) \
+  [CODE] =                                       \
+      TGRS_OP_TILES_##TILES | (TGRS_OP_KIND_##KIND == TGRS_OP_KIND_BINARY ? OP_BROADCASTS : 0u),
 #include "tgrs_ops.def"
 #undef TGRS_OP
 };
 
 static tgrs_op_tiles tiles_of(tgrs_op_code code) {
-  return (unsigned)code < TGRS_OP_CODE_COUNT ? (tgrs_op_tiles)op_tiles[code] : TGRS_OP_TILES_ROWS;
+  return (unsigned)code < TGRS_OP_CODE_COUNT ? (tgrs_op_tiles)(op_tiles[code] & 0x0Fu)
+                                             : TGRS_OP_TILES_ROWS;
 }
 
-/* An input of a binary op with one row where its output has several. */
+/* An input of a BINARY-kind op (Add ... PRelu, the comparisons, Where) with one row where
+ * its output has several: the rule the planner tiles by (BroadcastsAlongRows). */
 static int broadcast_row(const tgrs_op_call* call, const tgrs_operand* in) {
   const tgrs_op_code code = call->op.code;
-  return (code == TGRS_OP_ADD || code == TGRS_OP_SUB || code == TGRS_OP_MUL ||
-          code == TGRS_OP_DIV) &&
+  return (unsigned)code < TGRS_OP_CODE_COUNT && (op_tiles[code] & OP_BROADCASTS) != 0 &&
          in->tensor.shape.count == 4 && tgrs_tensor_rows(&in->tensor) == 1 &&
          tgrs_tensor_rows(&call->out[0].tensor) > 1;
 }

@@ -8,6 +8,22 @@ from onnx import TensorProto, helper, numpy_helper
 from onnxruntime.quantization import CalibrationDataReader
 
 
+def save_model(nodes, name, inputs, outputs, inits, opset=17):
+    """Checks a model of `nodes` and saves it as WORK_DIR/<name>.onnx. `inputs` and
+    `outputs`: (name, TensorProto type, shape) triples."""
+    from conftest import WORK_DIR
+
+    graph = helper.make_graph(nodes, name,
+                              [helper.make_tensor_value_info(*t) for t in inputs],
+                              [helper.make_tensor_value_info(*t) for t in outputs], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    path = WORK_DIR / f"{name}.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
 def float_model(nodes, name, x_shape, y_shape, inits):
     """A checked opset-13 model of `nodes` with one float input x and one output y."""
     graph = helper.make_graph(nodes, name,

@@ -127,5 +127,93 @@ TEST(RuntimeForms, MatMulWithAVectorIsRefused) {
   EXPECT_TRUE(Contains(why, "no vector (rank-1) operand")) << why;
 }
 
+// The comparisons, logic ops, Where and Cast (tgrs_op_logical): their dtypes, or a refusal
+// naming the tensor (an unsupported dtype, op form or quantization).
+std::string DTypeRefusal(const ir::Graph& g) {
+  try {
+    passes::CheckRuntimeForms(g);
+  } catch (const Error& e) {
+    EXPECT_TRUE(e.status() == Status::kUnsupportedDType || e.status() == Status::kUnsupportedOp ||
+                e.status() == Status::kUnsupportedQuantization)
+        << e.what();
+    return e.what();
+  }
+  return "";
+}
+
+TEST(RuntimeForms, ComparisonsLogicAndWhereOverFloatIntegersAndBoolAreAccepted) {
+  GraphBuilder b("m");
+  ir::TensorId x = b.Input("x", {1, 4});
+  ir::TensorId ids = b.Input("ids", {1, 4}, DType::kInt64);
+  ir::TensorId gt = b.Op(OpType::kGreater, "gt", {x, b.Floats("zero", {1}, {0.0f})}, "gt", {1, 4},
+                         {}, DType::kBool);
+  ir::TensorId eq = b.Op(OpType::kEqual, "eq", {ids, b.Int64s("three", {1}, {3})}, "eq", {1, 4}, {},
+                         DType::kBool);
+  ir::TensorId both = b.Op(OpType::kAnd, "and", {gt, eq}, "both", {1, 4}, {}, DType::kBool);
+  ir::TensorId neither = b.Op(OpType::kNot, "not", {both}, "neither", {1, 4}, {}, DType::kBool);
+  ir::TensorId as_float =
+      b.Op(OpType::kCast, "cast", {neither}, "as_float", {1, 4}, {}, DType::kFloat32);
+  b.Output(b.Op(OpType::kWhere, "where", {both, x, as_float}, "y", {1, 4}));
+  EXPECT_EQ(DTypeRefusal(b.Take()), "");
+}
+
+TEST(RuntimeForms, OrderingBoolsIsRefused) {
+  GraphBuilder b("m");
+  ir::TensorId p = b.Input("p", {1, 4}, DType::kBool);
+  ir::TensorId q = b.Input("q", {1, 4}, DType::kBool);
+  b.Output(b.Op(OpType::kGreater, "gt", {p, q}, "y", {1, 4}, {}, DType::kBool));
+  const std::string why = DTypeRefusal(b.Take());
+  EXPECT_TRUE(Contains(why, "'gt'") && Contains(why, "only Equal compares bool values")) << why;
+}
+
+// Where over quantized int8 (qdq_fold's int8 Where), each of X, Y and the output on its own
+// per-tensor grid; `quantized` false leaves them integers, which nothing runs.
+ir::Graph Int8Where(bool quantized, size_t channel_scales = 1) {
+  GraphBuilder b("m");
+  ir::TensorId c = b.Input("c", {1, 4}, DType::kBool);
+  ir::TensorId x = b.Input("x", {1, 4}, DType::kInt8);
+  ir::TensorId y = b.Input("y", {1, 4}, DType::kInt8);
+  ir::TensorId z = b.Op(OpType::kWhere, "where", {c, x, y}, "z", {1, 4}, {}, DType::kInt8);
+  b.Output(z);
+  ir::Graph g = b.Take();
+  if (quantized) {
+    for (ir::TensorId id : {x, y, z}) {
+      ir::QuantParams q;
+      q.scales.assign(channel_scales, 0.1f * static_cast<float>(id + 1));
+      q.zero_points.assign(channel_scales, 0);
+      q.axis = 1;
+      g.tensor(id).quant = q;
+    }
+  }
+  return g;
+}
+
+TEST(RuntimeForms, WhereOfQuantizedInt8IsAcceptedAndOfPlainInt8Refused) {
+  EXPECT_EQ(DTypeRefusal(Int8Where(true)), "");
+  const std::string why = DTypeRefusal(Int8Where(false));
+  EXPECT_TRUE(Contains(why, "'where'") && Contains(why, "'x' is int8") &&
+              Contains(why, "Where also quantized int8"))
+      << why;
+  const std::string per_channel = DTypeRefusal(Int8Where(true, 4));
+  EXPECT_TRUE(Contains(per_channel, "quantized per channel")) << per_channel;
+}
+
+TEST(RuntimeForms, LogicOfNumbersIsRefused) {
+  GraphBuilder b("m");
+  ir::TensorId p = b.Input("p", {1, 4}, DType::kInt32);
+  ir::TensorId q = b.Input("q", {1, 4}, DType::kInt32);
+  b.Output(b.Op(OpType::kXor, "xor", {p, q}, "y", {1, 4}, {}, DType::kBool));
+  const std::string why = DTypeRefusal(b.Take());
+  EXPECT_TRUE(Contains(why, "'xor'") && Contains(why, "logic ops read bool")) << why;
+}
+
+TEST(RuntimeForms, CastToFloat64IsRefused) {
+  GraphBuilder b("m");
+  ir::TensorId x = b.Input("x", {1, 4});
+  b.Output(b.Op(OpType::kCast, "cast", {x}, "y", {1, 4}, {}, DType::kFloat64));
+  const std::string why = DTypeRefusal(b.Take());
+  EXPECT_TRUE(Contains(why, "'cast'") && Contains(why, "'y' is float64")) << why;
+}
+
 }  // namespace
 }  // namespace tigris

@@ -390,12 +390,14 @@ TEST(PlanReaderNames, StatusAndEnumNames) {
   EXPECT_STREQ(tgrs_op_code_name(TGRS_OP_SPLIT), "SPLIT");
   EXPECT_STREQ(tgrs_op_code_name(static_cast<tgrs_op_code>(TGRS_OP_CODE_COUNT)), "?");
   EXPECT_STREQ(tgrs_dtype_name(TGRS_DTYPE_INT16), "INT16");
+  EXPECT_STREQ(tgrs_dtype_name(TGRS_DTYPE_BOOL), "BOOL");
+  EXPECT_EQ(tgrs_dtype_size(TGRS_DTYPE_BOOL), 1u);
   EXPECT_EQ(tgrs_dtype_size(TGRS_DTYPE_INT64), 8u);
   // Op codes are the op table's, pinned (tgrs_ops.def); the other enums match the
   // schema's (flatc's generated enums).
   EXPECT_EQ(TGRS_OP_DEQUANTIZE, 33);
   EXPECT_EQ(TGRS_OP_GATHER, 37);
-  EXPECT_EQ(static_cast<int>(fb::DType::MAX), TGRS_DTYPE_INT16);
+  EXPECT_EQ(static_cast<int>(fb::DType::MAX), TGRS_DTYPE_BOOL);
   EXPECT_EQ(static_cast<int>(fb::MemoryRegion::MAX), TGRS_REGION_PINNED);
   EXPECT_EQ(static_cast<int>(fb::StageStrategy::MAX), TGRS_STRATEGY_CHAIN);
   EXPECT_EQ(static_cast<int>(fb::BufferKind::MAX), TGRS_BUFFER_SCRATCH);
