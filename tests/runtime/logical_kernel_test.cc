@@ -156,6 +156,15 @@ TEST(CastKernel, FloatToIntegersTruncatesTowardZeroAndSaturates) {
   ASSERT_EQ(tgrs_cast(TGRS_ELEM_F32, TGRS_ELEM_I64, in.size(), in.data(), i64.data()),
             TGRS_KERNEL_OK);
   EXPECT_EQ(i64, (std::vector<int64_t>{2, -2, 0, 0, 3000000000LL, -3000000000LL, INT64_MAX, 0}));
+  // Beyond int32 the kernel reads the float's bits (no libgcc __fixsfdi): whole numbers with
+  // mantissas reaching either end of the 24 bits.
+  const std::vector<float> big = {1099511758848.0f /* 2^40 + 2^17 */, -4611686018427387904.0f,
+                                  2147483648.0f, -2147483648.0f, 16777215.0f * 274877906944.0f};
+  std::vector<int64_t> big64(big.size());
+  ASSERT_EQ(tgrs_cast(TGRS_ELEM_F32, TGRS_ELEM_I64, big.size(), big.data(), big64.data()),
+            TGRS_KERNEL_OK);
+  EXPECT_EQ(big64, (std::vector<int64_t>{1099511758848LL, -4611686018427387904LL, 2147483648LL,
+                                         -2147483648LL, 16777215LL << 38}));
   Bytes b(in.size());
   ASSERT_EQ(tgrs_cast(TGRS_ELEM_F32, TGRS_ELEM_BOOL, in.size(), in.data(), b.data()),
             TGRS_KERNEL_OK);
