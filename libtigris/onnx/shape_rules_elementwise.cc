@@ -185,7 +185,26 @@ void WhereRule(ShapeContext& ctx) {
   if (ctx.op().inputs.size() != 3) ctx.Fail("needs three inputs (condition, X, Y)");
   RequireInputDType(ctx, 0, ir::DType::kBool, "its condition");
   RequireInputDType(ctx, 2, ctx.InputDType(1), "Y");
-  ctx.SetOutput(0, ctx.InputDType(1), BroadcastInputShapes(ctx));
+  const ir::Shape shape = BroadcastInputShapes(ctx);
+  ctx.SetOutput(0, ctx.InputDType(1), shape);
+  // Static values through a selection of shape values (torch's expand(-1, ...) exports
+  // Where(Equal(shape, -1), ones, shape) as Expand's shape).
+  const int64_t count = ir::NumElements(shape);
+  if (!IsIntegerDType(ctx.InputDType(1)) || count > kMaxStaticElements) return;
+  std::vector<const std::vector<int64_t>*> v;
+  for (size_t i = 0; i < 3; ++i) {
+    v.push_back(ctx.InputInts(i));
+    if (!v.back() || static_cast<int64_t>(v.back()->size()) != ir::NumElements(ctx.InputShape(i))) {
+      return;
+    }
+  }
+  std::vector<int64_t> values(static_cast<size_t>(count));
+  for (int64_t e = 0; e < count; ++e) {
+    const bool pick_x = BroadcastAt(*v[0], ctx.InputShape(0), shape, e) != 0;
+    values[static_cast<size_t>(e)] =
+        BroadcastAt(*v[pick_x ? 1 : 2], ctx.InputShape(pick_x ? 1 : 2), shape, e);
+  }
+  ctx.SetOutputInts(0, std::move(values));
 }
 
 void DropoutRule(ShapeContext& ctx) {

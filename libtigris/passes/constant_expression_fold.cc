@@ -3,9 +3,9 @@
 // topologically ordered ops, so a chain folds front to back.
 //
 // Folded: Shape of any tensor (every extent is known after loading), and Gather, Slice,
-// Cast, Squeeze, Unsqueeze, Concat and integer Add/Sub/Mul/Div whose inputs are all
-// constants; Reshape, Flatten, Squeeze and Unsqueeze of constant data, which only relabel
-// the bytes. Example (mnist8):
+// Cast, Squeeze, Unsqueeze, Concat, integer Add/Sub/Mul/Div and integer or bool
+// comparisons, And/Or/Xor and Where whose inputs are all constants; Reshape, Flatten,
+// Squeeze and Unsqueeze of constant data, which only relabel the bytes. Example (mnist8):
 //
 //   before: W[256,10] (initializer) -> Reshape(shape=[256,10]) -> W' -> MatMul(x, W')
 //   after:  W' is a constant                                          -> MatMul(x, W')
@@ -269,40 +269,72 @@ std::optional<Folded> FoldCast(const ir::Graph& graph, const ir::Op& op, ir::DTy
   return out;
 }
 
+// The element of values `v` (of a tensor of shape `shape`) that ONNX's multidirectional
+// broadcasting gives output element `index` of `out_shape`.
+int64_t BroadcastValue(const ir::Shape& out_shape, const ir::Shape& shape,
+                       const std::vector<int64_t>& v, int64_t index) {
+  int64_t offset = 0, stride = 1;
+  const size_t skip = out_shape.size() - shape.size();
+  for (size_t d = out_shape.size(); d-- > 0;) {
+    const int64_t coord = index % out_shape[d];
+    index /= out_shape[d];
+    if (d < skip) continue;
+    const int64_t extent = shape[d - skip];
+    offset += (extent == 1 ? 0 : coord) * stride;
+    stride *= extent;
+  }
+  return v[static_cast<size_t>(offset)];
+}
+
+bool IsIntegerOrBool(ir::DType t) {
+  return t == ir::DType::kInt64 || t == ir::DType::kInt32 || t == ir::DType::kBool;
+}
+
+void AppendInteger(std::vector<uint8_t>& bytes, ir::DType dtype, int64_t v) {
+  if (dtype == ir::DType::kInt64) {
+    AppendAs<int64_t>(bytes, v);
+  } else if (dtype == ir::DType::kInt32) {
+    AppendAs<int32_t>(bytes, static_cast<int32_t>(v));
+  } else {
+    AppendAs<uint8_t>(bytes, static_cast<uint8_t>(v != 0));
+  }
+}
+
 // Add, Sub, Mul or Div of two integer constants of one dtype (int32 or int64), with ONNX's
 // multidirectional broadcasting: the shape arithmetic exporters write around Shape (torch's
 // `chunk` computes its split point as (Shape[1] + 1) / 2 * 1). Div truncates toward zero,
-// as onnxruntime's integer Div does; a division by zero is an invalid model.
+// as onnxruntime's integer Div does; a division by zero is an invalid model. Also the
+// comparisons, And, Or, Xor and Where over integer or bool constants, which exporters
+// write around shape vectors (torch's expand(-1, ...) keeps an extent by
+// Where(Equal(shape, -1), ones, shape)); their bool results are bool constants.
 std::optional<Folded> FoldIntegerArithmetic(const ir::Graph& graph, const ir::Op& op,
-                                            const ir::Shape& out_shape) {
-  const ir::Tensor& a = graph.tensor(op.input(0));
-  const ir::Tensor& b = graph.tensor(op.input(1));
-  if (a.dtype != b.dtype || (a.dtype != ir::DType::kInt64 && a.dtype != ir::DType::kInt32) ||
-      a.shape.size() > out_shape.size() || b.shape.size() > out_shape.size()) {
+                                            const ir::Tensor& result) {
+  const ir::Shape& out_shape = result.shape;
+  std::vector<std::vector<int64_t>> values;
+  for (ir::TensorId in : op.inputs) {
+    const ir::Tensor& t = graph.tensor(in);
+    if (!IsIntegerOrBool(t.dtype) || t.shape.size() > out_shape.size()) return std::nullopt;
+    values.push_back(ir::ConstantAsInt64s(t));
+  }
+  if (!IsIntegerOrBool(result.dtype) ||
+      (op.type != ir::OpType::kWhere &&
+       graph.tensor(op.input(0)).dtype != graph.tensor(op.input(1)).dtype)) {
     return std::nullopt;
   }
-  const std::vector<int64_t> x = ir::ConstantAsInt64s(a);
-  const std::vector<int64_t> y = ir::ConstantAsInt64s(b);
-  // The element of `t` (values `v`) that broadcasts to output index `index`.
-  auto at = [&out_shape](const ir::Tensor& t, const std::vector<int64_t>& v, int64_t index) {
-    int64_t offset = 0, stride = 1;
-    const size_t skip = out_shape.size() - t.shape.size();
-    for (size_t d = out_shape.size(); d-- > 0;) {
-      const int64_t coord = index % out_shape[d];
-      index /= out_shape[d];
-      if (d < skip) continue;
-      const int64_t extent = t.shape[d - skip];
-      offset += (extent == 1 ? 0 : coord) * stride;
-      stride *= extent;
-    }
-    return v[static_cast<size_t>(offset)];
+  const auto at = [&](size_t input, int64_t index) {
+    return BroadcastValue(out_shape, graph.tensor(op.input(input)).shape, values[input], index);
   };
   Folded out;
-  out.dtype = a.dtype;
+  out.dtype = result.dtype;
   out.shape = out_shape;
   const int64_t count = ir::NumElements(out_shape);
   for (int64_t i = 0; i < count; ++i) {
-    const int64_t l = at(a, x, i), r = at(b, y, i);
+    const int64_t l = at(0, i);
+    if (op.type == ir::OpType::kWhere) {
+      AppendInteger(out.data, out.dtype, l != 0 ? at(1, i) : at(2, i));
+      continue;
+    }
+    const int64_t r = at(1, i);
     int64_t v = 0;
     switch (op.type) {
       case ir::OpType::kAdd:
@@ -314,16 +346,38 @@ std::optional<Folded> FoldIntegerArithmetic(const ir::Graph& graph, const ir::Op
       case ir::OpType::kMul:
         v = l * r;
         break;
-      default:
+      case ir::OpType::kDiv:
         if (r == 0) throw Error(Status::kInvalidModel, Where(graph, op) + ": divides by zero");
         v = l / r;
         break;
+      case ir::OpType::kEqual:
+        v = l == r;
+        break;
+      case ir::OpType::kGreater:
+        v = l > r;
+        break;
+      case ir::OpType::kLess:
+        v = l < r;
+        break;
+      case ir::OpType::kGreaterOrEqual:
+        v = l >= r;
+        break;
+      case ir::OpType::kLessOrEqual:
+        v = l <= r;
+        break;
+      case ir::OpType::kAnd:
+        v = l != 0 && r != 0;
+        break;
+      case ir::OpType::kOr:
+        v = l != 0 || r != 0;
+        break;
+      case ir::OpType::kXor:
+        v = (l != 0) != (r != 0);
+        break;
+      default:
+        return std::nullopt;
     }
-    if (out.dtype == ir::DType::kInt64) {
-      AppendAs<int64_t>(out.data, v);
-    } else {
-      AppendAs<int32_t>(out.data, static_cast<int32_t>(v));
-    }
+    AppendInteger(out.data, out.dtype, v);
   }
   return out;
 }
@@ -362,8 +416,19 @@ std::optional<Folded> TryFold(const ir::Graph& graph, const ir::Op& op) {
     case ir::OpType::kSub:
     case ir::OpType::kMul:
     case ir::OpType::kDiv:
+    case ir::OpType::kEqual:
+    case ir::OpType::kGreater:
+    case ir::OpType::kLess:
+    case ir::OpType::kGreaterOrEqual:
+    case ir::OpType::kLessOrEqual:
+    case ir::OpType::kAnd:
+    case ir::OpType::kOr:
+    case ir::OpType::kXor:
       if (op.inputs.size() != 2 || !AllInputsConstant(graph, op)) return std::nullopt;
-      return FoldIntegerArithmetic(graph, op, result.shape);
+      return FoldIntegerArithmetic(graph, op, result);
+    case ir::OpType::kWhere:
+      if (op.inputs.size() != 3 || !AllInputsConstant(graph, op)) return std::nullopt;
+      return FoldIntegerArithmetic(graph, op, result);
     case ir::OpType::kSqueeze:
     case ir::OpType::kUnsqueeze:
     case ir::OpType::kReshape:

@@ -10,6 +10,8 @@ int8: DequantizeLinear -> the rearrangement -> QuantizeLinear on another grid: t
 the input's quantization and a table requantizes after it (passes/requantize_split.cc);
 onnxruntime's bytes (optimizations off) for every int8 input value.
 """
+import re
+
 import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
@@ -31,6 +33,18 @@ CASES = {
     "expand_pooled": ([helper.make_node("GlobalAveragePool", ["h"], ["g"]),
                        helper.make_node("Expand", ["g", "shape"], ["m"])],
                       [_ints("shape", [1, C, H, W])], [1, C, H, W]),
+    # torch's x.expand(-1, -1, H, W): the shape kept by Where(Equal(shape, -1), ones, shape),
+    # folded at compile time (constant_expression_fold.cc) so Expand sees [1, 1, H, W].
+    "expand_torch_export": ([helper.make_node("GlobalAveragePool", ["h"], ["g"]),
+                             helper.make_node("ConstantOfShape", ["four"], ["ones"],
+                                              value=numpy_helper.from_array(
+                                                  np.array([1], np.int64))),
+                             helper.make_node("Mul", ["ones", "minus_one"], ["neg"]),
+                             helper.make_node("Equal", ["shape", "neg"], ["keep"]),
+                             helper.make_node("Where", ["keep", "ones", "shape"], ["target"]),
+                             helper.make_node("Expand", ["g", "target"], ["m"])],
+                            [_ints("four", [4]), _ints("minus_one", [-1]),
+                             _ints("shape", [-1, -1, H, W])], [1, C, H, W]),
     # A rank-1 activation [W] expanded to [1, C, H, W]: the lift to rank 4 first.
     "expand_rank1": ([helper.make_node("ReduceMean", ["h"], ["r"], axes=[0, 1, 2], keepdims=0),
                       helper.make_node("Expand", ["r", "shape"], ["m"])],
@@ -80,6 +94,9 @@ def test_float32_matches_onnxruntime(case):
     np.testing.assert_allclose(outputs["64M"], ref, rtol=0, atol=1e-4 * np.abs(ref).max(),
                                err_msg=case)
     assert outputs["12K"].tobytes() == outputs["64M"].tobytes(), f"{case}: 12K != 64M"
+    if case == "expand_torch_export":  # the shape arithmetic left nothing to run
+        info = tigris("inspect", WORK_DIR / f"rearrange_{case}.64M.tgrs").stdout
+        assert not re.search(r"\b(EQUAL|WHERE|MUL)\b", info), info
 
 
 INT8_CASES = {

@@ -63,6 +63,29 @@ TEST(ConstantExpressionFold, IntegerArithmeticBroadcastsAndTruncates) {
   EXPECT_EQ(folded.DataAs<int32_t>(), (std::vector<int32_t>{-3, 3, -1, 3, -3, 1}));
 }
 
+// torch's expand(-1, -1, 4, 5) keeps the input's extents by Where(Equal(shape, -1), ones,
+// shape): both fold, the bool mask into a bool constant, the selection into [1, 1, 4, 5].
+TEST(ConstantExpressionFold, ComparisonAndWhereOverShapeValuesFold) {
+  GraphBuilder b;
+  const ir::TensorId shape = b.Int64s("shape", {4}, {-1, -1, 4, 5});
+  const ir::TensorId ones = b.Int64s("ones", {4}, {1, 1, 1, 1});
+  const ir::TensorId keep = b.Op(OpType::kEqual, "eq", {shape, b.Int64s("neg", {1}, {-1})},
+                                 "keep", {4}, {}, DType::kBool);
+  const ir::TensorId target =
+      b.Op(OpType::kWhere, "where", {keep, ones, shape}, "target", {4}, {}, DType::kInt64);
+  const ir::TensorId x = b.Input("x", {1, 3, 1, 1});
+  b.Output(b.Op(OpType::kExpand, "expand", {x, target}, "y", {1, 3, 4, 5}));
+  ir::Graph g = b.Take();
+
+  passes::ConstantExpressionFold(g);
+
+  ASSERT_EQ(OpTypes(g), std::vector<std::string>{"Expand"});
+  ASSERT_TRUE(g.tensor(keep).is_constant);
+  EXPECT_EQ(g.tensor(keep).data, (std::vector<uint8_t>{1, 1, 0, 0}));
+  ASSERT_TRUE(g.tensor(target).is_constant);
+  EXPECT_EQ(ir::ConstantAsInt64s(g.tensor(target)), (std::vector<int64_t>{1, 1, 4, 5}));
+}
+
 TEST(ConstantExpressionFold, FloatArithmeticAndActivationsStay) {
   // Float constants are weights' business (their rounding belongs to the kernels), and an
   // activation operand is data: neither folds.
