@@ -249,6 +249,28 @@ void ReduceAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
   if (op.attrs.GetInt("select_last_index", 0) != 0) a.mode = "last";
 }
 
+// Hardmax and CumSum: the axis in the runtime layout; CumSum's flags as attrs.mode. Before
+// opset 13 Hardmax works on the 2-D coercion around its axis, which is one axis only when
+// it is the last (runtime_forms.cc refuses the others).
+void ScanAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
+  const size_t rank = InputShape(g, op).size();
+  int64_t axis = 0;
+  if (op.type == OpType::kCumSum) {
+    const std::vector<int64_t> given = ir::ConstantAsInt64s(g.tensor(op.input(1)));
+    if (given.size() != 1) Fail(op, Status::kInvalidModel, "axis must be one constant value");
+    axis = given[0];
+    const bool exclusive = op.attrs.GetInt("exclusive", 0) != 0;
+    const bool reverse = op.attrs.GetInt("reverse", 0) != 0;
+    a.mode = exclusive && reverse ? "exclusive reverse"
+             : exclusive          ? "exclusive"
+             : reverse            ? "reverse"
+                                  : "";
+  } else {
+    axis = op.attrs.GetInt("axis", g.opset != 0 && g.opset < 13 ? 1 : -1);
+  }
+  a.axis = static_cast<int32_t>(RuntimeAxis(NormalizeAxis(op, axis, rank), rank));
+}
+
 }  // namespace
 
 void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
@@ -309,6 +331,10 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
       break;
     case OpType::kGelu:
       if (op.attrs.GetString("approximate", "none") == "tanh") a.mode = "tanh";
+      break;
+    case OpType::kHardmax:
+    case OpType::kCumSum:
+      ScanAttrs(g, op, a);
       break;
     case OpType::kDepthToSpace:
     case OpType::kSpaceToDepth: {

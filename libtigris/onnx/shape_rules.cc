@@ -136,6 +136,9 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
       return DepthToSpaceRule;
     case OpType::kSpaceToDepth:
       return SpaceToDepthRule;
+    case OpType::kHardmax:
+    case OpType::kCumSum:
+      return AxisScanRule;
     case OpType::kRelu:
     case OpType::kRelu6:
     case OpType::kLeakyRelu:

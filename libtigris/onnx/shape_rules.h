@@ -124,6 +124,7 @@ void UpsampleRule(ShapeContext& ctx);
 void PadRule(ShapeContext& ctx);
 // shape_rules_reduce.cc
 void ReduceRule(ShapeContext& ctx);
+void AxisScanRule(ShapeContext& ctx);  // Hardmax, CumSum
 
 // shape_rules_rearrange.cc
 void TileRule(ShapeContext& ctx);

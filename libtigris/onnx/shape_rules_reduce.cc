@@ -4,6 +4,21 @@
 
 namespace tigris::onnx_import {
 
+// Hardmax and CumSum: the input's shape and dtype. Hardmax's axis (attribute, default -1;
+// before opset 13 default 1 over the 2-D coercion) and CumSum's (input 1, static, one
+// value) must lie in the rank.
+void AxisScanRule(ShapeContext& ctx) {
+  const int64_t rank = ctx.InputRank(0);
+  if (ctx.op().type == ir::OpType::kCumSum) {
+    const std::vector<int64_t>& axis = ctx.RequireInts(1, "axis");
+    if (axis.size() != 1) ctx.Fail("axis must be one value, got " + std::to_string(axis.size()));
+    ctx.NormalizeAxis(axis[0], rank, "axis");
+  } else {
+    ctx.NormalizeAxis(ctx.attrs().GetInt("axis", ctx.opset() < 13 ? 1 : -1), rank, "axis");
+  }
+  ctx.SetOutput(0, ctx.InputDType(0), ctx.InputShape(0));
+}
+
 void ReduceRule(ShapeContext& ctx) {
   const ir::Shape& in = ctx.InputShape(0);
   // ArgMax / ArgMin: int64 indices along their one axis (input 1 from the loader), or the

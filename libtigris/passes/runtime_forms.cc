@@ -122,6 +122,9 @@ void CheckActivations(const ir::Graph& graph, const ir::Op& op) {
                        op.type == ir::OpType::kSpaceToDepth;
     const bool moved = mover && (t.dtype == ir::DType::kInt64 || t.dtype == ir::DType::kInt32 ||
                                  t.dtype == ir::DType::kBool);
+    // CumSum also sums int32 and int64 (tgrs_cumsum).
+    const bool integer_sum = op.type == ir::OpType::kCumSum &&
+                             (t.dtype == ir::DType::kInt32 || t.dtype == ir::DType::kInt64);
     // An int8 Where selects quantized X and Y (tgrs_where_s8; per tensor, CheckLogic).
     const bool int8_where =
         op.type == ir::OpType::kWhere && t.dtype == ir::DType::kInt8 && t.quant.has_value();
@@ -132,7 +135,7 @@ void CheckActivations(const ir::Graph& graph, const ir::Op& op) {
                    "; the runtime's comparisons, logic ops, Where and Cast take float32, int32, "
                    "int64 and bool (Where also quantized int8)");
       }
-    } else if (!KernelDType(t.dtype) && !moved) {
+    } else if (!KernelDType(t.dtype) && !moved && !integer_sum) {
       Refuse(graph, op,
              std::string(role) + " " + Quoted(t) + " is " + std::string(ir::DTypeName(t.dtype)) +
                  " without quantization; the runtime computes float32 and quantized int8");
@@ -339,6 +342,29 @@ void CheckBinary(const ir::Graph& graph, const ir::Op& op) {
   }
 }
 
+// tgrs_op_scan (runtime/src/ops_scan.c): Hardmax in float32 along one axis, CumSum in
+// float32, int32 or int64.
+void CheckScan(const ir::Graph& graph, const ir::Op& op) {
+  const ir::Tensor& x = graph.tensor(op.input(0));
+  if (x.dtype == ir::DType::kInt8) {
+    Refuse(graph, op,
+           "int8 input " + Quoted(x) + ": the runtime computes " +
+               std::string(ir::OpTypeName(op.type)) + " in float32" +
+               (op.type == ir::OpType::kCumSum ? ", int32 or int64" : "") + "; run it in float32");
+  }
+  if (op.type == ir::OpType::kHardmax && graph.opset != 0 && graph.opset < 13) {
+    const int64_t rank = static_cast<int64_t>(x.shape.size());
+    int64_t axis = op.attrs.GetInt("axis", 1);
+    if (axis < 0) axis += rank;
+    if (axis != rank - 1) {
+      Refuse(graph, op,
+             "axis " + std::to_string(axis) + " of a rank-" + std::to_string(rank) +
+                 " input before opset 13: Hardmax then works on the 2-D coercion of every axis "
+                 "from it on; the runtime's Hardmax is along one axis");
+    }
+  }
+}
+
 }  // namespace
 
 void CheckRuntimeForms(const ir::Graph& graph) {
@@ -373,6 +399,10 @@ void CheckRuntimeForms(const ir::Graph& graph) {
       case ir::OpType::kQuantize:
       case ir::OpType::kDequantize:
         CheckQuantizeEdge(graph, op);
+        break;
+      case ir::OpType::kHardmax:
+      case ir::OpType::kCumSum:
+        CheckScan(graph, op);
         break;
       case ir::OpType::kGelu: {
         // tgrs_op_math's two forms (ONNX Gelu-20 defines no others).

@@ -62,6 +62,7 @@
  *   Where / Cast              tgrs_where, tgrs_cast (float32, int32, int64, bool)
  *   Tile / Expand             tgrs_tile (byte copies)
  *   DepthToSpace/SpaceToDepth tgrs_depth_to_space / tgrs_space_to_depth (byte copies)
+ *   Hardmax / CumSum          tgrs_hardmax_f32, tgrs_cumsum (float32, int32, int64)
  *   LRN                       tgrs_lrn_{s8,f32}
  *   BatchNormalization        tgrs_batch_norm_{s8,f32}
  *   Quantize / Dequantize     tgrs_quantize_f32_s8 / tgrs_dequantize_s8_f32
@@ -860,6 +861,21 @@ tgrs_kernel_status tgrs_depth_to_space(size_t elem_size, int32_t block, int crd,
 tgrs_kernel_status tgrs_space_to_depth(size_t elem_size, int32_t block, int crd,
                                        const tgrs_dims* input_dims, const void* input,
                                        void* output);
+
+/* ======================================================================================
+ * Along one axis (scan.c): `axis` is an NHWC dim of `dims` (0 = N ... 3 = C).
+ * ====================================================================================== */
+
+/* ONNX Hardmax: 1 at the first largest value of each line along `axis`, 0 elsewhere (a
+ * NaN compares larger than nothing, so a line of NaNs gets its 1 at the start). */
+tgrs_kernel_status tgrs_hardmax_f32(int32_t axis, const tgrs_dims* dims, const float* input,
+                                    float* output);
+
+/* ONNX CumSum along `axis`: output[k] = the sum of input[0..k] (`exclusive`: of
+ * input[0..k-1], 0 for the first), from the end with `reverse`. Summed in the element type in
+ * order (int32 and int64 wrap as two's complement); type float32, int32 or int64. */
+tgrs_kernel_status tgrs_cumsum(tgrs_elem_type type, int32_t axis, int exclusive, int reverse,
+                               const tgrs_dims* dims, const void* input, void* output);
 
 /* Mean over the dims whose bit is set in axes_mask (bit 0 = N, 1 = H, 2 = W, 3 = C).
  * Output holds the kept dims in order (keepdims or not: same bytes). Each output sums its
