@@ -69,8 +69,8 @@ TEST(ConstantExpressionFold, ComparisonAndWhereOverShapeValuesFold) {
   GraphBuilder b;
   const ir::TensorId shape = b.Int64s("shape", {4}, {-1, -1, 4, 5});
   const ir::TensorId ones = b.Int64s("ones", {4}, {1, 1, 1, 1});
-  const ir::TensorId keep = b.Op(OpType::kEqual, "eq", {shape, b.Int64s("neg", {1}, {-1})},
-                                 "keep", {4}, {}, DType::kBool);
+  const ir::TensorId keep = b.Op(OpType::kEqual, "eq", {shape, b.Int64s("neg", {1}, {-1})}, "keep",
+                                 {4}, {}, DType::kBool);
   const ir::TensorId target =
       b.Op(OpType::kWhere, "where", {keep, ones, shape}, "target", {4}, {}, DType::kInt64);
   const ir::TensorId x = b.Input("x", {1, 3, 1, 1});

@@ -15,8 +15,8 @@ TEST(HardmaxKernel, FirstLargestOfEachLine) {
   // [1, 1, 2, 3]: along C (axis 3) the lines are rows of three; along W (axis 2) columns.
   const tgrs_dims d = {1, 1, 2, 3};
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  const std::vector<float> x = {1.0f, 5.0f, 5.0f,  // a tie: the first wins
-                                nan, -2.0f, -1.0f};
+  const std::vector<float> x = {1.0f, 5.0f,  5.0f,  // a tie: the first wins
+                                nan,  -2.0f, -1.0f};
   std::vector<float> y(6, -1.0f);
   ASSERT_EQ(tgrs_hardmax_f32(3, &d, x.data(), y.data()), TGRS_KERNEL_OK);
   EXPECT_EQ(y, (std::vector<float>{0, 1, 0, 1, 0, 0}));  // NaN first: nothing beats it
@@ -31,10 +31,8 @@ TEST(CumSumKernel, ForwardReverseInclusiveExclusive) {
   const struct {
     int exclusive, reverse;
     std::vector<float> want;
-  } cases[] = {{0, 0, {1, 3, 6, 10}},
-               {1, 0, {0, 1, 3, 6}},
-               {0, 1, {10, 9, 7, 4}},
-               {1, 1, {9, 7, 4, 0}}};
+  } cases[] = {
+      {0, 0, {1, 3, 6, 10}}, {1, 0, {0, 1, 3, 6}}, {0, 1, {10, 9, 7, 4}}, {1, 1, {9, 7, 4, 0}}};
   for (const auto& c : cases) {
     std::vector<float> y(4, -1.0f);
     ASSERT_EQ(tgrs_cumsum(TGRS_ELEM_F32, 3, c.exclusive, c.reverse, &d, x.data(), y.data()),
