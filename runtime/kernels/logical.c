@@ -18,7 +18,7 @@ static int args_ok(const tgrs_dims* a_dims, const void* a, const tgrs_dims* b_di
 }
 
 /* A comparison as the set of outcomes that make it true, bit k for outcome k of
- * outcome(): 0 less, 1 equal, 2 greater, 3 unordered (a NaN: true for none). One loop per
+ * TGRS_OUTCOME: 0 less, 1 equal, 2 greater, 3 unordered (a NaN: true for none). One loop per
  * operand type serves all five comparisons, a third of the code of a loop per comparison
  * (measured on Cortex-M4, bench/cortex_m_report.py). */
 static const uint8_t kCompareOutcomes[] = {
