@@ -1,10 +1,19 @@
 #include "analysis/kernel_scratch.h"
 
+#include "ir/recurrent.h"
 #include "util/error.h"
 
 namespace tigris::analysis {
 
 int64_t KernelScratchBytes(const ir::Graph& graph, const ir::Op& op) {
+  if (ir::IsRecurrentOp(op.type)) {
+    const ir::TensorId r = op.input(ir::kRecurrentR);
+    if (r == ir::kNoTensor || graph.tensor(r).shape.size() != 3) {
+      throw Error(Status::kInvalidModel, "op '" + op.name + "' has no [D, G H, H] input R");
+    }
+    constexpr int64_t kFloatBytes = 4;
+    return kFloatBytes * (ir::RecurrentGates(op.type) + 3) * graph.tensor(r).shape[2];
+  }
   if (op.type != ir::OpType::kSoftmax && op.type != ir::OpType::kLogSoftmax) return 0;
   const ir::TensorId in = op.input(0);
   if (in == ir::kNoTensor) {

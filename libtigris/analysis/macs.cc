@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "ir/recurrent.h"
 #include "util/error.h"
 
 namespace tigris::analysis {
@@ -51,6 +52,14 @@ int64_t MacsPerOutputElement(const ir::Graph& graph, const ir::Op& op) {
 }
 
 int64_t OpMacs(const ir::Graph& graph, const ir::Op& op) {
+  if (ir::IsRecurrentOp(op.type)) {
+    // Every step of every direction and batch entry: W [D, G H, I] times X_t and
+    // R [D, G H, H] times H_{t-1}, whatever outputs the op keeps.
+    const ir::Shape& x = OperandShape(graph, op, ir::kRecurrentX, 3);
+    const ir::Shape& w = OperandShape(graph, op, ir::kRecurrentW, 3);
+    const ir::Shape& r = OperandShape(graph, op, ir::kRecurrentR, 3);
+    return x[0] * x[1] * r[0] * r[1] * (w[2] + r[2]);
+  }
   if (op.type == ir::OpType::kConvTranspose) {
     const ir::Shape& w = OperandShape(graph, op, 1, 4);  // [Cin, Cout/group, KH, KW]
     return graph.tensor(op.input(0)).num_elements() * w[1] * w[2] * w[3];

@@ -10,6 +10,7 @@
 #include "emit/layout.h"
 #include "emit/lut.h"
 #include "emit/op_record.h"
+#include "ir/recurrent.h"
 #include "ir/slice.h"
 #include "util/error.h"
 
@@ -252,6 +253,33 @@ void ReduceAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
 // Hardmax and CumSum: the axis in the runtime layout; CumSum's flags as attrs.mode. Before
 // opset 13 Hardmax works on the 2-D coercion around its axis, which is one axis only when
 // it is the last (runtime_forms.cc refuses the others).
+// RNN, GRU, LSTM (ops_recurrent.c): where each ONNX axis of X, Y and the states sits in its
+// runtime layout, the direction, the clip, the gate functions, the outputs' roles.
+void RecurrentAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
+  ir::RecurrentShape s;
+  std::string error = ir::ResolveRecurrentShape(op.type, InputShape(g, op, ir::kRecurrentX),
+                                                InputShape(g, op, ir::kRecurrentR),
+                                                op.attrs.GetInt("layout", 0), &s);
+  std::vector<ir::RecurrentFunction> functions;
+  if (error.empty()) error = ir::ResolveRecurrentFunctions(op, s.directions, &functions);
+  if (!error.empty()) Fail(op, Status::kInvalidModel, error);
+  std::vector<int64_t> axes;
+  for (int64_t axis : s.XAxes()) axes.push_back(RuntimeAxis(axis, 3));
+  for (int64_t axis : s.YAxes()) axes.push_back(RuntimeAxis(axis, 4));
+  for (int64_t axis : s.StateAxes()) axes.push_back(RuntimeAxis(axis, 3));
+  a.axes = Int32s(op, axes);
+  const std::string direction = op.attrs.GetString("direction", "forward");
+  if (direction != "forward") a.mode = direction;
+  if (op.attrs.Has("clip")) a.max = op.attrs.GetFloat("clip");
+  for (const ir::RecurrentFunction& f : functions) {
+    a.activations.push_back(f.code);
+    a.activation_alpha.push_back(f.alpha);
+    a.activation_beta.push_back(f.beta);
+  }
+  a.linear_before_reset = op.attrs.GetInt("linear_before_reset", 0) != 0;
+  a.output_roles = Int32s(op, ir::RecurrentOutputRoles(op));
+}
+
 void ScanAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
   const size_t rank = InputShape(g, op).size();
   int64_t axis = 0;
@@ -335,6 +363,11 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
     case OpType::kHardmax:
     case OpType::kCumSum:
       ScanAttrs(g, op, a);
+      break;
+    case OpType::kRNN:
+    case OpType::kGRU:
+    case OpType::kLSTM:
+      RecurrentAttrs(g, op, a);
       break;
     case OpType::kDepthToSpace:
     case OpType::kSpaceToDepth: {

@@ -28,6 +28,11 @@ struct OpAttrsRecord {
   std::vector<int32_t> view_shape;  // reshape across layouts (docs/plan-format.md)
   float bias = 0.0f;                // LRN
   std::vector<int32_t> starts;      // SLICE (with strides as the steps)
+  // RNN, GRU, LSTM: gate functions, their parameters, which ONNX output each output is.
+  std::vector<int32_t> activations;
+  std::vector<float> activation_alpha, activation_beta;
+  bool linear_before_reset = false;
+  std::vector<int32_t> output_roles;
 };
 
 struct OpRecord {

@@ -394,14 +394,17 @@ class Writer {
     const auto kernel = Vec(b_, a.kernel), strides = Vec(b_, a.strides), pads = Vec(b_, a.pads),
                dilations = Vec(b_, a.dilations), perm = Vec(b_, a.perm), shape = Vec(b_, a.shape),
                axes = Vec(b_, a.axes), output_padding = Vec(b_, a.output_padding),
-               view_shape = Vec(b_, a.view_shape), starts = Vec(b_, a.starts);
-    const auto scales = Vec(b_, a.scales);
+               view_shape = Vec(b_, a.view_shape), starts = Vec(b_, a.starts),
+               activations = Vec(b_, a.activations), output_roles = Vec(b_, a.output_roles);
+    const auto scales = Vec(b_, a.scales), activation_alpha = Vec(b_, a.activation_alpha),
+               activation_beta = Vec(b_, a.activation_beta);
     const auto mode = Str(b_, a.mode), ctm = Str(b_, a.coordinate_transformation_mode),
                nearest = Str(b_, a.nearest_mode);
     const auto attrs = tgrs::CreateOpAttrs(
         b_, kernel, strides, pads, dilations, a.group, a.axis, perm, shape, a.alpha, a.beta,
         a.gamma, a.min, a.max, scales, mode, ctm, nearest, a.count_include_pad, a.ceil_mode, axes,
-        a.keepdims, output_padding, a.pad_value, view_shape, a.bias, starts);
+        a.keepdims, output_padding, a.pad_value, view_shape, a.bias, starts, activations,
+        activation_alpha, activation_beta, a.linear_before_reset, output_roles);
     const auto name = o_.strip_names ? 0 : b_.CreateString(r.name);
     const auto inputs = b_.CreateVector(r.inputs), outputs = b_.CreateVector(r.outputs);
     return tgrs::CreateOp(b_, r.code, name, inputs, outputs, attrs, r.activation,

@@ -1,5 +1,6 @@
 #include "emit/weight_layout.h"
 
+#include "ir/recurrent.h"
 #include "util/error.h"
 
 namespace tigris::emit {
@@ -22,6 +23,12 @@ WeightRole ConstantRole(const ir::Graph& graph, const ir::Op& op, size_t index,
                         size_t* broadcast_rank) {
   using ir::OpType;
   if (index == 0 && op.type == OpType::kGather) return WeightRole::kAsIs;  // table rows
+  // A recurrent op's W, R, B and P are dense in ONNX's order (ops_recurrent.c); its X and
+  // states are activations, sequence_lens a vector.
+  if (ir::IsRecurrentOp(op.type) && (index == ir::kRecurrentW || index == ir::kRecurrentR ||
+                                     index == ir::kRecurrentB || index == ir::kRecurrentP)) {
+    return WeightRole::kAsIs;
+  }
   if (index == 1) {
     switch (op.type) {
       case OpType::kDepthwiseConv:

@@ -37,4 +37,9 @@ std::vector<float> Attributes::GetFloats(const std::string& name,
   return GetAs<std::vector<float>>(values_, name, fallback);
 }
 
+std::vector<std::string> Attributes::GetStrings(const std::string& name,
+                                                const std::vector<std::string>& fallback) const {
+  return GetAs<std::vector<std::string>>(values_, name, fallback);
+}
+
 }  // namespace tigris::ir

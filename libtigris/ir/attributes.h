@@ -13,8 +13,8 @@
 
 namespace tigris::ir {
 
-using AttrValue =
-    std::variant<int64_t, float, std::string, std::vector<int64_t>, std::vector<float>>;
+using AttrValue = std::variant<int64_t, float, std::string, std::vector<int64_t>,
+                               std::vector<float>, std::vector<std::string>>;
 
 class Attributes {
  public:
@@ -30,6 +30,8 @@ class Attributes {
                                const std::vector<int64_t>& fallback = {}) const;
   std::vector<float> GetFloats(const std::string& name,
                                const std::vector<float>& fallback = {}) const;
+  std::vector<std::string> GetStrings(const std::string& name,
+                                      const std::vector<std::string>& fallback = {}) const;
 
   const std::map<std::string, AttrValue>& values() const { return values_; }
   bool operator==(const Attributes& other) const { return values_ == other.values_; }

@@ -8,6 +8,7 @@ onnx::AttributeProto::AttributeType KindOf(const onnx::AttributeProto& a) {
   if (a.type() != onnx::AttributeProto::UNDEFINED) return a.type();
   if (a.ints_size() > 0) return onnx::AttributeProto::INTS;
   if (a.floats_size() > 0) return onnx::AttributeProto::FLOATS;
+  if (a.strings_size() > 0) return onnx::AttributeProto::STRINGS;
   if (a.has_s()) return onnx::AttributeProto::STRING;
   if (a.has_i()) return onnx::AttributeProto::INT;
   if (a.has_f()) return onnx::AttributeProto::FLOAT;
@@ -35,6 +36,9 @@ ir::Attributes ImportAttributes(const onnx::NodeProto& node) {
         break;
       case onnx::AttributeProto::FLOATS:
         attrs.Set(a.name(), std::vector<float>(a.floats().begin(), a.floats().end()));
+        break;
+      case onnx::AttributeProto::STRINGS:  // RNN/GRU/LSTM activations
+        attrs.Set(a.name(), std::vector<std::string>(a.strings().begin(), a.strings().end()));
         break;
       default:
         break;

@@ -139,6 +139,10 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
     case OpType::kHardmax:
     case OpType::kCumSum:
       return AxisScanRule;
+    case OpType::kRNN:
+    case OpType::kGRU:
+    case OpType::kLSTM:
+      return RecurrentRule;
     case OpType::kRelu:
     case OpType::kRelu6:
     case OpType::kLeakyRelu:

@@ -7,7 +7,8 @@
 //
 // One file per op family: shape_rules_elementwise.cc, shape_rules_conv.cc,
 // shape_rules_linear.cc, shape_rules_shape_ops.cc, shape_rules_resize.cc,
-// shape_rules_reduce.cc; shape_rules.cc maps each OpType to its rule.
+// shape_rules_reduce.cc, shape_rules_rearrange.cc, shape_rules_recurrent.cc; shape_rules.cc
+// maps each OpType to its rule.
 //
 // Static values: int64 shape computations (Shape -> Gather -> Unsqueeze -> Concat ->
 // Reshape, as exporters write Flatten) are evaluated as the rules run, for integer
@@ -131,6 +132,8 @@ void TileRule(ShapeContext& ctx);
 void ExpandRule(ShapeContext& ctx);
 void DepthToSpaceRule(ShapeContext& ctx);
 void SpaceToDepthRule(ShapeContext& ctx);
+// shape_rules_recurrent.cc
+void RecurrentRule(ShapeContext& ctx);  // RNN, GRU, LSTM
 
 }  // namespace tigris::onnx_import
 

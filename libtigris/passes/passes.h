@@ -54,6 +54,8 @@ void QdqCanonicalize(ir::Graph& graph);         // qdq_canonicalize.cc: other ex
 void QuantizeConstantFold(ir::Graph& graph);    // quantize_constant_fold.cc: QuantizeLinear
                                                 //   of a constant becomes the constant
 void SplitToSlice(ir::Graph& graph);            // split_to_slice.cc: one Slice per output
+void RecurrentOutputs(ir::Graph& graph);        // recurrent_outputs.cc: RNN/GRU/LSTM list
+                                                //   the outputs read, with their roles
 void GemmFlattenFold(ir::Graph& graph);         // gemm_flatten_fold.cc: a pooled map's
                                                 //   Flatten folds into its Gemm
 void UnitTransposeFold(ir::Graph& graph);       // unit_transpose_fold.cc: a Reshape reads

@@ -21,6 +21,11 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // a no-op at inference; removing both before the QDQ and BatchNorm folds lets those
       // see the real producer of each operand.
       {"identity-dropout-elim", "drop Identity and inference-mode Dropout", IdentityDropoutElim},
+      // RNN/GRU/LSTM keep the outputs something reads, listed without gaps: after
+      // identity-dropout-elim (an output read through an Identity is then read directly),
+      // before every pass that takes an op's first output for its result.
+      {"recurrent-outputs", "RNN/GRU/LSTM list only the outputs read, with their roles",
+       RecurrentOutputs},
       // A weight computed from constants (onnxruntime writes BatchNormalization's scale as
       // Reshape(initializer) -> QuantizeLinear) must be a constant before
       // quantize-constant-fold looks at it; constant-expression-fold runs again below.
@@ -35,7 +40,7 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // passes, so that in a QDQ model they form a float island as onnxruntime computes.
       {"norm-decompose", "Layer/Instance/LpNormalization become reductions and binary ops",
        NormDecompose},
-      // The runtime's ops have one output: a Split becomes one Slice per output. Before the
+      // The runtime has no Split: it becomes one Slice per output. Before the
       // QDQ passes, so each Slice folds to int8 like any single-output op; after
       // constant-op-fold, which materializes the split sizes the loader already used.
       {"split-to-slice", "Split becomes one Slice per output", SplitToSlice},

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/recurrent.h"
 #include "ir/shape.h"
 #include "ir/slice.h"
 #include "ir/tensor.h"
@@ -143,6 +144,8 @@ void CheckActivations(const ir::Graph& graph, const ir::Op& op) {
   };
   for (size_t i = 0; i < op.inputs.size(); ++i) {
     if (op.type == ir::OpType::kGather && i == 1) continue;  // indices (invariant 5)
+    // a recurrent op's int32 sequence lengths (CheckRecurrent)
+    if (ir::IsRecurrentOp(op.type) && i == ir::kRecurrentSequenceLens) continue;
     check(op.inputs[i], "input");
   }
   // ArgMax / ArgMin write int64 or int32 indices (tgrs_arg_extreme).
@@ -365,6 +368,39 @@ void CheckScan(const ir::Graph& graph, const ir::Op& op) {
   }
 }
 
+// tgrs_op_recurrent (runtime/src/ops_recurrent.c): float32, W, R, B and P constants in
+// ONNX's layout, the gate functions it knows, a positive clip, no coupled input and forget
+// gates.
+void CheckRecurrent(const ir::Graph& graph, const ir::Op& op) {
+  const ir::Tensor& x = graph.tensor(op.input(ir::kRecurrentX));
+  if (x.dtype != ir::DType::kFloat32) {
+    Refuse(graph, op,
+           "input " + Quoted(x) + " is " + std::string(ir::DTypeName(x.dtype)) +
+               "; the runtime computes recurrent layers in float32 (onnxruntime's "
+               "quantize_static leaves them float too)");
+  }
+  for (size_t i : {ir::kRecurrentW, ir::kRecurrentR, ir::kRecurrentB, ir::kRecurrentP}) {
+    const ir::TensorId id = op.input(i);
+    if (id != ir::kNoTensor && !graph.IsConstant(id)) {
+      Refuse(graph, op,
+             "input " + std::to_string(i) + " " + Quoted(graph.tensor(id)) +
+                 " is computed at run time; the runtime reads W, R, B and P as constants");
+    }
+  }
+  if (op.attrs.GetInt("input_forget", 0) != 0) {
+    Refuse(graph, op, "input_forget = 1 (coupled input and forget gates) is not implemented");
+  }
+  if (op.attrs.Has("clip") && !(op.attrs.GetFloat("clip") > 0.0f)) {
+    throw Error(Status::kInvalidModel, DescribeOp(op) + " in model '" + graph.name + "': clip " +
+                                           std::to_string(op.attrs.GetFloat("clip")) +
+                                           " (a cell clip threshold must be positive)");
+  }
+  const std::vector<int64_t>& r = graph.tensor(op.input(ir::kRecurrentR)).shape;
+  std::vector<ir::RecurrentFunction> functions;
+  const std::string error = ir::ResolveRecurrentFunctions(op, r.empty() ? 1 : r[0], &functions);
+  if (!error.empty()) Refuse(graph, op, error);
+}
+
 }  // namespace
 
 void CheckRuntimeForms(const ir::Graph& graph) {
@@ -403,6 +439,11 @@ void CheckRuntimeForms(const ir::Graph& graph) {
       case ir::OpType::kHardmax:
       case ir::OpType::kCumSum:
         CheckScan(graph, op);
+        break;
+      case ir::OpType::kRNN:
+      case ir::OpType::kGRU:
+      case ir::OpType::kLSTM:
+        CheckRecurrent(graph, op);
         break;
       case ir::OpType::kGelu: {
         // tgrs_op_math's two forms (ONNX Gelu-20 defines no others).

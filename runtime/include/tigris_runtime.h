@@ -421,6 +421,9 @@ typedef struct tgrs_plan_op_attrs {
   tgrs_i32s view_shape; /* reshape across layouts: transpose by perm of this view */
   float bias;           /* LRN: the denominator's additive constant */
   tgrs_i32s starts;     /* SLICE: first input index per runtime axis (steps: strides) */
+  /* The recurrent ops' fields (activations, activation_alpha, activation_beta,
+   * linear_before_reset, output_roles) are read by their op function alone: this struct's
+   * reader addresses members by one byte of offset, which they would pass. */
 } tgrs_plan_op_attrs;
 /* Op `index`'s attributes; an op without an attrs table gets all defaults. */
 tgrs_status tgrs_plan_get_op_attrs(const tgrs_plan* plan, uint32_t index, tgrs_plan_op_attrs* out);

@@ -6,9 +6,10 @@
  *  - argument order: scratch, op params, quant params, then dims/data pairs for input,
  *    filter, bias, output; inputs are const, the output is last;
  *  - kernels never allocate and keep no state. Scratch is passed in by the caller; the only
- *    kernels that take scratch are Softmax/LogSoftmax (tgrs_softmax_scratch_bytes), every
- *    other kernel needs 0 bytes: exactly the planner's rule in
- *    libtigris/analysis/kernel_scratch.cc and docs/memory-model.md ("Kernel scratch");
+ *    kernels that take scratch are Softmax/LogSoftmax (tgrs_softmax_scratch_bytes) and the
+ *    recurrent layers (tgrs_recurrent_scratch_bytes), every other kernel needs 0 bytes:
+ *    exactly the planner's rule in libtigris/analysis/kernel_scratch.cc and
+ *    docs/memory-model.md ("Kernel scratch");
  *  - activations are NHWC: Format: [N, H, W, C]. Tensors of rank < 4 are right-aligned
  *    into tgrs_dims (a [N, K] tensor is {1, 1, N, K} or any padding with leading 1s);
  *  - input and output buffers never overlap (docs/memory-model.md: no op runs in place),
@@ -63,6 +64,7 @@
  *   Tile / Expand             tgrs_tile (byte copies)
  *   DepthToSpace/SpaceToDepth tgrs_depth_to_space / tgrs_space_to_depth (byte copies)
  *   Hardmax / CumSum          tgrs_hardmax_f32, tgrs_cumsum (float32, int32, int64)
+ *   RNN / GRU / LSTM          tgrs_recurrent_f32 (scratch)
  *   LRN                       tgrs_lrn_{s8,f32}
  *   BatchNormalization        tgrs_batch_norm_{s8,f32}
  *   Quantize / Dequantize     tgrs_quantize_f32_s8 / tgrs_dequantize_s8_f32
@@ -85,7 +87,9 @@ typedef enum tgrs_kernel_status {
   TGRS_KERNEL_OK = 0,
   TGRS_KERNEL_BAD_ARGUMENT = 1,      /* NULL pointer, non-positive dim, inconsistent shapes */
   TGRS_KERNEL_BAD_WINDOW = 2,        /* row window outside the tensor or not covering the reads */
-  TGRS_KERNEL_INDEX_OUT_OF_RANGE = 3 /* a run-time index outside its table (Gather) */
+  TGRS_KERNEL_INDEX_OUT_OF_RANGE = 3 /* a run-time index outside its table (Gather), or a
+                                      * run-time sequence length outside [1, seq_length]
+                                      * (recurrent layers) */
 } tgrs_kernel_status;
 
 /* A 4-D shape. Activations: [N, H, W, C]. Filters: see each kernel. */
@@ -913,6 +917,75 @@ void tgrs_quantize_f32_s8(float scale, int32_t zero_point, size_t count, const f
 /* ONNX DequantizeLinear: x = (float)(q - zero_point) * scale. */
 void tgrs_dequantize_s8_f32(float scale, int32_t zero_point, size_t count, const int8_t* input,
                             float* output);
+
+/* ======================================================================================
+ * Recurrent layers (recurrent.c): ONNX RNN, GRU and LSTM, float32.
+ * ====================================================================================== */
+
+typedef enum tgrs_recurrent_cell {
+  TGRS_CELL_RNN = 0, /* H = f(X W^T + H R^T + Wb + Rb) */
+  TGRS_CELL_GRU = 1, /* gates z, r, h (ONNX GRU) */
+  TGRS_CELL_LSTM = 2 /* gates i, o, f, c; peepholes i, o, f (ONNX LSTM) */
+} tgrs_recurrent_cell;
+
+/* ONNX's gate function names (format/tgrs.fbs RecurrentActivation: the same codes). */
+typedef enum tgrs_recurrent_activation {
+  TGRS_RECURRENT_SIGMOID = 0,
+  TGRS_RECURRENT_TANH = 1,
+  TGRS_RECURRENT_RELU = 2,
+  TGRS_RECURRENT_HARD_SIGMOID = 3,     /* max(0, min(1, alpha x + beta)) */
+  TGRS_RECURRENT_LEAKY_RELU = 4,       /* x < 0 ? alpha x : x */
+  TGRS_RECURRENT_THRESHOLDED_RELU = 5, /* x > alpha ? x : 0 */
+  TGRS_RECURRENT_SCALED_TANH = 6,      /* alpha tanh(beta x) */
+  TGRS_RECURRENT_AFFINE = 7,           /* alpha x + beta */
+  TGRS_RECURRENT_ELU = 8,              /* x < 0 ? alpha (e^x - 1) : x */
+  TGRS_RECURRENT_SOFTSIGN = 9,         /* x / (1 + |x|) */
+  TGRS_RECURRENT_SOFTPLUS = 10,        /* log(1 + e^x) */
+  TGRS_RECURRENT_ACTIVATION_COUNT = 11
+} tgrs_recurrent_activation;
+
+typedef struct tgrs_recurrent_fn {
+  int32_t kind; /* tgrs_recurrent_activation */
+  float alpha, beta;
+} tgrs_recurrent_fn;
+
+/* The geometry of one recurrent op. Its activations are addressed by element strides per
+ * ONNX axis, so any placement of the axes (ONNX's two layouts, the runtime's rank-3 and
+ * rank-4 layouts) is one kernel: X[t][b][i] is x[t * x_stride[0] + b * x_stride[1] +
+ * i * x_stride[2]], and likewise Y[t][d][b][j] and the states [d][b][j] (initial_h,
+ * initial_c, Y_h, Y_c). W, R, B and P are dense in ONNX's order: W [D][G H][I],
+ * R [D][G H][H], B [D][2 G H] (W's biases, then R's), P [D][3 H], G the cell's gates. */
+typedef struct tgrs_recurrent_params {
+  int32_t cell; /* tgrs_recurrent_cell */
+  int32_t seq_length, batch, input_size, hidden_size;
+  int32_t directions;          /* 1, or 2: direction 0 forward, 1 reverse */
+  int32_t reverse;             /* with one direction: it runs from the end */
+  int32_t linear_before_reset; /* GRU: r multiplies (H R_h^T + Rb_h), not H */
+  float clip;                  /* > 0: every gate's input clamped to [-clip, clip] */
+  tgrs_recurrent_fn fn[2][3];  /* per direction: f, g, h (the cell uses 1, 2 or 3) */
+  int32_t x_stride[3];         /* X: sequence, batch, input */
+  int32_t y_stride[4];         /* Y: sequence, direction, batch, hidden */
+  int32_t state_stride[3];     /* initial_h, initial_c, Y_h, Y_c: direction, batch, hidden */
+} tgrs_recurrent_params;
+
+/* The scratch tgrs_recurrent_f32 needs: (gates + 3) * hidden_size floats (the gates of one
+ * step, the hidden and cell states, one temporary), the planner's rule
+ * (libtigris/analysis/kernel_scratch.cc). */
+size_t tgrs_recurrent_scratch_bytes(int32_t cell, int32_t hidden_size);
+
+/* Runs the whole sequence of every direction and batch entry. b, sequence_lens,
+ * initial_h, initial_c and p may be NULL (zeros; every sequence seq_length long), and so
+ * may each output. A step past a batch entry's sequence_lens writes zeros to Y, and Y_h /
+ * Y_c hold the state after its last step, as onnxruntime does. Each gate sums W's
+ * products, then R's, then the biases, in order. TGRS_KERNEL_BAD_ARGUMENT for an unknown
+ * cell or function or too little scratch; TGRS_KERNEL_INDEX_OUT_OF_RANGE for a sequence
+ * length outside [1, seq_length] (onnxruntime refuses those too). */
+tgrs_kernel_status tgrs_recurrent_f32(void* scratch, size_t scratch_bytes,
+                                      const tgrs_recurrent_params* params, const float* x,
+                                      const float* w, const float* r, const float* b,
+                                      const int32_t* sequence_lens, const float* initial_h,
+                                      const float* initial_c, const float* p, float* y, float* y_h,
+                                      float* y_c);
 
 #ifdef __cplusplus
 } /* extern "C" */

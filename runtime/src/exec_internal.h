@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "tgrs_kernels.h"
+#include "tgrs_op_select.h"
 #include "tigris_executor.h"
 #include "tigris_runtime.h"
 
@@ -140,11 +141,11 @@ typedef struct tgrs_operand {
 /* The box of an operand: the rows and columns its buffer holds. */
 tgrs_box tgrs_operand_box(const tgrs_operand* o);
 
-/* Outputs of one op: every op code with a kernel has exactly one (SPLIT, the only
- * multi-output code, has none). An operand embeds its tgrs_plan_tensor (136 bytes on x86-64,
- * 76 on a 32-bit MCU), and a tgrs_op_call lives on the stack of every op run: sizing out[]
- * like in[] cost 1.2 KB of MCU stack for nothing. */
-#define TGRS_EXEC_MAX_OUTPUTS 1
+/* Outputs of one op: one, except the recurrent ops (Y, Y_h and LSTM's Y_c). An operand
+ * embeds its tgrs_plan_tensor (136 bytes on x86-64, 76 on a 32-bit MCU), and a tgrs_op_call
+ * lives on the stack of every op run: sizing out[] like in[] cost 1.2 KB of MCU stack for
+ * nothing, so a build pays for more outputs only when it selects an op that has them. */
+#define TGRS_EXEC_MAX_OUTPUTS (TGRS_OP_ON(LSTM) ? 3 : TGRS_OP_ON(GRU) || TGRS_OP_ON(RNN) ? 2 : 1)
 
 typedef struct tgrs_op_call {
   tgrs_exec* ex;

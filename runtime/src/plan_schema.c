@@ -114,6 +114,11 @@ const fb_field_schema tgrs_fb_schema_fields[FB_FIELD_COUNT] = {
     [FB_FIELD(ATTRS, VIEW_SHAPE)] = VECTOR("view_shape", 4),
     [FB_FIELD(ATTRS, BIAS)] = SCALAR("bias", 4),
     [FB_FIELD(ATTRS, STARTS)] = VECTOR("starts", 4),
+    [FB_FIELD(ATTRS, ACTIVATIONS)] = VECTOR("activations", 4),
+    [FB_FIELD(ATTRS, ACTIVATION_ALPHA)] = VECTOR("activation_alpha", 4),
+    [FB_FIELD(ATTRS, ACTIVATION_BETA)] = VECTOR("activation_beta", 4),
+    [FB_FIELD(ATTRS, LINEAR_BEFORE_RESET)] = SCALAR("linear_before_reset", 1),
+    [FB_FIELD(ATTRS, OUTPUT_ROLES)] = VECTOR("output_roles", 4),
     /* Op */
     [FB_FIELD(OP, CODE)] = ENUM("code", 2, TGRS_OP_CODE_COUNT),
     [FB_FIELD(OP, NAME)] = STRING("name"),
@@ -210,7 +215,7 @@ const char* const tgrs_fb_collection_messages[TGRS_COLLECTION_COUNT] = {
 /* Compile-time checks (C99 has no static_assert: a negative array size fails the build).
  * Field numbers fit the byte FB_NO_FIELD ends, and every id has a "#<id>" below. */
 typedef char fb_field_numbers_fit_a_byte[FB_FIELD_COUNT <= FB_NO_FIELD ? 1 : -1];
-#define FB_IDS_NAMED(fields) ((fields) <= 26)
+#define FB_IDS_NAMED(fields) ((fields) <= 31)
 typedef char
     fb_ids_have_names[FB_IDS_NAMED(FB_PLAN_FIELDS) && FB_IDS_NAMED(FB_TENSOR_FIELDS) &&
                               FB_IDS_NAMED(FB_QUANT_FIELDS) && FB_IDS_NAMED(FB_WEIGHT_FIELDS) &&
@@ -223,11 +228,11 @@ typedef char
                           : -1];
 
 #if !TGRS_WITH_MESSAGES
-/* "#0" .. "#25" (OpAttrs, the largest table, has 26 fields), NUL-separated: three bytes
+/* "#0" .. "#30" (OpAttrs, the largest table, has 31 fields), NUL-separated: three bytes
  * each below 10, four from 10. */
 static const char id_names[] =
     "#0\0#1\0#2\0#3\0#4\0#5\0#6\0#7\0#8\0#9\0#10\0#11\0#12\0#13\0#14\0#15\0#16\0#17\0#18\0#19\0"
-    "#20\0#21\0#22\0#23\0#24\0#25";
+    "#20\0#21\0#22\0#23\0#24\0#25\0#26\0#27\0#28\0#29\0#30";
 
 const char* fb_id_name(unsigned id) { return id_names + (id < 10u ? 3u * id : 4u * id - 10u); }
 #endif

@@ -124,15 +124,13 @@ TEST(LoaderErrors, MissingDefaultOpsetIsInvalidModel) {
   ExpectLoadError([&] { LoadBuilt(b); }, Status::kInvalidModel, {"opset_import"});
 }
 
-TEST(LoaderErrors, LstmIsUnsupportedOpNamingNodeAndModel) {
-  OnnxModelBuilder b("foo", 13);
+TEST(LoaderErrors, UnknownOpIsUnsupportedOpNamingNodeAndModel) {
+  OnnxModelBuilder b("foo", 14);
   b.Input("x", {1, 2, 3});
-  b.Initializer("w", {1, 4, 3}, Floats(12, 0.0f));
-  b.Initializer("r", {1, 4, 1}, Floats(4, 0.0f));
-  b.Node("LSTM", {"x", "w", "r"}, {"y"}, "lstm_1").Attr("hidden_size", 1);
+  b.Node("Trilu", {"x"}, {"y"}, "trilu_1").Attr("upper", 0);
   b.Output("y");
   ExpectLoadError([&] { LoadBuilt(b); }, Status::kUnsupportedOp,
-                  {"unsupported op 'LSTM' at node 'lstm_1' in model 'foo'"});
+                  {"unsupported op 'Trilu' at node 'trilu_1' in model 'foo'"});
 }
 
 TEST(LoaderErrors, CustomDomainOpIsUnsupported) {
