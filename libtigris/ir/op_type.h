@@ -32,6 +32,7 @@ namespace tigris::ir {
   X(Silu, "Silu", false)                                                   \
   X(LayerNormalization, "LayerNormalization", false)                       \
   X(InstanceNormalization, "InstanceNormalization", false)                 \
+  X(GroupNormalization, "GroupNormalization", false)                       \
   X(LpNormalization, "LpNormalization", false)                             \
   X(Sum, "Sum", false)                                                     \
   X(Mean, "Mean", false)                                                   \

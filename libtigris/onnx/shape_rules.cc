@@ -186,6 +186,7 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
       return BatchNormRule;
     case OpType::kLayerNormalization:
     case OpType::kInstanceNormalization:
+    case OpType::kGroupNormalization:
     case OpType::kLpNormalization:
       return NormalizationRule;
     case OpType::kCast:

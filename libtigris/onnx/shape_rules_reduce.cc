@@ -53,8 +53,10 @@ void ReduceRule(ShapeContext& ctx) {
 }
 
 // LayerNormalization (Y, and the optional Mean and InvStdDev over the normalized axes
-// [axis, rank) kept as 1s), InstanceNormalization (scale and B of [C]) and LpNormalization
-// (p 1 or 2): Y has X's shape. passes/norm_decompose.cc computes them.
+// [axis, rank) kept as 1s), InstanceNormalization (scale and B of [C]),
+// GroupNormalization (opset 21: num_groups dividing C, scale and bias of [C]) and
+// LpNormalization (p 1 or 2): Y has X's shape.
+// passes/norm_decompose.cc computes them.
 void NormalizationRule(ShapeContext& ctx) {
   const ir::Shape& x = ctx.InputShape(0);
   const int64_t rank = static_cast<int64_t>(x.size());
@@ -63,6 +65,27 @@ void NormalizationRule(ShapeContext& ctx) {
     const int64_t p = ctx.attrs().GetInt("p", 2);
     if (p != 1 && p != 2) ctx.Fail("p = " + std::to_string(p) + "; ONNX defines 1 and 2");
     ctx.NormalizeAxis(ctx.attrs().GetInt("axis", -1), rank, "axis");
+  } else if (type == ir::OpType::kGroupNormalization) {
+    if (rank < 3) ctx.Fail("needs [N, C, D1, ...], got " + ir::ShapeToString(x));
+    if (!ctx.attrs().Has("num_groups")) ctx.Fail("attribute 'num_groups' is missing");
+    const int64_t groups = ctx.attrs().GetInt("num_groups");
+    if (groups < 1 || x[1] % groups != 0) {
+      ctx.Fail("num_groups " + std::to_string(groups) + " does not divide the " +
+               std::to_string(x[1]) + " channels");
+    }
+    // GroupNormalization-18 (scale and bias per group) is deprecated by ONNX for that
+    // definition; opset 21's are per channel.
+    if (ctx.opset() != 0 && ctx.opset() < 21) {
+      ctx.Fail("at opset " + std::to_string(ctx.opset()) +
+               ": GroupNormalization-18's per-group scale and bias are deprecated by ONNX; "
+               "export at opset 21");
+    }
+    for (size_t i = 1; i <= 2; ++i) {
+      if (ir::NumElements(ctx.InputShape(i)) != x[1] || ctx.InputShape(i).size() != 1) {
+        ctx.Fail("input " + std::to_string(i) + " must be [C] = [" + std::to_string(x[1]) +
+                 "], got " + ir::ShapeToString(ctx.InputShape(i)));
+      }
+    }
   } else if (type == ir::OpType::kInstanceNormalization) {
     if (rank < 3) ctx.Fail("needs [N, C, D1, ...], got " + ir::ShapeToString(x));
     for (size_t i = 1; i <= 2; ++i) {

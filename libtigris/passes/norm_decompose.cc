@@ -9,6 +9,10 @@
 //     shape [C] reshaped to [C, 1, ...] so that they broadcast along channels;
 //   LpNorm(X; axis, p): Y = X / max(ReduceL{p}(X, [axis], keepdims), 2^-149), p = 1 or 2
 //     (the max keeps a zero vector zero, as the reference's where(norm == 0, x, x / norm)).
+//   GroupNorm(X, scale, bias; num_groups G, epsilon), opset 21: the mean and variance of
+//     each group of C / G channels over the map, every channel's from a 1x1 convolution of
+//     the per-channel statistics (RunGroup says why not ONNX's reshapes); scale and bias
+//     per channel.
 //
 // Runs before qdq-fold: in a QDQ model (quantize_static quantizes LayerNormalization and
 // InstanceNormalization) the decomposed ops sit between a DequantizeLinear and a
@@ -27,7 +31,7 @@ namespace {
 
 bool IsNorm(ir::OpType type) {
   return type == ir::OpType::kLayerNormalization || type == ir::OpType::kInstanceNormalization ||
-         type == ir::OpType::kLpNormalization;
+         type == ir::OpType::kGroupNormalization || type == ir::OpType::kLpNormalization;
 }
 
 // Emits the decomposition of one op into `out`, naming new ops and tensors after it.
@@ -53,32 +57,84 @@ class Decomposer {
       Emit(ir::OpType::kDiv, {op_.input(0), safe}, "", shape, op_.outputs[0]);
       return;
     }
+    if (op_.type == ir::OpType::kGroupNormalization) {
+      RunGroup(shape);
+      return;
+    }
     const int64_t first = op_.type == ir::OpType::kInstanceNormalization
                               ? 2
                               : Axis(op_.attrs.GetInt("axis", -1), rank);
+    const ir::TensorId n = Standardize(op_.input(0), shape, first);
+    ir::TensorId scale = op_.input(1), bias = op_.input(2);
+    if (op_.type == ir::OpType::kInstanceNormalization) {
+      scale = PerChannel(scale, rank, "scale");
+      bias = bias != ir::kNoTensor ? PerChannel(bias, rank, "bias") : ir::kNoTensor;
+    }
+    Affine(n, scale, bias, shape);
+  }
+
+ private:
+  // GroupNorm without leaving X's shape: a Reshape to [N, G, ...] would move channels-last
+  // bytes twice (the runtime's Reshape transposes once). Per-channel means over the map,
+  // then a 1x1 convolution by the constant matrix M (M[c][c'] = 1 / (C / G) when c and c'
+  // share a group, else 0), give each channel its group's mean; the variance likewise from
+  // the squared deviations. Y = (X - mean) / sqrt(var + epsilon) * scale + bias per channel.
+  void RunGroup(const ir::Shape& shape) {
+    const int64_t groups = op_.attrs.GetInt("num_groups");
+    const int64_t rank = static_cast<int64_t>(shape.size());
+    const int64_t channels = shape[1], size = channels / groups;
+    std::vector<int64_t> axes;
+    ir::Shape kept(static_cast<size_t>(rank), 1);
+    kept[0] = shape[0];
+    kept[1] = channels;
+    for (int64_t a = 2; a < rank; ++a) axes.push_back(a);
+    std::vector<float> m(static_cast<size_t>(channels * channels), 0.0f);
+    for (int64_t c = 0; c < channels; ++c) {
+      for (int64_t k = 0; k < channels; ++k) {
+        if (c / size == k / size) m[static_cast<size_t>(c * channels + k)] = 1.0f / size;
+      }
+    }
+    ir::Shape m_shape(static_cast<size_t>(rank), 1);
+    m_shape[0] = m_shape[1] = channels;
+    const ir::TensorId group_mean = AddFloatConstant(graph_, Name("group_mean"), m_shape, m);
+    const ir::TensorId x = op_.input(0);
+    const ir::TensorId mean_c = Emit(ir::OpType::kReduceMean, {x, Axes(axes)}, "mean_c", kept);
+    const ir::TensorId mean = Emit(ir::OpType::kConv, {mean_c, group_mean}, "mean", kept);
+    const ir::TensorId d = Emit(ir::OpType::kSub, {x, mean}, "centered", shape);
+    const ir::TensorId sq = Emit(ir::OpType::kMul, {d, d}, "squared", shape);
+    const ir::TensorId var_c = Emit(ir::OpType::kReduceMean, {sq, Axes(axes)}, "var_c", kept);
+    const ir::TensorId var = Emit(ir::OpType::kConv, {var_c, group_mean}, "var", kept);
+    const ir::TensorId n = Emit(ir::OpType::kDiv, {d, StdDev(var, kept)}, "normalized", shape);
+    Affine(n, PerChannel(op_.input(1), rank, "scale"), PerChannel(op_.input(2), rank, "bias"),
+           shape);
+  }
+
+  // sqrt(var + epsilon).
+  ir::TensorId StdDev(ir::TensorId var, const ir::Shape& shape) {
+    const float epsilon = op_.attrs.GetFloat("epsilon", 1e-5f);
+    const ir::TensorId eps = AddFloatConstant(graph_, Name("epsilon"), {}, {epsilon});
+    const ir::TensorId ve = Emit(ir::OpType::kAdd, {var, eps}, "var_eps", shape);
+    return Emit(ir::OpType::kSqrt, {ve}, "std", shape);
+  }
+
+  // (x - mean) / sqrt(var + epsilon), mean and variance over the axes [first, rank).
+  ir::TensorId Standardize(ir::TensorId x, const ir::Shape& shape, int64_t first) {
     std::vector<int64_t> axes;
     ir::Shape kept = shape;
-    for (int64_t a = first; a < rank; ++a) {
+    for (int64_t a = first; a < static_cast<int64_t>(shape.size()); ++a) {
       axes.push_back(a);
       kept[static_cast<size_t>(a)] = 1;
     }
-    const ir::TensorId x = op_.input(0);
     const ir::TensorId mean = Emit(ir::OpType::kReduceMean, {x, Axes(axes)}, "mean", kept);
     const ir::TensorId d = Emit(ir::OpType::kSub, {x, mean}, "centered", shape);
     const ir::TensorId sq = Emit(ir::OpType::kMul, {d, d}, "squared", shape);
     const ir::TensorId var = Emit(ir::OpType::kReduceMean, {sq, Axes(axes)}, "var", kept);
-    const float epsilon = op_.attrs.GetFloat("epsilon", 1e-5f);
-    const ir::TensorId eps = AddFloatConstant(graph_, Name("epsilon"), {}, {epsilon});
-    const ir::TensorId ve = Emit(ir::OpType::kAdd, {var, eps}, "var_eps", kept);
-    const ir::TensorId sd = Emit(ir::OpType::kSqrt, {ve}, "std", kept);
-    const bool has_bias = op_.input(2) != ir::kNoTensor;
-    const ir::TensorId n = Emit(ir::OpType::kDiv, {d, sd}, "normalized", shape);
-    ir::TensorId scale = op_.input(1), bias = op_.input(2);
-    if (op_.type == ir::OpType::kInstanceNormalization) {
-      scale = PerChannel(scale, rank, "scale");
-      bias = has_bias ? PerChannel(bias, rank, "bias") : ir::kNoTensor;
-    }
-    if (!has_bias) {
+    return Emit(ir::OpType::kDiv, {d, StdDev(var, kept)}, "normalized", shape);
+  }
+
+  // Y = n * scale (+ bias), written into the op's output.
+  void Affine(ir::TensorId n, ir::TensorId scale, ir::TensorId bias, const ir::Shape& shape) {
+    if (bias == ir::kNoTensor) {
       Emit(ir::OpType::kMul, {n, scale}, "", shape, op_.outputs[0]);
       return;
     }
@@ -86,7 +142,6 @@ class Decomposer {
     Emit(ir::OpType::kAdd, {scaled, bias}, "", shape, op_.outputs[0]);
   }
 
- private:
   int64_t Axis(int64_t axis, int64_t rank) const {
     if (axis < -rank || axis >= rank) {
       throw Error(Status::kInvalidModel, DescribeOp(op_) + ": axis " + std::to_string(axis) +

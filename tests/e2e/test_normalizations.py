@@ -1,6 +1,6 @@
-"""LayerNormalization, InstanceNormalization and LpNormalization, which the compiler
-decomposes into reductions and binary ops (passes/norm_decompose.cc), compiled and run by
-`tigris` as a user would, against onnxruntime (1e-4 of the largest value).
+"""LayerNormalization, InstanceNormalization, GroupNormalization and LpNormalization, which
+the compiler decomposes into reductions and binary ops (passes/norm_decompose.cc), compiled
+and run by `tigris` as a user would, against onnxruntime (1e-4 of the largest value).
 
 float32: x -> Conv 3x3 -> NORM -> Conv 1x1 -> y, with per-channel scale and bias.
 int8: the same model quantized by onnxruntime's quantize_static (which quantizes
@@ -36,11 +36,18 @@ def norm_nodes(case, rng):
                                   epsilon=1e-4)],
                 [numpy_helper.from_array(rng.uniform(0.5, 1.5, C).astype(np.float32), "g"),
                  numpy_helper.from_array(rng.standard_normal(C).astype(np.float32), "b")])
+    if case == "group":  # 3 groups of 2 channels
+        per = C
+        return ([helper.make_node("GroupNormalization", ["a", "g", "b"], ["n"], num_groups=3,
+                                  epsilon=1e-3)],
+                [numpy_helper.from_array(rng.uniform(0.5, 1.5, per).astype(np.float32), "g"),
+                 numpy_helper.from_array(rng.standard_normal(per).astype(np.float32), "b")])
     p = 1 if case == "lp1" else 2
     return [helper.make_node("LpNormalization", ["a"], ["n"], axis=1, p=p)], []
 
 
-CASES = ["layer", "layer_no_bias", "instance", "lp1", "lp2"]
+CASES = ["layer", "layer_no_bias", "instance", "group", "lp1", "lp2"]
+OPSET = {"group": 21}
 
 
 def float_case(case):
@@ -56,7 +63,7 @@ def float_case(case):
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, C, H, W])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, C, H, W])],
                               inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET.get(case, 17))])
     model.ir_version = 8
     onnx.checker.check_model(model)
     path = WORK_DIR / f"norm_{case}.onnx"
