@@ -414,6 +414,13 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
     case OpType::kSlice:
       SliceAttrs(g, op, a);
       break;
+    case OpType::kGatherElements: {
+      // Data, indices and output share a rank, so one runtime layout: the axis moves with it.
+      const size_t rank = OutputShape(g, op).size();
+      a.axis = static_cast<int32_t>(
+          RuntimeAxis(NormalizeAxis(op, op.attrs.GetInt("axis", 0), rank), rank));
+      break;
+    }
     case OpType::kGather:
       // The kernel reads table and indices in ONNX order (rank <= 2, passes/verify.cc) and
       // writes the output through its runtime layout.

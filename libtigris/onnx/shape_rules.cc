@@ -213,6 +213,8 @@ ShapeRule ShapeRuleFor(ir::OpType type) {
       return ShapeOpRule;
     case OpType::kGather:
       return GatherRule;
+    case OpType::kGatherElements:
+      return GatherElementsRule;
     case OpType::kSqueeze:
       return SqueezeRule;
     case OpType::kUnsqueeze:

@@ -111,6 +111,7 @@ void ConstantRule(ShapeContext& ctx);
 void ConstantOfShapeRule(ShapeContext& ctx);
 void ShapeOpRule(ShapeContext& ctx);  // the Shape op
 void GatherRule(ShapeContext& ctx);
+void GatherElementsRule(ShapeContext& ctx);
 void SqueezeRule(ShapeContext& ctx);
 void UnsqueezeRule(ShapeContext& ctx);
 void ConcatRule(ShapeContext& ctx);

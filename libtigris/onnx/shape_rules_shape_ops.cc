@@ -91,6 +91,32 @@ void GatherRule(ShapeContext& ctx) {
   ctx.SetOutputInts(0, std::move(result));
 }
 
+// GatherElements: the output has the indices' shape (int32 or int64, the data's rank, along
+// every axis but `axis` at most the data's extent) and the data's dtype.
+void GatherElementsRule(ShapeContext& ctx) {
+  const ir::Shape& data = ctx.InputShape(0);
+  const ir::Shape& indices = ctx.InputShape(1);
+  const int64_t rank = static_cast<int64_t>(data.size());
+  if (rank == 0) ctx.Fail("cannot gather from a scalar");
+  if (ctx.InputDType(1) != ir::DType::kInt32 && ctx.InputDType(1) != ir::DType::kInt64) {
+    ctx.Fail("indices '" + ctx.Input(1).name + "' are " +
+             std::string(ir::DTypeName(ctx.InputDType(1))) + "; ONNX takes int32 or int64");
+  }
+  if (indices.size() != data.size()) {
+    ctx.Fail("indices " + ir::ShapeToString(indices) + " and data " + ir::ShapeToString(data) +
+             " differ in rank");
+  }
+  const int64_t axis = ctx.NormalizeAxis(ctx.attrs().GetInt("axis", 0), rank, "axis");
+  for (int64_t a = 0; a < rank; ++a) {
+    const size_t i = static_cast<size_t>(a);
+    if (a != axis && indices[i] > data[i]) {
+      ctx.Fail("indices " + ir::ShapeToString(indices) + " extend past data " +
+               ir::ShapeToString(data) + " along axis " + std::to_string(a));
+    }
+  }
+  ctx.SetOutput(0, ctx.InputDType(0), indices);
+}
+
 void SqueezeRule(ShapeContext& ctx) {
   const ir::Shape& in = ctx.InputShape(0);
   int64_t rank = static_cast<int64_t>(in.size());

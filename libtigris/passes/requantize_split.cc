@@ -25,7 +25,8 @@ namespace {
 bool MovesBytes(ir::OpType type) {
   return type == ir::OpType::kReshape || type == ir::OpType::kTranspose ||
          type == ir::OpType::kChannelShuffle || type == ir::OpType::kSlice ||
-         type == ir::OpType::kGather || type == ir::OpType::kTile || type == ir::OpType::kExpand ||
+         type == ir::OpType::kGather || type == ir::OpType::kGatherElements ||
+         type == ir::OpType::kTile || type == ir::OpType::kExpand ||
          type == ir::OpType::kDepthToSpace || type == ir::OpType::kSpaceToDepth;
 }
 

@@ -117,10 +117,10 @@ void CheckActivations(const ir::Graph& graph, const ir::Op& op) {
     }
     // tgrs_op_reshape moves bytes of any dtype: ArgMax's int64 (or a .tflite's int32)
     // indices too (reduce-keepdims reshapes them), and bool masks.
-    // So do the rearrangements (tgrs_op_rearrange).
+    // So do the rearrangements (tgrs_op_rearrange) and GatherElements.
     const bool mover = op.type == ir::OpType::kReshape || op.type == ir::OpType::kTile ||
-                       op.type == ir::OpType::kExpand || op.type == ir::OpType::kDepthToSpace ||
-                       op.type == ir::OpType::kSpaceToDepth;
+                       op.type == ir::OpType::kGatherElements || op.type == ir::OpType::kExpand ||
+                       op.type == ir::OpType::kDepthToSpace || op.type == ir::OpType::kSpaceToDepth;
     const bool moved = mover && (t.dtype == ir::DType::kInt64 || t.dtype == ir::DType::kInt32 ||
                                  t.dtype == ir::DType::kBool);
     // CumSum also sums int32 and int64 (tgrs_cumsum).
@@ -143,7 +143,8 @@ void CheckActivations(const ir::Graph& graph, const ir::Op& op) {
     }
   };
   for (size_t i = 0; i < op.inputs.size(); ++i) {
-    if (op.type == ir::OpType::kGather && i == 1) continue;  // indices (invariant 5)
+    if (op.type == ir::OpType::kGather && i == 1) continue;          // indices (invariant 5)
+    if (op.type == ir::OpType::kGatherElements && i == 1) continue;  // int32/int64 indices
     // a recurrent op's int32 sequence lengths (CheckRecurrent)
     if (ir::IsRecurrentOp(op.type) && i == ir::kRecurrentSequenceLens) continue;
     check(op.inputs[i], "input");

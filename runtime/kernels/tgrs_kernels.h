@@ -53,6 +53,7 @@
  *   Concat / Reshape / Transpose  tgrs_concat, tgrs_reshape, tgrs_transpose (byte copies)
  *   Slice                     tgrs_slice (byte copies of a strided window)
  *   Gather (axis 0)           tgrs_gather (row copies chosen by run-time indices)
+ *   GatherElements            tgrs_gather_elements (element copies chosen by indices)
  *   Pad                       tgrs_pad_{s8,f32}           Resize  tgrs_resize_{s8,f32}
  *   Softmax / LogSoftmax      tgrs_{softmax,log_softmax}_{s8,f32} (scratch)
  *   ReduceMean                tgrs_reduce_mean_{s8,f32} (int8 over H,W: tgrs_global_avg_pool_s8)
@@ -674,6 +675,17 @@ typedef struct tgrs_gather_params {
 
 tgrs_kernel_status tgrs_gather(const tgrs_gather_params* params, const void* table,
                                const void* indices, void* output);
+
+/* ONNX GatherElements along NHWC dim `axis`: output element p is the input element at p's
+ * coordinates with the one along `axis` replaced by indices[p] (int32 or int64:
+ * `index_size` 4 or 8; negative counts from the end). Input, indices and output share one
+ * layout; the indices have the output's dims, each at most the input's but along `axis`.
+ * An index outside [-extent, extent) returns TGRS_KERNEL_INDEX_OUT_OF_RANGE before its
+ * element is read. */
+tgrs_kernel_status tgrs_gather_elements(size_t elem_size, int32_t axis, int32_t index_size,
+                                        const tgrs_dims* input_dims, const void* input,
+                                        const tgrs_dims* output_dims, const void* indices,
+                                        void* output);
 
 /* ======================================================================================
  * Pad and Resize (row-windowed)

@@ -77,6 +77,7 @@ tgrs_status tgrs_op_recurrent(tgrs_op_call* call) {
   tgrs_recurrent_params p;
   int32_t want[4], gates;
   uint32_t k;
+  tgrs_kernel_status ks;
   tgrs_status st;
   if (!TGRS_WITH_FLOAT32) return TGRS_ERR_UNSUPPORTED_OP;
   if (call->tiled || call->num_inputs < IN_B || call->num_inputs > IN_COUNT ||
@@ -163,13 +164,13 @@ tgrs_status tgrs_op_recurrent(tgrs_op_call* call) {
     if (!ok) return TGRS_ERR_INCONSISTENT_PLAN;
     outputs[role] = (float*)call->out[k].data;
   }
-  return tgrs_kernel_result(
-      call,
-      tgrs_recurrent_f32(
-          call->scratch, call->scratch_bytes, &p, (const float*)call->in[IN_X].data,
-          f32_or_null(call, IN_W), f32_or_null(call, IN_R), f32_or_null(call, IN_B),
-          call->num_inputs > IN_SEQUENCE_LENS ? (const int32_t*)call->in[IN_SEQUENCE_LENS].data
-                                              : NULL,
-          f32_or_null(call, IN_INITIAL_H), f32_or_null(call, IN_INITIAL_C), f32_or_null(call, IN_P),
-          outputs[ROLE_Y], outputs[ROLE_Y_H], outputs[ROLE_Y_C]));
+  ks = tgrs_recurrent_f32(
+      call->scratch, call->scratch_bytes, &p, (const float*)call->in[IN_X].data,
+      f32_or_null(call, IN_W), f32_or_null(call, IN_R), f32_or_null(call, IN_B),
+      call->num_inputs > IN_SEQUENCE_LENS ? (const int32_t*)call->in[IN_SEQUENCE_LENS].data : NULL,
+      f32_or_null(call, IN_INITIAL_H), f32_or_null(call, IN_INITIAL_C), f32_or_null(call, IN_P),
+      outputs[ROLE_Y], outputs[ROLE_Y_H], outputs[ROLE_Y_C]);
+  /* A sequence length outside [1, S] is run-time data, as a Gather's index is. */
+  return ks == TGRS_KERNEL_INDEX_OUT_OF_RANGE ? TGRS_ERR_INDEX_OUT_OF_RANGE
+                                              : tgrs_kernel_result(call, ks);
 }

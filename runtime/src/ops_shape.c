@@ -273,6 +273,38 @@ tgrs_status tgrs_op_gather(tgrs_op_call* call) {
                                               : tgrs_kernel_result(call, ks);
 }
 
+/* GATHER_ELEMENTS: data = input 0, indices = input 1 (int32 or int64, the output's shape),
+ * both in the output's runtime layout; attrs.axis in that layout. Whole tensors. */
+tgrs_status tgrs_op_gather_elements(tgrs_op_call* call) {
+  const tgrs_plan_tensor* data = &call->in[0].tensor;
+  const tgrs_plan_tensor* idx = &call->in[1].tensor;
+  const tgrs_plan_tensor* out = &call->out[0].tensor;
+  const int32_t axis = tgrs_read_i32_(call->attrs, FB_ATTRS_AXIS, 0);
+  const uint32_t rank = data->shape.count;
+  tgrs_dims in_dims, out_dims;
+  tgrs_kernel_status ks;
+  tgrs_status st;
+  uint32_t i;
+  if (call->tiled || call->num_inputs != 2 || call->in[1].data == NULL ||
+      data->dtype != out->dtype ||
+      (idx->dtype != TGRS_DTYPE_INT32 && idx->dtype != TGRS_DTYPE_INT64) || rank == 0 || rank > 4 ||
+      idx->shape.count != rank || out->shape.count != rank || axis < 0 || (uint32_t)axis >= rank) {
+    return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  for (i = 0; i < rank; ++i) {
+    if (idx->shape.data[i] != out->shape.data[i]) return TGRS_ERR_INCONSISTENT_PLAN;
+  }
+  if ((st = tgrs_operand_dims(&call->in[0], 0, &in_dims)) != TGRS_OK ||
+      (st = tgrs_operand_dims(&call->out[0], 0, &out_dims)) != TGRS_OK) {
+    return st;
+  }
+  ks = tgrs_gather_elements(tgrs_dtype_size(data->dtype), axis + (int32_t)(4 - rank),
+                            (int32_t)tgrs_dtype_size(idx->dtype), &in_dims, call->in[0].data,
+                            &out_dims, call->in[1].data, call->out[0].data);
+  return ks == TGRS_KERNEL_INDEX_OUT_OF_RANGE ? TGRS_ERR_INDEX_OUT_OF_RANGE
+                                              : tgrs_kernel_result(call, ks);
+}
+
 tgrs_status tgrs_op_pad(tgrs_op_call* call) {
   const tgrs_i32s pads = tgrs_read_i32s_(call->attrs, FB_ATTRS_PADS);
   const char* mode = tgrs_read_string_(call->attrs, FB_ATTRS_MODE);
