@@ -7,15 +7,20 @@ memory, float and with its convolution and classifier quantized; the forms the r
 does not run refused by name.
 """
 import json
+import sys
 
 import numpy as np
+import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
 
-from conftest import WORK_DIR, tigris
+from conftest import SOURCE_DIR, WORK_DIR, tigris
 from qdq_helpers import (RandomInputs, he_normal, onnxruntime_reference, output_scale,
                          save_model)
+
+sys.path.insert(0, str(SOURCE_DIR / "tests" / "models"))
+from gru_kws import gru_kws  # noqa: E402
 
 S, B, I, H = 5, 2, 3, 4
 GATES = {"RNN": 1, "GRU": 3, "LSTM": 4}
@@ -197,36 +202,10 @@ def test_only_the_outputs_read_are_kept():
 
 
 def _kws_model(name):
-    """A keyword-spotting network in the form PyTorch writes a GRU: MFCC [1, 1, 49, 10] ->
-    Conv 3x3 (8) -> Relu -> [49, 1, 80] (Transpose, Reshape) -> GRU (32, batch_first
-    exported as layout 0) -> Y_h -> Gemm (12) -> Softmax."""
-    rng = np.random.RandomState(21)
-    t, f, c, hid, classes = 49, 10, 8, 32, 12
-    nodes = [
-        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
-        helper.make_node("Relu", ["c1"], ["r1"]),
-        helper.make_node("Transpose", ["r1"], ["t1"], perm=[2, 0, 1, 3]),
-        helper.make_node("Reshape", ["t1", "seq_shape"], ["seq"]),
-        helper.make_node("GRU", ["seq", "W", "R", "B"], ["Y", "Y_h"], hidden_size=hid),
-        helper.make_node("Reshape", ["Y_h", "flat_shape"], ["h"]),
-        helper.make_node("Gemm", ["h", "wf", "bf"], ["logits"], transB=1),
-        helper.make_node("Softmax", ["logits"], ["y"], axis=-1),
-    ]
-    inits = [he_normal(rng, "w1", [c, 1, 3, 3]),
-             numpy_helper.from_array(0.1 * rng.standard_normal(c).astype(np.float32), "b1"),
-             numpy_helper.from_array(np.array([t, 1, c * f], np.int64), "seq_shape"),
-             numpy_helper.from_array(
-                 (rng.standard_normal([1, 3 * hid, c * f]) / np.sqrt(c * f)).astype(np.float32),
-                 "W"),
-             numpy_helper.from_array(
-                 (rng.standard_normal([1, 3 * hid, hid]) / np.sqrt(hid)).astype(np.float32), "R"),
-             numpy_helper.from_array((0.1 * rng.standard_normal([1, 6 * hid])).astype(np.float32),
-                                     "B"),
-             numpy_helper.from_array(np.array([1, hid], np.int64), "flat_shape"),
-             he_normal(rng, "wf", [classes, hid]),
-             numpy_helper.from_array(np.zeros(classes, np.float32), "bf")]
-    return save_model(nodes, name, [("x", TensorProto.FLOAT, [1, 1, t, f])],
-                      [("y", TensorProto.FLOAT, [1, classes])], inits, opset=14)
+    """tests/models/gru_kws.py's network, saved as WORK_DIR/<name>.onnx."""
+    path = WORK_DIR / f"{name}.onnx"
+    onnx.save(gru_kws(), str(path))
+    return path
 
 
 @pytest.mark.parametrize("budget", ["64M", "32K"])

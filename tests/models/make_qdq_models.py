@@ -19,11 +19,14 @@ Steps per model:
   3. quantize_static with a deterministic calibration reader: CALIBRATION_SAMPLES inputs
      drawn from numpy RandomState(SEED) with the ONNX input shape, symbolic dims pinned
      to 1 (the batch).
-It also writes one synthetic model the shared ones lack, quantized the same way:
+It also writes two synthetic models the shared ones lack, quantized the same way:
   fdt_mlp.int8.onnx  an MLP 64 -> 512 -> 512 -> 10 with Relu and random weights: its two
                      512-wide vectors are co-resident unless the planner's
                      fdt-fan-out-fan-in splits the second layer (int8 GEMM parts that keep
                      int32 sums: the Cortex-M case fdt_mlp_int8, tests/cortex-m).
+  gru_kws.onnx, gru_kws.int8.onnx
+                     a keyword spotter with a GRU (gru_kws.py), float and quantized (the
+                     GRU a float island): the Cortex-M cases gru_kws_f32 and gru_kws_int8.
 
 A model onnxruntime cannot quantize is not skipped silently: the reason is printed and
 written to <outdir>/skipped.txt ("<file>\t<reason>" per line), which the tests read.
@@ -46,6 +49,10 @@ from onnx import TensorProto, helper
 from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
                                       quantize_static)
 from onnxruntime.quantization.shape_inference import quant_pre_process
+
+# gru_kws.py sits beside this script, which arch_zoo/materialize.py also loads by path.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gru_kws import gru_kws  # noqa: E402
 
 SEED = 1234
 CALIBRATION_SAMPLES = 8
@@ -215,6 +222,19 @@ def write_fdt_mlp(out_dir, script):
         quantize(source, output, QuantType.QInt8)
 
 
+def write_gru_kws(out_dir, script):
+    """gru_kws.onnx (tests/models/gru_kws.py) and its QDQ form: quantize_static quantizes
+    the convolution and the classifier and leaves the GRU float between them."""
+    source = os.path.join(out_dir, "gru_kws.onnx")
+    output = os.path.join(out_dir, "gru_kws.int8.onnx")
+    recipe = [script, gru_kws.__code__.co_filename]
+    if up_to_date(source, recipe) and up_to_date(output, recipe):
+        return
+    print("writing gru_kws.onnx, gru_kws.int8.onnx", flush=True)
+    onnx.save(gru_kws(), source)
+    quantize(source, output, QuantType.QInt8)
+
+
 def main(argv):
     if len(argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
@@ -252,6 +272,7 @@ def main(argv):
                     os.remove(output)
 
     write_fdt_mlp(out_dir, script)
+    write_gru_kws(out_dir, script)
 
     # Rewritten on every run, so a model that starts to quantize leaves the list. Outputs
     # kept as up to date above never failed, so they never belong in it.
