@@ -10,6 +10,7 @@
 #include "emit/layout.h"
 #include "emit/lut.h"
 #include "emit/op_record.h"
+#include "emit/weight_layout.h"
 #include "ir/recurrent.h"
 #include "ir/slice.h"
 #include "util/error.h"
@@ -253,6 +254,80 @@ void ReduceAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
 // Hardmax and CumSum: the axis in the runtime layout; CumSum's flags as attrs.mode. Before
 // opset 13 Hardmax works on the 2-D coercion around its axis, which is one axis only when
 // it is the last (runtime_forms.cc refuses the others).
+// Element strides of each ONNX axis of a tensor of `shape` stored transposed by `perm`.
+std::vector<int64_t> AxisStrides(const ir::Shape& shape, const Perm& perm) {
+  const Perm inverse = InversePerm(perm);
+  const ir::Shape stored = PermuteShape(shape, perm);
+  std::vector<int64_t> stored_stride(stored.size(), 1);
+  for (size_t i = stored.size(); i-- > 1;) stored_stride[i - 1] = stored_stride[i] * stored[i];
+  std::vector<int64_t> strides(shape.size());
+  for (size_t a = 0; a < shape.size(); ++a) {
+    strides[a] = stored_stride[static_cast<size_t>(inverse[a])];
+  }
+  return strides;
+}
+
+// The same for input `index` as the plan stores it: an activation in its runtime layout, a
+// constant in its weight role's (emit/weight_layout.h).
+std::vector<int64_t> StoredStrides(const ir::Graph& g, const ir::Op& op, size_t index) {
+  const ir::Shape& shape = InputShape(g, op, index);
+  Perm perm = RuntimeLayout(shape.size());
+  if (g.IsConstant(op.input(index))) {
+    size_t broadcast_rank = 0;
+    const WeightRole role = ConstantRole(g, op, index, &broadcast_rank);
+    if (role == WeightRole::kAsIs) perm = IdentityPerm(shape.size());
+    if (role == WeightRole::kMatMulB) perm = {1, 0};
+  }
+  return AxisStrides(shape, perm);
+}
+
+// MatMul beyond two matrices, with numpy's rules (ONNX MatMul): a rank-1 A is a row and a
+// rank-1 B a column, each dropped from the output; the batch axes (at most two: ranks <= 4)
+// broadcast. attrs.shape = [batch0, batch1, M, K, N], attrs.strides = A's, B's and the
+// output's element strides along (batch0, batch1, rows, columns), 0 along an axis an
+// operand lacks or broadcasts (ops_dense.c, tgrs_matmul_strided_f32).
+void MatMulStridedAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
+  const ir::Shape& sa = InputShape(g, op, 0);
+  const ir::Shape& sb = InputShape(g, op, 1);
+  const ir::Shape& sy = OutputShape(g, op);
+  if (sa.size() > 4 || sb.size() > 4 || sa.empty() || sb.empty()) {
+    Fail(op, Status::kUnsupportedOp, "MatMul of a scalar or of rank > 4");
+  }
+  const std::vector<int64_t> st_a = StoredStrides(g, op, 0), st_b = StoredStrides(g, op, 1);
+  const std::vector<int64_t> st_y = AxisStrides(sy, RuntimeLayout(sy.size()));
+  const bool a_row = sa.size() == 1, b_col = sb.size() == 1;
+  const int64_t m = a_row ? 1 : sa[sa.size() - 2];
+  const int64_t k = sa.back();
+  const int64_t n = b_col ? 1 : sb.back();
+  // The output's axes: its batch axes, then M unless A is a row, then N unless B a column.
+  const size_t y_batch = sy.size() - (a_row ? 0 : 1) - (b_col ? 0 : 1);
+  if (y_batch > 2) Fail(op, Status::kUnsupportedOp, "MatMul with more than two batch axes");
+  std::vector<int64_t> shape = {1, 1, m, k, n};
+  std::vector<int64_t> stride(12, 0);
+  // Batch axis j of the output (right-aligned to the two slots) and of each operand.
+  const size_t a_batch = a_row ? 0 : sa.size() - 2, b_batch = b_col ? 0 : sb.size() - 2;
+  for (size_t j = 0; j < y_batch; ++j) {
+    const size_t slot = 2 - y_batch + j;
+    shape[slot] = sy[j];
+    const size_t from_end = y_batch - j;  // 1 for the innermost batch axis
+    if (from_end <= a_batch && sa[a_batch - from_end] != 1) {
+      stride[slot] = st_a[a_batch - from_end];
+    }
+    if (from_end <= b_batch && sb[b_batch - from_end] != 1) {
+      stride[4 + slot] = st_b[b_batch - from_end];
+    }
+    stride[8 + slot] = st_y[j];
+  }
+  stride[2] = a_row ? 0 : st_a[sa.size() - 2];
+  stride[3] = st_a[sa.size() - 1];
+  stride[6] = st_b[b_col ? 0 : sb.size() - 2];
+  stride[7] = b_col ? 0 : st_b[sb.size() - 1];
+  stride[10] = a_row ? 0 : st_y[y_batch];
+  stride[11] = b_col ? 0 : st_y[sy.size() - 1];
+  a.shape = Int32s(op, shape);
+  a.strides = Int32s(op, stride);
+}
+
 // RNN, GRU, LSTM (ops_recurrent.c): where each ONNX axis of X, Y and the states sits in its
 // runtime layout, the direction, the clip, the gate functions, the outputs' roles.
 void RecurrentAttrs(const ir::Graph& g, const ir::Op& op, OpAttrsRecord& a) {
@@ -346,8 +421,10 @@ void TranslateAttrs(const ir::Graph& g, const ir::Op& op, OpRecord& r) {
       a.beta = op.attrs.GetFloat("beta", 1.0f);
       break;
     case OpType::kMatMul:
-      if (InputShape(g, op).size() > 2) {
-        Fail(op, Status::kUnsupportedOp, "MatMul of rank > 2 (operands are stored channels-last)");
+      // Two matrices: the fully connected layer or tgrs_matmul_*; anything else through
+      // strides.
+      if (InputShape(g, op, 0).size() != 2 || InputShape(g, op, 1).size() != 2) {
+        MatMulStridedAttrs(g, op, a);
       }
       break;
     case OpType::kLeakyRelu:

@@ -9,6 +9,7 @@
 //
 // Until the op table of issue 38 states these forms once for compiler and runtime, this file
 // is the compiler's single statement of them.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -197,30 +198,25 @@ void CheckConvTranspose(const ir::Graph& graph, const ir::Op& op) {
   }
 }
 
-// tgrs_op_gemm (runtime/src/ops_dense.c): a MatMul of two activations multiplies matrices
-// ([M, K] x [K, N]); with constant B it is a fully connected layer (gemm_normalize.cc).
+// tgrs_op_gemm (runtime/src/ops_dense.c): a MatMul of two matrices is a fully connected
+// layer (constant B) or tgrs_matmul_* (two activations), float32 or int8; any other MatMul
+// of ranks 1 to 4 with at most two batch axes runs through strides
+// (tgrs_matmul_strided_f32), float32.
 void CheckMatMul(const ir::Graph& graph, const ir::Op& op) {
   const ir::Tensor& a = graph.tensor(op.input(0));
   const ir::Tensor& b = graph.tensor(op.input(1));
-  if (a.shape.size() < 2 || b.shape.size() < 2) {
+  if (a.shape.size() == 2 && b.shape.size() == 2) return;
+  const std::string what = "multiplies " + Quoted(a) + " " + ir::ShapeToString(a.shape) + " by " +
+                           Quoted(b) + " " + ir::ShapeToString(b.shape);
+  if (a.dtype != ir::DType::kFloat32 || b.dtype != ir::DType::kFloat32) {
     Refuse(graph, op,
-           "multiplies " + ir::ShapeToString(a.shape) + " by " + ir::ShapeToString(b.shape) +
-               "; the runtime's MatMul has no vector (rank-1) operand");
+           what + " in " + std::string(ir::DTypeName(a.dtype)) +
+               "; the runtime multiplies int8 operands as two matrices only");
   }
-  if (b.is_constant) {
-    if (b.shape.size() != 2) {
-      Refuse(graph, op,
-             "its constant B " + Quoted(b) + " has rank " + std::to_string(b.shape.size()) +
-                 "; the runtime's fully connected layer reads a [K, N] matrix");
-    }
-    return;
-  }
-  if (a.shape.size() != 2 || b.shape.size() != 2) {
-    Refuse(graph, op,
-           "multiplies " + Quoted(a) + " " + ir::ShapeToString(a.shape) + " by " + Quoted(b) + " " +
-               ir::ShapeToString(b.shape) +
-               ", both computed at run time; the runtime multiplies two run-time operands "
-               "of rank 2 only");
+  const size_t batch_a = a.shape.size() > 2 ? a.shape.size() - 2 : 0;
+  const size_t batch_b = b.shape.size() > 2 ? b.shape.size() - 2 : 0;
+  if (a.shape.empty() || b.shape.empty() || std::max(batch_a, batch_b) > 2) {
+    Refuse(graph, op, what + "; the runtime's MatMul takes ranks 1 to 4");
   }
 }
 

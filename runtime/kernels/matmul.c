@@ -63,3 +63,56 @@ tgrs_kernel_status tgrs_matmul_f32(int32_t batch, int32_t m, int32_t k, int32_t 
   }
   return TGRS_KERNEL_OK;
 }
+
+/* The largest element offset a geometry reaches through `stride` (extents batch0, batch1,
+ * rows, cols), or -1 when a stride is negative. */
+static int64_t last_offset(const int32_t extent[4], const int32_t stride[4]) {
+  int64_t at = 0;
+  int d;
+  for (d = 0; d < 4; ++d) {
+    if (stride[d] < 0) return -1;
+    at += (int64_t)(extent[d] - 1) * stride[d];
+  }
+  return at;
+}
+
+tgrs_kernel_status tgrs_matmul_strided_f32(const tgrs_matmul_geometry* g, const float* a,
+                                           size_t a_count, const float* b, size_t b_count,
+                                           float* output, size_t output_count) {
+  int32_t i0, i1, r, c, t;
+  if (g == NULL || a == NULL || b == NULL || output == NULL || g->batch[0] < 1 || g->batch[1] < 1 ||
+      g->m < 1 || g->k < 1 || g->n < 1) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  {
+    const int32_t a_extent[4] = {g->batch[0], g->batch[1], g->m, g->k};
+    const int32_t b_extent[4] = {g->batch[0], g->batch[1], g->k, g->n};
+    const int32_t y_extent[4] = {g->batch[0], g->batch[1], g->m, g->n};
+    const int64_t a_last = last_offset(a_extent, g->a_stride);
+    const int64_t b_last = last_offset(b_extent, g->b_stride);
+    const int64_t y_last = last_offset(y_extent, g->y_stride);
+    /* Every read and write inside its operand, whatever the strides say. */
+    if (a_last < 0 || b_last < 0 || y_last < 0 || (uint64_t)a_last >= a_count ||
+        (uint64_t)b_last >= b_count || (uint64_t)y_last >= output_count) {
+      return TGRS_KERNEL_BAD_ARGUMENT;
+    }
+  }
+  for (i0 = 0; i0 < g->batch[0]; ++i0) {
+    for (i1 = 0; i1 < g->batch[1]; ++i1) {
+      const float* a_i = a + (size_t)i0 * g->a_stride[0] + (size_t)i1 * g->a_stride[1];
+      const float* b_i = b + (size_t)i0 * g->b_stride[0] + (size_t)i1 * g->b_stride[1];
+      float* y_i = output + (size_t)i0 * g->y_stride[0] + (size_t)i1 * g->y_stride[1];
+      for (r = 0; r < g->m; ++r) {
+        for (c = 0; c < g->n; ++c) {
+          float acc = 0.0f;
+          for (t = 0; t < g->k; ++t) {
+            acc += a_i[(size_t)r * g->a_stride[2] + (size_t)t * g->a_stride[3]] *
+                   b_i[(size_t)t * g->b_stride[2] + (size_t)c * g->b_stride[3]];
+          }
+          y_i[(size_t)r * g->y_stride[2] + (size_t)c * g->y_stride[3]] = acc;
+        }
+      }
+    }
+  }
+  return TGRS_KERNEL_OK;
+}

@@ -45,6 +45,7 @@
  *   GlobalAverage/MaxPool     tgrs_global_avg_pool_{s8,f32} / tgrs_global_max_pool_{s8,f32}
  *   Gemm / MatMul(const B)    tgrs_fully_connected_{s8,f32}
  *   MatMul (two activations)  tgrs_matmul_{s8,f32}
+ *   MatMul (ranks 1, 3, 4)    tgrs_matmul_strided_f32 (any layout, through strides)
  *   Add/Sub/Mul/Div           tgrs_{add,sub,mul}_s8, tgrs_{add,sub,mul,div}_f32 (no Div s8)
  *   Max/Min/Pow/PRelu         tgrs_{max,min}_s8, tgrs_{max,min,pow,prelu}_f32
  *   Relu/Relu6/Clip           tgrs_{relu,relu6,clip}_f32, tgrs_clip_s8 (same in/out quant)
@@ -432,6 +433,23 @@ tgrs_kernel_status tgrs_matmul_s8(const tgrs_matmul_quant_s8* quant, int32_t bat
                                   const int8_t* b, int8_t* output);
 tgrs_kernel_status tgrs_matmul_f32(int32_t batch, int32_t m, int32_t k, int32_t n, int32_t b_batch,
                                    const float* a, const float* b, float* output);
+
+/* ONNX MatMul of operands of rank 1 to 4, each stored in any layout: the geometry gives the
+ * output's two batch extents (1 where absent), M, K, N, and per operand the element stride
+ * of each of its axes (0 along a broadcast batch axis or an axis the operand lacks: a
+ * rank-1 A has no M, a rank-1 B no N). out[b0][b1][m][n] = the sum over k ascending of
+ * A[b0][b1][m][k] B[b0][b1][k][n]. TGRS_KERNEL_BAD_ARGUMENT when an extent is below 1, a
+ * stride is negative, or an operand's last element would lie past its count. */
+typedef struct tgrs_matmul_geometry {
+  int32_t batch[2];
+  int32_t m, k, n;
+  int32_t a_stride[4]; /* batch 0, batch 1, m, k */
+  int32_t b_stride[4]; /* batch 0, batch 1, k, n */
+  int32_t y_stride[4]; /* batch 0, batch 1, m, n */
+} tgrs_matmul_geometry;
+tgrs_kernel_status tgrs_matmul_strided_f32(const tgrs_matmul_geometry* geometry, const float* a,
+                                           size_t a_count, const float* b, size_t b_count,
+                                           float* output, size_t output_count);
 
 /* ======================================================================================
  * Elementwise binary ops with broadcasting (ONNX multidirectional, rank <= 4)

@@ -184,6 +184,40 @@ static tgrs_status matmul_activations(tgrs_op_call* call) {
   return TGRS_ERR_UNSUPPORTED_OP;
 }
 
+/* A MatMul whose operands are not both matrices (docs/plan-format.md): attrs.shape
+ * [batch0, batch1, M, K, N] and attrs.strides, A's, B's and the output's element strides
+ * (batch 0, batch 1, rows, columns each), which the compiler derived from their layouts;
+ * the kernel checks them against each operand's size. float32. */
+static tgrs_status matmul_strided(tgrs_op_call* call, const tgrs_i32s* shape) {
+  const tgrs_i32s strides = tgrs_read_i32s_(call->attrs, FB_ATTRS_STRIDES);
+  tgrs_matmul_geometry g;
+  int d;
+  if (strides.count != 12 || call->tiled) return TGRS_ERR_INCONSISTENT_PLAN;
+  if (!tgrs_call_is_f32(call) || call->in[1].tensor.dtype != TGRS_DTYPE_FLOAT32) {
+    return TGRS_ERR_UNSUPPORTED_OP;
+  }
+  g.batch[0] = shape->data[0];
+  g.batch[1] = shape->data[1];
+  g.m = shape->data[2];
+  g.k = shape->data[3];
+  g.n = shape->data[4];
+  for (d = 0; d < 4; ++d) {
+    g.a_stride[d] = strides.data[d];
+    g.b_stride[d] = strides.data[4 + d];
+    g.y_stride[d] = strides.data[8 + d];
+  }
+  {
+    float* y = (float*)call->out[0].data;
+    const size_t count = tgrs_operand_count(&call->out[0]);
+    const tgrs_status st = tgrs_kernel_result(
+        call, tgrs_matmul_strided_f32(
+                  &g, (const float*)call->in[0].data, tgrs_operand_count(&call->in[0]),
+                  (const float*)call->in[1].data, tgrs_operand_count(&call->in[1]), y, count));
+    if (st == TGRS_OK) tgrs_apply_act_f32(call, y, count);
+    return st;
+  }
+}
+
 tgrs_status tgrs_op_gemm(tgrs_op_call* call) {
   const int has_bias = call->num_inputs > 2 && call->in[2].data != NULL;
   if (call->num_inputs < 2 || call->in[0].data == NULL || call->in[1].data == NULL) {
@@ -201,6 +235,10 @@ tgrs_status tgrs_op_gemm(tgrs_op_call* call) {
     if (call->tiled) return TGRS_ERR_UNSUPPORTED_OP; /* tgrs_op_select.h */
 #endif
     return fully_connected(call, has_bias ? &call->in[2] : NULL);
+  }
+  if (TGRS_OP_ON(MATMUL)) { /* a build without MATMUL reads no MatMul geometry */
+    const tgrs_i32s shape = tgrs_read_i32s_(call->attrs, FB_ATTRS_SHAPE);
+    if (shape.count == 5) return matmul_strided(call, &shape);
   }
   if (call->in[1].tensor.weight >= 0) return fully_connected(call, NULL);
   /* A MatMul of two activations; a build without MATMUL links none of its kernels. */

@@ -19,7 +19,7 @@ Steps per model:
   3. quantize_static with a deterministic calibration reader: CALIBRATION_SAMPLES inputs
      drawn from numpy RandomState(SEED) with the ONNX input shape, symbolic dims pinned
      to 1 (the batch).
-It also writes two synthetic models the shared ones lack, quantized the same way:
+It also writes synthetic models the shared ones lack, quantized the same way:
   fdt_mlp.int8.onnx  an MLP 64 -> 512 -> 512 -> 10 with Relu and random weights: its two
                      512-wide vectors are co-resident unless the planner's
                      fdt-fan-out-fan-in splits the second layer (int8 GEMM parts that keep
@@ -27,6 +27,8 @@ It also writes two synthetic models the shared ones lack, quantized the same way
   gru_kws.onnx, gru_kws.int8.onnx
                      a keyword spotter with a GRU (gru_kws.py), float and quantized (the
                      GRU a float island): the Cortex-M cases gru_kws_f32 and gru_kws_int8.
+  tiny_encoder.onnx  a transformer encoder block (tiny_encoder.py), float only: the
+                     Cortex-M case tiny_encoder_f32.
 
 A model onnxruntime cannot quantize is not skipped silently: the reason is printed and
 written to <outdir>/skipped.txt ("<file>\t<reason>" per line), which the tests read.
@@ -53,6 +55,7 @@ from onnxruntime.quantization.shape_inference import quant_pre_process
 # gru_kws.py sits beside this script, which arch_zoo/materialize.py also loads by path.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gru_kws import gru_kws  # noqa: E402
+from tiny_encoder import tiny_encoder  # noqa: E402
 
 SEED = 1234
 CALIBRATION_SAMPLES = 8
@@ -235,6 +238,16 @@ def write_gru_kws(out_dir, script):
     quantize(source, output, QuantType.QInt8)
 
 
+def write_tiny_encoder(out_dir, script):
+    """tiny_encoder.onnx (tests/models/tiny_encoder.py), float32: its MatMuls of rank-3 and
+    rank-4 operands run in float32 only."""
+    output = os.path.join(out_dir, "tiny_encoder.onnx")
+    if up_to_date(output, [script, tiny_encoder.__code__.co_filename]):
+        return
+    print("writing tiny_encoder.onnx", flush=True)
+    onnx.save(tiny_encoder(), output)
+
+
 def main(argv):
     if len(argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
@@ -273,6 +286,7 @@ def main(argv):
 
     write_fdt_mlp(out_dir, script)
     write_gru_kws(out_dir, script)
+    write_tiny_encoder(out_dir, script)
 
     # Rewritten on every run, so a model that starts to quantize leaves the list. Outputs
     # kept as up to date above never failed, so they never belong in it.
