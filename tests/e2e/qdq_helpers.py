@@ -24,6 +24,35 @@ def save_model(nodes, name, inputs, outputs, inits, opset=17):
     return path
 
 
+def compile_plan(path, name, budget="64M", extra=()):
+    """`tigris compile PATH -m BUDGET --xip` into WORK_DIR/<name>.tgrs; returns that path."""
+    from conftest import WORK_DIR, tigris
+
+    plan = WORK_DIR / f"{name}.tgrs"
+    tigris("compile", path, "-m", budget, "--xip", "-o", plan, *extra)
+    return plan
+
+
+def run_plan(plan, feeds, name, outputs=("y",), extra=(), check=True):
+    """`tigris run` on `feeds` (input name -> array, saved beside the plan as .npy, in the
+    plan's input order); returns the arrays of `outputs`, in order. With check=False a run
+    that fails returns its CompletedProcess instead."""
+    from conftest import WORK_DIR, tigris
+
+    args = list(extra)
+    for key, value in feeds.items():
+        p = WORK_DIR / f"{name}.{key}.npy"
+        np.save(p, value)
+        args += ["--input", p]
+    paths = [WORK_DIR / f"{name}.{o}.npy" for o in outputs]
+    for p in paths:
+        args += ["--output", p]
+    result = tigris("run", plan, *args, check=check)
+    if result.returncode != 0:
+        return result
+    return [np.load(p) for p in paths]
+
+
 def float_model(nodes, name, x_shape, y_shape, inits):
     """A checked opset-13 model of `nodes` with one float input x and one output y."""
     graph = helper.make_graph(nodes, name,

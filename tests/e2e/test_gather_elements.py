@@ -7,23 +7,15 @@ import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from conftest import WORK_DIR, tigris
-from qdq_helpers import he_normal, onnxruntime_reference, save_model
+from qdq_helpers import compile_plan, he_normal, onnxruntime_reference, run_plan, save_model
 
 C, H, W = 4, 6, 5
 
 
 def _run(path, feeds, name, check=True):
-    plan = WORK_DIR / f"{name}.tgrs"
-    tigris("compile", path, "-m", "64M", "--xip", "-o", plan)
-    args = []
-    for key, value in feeds.items():
-        p = WORK_DIR / f"{name}.{key}.npy"
-        np.save(p, value)
-        args += ["--input", p]
-    y_path = WORK_DIR / f"{name}.y.npy"
-    result = tigris("run", plan, *args, "--output", y_path, check=check)
-    return np.load(y_path) if result.returncode == 0 else result
+    """The output, or the failed run's CompletedProcess (check=False)."""
+    result = run_plan(compile_plan(path, name), feeds, name, check=check)
+    return result[0] if isinstance(result, list) else result
 
 
 @pytest.mark.parametrize("axis", [0, 1, 2, 3, -1])

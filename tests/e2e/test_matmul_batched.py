@@ -13,23 +13,15 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from conftest import SOURCE_DIR, WORK_DIR, tigris
-from qdq_helpers import onnxruntime_reference, save_model
+from qdq_helpers import compile_plan, onnxruntime_reference, run_plan, save_model
 
 sys.path.insert(0, str(SOURCE_DIR / "tests" / "models"))
 from tiny_encoder import tiny_encoder  # noqa: E402
 
 
 def _run(path, feeds, name, budget="64M"):
-    plan = WORK_DIR / f"{name}.tgrs"
-    tigris("compile", path, "-m", budget, "--xip", "-o", plan)
-    args = []
-    for key, value in feeds.items():
-        p = WORK_DIR / f"{name}.{key}.npy"
-        np.save(p, value)
-        args += ["--input", p]
-    y_path = WORK_DIR / f"{name}.y.npy"
-    tigris("run", plan, *args, "--output", y_path)
-    return np.load(y_path)
+    (y,) = run_plan(compile_plan(path, name, budget), feeds, name)
+    return y
 
 
 CASES = [  # A, B, whether B is a constant

@@ -16,8 +16,8 @@ from onnx import TensorProto, helper, numpy_helper
 from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
 
 from conftest import SOURCE_DIR, WORK_DIR, tigris
-from qdq_helpers import (RandomInputs, he_normal, onnxruntime_reference, output_scale,
-                         save_model)
+from qdq_helpers import (RandomInputs, compile_plan, he_normal, onnxruntime_reference,
+                         output_scale, run_plan, save_model)
 
 sys.path.insert(0, str(SOURCE_DIR / "tests" / "models"))
 from gru_kws import gru_kws  # noqa: E402
@@ -26,23 +26,8 @@ S, B, I, H = 5, 2, 3, 4
 GATES = {"RNN": 1, "GRU": 3, "LSTM": 4}
 
 
-def _compile(path, name, budget="64M", extra=()):
-    plan = WORK_DIR / f"{name}.tgrs"
-    tigris("compile", path, "-m", budget, "--xip", "-o", plan, *extra)
-    return plan
-
-
 def _run(plan, feeds, outputs, name, extra=()):
-    args = list(extra)
-    for key, value in feeds.items():
-        p = WORK_DIR / f"{name}.{key}.npy"
-        np.save(p, value)
-        args += ["--input", p]
-    paths = [WORK_DIR / f"{name}.{o}.npy" for o in outputs]
-    for p in paths:
-        args += ["--output", p]
-    tigris("run", plan, *args)
-    return [np.load(p) for p in paths]
+    return run_plan(plan, feeds, name, outputs, extra)
 
 
 def _weights(rng, cell, directions, with_bias=True, peepholes=False):
@@ -72,7 +57,7 @@ def _outputs(cell, directions, layout, which):
 
 def _check(path, feeds, outputs, name, budget="64M"):
     refs = onnxruntime_reference(path, feeds)
-    got = _run(_compile(path, name, budget), feeds, outputs, name)
+    got = _run(compile_plan(path, name, budget), feeds, outputs, name)
     for ref, y in zip(refs, got):
         assert y.shape == ref.shape
         np.testing.assert_allclose(y, ref, rtol=0, atol=1e-4 * max(np.abs(ref).max(), 1e-6))
@@ -104,7 +89,7 @@ def test_every_output_matches_onnxruntime(cell, direction, layout):
     refs = onnxruntime_reference(_cell_model(name + "_ref", cell, direction, 0, which), {"x": x})
     refs = [ref.transpose(2, 0, 1, 3) if ref.ndim == 4 else ref.transpose(1, 0, 2)
             for ref in refs]
-    got = _run(_compile(path, name), {"x": x.transpose(1, 0, 2).copy()}, which, name)
+    got = _run(compile_plan(path, name), {"x": x.transpose(1, 0, 2).copy()}, which, name)
     for ref, y in zip(refs, got):
         assert y.shape == ref.shape
         np.testing.assert_allclose(y, ref, rtol=0, atol=1e-4 * np.abs(ref).max())
@@ -142,7 +127,7 @@ def test_sequence_length_outside_the_sequence_is_refused_at_run_time():
     path = save_model([node], name, [("x", TensorProto.FLOAT, [S, B, I]),
                                      ("lens", TensorProto.INT32, [B])],
                       _outputs("GRU", 1, 0, ["Y_h"]), inits, opset=14)
-    plan = _compile(path, name)
+    plan = compile_plan(path, name)
     np.save(WORK_DIR / f"{name}.x.npy", np.zeros([S, B, I], np.float32))
     np.save(WORK_DIR / f"{name}.lens.npy", np.array([S + 1, 1], np.int32))
     result = tigris("run", plan, "--input", WORK_DIR / f"{name}.x.npy", "--input",
@@ -228,7 +213,7 @@ def test_quantized_gru_keyword_spotting_network_runs_its_gru_in_float():
                     weight_type=QuantType.QInt8, per_channel=True)
     x = np.random.RandomState(24).standard_normal([1, 1, 49, 10]).astype(np.float32)
     (ref,) = onnxruntime_reference(qpath, {"x": x})
-    (y,) = _run(_compile(qpath, "recurrent_kws_int8", "20K"), {"x": x}, ["y"],
+    (y,) = _run(compile_plan(qpath, "recurrent_kws_int8", "20K"), {"x": x}, ["y"],
                 "recurrent_kws_int8", extra=["--dequantize"])
     assert y.shape == ref.shape
     lsb = output_scale(qpath)

@@ -8,22 +8,14 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from conftest import WORK_DIR, tigris
-from qdq_helpers import he_normal, onnxruntime_reference, save_model
+from qdq_helpers import compile_plan, he_normal, onnxruntime_reference, run_plan, save_model
 
 C, H, W = 4, 6, 5
 
 
-def _run(path, feeds, name, budget="64M"):
-    plan = WORK_DIR / f"{name}.tgrs"
-    tigris("compile", path, "-m", budget, "--xip", "-o", plan)
-    args = []
-    for key, value in feeds.items():
-        p = WORK_DIR / f"{name}.{key}.npy"
-        np.save(p, value)
-        args += ["--input", p]
-    y_path = WORK_DIR / f"{name}.y.npy"
-    tigris("run", plan, *args, "--output", y_path)
-    return np.load(y_path)
+def _run(path, feeds, name):
+    (y,) = run_plan(compile_plan(path, name), feeds, name)
+    return y
 
 
 def _map_model(name, node, extra):
