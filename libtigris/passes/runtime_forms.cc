@@ -201,17 +201,32 @@ void CheckConvTranspose(const ir::Graph& graph, const ir::Op& op) {
 // tgrs_op_gemm (runtime/src/ops_dense.c): a MatMul of two matrices is a fully connected
 // layer (constant B) or tgrs_matmul_* (two activations), float32 or int8; any other MatMul
 // of ranks 1 to 4 with at most two batch axes runs through strides
-// (tgrs_matmul_strided_f32), float32.
+// (tgrs_matmul_strided_{s8,f32}): float32, or int8 requantized per column of B, so a
+// per-channel B must be a constant matrix quantized along its columns (N), as
+// quantize_static writes one.
 void CheckMatMul(const ir::Graph& graph, const ir::Op& op) {
   const ir::Tensor& a = graph.tensor(op.input(0));
   const ir::Tensor& b = graph.tensor(op.input(1));
   if (a.shape.size() == 2 && b.shape.size() == 2) return;
   const std::string what = "multiplies " + Quoted(a) + " " + ir::ShapeToString(a.shape) + " by " +
                            Quoted(b) + " " + ir::ShapeToString(b.shape);
-  if (a.dtype != ir::DType::kFloat32 || b.dtype != ir::DType::kFloat32) {
+  const bool float32 = a.dtype == ir::DType::kFloat32 && b.dtype == ir::DType::kFloat32;
+  const bool int8 = a.dtype == ir::DType::kInt8 && b.dtype == ir::DType::kInt8;
+  if (!float32 && !int8) {
     Refuse(graph, op,
-           what + " in " + std::string(ir::DTypeName(a.dtype)) +
-               "; the runtime multiplies int8 operands as two matrices only");
+           what + " in " + std::string(ir::DTypeName(a.dtype)) + " and " +
+               std::string(ir::DTypeName(b.dtype)) +
+               "; the runtime multiplies float32 by float32 or int8 by int8");
+  }
+  if (int8 && b.quant && b.quant->per_channel()) {
+    const int64_t rank = static_cast<int64_t>(b.shape.size());
+    const int64_t axis = b.quant->axis < 0 ? b.quant->axis + rank : b.quant->axis;
+    if (rank != 2 || axis != 1) {
+      Refuse(graph, op,
+             what + " with " + Quoted(b) + " quantized per channel along axis " +
+                 std::to_string(b.quant->axis) +
+                 "; the runtime requantizes per column of a [K, N] matrix (axis 1)");
+    }
   }
   const size_t batch_a = a.shape.size() > 2 ? a.shape.size() - 2 : 0;
   const size_t batch_b = b.shape.size() > 2 ? b.shape.size() - 2 : 0;

@@ -8,13 +8,8 @@
 /* The product and the rounding shift once each, called rather than inlined at each of their
  * dozen uses: the exp, the Newton steps and the softmax's two per value are not inner loops
  * of a convolution, and inlined they cost about 700 bytes of Cortex-M code. */
-#if defined(__GNUC__)
-#define TGRS_FX_NOINLINE __attribute__((noinline))
-#else
-#define TGRS_FX_NOINLINE
-#endif
-static TGRS_FX_NOINLINE int32_t mul(int32_t a, int32_t b) { return tgrs_fx_srdhm(a, b); }
-static TGRS_FX_NOINLINE int32_t div_pot(int32_t v, int32_t e) { return tgrs_fx_rdbpot(v, e); }
+static TGRS_NOINLINE int32_t mul(int32_t a, int32_t b) { return tgrs_fx_srdhm(a, b); }
+static TGRS_NOINLINE int32_t div_pot(int32_t v, int32_t e) { return tgrs_fx_rdbpot(v, e); }
 
 /* Sums and differences wrap in gemmlowp (plain int32 Add/Sub); unsigned arithmetic gives the
  * same bits without C's signed overflow. */

@@ -12,10 +12,14 @@
 
 /* For a few lines in an inner loop that -Os would otherwise call (with six arguments, two
  * on the stack: more instructions than the body). */
+/* And the other way: a small leaf loop kept a function of its own, so that it holds its
+ * pointers and steps in registers rather than share them with the loops around it. */
 #if defined(__GNUC__) || defined(__clang__)
 #define TGRS_ALWAYS_INLINE inline __attribute__((always_inline))
+#define TGRS_NOINLINE __attribute__((noinline))
 #else
 #define TGRS_ALWAYS_INLINE inline
+#define TGRS_NOINLINE
 #endif
 
 int tgrs_dims_valid(const tgrs_dims* d);

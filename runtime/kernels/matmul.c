@@ -1,8 +1,9 @@
 /*
- * MatMul of two activations (ONNX MatMul, rank <= 3 with B's batch broadcast), int8 and
- * float32. B is [K, N] row-major, so the inner loop walks a column of B with stride N: this
- * kernel is for small activation matmuls (attention-style), not the weight path (that is
- * tgrs_fully_connected_*).
+ * MatMul. tgrs_matmul_{s8,f32}: two activations as matrices (rank <= 3 with B's batch
+ * broadcast), B [K, N] row-major, so the inner loop walks a column of B with stride N: for
+ * small activation matmuls (attention-style), not the weight path (that is
+ * tgrs_fully_connected_*). tgrs_matmul_strided_{s8,f32}: operands of ranks 1 to 4 stored in
+ * any layout, addressed through per-axis strides the compiler derived.
  */
 #include "kernel_util.h"
 #include "requantize.h"
@@ -76,13 +77,12 @@ static int64_t last_offset(const int32_t extent[4], const int32_t stride[4]) {
   return at;
 }
 
-tgrs_kernel_status tgrs_matmul_strided_f32(const tgrs_matmul_geometry* g, const float* a,
-                                           size_t a_count, const float* b, size_t b_count,
-                                           float* output, size_t output_count) {
-  int32_t i0, i1, r, c, t;
-  if (g == NULL || a == NULL || b == NULL || output == NULL || g->batch[0] < 1 || g->batch[1] < 1 ||
-      g->m < 1 || g->k < 1 || g->n < 1) {
-    return TGRS_KERNEL_BAD_ARGUMENT;
+/* Every read and write of `g` inside its operand, whatever the strides say; extents at
+ * least 1. */
+static int strided_geometry_ok(const tgrs_matmul_geometry* g, size_t a_count, size_t b_count,
+                               size_t output_count) {
+  if (g == NULL || g->batch[0] < 1 || g->batch[1] < 1 || g->m < 1 || g->k < 1 || g->n < 1) {
+    return 0;
   }
   {
     const int32_t a_extent[4] = {g->batch[0], g->batch[1], g->m, g->k};
@@ -91,25 +91,94 @@ tgrs_kernel_status tgrs_matmul_strided_f32(const tgrs_matmul_geometry* g, const 
     const int64_t a_last = last_offset(a_extent, g->a_stride);
     const int64_t b_last = last_offset(b_extent, g->b_stride);
     const int64_t y_last = last_offset(y_extent, g->y_stride);
-    /* Every read and write inside its operand, whatever the strides say. */
-    if (a_last < 0 || b_last < 0 || y_last < 0 || (uint64_t)a_last >= a_count ||
-        (uint64_t)b_last >= b_count || (uint64_t)y_last >= output_count) {
-      return TGRS_KERNEL_BAD_ARGUMENT;
+    return a_last >= 0 && b_last >= 0 && y_last >= 0 && (uint64_t)a_last < a_count &&
+           (uint64_t)b_last < b_count && (uint64_t)y_last < output_count;
+  }
+}
+
+/* One output element of the strided kernels: K products along a row of A and a column of
+ * B, walked by pointer steps. A leaf of its own (TGRS_NOINLINE) so that its loop keeps
+ * both steps in registers: inlined into the kernels' four loops around it, GCC at -Os
+ * reloads them from the stack on every multiply-accumulate. */
+static TGRS_NOINLINE float dot_strided_f32(const float* pa, ptrdiff_t a_step, const float* pb,
+                                           ptrdiff_t b_step, int32_t k) {
+  float acc = 0.0f;
+  for (; k > 0; --k, pa += a_step, pb += b_step) acc += *pa * *pb;
+  return acc;
+}
+
+static TGRS_NOINLINE int32_t dot_strided_s8(const int8_t* pa, ptrdiff_t a_step, int32_t a_zp,
+                                            const int8_t* pb, ptrdiff_t b_step, int32_t b_zp,
+                                            int32_t k) {
+  int32_t acc = 0;
+  for (; k > 0; --k, pa += a_step, pb += b_step) {
+    acc = tgrs_wrapping_add(acc, ((int32_t)*pa - a_zp) * ((int32_t)*pb - b_zp));
+  }
+  return acc;
+}
+
+tgrs_kernel_status tgrs_matmul_strided_f32(const tgrs_matmul_geometry* g, const float* a,
+                                           size_t a_count, const float* b, size_t b_count,
+                                           float* output, size_t output_count) {
+  int32_t i0, i1, r, c;
+  if (a == NULL || b == NULL || output == NULL ||
+      !strided_geometry_ok(g, a_count, b_count, output_count)) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  {
+    const int32_t m = g->m, k = g->k, n = g->n;
+    const ptrdiff_t a_row = g->a_stride[2], a_step = g->a_stride[3];
+    const ptrdiff_t b_step = g->b_stride[2], b_col = g->b_stride[3];
+    const ptrdiff_t y_row = g->y_stride[2], y_col = g->y_stride[3];
+    for (i0 = 0; i0 < g->batch[0]; ++i0) {
+      for (i1 = 0; i1 < g->batch[1]; ++i1) {
+        const float* a_i = a + (size_t)i0 * g->a_stride[0] + (size_t)i1 * g->a_stride[1];
+        const float* b_i = b + (size_t)i0 * g->b_stride[0] + (size_t)i1 * g->b_stride[1];
+        float* y_i = output + (size_t)i0 * g->y_stride[0] + (size_t)i1 * g->y_stride[1];
+        for (r = 0; r < m; ++r) {
+          for (c = 0; c < n; ++c) {
+            y_i[r * y_row + c * y_col] =
+                dot_strided_f32(a_i + r * a_row, a_step, b_i + c * b_col, b_step, k);
+          }
+        }
+      }
     }
   }
-  for (i0 = 0; i0 < g->batch[0]; ++i0) {
-    for (i1 = 0; i1 < g->batch[1]; ++i1) {
-      const float* a_i = a + (size_t)i0 * g->a_stride[0] + (size_t)i1 * g->a_stride[1];
-      const float* b_i = b + (size_t)i0 * g->b_stride[0] + (size_t)i1 * g->b_stride[1];
-      float* y_i = output + (size_t)i0 * g->y_stride[0] + (size_t)i1 * g->y_stride[1];
-      for (r = 0; r < g->m; ++r) {
-        for (c = 0; c < g->n; ++c) {
-          float acc = 0.0f;
-          for (t = 0; t < g->k; ++t) {
-            acc += a_i[(size_t)r * g->a_stride[2] + (size_t)t * g->a_stride[3]] *
-                   b_i[(size_t)t * g->b_stride[2] + (size_t)c * g->b_stride[3]];
+  return TGRS_KERNEL_OK;
+}
+
+tgrs_kernel_status tgrs_matmul_strided_s8(const tgrs_matmul_geometry* g, const tgrs_quant_s8* quant,
+                                          const tgrs_per_channel_quant* pcq, const int8_t* a,
+                                          size_t a_count, const int8_t* b, size_t b_count,
+                                          int8_t* output, size_t output_count) {
+  int32_t i0, i1, r, c, q_step, zp_step;
+  const int32_t* b_zp = NULL;
+  if (a == NULL || b == NULL || output == NULL || quant == NULL || pcq == NULL ||
+      !strided_geometry_ok(g, a_count, b_count, output_count) || !tgrs_quant_s8_valid(quant)) {
+    return TGRS_KERNEL_BAD_ARGUMENT;
+  }
+  /* One multiplier/shift and one B zero point per column of B, or one for all. */
+  q_step = tgrs_pcq_step(pcq, g->n);
+  zp_step = tgrs_filter_zp_step(pcq, g->n, &b_zp);
+  if (q_step < 0 || zp_step < 0) return TGRS_KERNEL_BAD_ARGUMENT;
+  {
+    const int32_t m = g->m, k = g->k, n = g->n, a_zp = quant->input_zero_point;
+    const ptrdiff_t a_row = g->a_stride[2], a_step = g->a_stride[3];
+    const ptrdiff_t b_step = g->b_stride[2], b_col = g->b_stride[3];
+    const ptrdiff_t y_row = g->y_stride[2], y_col = g->y_stride[3];
+    for (i0 = 0; i0 < g->batch[0]; ++i0) {
+      for (i1 = 0; i1 < g->batch[1]; ++i1) {
+        const int8_t* a_i = a + (size_t)i0 * g->a_stride[0] + (size_t)i1 * g->a_stride[1];
+        const int8_t* b_i = b + (size_t)i0 * g->b_stride[0] + (size_t)i1 * g->b_stride[1];
+        int8_t* y_i = output + (size_t)i0 * g->y_stride[0] + (size_t)i1 * g->y_stride[1];
+        for (r = 0; r < m; ++r) {
+          for (c = 0; c < n; ++c) {
+            const int32_t acc = dot_strided_s8(a_i + r * a_row, a_step, a_zp, b_i + c * b_col,
+                                               b_step, b_zp[c * zp_step], k);
+            y_i[r * y_row + c * y_col] = tgrs_requantize_s8_as(
+                quant->rounding, acc, pcq->multiplier[c * q_step], pcq->shift[c * q_step],
+                quant->output_zero_point, quant->act_min, quant->act_max);
           }
-          y_i[(size_t)r * g->y_stride[2] + (size_t)c * g->y_stride[3]] = acc;
         }
       }
     }

@@ -45,7 +45,7 @@
  *   GlobalAverage/MaxPool     tgrs_global_avg_pool_{s8,f32} / tgrs_global_max_pool_{s8,f32}
  *   Gemm / MatMul(const B)    tgrs_fully_connected_{s8,f32}
  *   MatMul (two activations)  tgrs_matmul_{s8,f32}
- *   MatMul (ranks 1, 3, 4)    tgrs_matmul_strided_f32 (any layout, through strides)
+ *   MatMul (ranks 1, 3, 4)    tgrs_matmul_strided_{s8,f32} (any layout, through strides)
  *   Add/Sub/Mul/Div           tgrs_{add,sub,mul}_s8, tgrs_{add,sub,mul,div}_f32 (no Div s8)
  *   Max/Min/Pow/PRelu         tgrs_{max,min}_s8, tgrs_{max,min,pow,prelu}_f32
  *   Relu/Relu6/Clip           tgrs_{relu,relu6,clip}_f32, tgrs_clip_s8 (same in/out quant)
@@ -450,6 +450,17 @@ typedef struct tgrs_matmul_geometry {
 tgrs_kernel_status tgrs_matmul_strided_f32(const tgrs_matmul_geometry* geometry, const float* a,
                                            size_t a_count, const float* b, size_t b_count,
                                            float* output, size_t output_count);
+/* The same in int8: sum over k of (A - quant->input_zero_point) * (B - zp_B[n]) in int32,
+ * requantized per column n of B by pcq (multiplier/shift count N or 1) to
+ * quant->output_zero_point and clamped to [act_min, act_max]. zp_B is pcq's filter zero
+ * points (count 0: symmetric, 1, or N): a run-time B's per-tensor zero point, or a constant
+ * B's per-column ones (per-channel weights quantized along N, as quantize_static writes a
+ * MatMul's). */
+tgrs_kernel_status tgrs_matmul_strided_s8(const tgrs_matmul_geometry* geometry,
+                                          const tgrs_quant_s8* quant,
+                                          const tgrs_per_channel_quant* pcq, const int8_t* a,
+                                          size_t a_count, const int8_t* b, size_t b_count,
+                                          int8_t* output, size_t output_count);
 
 /* ======================================================================================
  * Elementwise binary ops with broadcasting (ONNX multidirectional, rank <= 4)

@@ -1,7 +1,8 @@
 /*
  * ops_dense.c: Gemm and MatMul. Gemm and MatMul with a constant B are a fully connected
  * layer over B stored [N, K] (docs/plan-format.md "Weights"), a Gemm in a tile loop one
- * band of its input map at a time; MatMul of two activations (rank <= 2) is tgrs_matmul_*.
+ * band of its input map at a time; MatMul of two activations (rank <= 2) is tgrs_matmul_*,
+ * any other MatMul tgrs_matmul_strided_*.
  */
 #include "ops_internal.h"
 
@@ -187,15 +188,16 @@ static tgrs_status matmul_activations(tgrs_op_call* call) {
 /* A MatMul whose operands are not both matrices (docs/plan-format.md): attrs.shape
  * [batch0, batch1, M, K, N] and attrs.strides, A's, B's and the output's element strides
  * (batch 0, batch 1, rows, columns each), which the compiler derived from their layouts;
- * the kernel checks them against each operand's size. float32. */
+ * the kernel checks them against each operand's size. float32, or int8 requantized per
+ * column of B (the op's multipliers: one, or one per column of a per-channel constant B). */
 static tgrs_status matmul_strided(tgrs_op_call* call, const tgrs_i32s* shape) {
   const tgrs_i32s strides = tgrs_read_i32s_(call->attrs, FB_ATTRS_STRIDES);
+  const size_t a_count = tgrs_operand_count(&call->in[0]);
+  const size_t b_count = tgrs_operand_count(&call->in[1]);
+  const size_t count = tgrs_operand_count(&call->out[0]);
   tgrs_matmul_geometry g;
   int d;
   if (strides.count != 12 || call->tiled) return TGRS_ERR_INCONSISTENT_PLAN;
-  if (!tgrs_call_is_f32(call) || call->in[1].tensor.dtype != TGRS_DTYPE_FLOAT32) {
-    return TGRS_ERR_UNSUPPORTED_OP;
-  }
   g.batch[0] = shape->data[0];
   g.batch[1] = shape->data[1];
   g.m = shape->data[2];
@@ -206,16 +208,26 @@ static tgrs_status matmul_strided(tgrs_op_call* call, const tgrs_i32s* shape) {
     g.b_stride[d] = strides.data[4 + d];
     g.y_stride[d] = strides.data[8 + d];
   }
-  {
+  if (tgrs_call_is_s8(call) && call->in[1].tensor.dtype == TGRS_DTYPE_INT8) {
+    const tgrs_quant_s8 q = tgrs_call_quant_s8(call);
+    tgrs_per_channel_quant pcq;
+    tgrs_status st = tgrs_call_pcq(call, g.n, &pcq);
+    if (st == TGRS_OK) st = tgrs_call_filter_zp(call, g.n, &pcq);
+    if (st != TGRS_OK) return st;
+    return tgrs_kernel_result(
+        call, tgrs_matmul_strided_s8(&g, &q, &pcq, (const int8_t*)call->in[0].data, a_count,
+                                     (const int8_t*)call->in[1].data, b_count,
+                                     (int8_t*)call->out[0].data, count));
+  }
+  if (tgrs_call_is_f32(call) && call->in[1].tensor.dtype == TGRS_DTYPE_FLOAT32) {
     float* y = (float*)call->out[0].data;
-    const size_t count = tgrs_operand_count(&call->out[0]);
     const tgrs_status st = tgrs_kernel_result(
-        call, tgrs_matmul_strided_f32(
-                  &g, (const float*)call->in[0].data, tgrs_operand_count(&call->in[0]),
-                  (const float*)call->in[1].data, tgrs_operand_count(&call->in[1]), y, count));
+        call, tgrs_matmul_strided_f32(&g, (const float*)call->in[0].data, a_count,
+                                      (const float*)call->in[1].data, b_count, y, count));
     if (st == TGRS_OK) tgrs_apply_act_f32(call, y, count);
     return st;
   }
+  return TGRS_ERR_UNSUPPORTED_OP;
 }
 
 tgrs_status tgrs_op_gemm(tgrs_op_call* call) {

@@ -27,8 +27,10 @@ It also writes synthetic models the shared ones lack, quantized the same way:
   gru_kws.onnx, gru_kws.int8.onnx
                      a keyword spotter with a GRU (gru_kws.py), float and quantized (the
                      GRU a float island): the Cortex-M cases gru_kws_f32 and gru_kws_int8.
-  tiny_encoder.onnx  a transformer encoder block (tiny_encoder.py), float only: the
-                     Cortex-M case tiny_encoder_f32.
+  tiny_encoder.onnx, tiny_encoder.int8.onnx
+                     a transformer encoder block (tiny_encoder.py), float and quantized
+                     (LayerNormalization, Softmax and Gelu float islands): the Cortex-M
+                     cases tiny_encoder_f32 and tiny_encoder_int8.
 
 A model onnxruntime cannot quantize is not skipped silently: the reason is printed and
 written to <outdir>/skipped.txt ("<file>\t<reason>" per line), which the tests read.
@@ -239,13 +241,17 @@ def write_gru_kws(out_dir, script):
 
 
 def write_tiny_encoder(out_dir, script):
-    """tiny_encoder.onnx (tests/models/tiny_encoder.py), float32: its MatMuls of rank-3 and
-    rank-4 operands run in float32 only."""
-    output = os.path.join(out_dir, "tiny_encoder.onnx")
-    if up_to_date(output, [script, tiny_encoder.__code__.co_filename]):
+    """tiny_encoder.onnx (tests/models/tiny_encoder.py) and its QDQ form: quantize_static
+    quantizes every MatMul (attention's two products of run-time operands among them) and
+    leaves LayerNormalization, Softmax and Gelu float between them."""
+    source = os.path.join(out_dir, "tiny_encoder.onnx")
+    output = os.path.join(out_dir, "tiny_encoder.int8.onnx")
+    recipe = [script, tiny_encoder.__code__.co_filename]
+    if up_to_date(source, recipe) and up_to_date(output, recipe):
         return
-    print("writing tiny_encoder.onnx", flush=True)
-    onnx.save(tiny_encoder(), output)
+    print("writing tiny_encoder.onnx, tiny_encoder.int8.onnx", flush=True)
+    onnx.save(tiny_encoder(), source)
+    quantize(source, output, QuantType.QInt8)
 
 
 def main(argv):

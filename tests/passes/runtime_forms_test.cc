@@ -130,6 +130,40 @@ TEST(RuntimeForms, MatMulOfRankFiveIsRefused) {
   EXPECT_TRUE(Contains(why, "rank 5")) << why;
 }
 
+// tgrs_matmul_strided_s8: an int8 MatMul beyond two matrices, of two run-time operands or
+// by a constant B quantized per column; a B quantized along K has no per-column form.
+ir::Graph Int8MatMul(bool constant_b, int32_t b_axis) {
+  GraphBuilder b("m");
+  ir::TensorId a = b.Input("a", {2, 3, 4}, DType::kInt8);
+  ir::TensorId w = constant_b ? b.Const("w", {4, 5}, DType::kInt8, std::vector<int8_t>(20, 1))
+                              : b.Input("w", {2, 4, 5}, DType::kInt8);
+  ir::TensorId y = b.Op(OpType::kMatMul, "mm", {a, w}, "y", {2, 3, 5}, {}, DType::kInt8);
+  b.Output(y);
+  ir::Graph g = b.Take();
+  g.tensor(a).quant = ir::QuantParams{{0.1f}, {3}, -1};
+  g.tensor(y).quant = ir::QuantParams{{0.2f}, {-1}, -1};
+  if (!constant_b) {
+    g.tensor(w).quant = ir::QuantParams{{0.05f}, {7}, -1};
+  } else {
+    const size_t channels = b_axis == 0 ? 4 : 5;
+    g.tensor(w).quant = ir::QuantParams{std::vector<float>(channels, 0.01f),
+                                        std::vector<int32_t>(channels, 0), b_axis};
+  }
+  return g;
+}
+
+TEST(RuntimeForms, Int8MatMulBeyondTwoMatricesIsAccepted) {
+  EXPECT_EQ(Refusal(Int8MatMul(false, -1)), "");
+  EXPECT_EQ(Refusal(Int8MatMul(true, 1)), "");
+}
+
+TEST(RuntimeForms, Int8MatMulByAConstantQuantizedAlongKIsRefusedNamingTheAxis) {
+  const std::string why = Refusal(Int8MatMul(true, 0));
+  EXPECT_TRUE(Contains(why, "'mm'") && Contains(why, "'w'") && Contains(why, "along axis 0") &&
+              Contains(why, "per column"))
+      << why;
+}
+
 // The comparisons, logic ops, Where and Cast (tgrs_op_logical): their dtypes, or a refusal
 // naming the tensor (an unsupported dtype, op form or quantization).
 std::string DTypeRefusal(const ir::Graph& g) {

@@ -202,5 +202,76 @@ TEST(MatMul, S8AndF32MatchReferenceWithBatchBroadcast) {
   }
 }
 
+// tgrs_matmul_strided_*: A [2, 3, M, K] stored with its last two axes swapped (as a
+// channels-last layout stores them), B [3, K, N] broadcast along batch 0, the output
+// row-major. int8: per-column multipliers and B zero points, as a per-channel constant B.
+TEST(MatMul, StridedS8AndF32MatchReferenceInAnyLayout) {
+  const int b0 = 2, b1 = 3, m = 4, k = 5, n = 6;
+  tgrs_matmul_geometry g{};
+  g.batch[0] = b0;
+  g.batch[1] = b1;
+  g.m = m;
+  g.k = k;
+  g.n = n;
+  const int32_t a_stride[4] = {b1 * k * m, k * m, 1, m};  // [b0][b1][k][m] in memory
+  const int32_t b_stride[4] = {0, k * n, n, 1};
+  const int32_t y_stride[4] = {b1 * m * n, m * n, n, 1};
+  for (int d = 0; d < 4; ++d) {
+    g.a_stride[d] = a_stride[d];
+    g.b_stride[d] = b_stride[d];
+    g.y_stride[d] = y_stride[d];
+  }
+  const size_t a_count = size_t(b0) * b1 * m * k, b_count = size_t(b1) * k * n;
+  const size_t y_count = size_t(b0) * b1 * m * n;
+  const std::vector<int8_t> a = RandomS8(a_count, 201), b = RandomS8(b_count, 202, -127, 127);
+  std::vector<double> reals;
+  for (int c = 0; c < n; ++c) reals.push_back(0.0011 * (1.0 + 0.2 * c));
+  const ChannelQuant cq = MakeChannelQuant(reals);
+  std::vector<int32_t> b_zp;
+  for (int c = 0; c < n; ++c) b_zp.push_back(c * 9 - 20);
+  tgrs_per_channel_quant pcq = cq.view();
+  pcq.filter_zero_point = b_zp.data();
+  pcq.filter_zero_point_count = static_cast<uint32_t>(n);
+  const tgrs_quant_s8 q{-7, 5, -128, 127, TGRS_ROUNDING_ONNX};
+  std::vector<int8_t> got(y_count);
+  ASSERT_EQ(tgrs_matmul_strided_s8(&g, &q, &pcq, a.data(), a_count, b.data(), b_count, got.data(),
+                                   y_count),
+            TGRS_KERNEL_OK);
+  const std::vector<float> af = RandomF32(a_count, 203), bf = RandomF32(b_count, 204);
+  std::vector<float> gotf(y_count);
+  ASSERT_EQ(
+      tgrs_matmul_strided_f32(&g, af.data(), a_count, bf.data(), b_count, gotf.data(), y_count),
+      TGRS_KERNEL_OK);
+  for (int i0 = 0; i0 < b0; ++i0)
+    for (int i1 = 0; i1 < b1; ++i1)
+      for (int r = 0; r < m; ++r)
+        for (int c = 0; c < n; ++c) {
+          int64_t acc = 0;
+          double accf = 0;
+          for (int t = 0; t < k; ++t) {
+            const size_t ai = ((size_t(i0) * b1 + i1) * k + t) * m + r;
+            const size_t bi = (size_t(i1) * k + t) * n + c;
+            acc += int64_t(a[ai] + 7) * (b[bi] - b_zp[c]);
+            accf += double(af[ai]) * bf[bi];
+          }
+          const size_t yi = ((size_t(i0) * b1 + i1) * m + r) * n + c;
+          EXPECT_EQ(got[yi], Requantize(acc, cq.multiplier[c], cq.shift[c], 5, -128, 127));
+          EXPECT_NEAR(gotf[yi], accf, 1e-5);
+        }
+  // A stride that reaches past an operand's end, or a multiplier count that is neither 1
+  // nor N, is rejected before anything is read.
+  EXPECT_EQ(tgrs_matmul_strided_s8(&g, &q, &pcq, a.data(), a_count - 1, b.data(), b_count,
+                                   got.data(), y_count),
+            TGRS_KERNEL_BAD_ARGUMENT);
+  EXPECT_EQ(
+      tgrs_matmul_strided_f32(&g, af.data(), a_count, bf.data(), b_count, gotf.data(), y_count - 1),
+      TGRS_KERNEL_BAD_ARGUMENT);
+  tgrs_per_channel_quant short_pcq = pcq;
+  short_pcq.count = 2;
+  EXPECT_EQ(tgrs_matmul_strided_s8(&g, &q, &short_pcq, a.data(), a_count, b.data(), b_count,
+                                   got.data(), y_count),
+            TGRS_KERNEL_BAD_ARGUMENT);
+}
+
 }  // namespace
 }  // namespace tigris::ref
