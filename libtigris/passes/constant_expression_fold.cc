@@ -53,7 +53,6 @@ struct Folded {
   ir::DType dtype = ir::DType::kUnknown;
   ir::Shape shape;
   std::vector<uint8_t> data;
-  std::optional<ir::QuantParams> quant;  // relabeled constant data keeps its annotation
 };
 
 // Shape(x) -> int64 vector of x's extents; opset 15 adds start/end (clamped like Slice).
@@ -434,15 +433,13 @@ std::optional<Folded> TryFold(const ir::Graph& graph, const ir::Op& op) {
     case ir::OpType::kReshape:
     case ir::OpType::kFlatten: {
       // Same bytes under the output's (already resolved) shape; only the data operand has
-      // to be constant. Per-channel quantization would need its axis remapped: left alone.
+      // to be constant (FoldedQuant below keeps per-channel data, whose axis would move).
       const ir::Tensor& data = graph.tensor(op.input(0));
       if (!data.is_constant) return std::nullopt;
-      if (data.quant && data.quant->per_channel()) return std::nullopt;
       Folded out;
       out.dtype = data.dtype;
       out.shape = result.shape;
       out.data = data.data;
-      out.quant = result.quant ? result.quant : data.quant;
       return out;
     }
     default:
@@ -452,12 +449,38 @@ std::optional<Folded> TryFold(const ir::Graph& graph, const ir::Op& op) {
 
 }  // namespace
 
+// Which quantization a folded result carries, or nullopt when the op must not fold: folding
+// computes on stored codes, so an op reading a quantized constant folds only when it moves
+// codes (Gather, Slice, Concat, the relabelings), every quantized input and the output (as
+// qdq-fold annotated it) share one per-tensor quantization, and the result keeps it. An
+// output quantized differently needs its codes requantized (the runtime's job), and per-
+// channel data would need its axis remapped.
+std::optional<std::optional<ir::QuantParams>> FoldedQuant(const ir::Graph& graph,
+                                                          const ir::Op& op) {
+  const bool moves_codes = op.type == ir::OpType::kGather || op.type == ir::OpType::kSlice ||
+                           op.type == ir::OpType::kConcat || op.type == ir::OpType::kSqueeze ||
+                           op.type == ir::OpType::kUnsqueeze || op.type == ir::OpType::kReshape ||
+                           op.type == ir::OpType::kFlatten;
+  std::optional<ir::QuantParams> quant;
+  for (ir::TensorId in : op.inputs) {
+    if (in == ir::kNoTensor || !graph.tensor(in).quant) continue;
+    const ir::QuantParams& q = *graph.tensor(in).quant;
+    if (!moves_codes || q.per_channel() || (quant && !(*quant == q))) return std::nullopt;
+    quant = q;
+  }
+  const ir::Tensor& result = graph.tensor(op.outputs[0]);
+  if (result.quant && !(quant && *quant == *result.quant)) return std::nullopt;
+  return quant;
+}
+
 void ConstantExpressionFold(ir::Graph& graph) {
   std::vector<bool> folded(graph.ops.size(), false);
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const ir::Op& op = graph.ops[i];
     // A graph output must stay an op's result (outputs are activations the host reads).
     if (op.outputs.size() != 1 || graph.IsGraphOutput(op.outputs[0])) continue;
+    const std::optional<std::optional<ir::QuantParams>> quant = FoldedQuant(graph, op);
+    if (!quant) continue;
     std::optional<Folded> value = TryFold(graph, op);
     if (!value) continue;
     ir::Tensor& result = graph.tensor(op.outputs[0]);
@@ -468,7 +491,7 @@ void ConstantExpressionFold(ir::Graph& graph) {
                                              ir::ShapeToString(result.shape));
     }
     // The output tensor itself becomes the constant: same id and name, no rewiring.
-    result.quant = value->quant;
+    result.quant = *quant;
     result.dtype = value->dtype;
     result.is_constant = true;
     result.data = std::move(value->data);

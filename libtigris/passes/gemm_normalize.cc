@@ -7,8 +7,9 @@
 //   C absent or a constant vector [N],
 // reached by rewriting the constants, never the arithmetic:
 //   transB = 0            -> B' = B^T (a per-channel quantization axis moves with it);
-//   alpha != 1            -> B' = alpha * B (float32 B only);
-//   beta != 1             -> C' = beta * C (float32 C only); beta = 0 drops C;
+//   alpha != 1            -> B' = alpha * B (float32 B; a quantized B's scales, alpha > 0);
+//   beta != 1             -> C' = beta * C (float32 C; a quantized C's scales, beta > 0);
+//                            beta = 0 drops C;
 //   C scalar, [1], [1, N] -> C' = the [N] vector it broadcasts to.
 // Example (kws_small_cnn.onnx): Gemm(transB=0, B [32, 12], C [12])
 //   -> Gemm(transA=0, transB=1, alpha=1, beta=1, B' [12, 32], C [12]).
@@ -17,8 +18,10 @@
 // activations and exporters do not emit it for FC layers); a non-constant B that would
 // need transposing or scaling, or a non-constant C (kUnsupportedOp: nothing to rewrite
 // at compile time); a C that varies along M (kUnsupportedOp: not a per-channel bias);
-// alpha or beta != 1 on int8 / int32 constants (kUnsupportedQuantization: scaling would
-// change their quantization, which qdq-fold fixed).
+// alpha or beta <= 0 on int8 / int32 constants, or != 1 on integers without quantization
+// (kUnsupportedQuantization / kUnsupportedDType: no scale to carry the factor). A quantized
+// constant's codes never change: the value each code stands for scales exactly, and
+// bias-rescale then moves an int32 bias to the scaled accumulator's grid.
 // A Gemm with a non-constant B already in the transB = 1, alpha = 1 form stays as it is.
 #include <cstddef>
 #include <string>
@@ -31,21 +34,24 @@
 namespace tigris::passes {
 namespace {
 
-// alpha / beta scaling of a constant is exact only for float32 data.
-void RequireScalable(const ir::Op& op, const ir::Tensor& t, const char* factor, float value) {
-  if (t.dtype == ir::DType::kFloat32) return;
+// Multiplies constant `t` (already copied for the rewrite) by alpha or beta: float32 data
+// value by value; a quantized constant through its scales (exact, and no code moves), for
+// a positive factor.
+void ScaleConstant(const ir::Op& op, ir::Tensor& t, const char* factor, float value) {
+  if (t.dtype == ir::DType::kFloat32) {
+    std::vector<float> values = FloatConstant(t);
+    for (float& v : values) v *= value;
+    t.SetData(values);
+    return;
+  }
+  if (t.quant && value > 0.0f) {
+    for (float& scale : t.quant->scales) scale *= value;
+    return;
+  }
   Status status = t.quant ? Status::kUnsupportedQuantization : Status::kUnsupportedDType;
   throw Error(status, DescribeOp(op) + ": " + factor + "=" + std::to_string(value) +
                           " cannot be folded into " + std::string(ir::DTypeName(t.dtype)) +
                           " constant '" + t.name + "'");
-}
-
-std::vector<uint8_t> Scaled(const ir::Tensor& t, float factor) {
-  std::vector<float> values = FloatConstant(t);
-  for (float& v : values) v *= factor;
-  ir::Tensor tmp;
-  tmp.SetData(values);
-  return std::move(tmp.data);
 }
 
 // B as [N, K] with alpha folded in. Returns B unchanged when already canonical.
@@ -70,10 +76,7 @@ ir::TensorId NormalizeWeight(ir::Graph& graph, const ir::Op& op, bool trans_b, f
   nb.quant = b.quant;
   nb.shape = b.shape;
   nb.data = b.data;
-  if (alpha != 1.0f) {
-    RequireScalable(op, b, "alpha", alpha);
-    nb.data = Scaled(b, alpha);
-  }
+  if (alpha != 1.0f) ScaleConstant(op, nb, "alpha", alpha);
   if (!trans_b) {
     nb.shape = {b.shape[1], b.shape[0]};
     nb.data = TransposeMatrixBytes(nb.data, b.shape[0], b.shape[1], ir::DTypeSize(b.dtype));
@@ -121,10 +124,7 @@ ir::TensorId NormalizeBias(ir::Graph& graph, const ir::Op& op, int64_t n, float 
   nc.quant = c.quant;
   if (nc.quant && nc.quant->per_channel()) nc.quant->axis = 0;  // [1, N] axis 1 -> [N] axis 0
   nc.data = c.data;
-  if (beta != 1.0f) {
-    RequireScalable(op, c, "beta", beta);
-    nc.data = Scaled(c, beta);
-  }
+  if (beta != 1.0f) ScaleConstant(op, nc, "beta", beta);
   if (one && n != 1) {
     // Broadcast the single element to every output channel.
     const size_t size = ir::DTypeSize(c.dtype);

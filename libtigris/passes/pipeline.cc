@@ -77,6 +77,10 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // After batchnorm-fold, which may have given the Conv a bias to add into.
       {"conv-bias-add-fold", "Add of a per-channel constant after Conv folds into its bias",
        ConvBiasAddFold},
+      // After every pass that gives an int8 layer its bias (gemm-normalize reshapes a Gemm's
+      // C): the int32 codes the kernels add to the accumulator must be on its grid.
+      {"bias-rescale", "an int8 layer's int32 bias moves to the accumulator's scale",
+       BiasRescale},
       // Reference pass 4.
       {"silu-decompose", "Silu becomes Sigmoid + Mul", SiluDecompose},
       // Reference passes 5-6: pick the kernel family from the Conv's shape.

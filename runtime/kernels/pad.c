@@ -79,9 +79,8 @@ static tgrs_kernel_status pad_bytes(size_t elem_size, const tgrs_pad_params* pad
 tgrs_kernel_status tgrs_pad_s8(const tgrs_pad_params* pad, const tgrs_row_window* window,
                                int8_t value, const tgrs_dims* input_dims, const int8_t* input,
                                const tgrs_dims* output_dims, int8_t* output) {
-  /* Reflect/edge on channels of int8 would be the same byte copies, but ONNX QDQ models
-   * only produce constant pads; keep int8 to what is tested. */
-  if (pad != NULL && pad->mode != TGRS_PAD_CONSTANT) return TGRS_KERNEL_BAD_ARGUMENT;
+  /* Every mode is the same byte copies as float32's, one byte per element: quantize_static
+   * quantizes torch's ReflectionPad2d and ReplicationPad2d (reflect, edge) as well. */
   return pad_bytes(1, pad, window, &value, input_dims, (const unsigned char*)input, output_dims,
                    (unsigned char*)output);
 }

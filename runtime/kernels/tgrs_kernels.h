@@ -733,7 +733,7 @@ typedef struct tgrs_pad_params {
   tgrs_pad_mode mode;
 } tgrs_pad_params;
 
-/* int8 Pad: constant mode only; value is the quantized constant (the zero point for 0). */
+/* int8 Pad, every mode; value is the quantized constant (the zero point for 0). */
 tgrs_kernel_status tgrs_pad_s8(const tgrs_pad_params* pad, const tgrs_row_window* window,
                                int8_t value, const tgrs_dims* input_dims, const int8_t* input,
                                const tgrs_dims* output_dims, int8_t* output);

@@ -24,9 +24,19 @@ Each case ends in one outcome:
   wrong          the plan ran and output 0 differs: a failure
   correct
 
+With --int8 each case with a float32 input is first quantized as a user would
+quantize a model, by onnxruntime's quantize_static (QDQ, int8 activations and per-channel
+int8 weights, per tensor where it fails on per-channel ones; calibrated on the case's own
+inputs), and compared with onnxruntime running
+that QDQ model with graph optimizations off (issue 43: within 1 LSB of the output's scale on
+at least 99% of its elements; an output that is not dequantized, as ArgMax's, exactly or
+to the float tolerance). A case quantize_static leaves without a QuantizeLinear (its op is
+not one it quantizes), or cannot quantize, is "not quantized" and not counted.
+
     onnx_conformance.py --build build            # the table
     onnx_conformance.py --build build --check tests/conformance/expected_correct.txt
     onnx_conformance.py --build build --write-expected tests/conformance/expected_correct.txt
+    onnx_conformance.py --build build --int8 --check tests/conformance/expected_correct_int8.txt
 
 --check fails on any run-refused, crashed, wrong or verdict-broken case, and on a case
 listed in the file that is no longer correct (a regression); it prints the cases that
@@ -245,9 +255,150 @@ def run_case(tigris, case, scratch):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+INT8_SHARE = 0.99  # of the elements within 1 LSB of the output's scale (issue 43)
+
+
+def _has_float32_input(model):
+    """quantize_static quantizes float tensors: a case needs one float32 graph input (its
+    integer inputs, indices, axes or shapes, pass through unquantized)."""
+    return any(t == onnx.TensorProto.FLOAT for t in _value_types(list(model.graph.input)))
+
+
+def _quantize(model, inputs, workdir, tag):
+    """quantize_static's QDQ form of `model`, calibrated on `inputs`; None when it quantizes
+    nothing or cannot quantize the model."""
+    import logging
+
+    import onnxruntime
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
+                                          quantize_static)
+
+    # quantize_static's advice (pre-processing, opset upgrades) and onnxruntime's own
+    # notices would bury the table: keep errors only.
+    logging.getLogger().setLevel(logging.ERROR)
+    onnxruntime.set_default_logger_severity(3)
+
+    class CaseInputs(CalibrationDataReader):
+        def __init__(self):
+            names = [vi.name for vi in model.graph.input]
+            self._feeds = iter([dict(zip(names, (np.asarray(v) for v in inputs)))])
+
+        def get_next(self):
+            return next(self._feeds, None)
+
+    source, quantized = workdir / f"{tag}_float.onnx", workdir / f"{tag}_int8.onnx"
+    onnx.save(model, source)
+    # Per-channel weights first; per tensor where quantize_static fails on them (onnxruntime
+    # 1.31 cannot adjust a Gemm's bias to per-channel weight scales), as a user would retry.
+    for per_channel in (True, False):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                quantize_static(str(source), str(quantized), CaseInputs(),
+                                quant_format=QuantFormat.QDQ, activation_type=QuantType.QInt8,
+                                weight_type=QuantType.QInt8, per_channel=per_channel)
+            break
+        except Exception:  # quantize_static's own limits: the case is not counted
+            if not per_channel:
+                return None
+    result = onnx.load(quantized)
+    if not any(n.op_type == "QuantizeLinear" for n in result.graph.node):
+        return None
+    return result
+
+
+def _onnxruntime(model, inputs):
+    """onnxruntime's output 0 with graph optimizations off (QDQ evaluated as written), or
+    None when onnxruntime cannot run the model."""
+    import onnxruntime as ort
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    options.log_severity_level = 3
+    try:
+        session = ort.InferenceSession(model.SerializeToString(), options,
+                                       providers=["CPUExecutionProvider"])
+        names = [i.name for i in session.get_inputs()]
+        return session.run(None, dict(zip(names, (np.asarray(v) for v in inputs))))[0]
+    except Exception:
+        return None
+
+
+def _output_scale(model):
+    """The scale of the DequantizeLinear writing graph output 0, or None."""
+    name = model.graph.output[0].name
+    inits = {i.name: i for i in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type == "DequantizeLinear" and node.output[0] == name:
+            scale = inits.get(node.input[1])
+            return float(numpy_helper.to_array(scale).reshape(-1)[0]) if scale else None
+    return None
+
+
+def _compare_int8(reference, actual, scale):
+    """None when the plan's output is within 1 LSB of onnxruntime's on INT8_SHARE of its
+    elements (a dequantized output), or matches as _compare does (any other output)."""
+    if scale is None:
+        return _compare(reference, actual, 0.0, 0.0)
+    if reference.size != actual.size:
+        return f"shape {list(actual.shape)} != {list(reference.shape)}"
+    lsb = np.rint(np.abs(actual.reshape(-1).astype(np.float64) - reference.reshape(-1)) / scale)
+    within = float(np.mean(lsb <= 1)) if lsb.size else 1.0
+    if within < INT8_SHARE:
+        return f"{100 * within:.1f}% within 1 LSB (largest {lsb.max():.0f} LSB)"
+    return None
+
+
+def run_case_int8(tigris, case, scratch):
+    """(outcome, detail, folded) for the QDQ form of one case (--int8)."""
+    if case.expected is None or not mcu_eligible(case.model) or not _has_float32_input(case.model):
+        return "skipped", "", False
+    workdir = pathlib.Path(tempfile.mkdtemp(dir=scratch))
+    try:
+        forms = [(case.model, case.inputs, False)]
+        if len(case.model.graph.input) > 1:  # weights given as inputs: fold them, as above
+            forms.append(_fold_inputs(case.model, case.inputs) + (True,))
+        proc = None
+        for model, inputs, folded in forms:
+            quantized = _quantize(model, inputs, workdir, "folded" if folded else "as_is")
+            if quantized is None:
+                continue
+            reference = _onnxruntime(quantized, inputs)
+            if reference is None:
+                continue
+            proc, plan = _compile(tigris, quantized, workdir, "q_folded" if folded else "q")
+            if proc.returncode < 0:
+                return "crashed", f"compile: signal {-proc.returncode}", folded
+            if proc.returncode == 0:
+                break
+        if proc is None:
+            return "skipped", "not quantized", False
+        if proc.returncode != 0:
+            return "refused", _first_line(proc.stderr + proc.stdout), folded
+        args = [tigris, "run", str(plan), "--dequantize"]
+        for i, value in enumerate(inputs):
+            path = workdir / f"input_{i}.npy"
+            np.save(path, np.asarray(value))
+            args += ["--input", str(path)]
+        out_path = workdir / "output_0.npy"
+        args += ["--output", str(out_path)]
+        run = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        if run.returncode < 0:
+            return "crashed", f"run: signal {-run.returncode}", folded
+        if run.returncode != 0:
+            return "run-refused", _first_line(run.stderr + run.stdout), folded
+        why = _compare_int8(np.asarray(reference), np.load(out_path), _output_scale(quantized))
+        return ("wrong", why, folded) if why else ("correct", "", folded)
+    except VerdictBroken as e:
+        return "verdict-broken", str(e), False
+    except subprocess.TimeoutExpired as e:
+        return "crashed", f"timeout: {' '.join(e.cmd[:2])}", False
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def _worker(args):
-    tigris, case, scratch = args
-    return case.key, run_case(tigris, case, scratch)
+    tigris, case, scratch, int8 = args
+    return case.key, (run_case_int8 if int8 else run_case)(tigris, case, scratch)
 
 
 OUTCOMES = ("refused", "verdict-broken", "run-refused", "crashed", "wrong", "correct")
@@ -288,6 +439,9 @@ def main():
                         "or on a case in FILE that is no longer correct")
     parser.add_argument("--write-expected", metavar="FILE",
                         help="write the correct cases' names to FILE")
+    parser.add_argument("--int8", action="store_true",
+                        help="run each float32 case as quantize_static quantizes it, against "
+                        "onnxruntime on that QDQ model (1 LSB on 99%% of the elements)")
     parser.add_argument("--verbose", "-v", action="store_true",
                         help="list every counted case with its outcome and detail")
     args = parser.parse_args()
@@ -297,12 +451,13 @@ def main():
         sys.exit(f"onnx_conformance: no tigris command at {tigris} (build first, or --tigris)")
     pattern = re.compile(args.pattern) if args.pattern else None
     cases = [c for c in all_cases(args.suite or SUITES) if not pattern or pattern.search(c.name)]
-    print(f"onnx {onnx.__version__}: {len(cases)} cases, {args.jobs} jobs", flush=True)
+    form = ", each as quantize_static quantizes it" if args.int8 else ""
+    print(f"onnx {onnx.__version__}: {len(cases)} cases{form}, {args.jobs} jobs", flush=True)
 
     results = {}
     with tempfile.TemporaryDirectory(prefix="tigris-conformance-") as scratch:
         with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            work = ((tigris, c, scratch) for c in cases)
+            work = ((tigris, c, scratch, args.int8) for c in cases)
             for done, (key, result) in enumerate(pool.map(_worker, work, chunksize=8), 1):
                 if result[0] != "skipped":
                     results[key] = result
@@ -321,7 +476,7 @@ def main():
     if args.write_expected:
         pathlib.Path(args.write_expected).write_text(
             "# ONNX conformance cases that pass (tests/conformance/onnx_conformance.py\n"
-            f"# --write-expected), onnx {onnx.__version__}.\n" + "".join(f"{k}\n" for k in correct))
+            f"# {'--int8 ' if args.int8 else ''}--write-expected), onnx {onnx.__version__}.\n" + "".join(f"{k}\n" for k in correct))
         print(f"wrote {len(correct)} cases to {args.write_expected}")
     if args.check:
         listed = [l.strip() for l in pathlib.Path(args.check).read_text().splitlines()

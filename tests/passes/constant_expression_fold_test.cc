@@ -100,6 +100,44 @@ TEST(ConstantExpressionFold, FloatArithmeticAndActivationsStay) {
   EXPECT_EQ(OpTypes(g), (std::vector<std::string>{"Mul", "Add"}));
 }
 
+// A Gather of a quantized int8 constant (NegativeLogLikelihoodLoss's class weights under
+// quantize_static) folds into a constant that keeps the codes' quantization, which the
+// runtime's Dequantize needs; an output quantized differently would need its codes
+// requantized, and arithmetic on codes is not arithmetic on values: both stay ops.
+ir::Graph GatherOfQuantizedConstant(float output_scale, OpType type = OpType::kGather) {
+  GraphBuilder b;
+  const ir::TensorId w = b.Const<int8_t>("w", {4}, DType::kInt8, {-3, 5, 7, 9});
+  const ir::TensorId i = b.Int64s("i", {2}, {2, 0});
+  const ir::TensorId g =
+      type == OpType::kGather
+          ? b.Op(type, "gather", {w, i}, "g", {2}, Attrs({{"axis", int64_t{0}}}), DType::kInt8)
+          : b.Op(type, "add", {w, w}, "g", {4}, {}, DType::kInt8);
+  b.Output(b.Op(OpType::kDequantize, "dq", {g}, "gf", {type == OpType::kGather ? 2 : 4}));
+  ir::Graph graph = b.Take();
+  graph.tensor(w).quant = ir::QuantParams{{0.5f}, {1}, -1};
+  graph.tensor(g).quant = ir::QuantParams{{output_scale}, {1}, -1};
+  return graph;
+}
+
+TEST(ConstantExpressionFold, GatherOfAQuantizedConstantKeepsItsQuantization) {
+  ir::Graph g = GatherOfQuantizedConstant(0.5f);
+  passes::ConstantExpressionFold(g);
+  ASSERT_EQ(OpTypes(g), std::vector<std::string>{"Dequantize"});
+  const ir::Tensor& folded = g.tensor(g.ops[0].input(0));
+  ASSERT_TRUE(folded.is_constant && folded.quant);
+  EXPECT_EQ(folded.quant->scales, std::vector<float>{0.5f});
+  EXPECT_EQ(folded.data, (std::vector<uint8_t>{7, static_cast<uint8_t>(-3)}));
+}
+
+TEST(ConstantExpressionFold, CodesThatWouldNeedRequantizingOrArithmeticStayOps) {
+  ir::Graph requantized = GatherOfQuantizedConstant(0.25f);
+  passes::ConstantExpressionFold(requantized);
+  EXPECT_EQ(OpTypes(requantized), (std::vector<std::string>{"Gather", "Dequantize"}));
+  ir::Graph summed = GatherOfQuantizedConstant(0.5f, OpType::kAdd);
+  passes::ConstantExpressionFold(summed);
+  EXPECT_EQ(OpTypes(summed), (std::vector<std::string>{"Add", "Dequantize"}));
+}
+
 TEST(ConstantExpressionFold, IntegerDivisionByZeroIsAnInvalidModel) {
   GraphBuilder b;
   const ir::TensorId q =

@@ -140,15 +140,31 @@ TEST(GemmNormalize, Int8WeightTransposeMovesChannelAxis) {
   EXPECT_EQ(bt.quant->scales, (std::vector<float>{0.5f, 0.25f}));
 }
 
-TEST(GemmNormalize, Int8WeightWithAlphaIsUnsupportedQuantization) {
+// alpha on an int8 weight scales the values its codes stand for: the codes stay, the scale
+// doubles (test_gemm_alpha as quantize_static quantizes it). A negative alpha has no scale
+// to carry it.
+ir::Graph Int8GemmWithAlpha(float alpha) {
   GraphBuilder b;
   ir::TensorId a = b.Input("a", {1, 3}, DType::kInt8);
   ir::TensorId w = b.Const("B", {2, 3}, DType::kInt8, std::vector<int8_t>{1, 2, 3, 4, 5, 6});
   b.graph().tensor(w).quant = ir::QuantParams{{0.5f}, {0}, -1};
   b.Output(b.Op(OpType::kGemm, "qfc", {a, w}, "y", {1, 2},
-                Attrs({{"transB", int64_t{1}}, {"alpha", 2.0f}}), DType::kInt8));
-  ir::Graph g = b.Take();
+                Attrs({{"transB", int64_t{1}}, {"alpha", alpha}}), DType::kInt8));
+  return b.Take();
+}
 
+TEST(GemmNormalize, Int8WeightTakesAlphaIntoItsScale) {
+  ir::Graph g = Int8GemmWithAlpha(2.0f);
+  passes::GemmNormalize(g);
+  const ir::Tensor& w = g.tensor(g.ops[0].input(1));
+  ASSERT_TRUE(w.quant.has_value());
+  EXPECT_EQ(w.quant->scales, std::vector<float>{1.0f});
+  EXPECT_EQ(w.data, (std::vector<uint8_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(g.ops[0].attrs.GetFloat("alpha", 0.0f), 1.0f);
+}
+
+TEST(GemmNormalize, Int8WeightWithNegativeAlphaIsUnsupportedQuantization) {
+  ir::Graph g = Int8GemmWithAlpha(-2.0f);
   EXPECT_EQ(CaughtStatus(g, "qfc"), Status::kUnsupportedQuantization);
 }
 

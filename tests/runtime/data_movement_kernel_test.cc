@@ -222,6 +222,30 @@ TEST(Pad, S8AllSidesAndChannelsMatchesIndexArithmeticAndTiles) {
   }
 }
 
+// Reflect and edge move int8 elements as they move float32 ones: the same picks of x.
+TEST(Pad, S8ReflectAndEdgePickWhatF32Picks) {
+  const tgrs_dims in{1, 4, 5, 2}, out{1, 8, 9, 2};
+  const tgrs_pad_params pads{2, 2, 2, 2, 0, 0, TGRS_PAD_CONSTANT};
+  const std::vector<int8_t> x = RandomS8(40, 525);
+  const std::vector<float> xf(x.begin(), x.end());
+  const tgrs_row_window w = tgrs_row_window_full(4, 8);
+  for (tgrs_pad_mode mode : {TGRS_PAD_REFLECT, TGRS_PAD_EDGE}) {
+    tgrs_pad_params p = pads;
+    p.mode = mode;
+    std::vector<int8_t> got(144);
+    std::vector<float> want(144);
+    ASSERT_EQ(tgrs_pad_s8(&p, &w, 0, &in, x.data(), &out, got.data()), TGRS_KERNEL_OK) << mode;
+    ASSERT_EQ(tgrs_pad_f32(&p, &w, 0.0f, &in, xf.data(), &out, want.data()), TGRS_KERNEL_OK);
+    EXPECT_EQ(std::vector<float>(got.begin(), got.end()), want) << mode;
+  }
+  // Reflect: output column 0 is input column 2 (ONNX: [1, 2, 3] -> [3, 2, 1, 2, 3, ...]).
+  tgrs_pad_params reflect = pads;
+  reflect.mode = TGRS_PAD_REFLECT;
+  std::vector<int8_t> y(144);
+  ASSERT_EQ(tgrs_pad_s8(&reflect, &w, 0, &in, x.data(), &out, y.data()), TGRS_KERNEL_OK);
+  EXPECT_EQ(y[At(out, 0, 2, 0, 1)], x[At(in, 0, 0, 2, 1)]);
+}
+
 TEST(Pad, F32EdgeTilesAreByteIdentical) {
   const tgrs_dims in{1, 6, 3, 2};
   const tgrs_pad_params p{2, 2, 1, 1, 0, 0, TGRS_PAD_EDGE};
