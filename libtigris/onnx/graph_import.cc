@@ -222,7 +222,20 @@ class GraphImporter {
                             t.data = std::move(data);
                             return Add(std::move(t));
                           });
+    DropEmptyReduceAxes(op);
     graph_.ops.push_back(std::move(op));
+  }
+
+  // A reduction's axes given as an empty constant (ReduceSum-13 and Reduce*-18's default
+  // axes in ONNX's own cases) mean what an absent input means, "all axes" or, with
+  // noop_with_empty_axes, "none": the input becomes absent, so no zero-extent tensor (which
+  // the IR does not hold) reaches a later phase.
+  void DropEmptyReduceAxes(ir::Op& op) {
+    if (!ir::IsReduceOp(op.type) || op.inputs.size() < 2 || op.inputs[1] == ir::kNoTensor) return;
+    const ir::Tensor& axes = graph_.tensor(op.inputs[1]);
+    if (axes.is_constant && axes.shape.size() == 1 && axes.shape[0] == 0) {
+      op.inputs[1] = ir::kNoTensor;
+    }
   }
 
   // Constant: the value goes into the op's output tensor (see onnx_loader.h).

@@ -42,6 +42,7 @@ void ReshapeCanonicalize(ir::Graph& graph);     // reshape_canonicalize.cc: Sque
 void ConstantExpressionFold(ir::Graph& graph);  // constant_expression_fold.cc
 void ConvBiasAddFold(ir::Graph& graph);         // conv_bias_add_fold.cc
 void BiasRescale(ir::Graph& graph);             // bias_rescale.cc
+void ReshapeSplit(ir::Graph& graph);            // reshape_split.cc
 void QuantizeHoist(ir::Graph& graph);           // quantize_hoist.cc: Quantize moves
                                                 //   before Reshape/Transpose
 void ChannelShuffleFuse(ir::Graph& graph);      // channel_shuffle_fuse.cc: Reshape-Transpose-

@@ -79,8 +79,7 @@ const std::vector<PassInfo>& NormalizationPipeline() {
        ConvBiasAddFold},
       // After every pass that gives an int8 layer its bias (gemm-normalize reshapes a Gemm's
       // C): the int32 codes the kernels add to the accumulator must be on its grid.
-      {"bias-rescale", "an int8 layer's int32 bias moves to the accumulator's scale",
-       BiasRescale},
+      {"bias-rescale", "an int8 layer's int32 bias moves to the accumulator's scale", BiasRescale},
       // Reference pass 4.
       {"silu-decompose", "Silu becomes Sigmoid + Mul", SiluDecompose},
       // Reference passes 5-6: pick the kernel family from the Conv's shape.
@@ -116,6 +115,11 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // quantization can be compared.
       {"channel-shuffle-fuse", "Reshape-Transpose-Reshape channel shuffle becomes one op",
        ChannelShuffleFuse},
+      // After the two above (every data relabeling a Reshape, shuffles fused), before
+      // requantize-split, which then sees each half as the one-step Reshape it splits.
+      {"reshape-split",
+       "a Reshape between two channels-last layouts goes through the flat row of its elements",
+       ReshapeSplit},
       // After every pass that makes or fuses Reshape/Transpose (the two above), before
       // output-transpose-trim moves a trailing Transpose to the host: the host would drop a
       // requantization, the Clip table this adds keeps it.

@@ -290,7 +290,8 @@ void CheckResize(const ir::Graph& graph, const ir::Op& op) {
 
 // The runtime's RESHAPE copies bytes, or transposes one view (emit/op_attrs.cc,
 // ReshapeAttrs): when both shapes are held channels-last and their bytes differ, the
-// reorder would need two transposes.
+// reorder would need two transposes. reshape-split makes such a Reshape two, so this
+// guards the pipeline's order.
 void CheckReshape(const ir::Graph& graph, const ir::Op& op) {
   const ir::Shape& in = graph.tensor(op.input(0)).shape;
   const ir::Shape& out = graph.tensor(op.outputs[0]).shape;

@@ -373,5 +373,23 @@ TEST(GraphFields, InputShapeOverrideAndDimPinning) {
   EXPECT_EQ(ShapeOf(LoadBuilt(b, options), "y"), (ir::Shape{4, 4}));
 }
 
+// An empty axes constant is an absent one (ONNX's default-axes cases): "all axes", or
+// "none" with noop_with_empty_axes. No zero-extent tensor reaches the IR.
+TEST(OpsetForms, EmptyReduceAxesAreAbsent) {
+  for (int64_t noop : {0, 1}) {
+    SCOPED_TRACE("noop_with_empty_axes " + std::to_string(noop));
+    OnnxModelBuilder b("reduce", 18);
+    b.Input("x", {1, 3, 4});
+    b.Initializer("axes", {0}, Ints{});
+    b.Node("ReduceSum", {"x", "axes"}, {"y"}, "sum").Attr("noop_with_empty_axes", noop);
+    b.Output("y");
+    ir::Graph g = LoadBuilt(b);
+    const ir::Op& sum = OpNamed(g, "sum");
+    ASSERT_EQ(sum.inputs.size(), 2u);
+    EXPECT_EQ(sum.inputs[1], ir::kNoTensor);
+    EXPECT_EQ(ShapeOf(g, "y"), noop ? (ir::Shape{1, 3, 4}) : (ir::Shape{1, 1, 1}));
+  }
+}
+
 }  // namespace
 }  // namespace tigris::testing

@@ -21,9 +21,8 @@ ir::Graph Int8Gemm(std::vector<int32_t> codes, float bias_scale) {
   const ir::TensorId x = b.Input("x", {1, 3}, DType::kInt8);
   const ir::TensorId w = b.Const("w", {2, 3}, DType::kInt8, std::vector<int8_t>{1, 2, 3, 4, 5, 6});
   const ir::TensorId c = b.Const("c", {2}, DType::kInt32, codes);
-  const ir::TensorId y =
-      b.Op(OpType::kGemm, "fc", {x, w, c}, "y", {1, 2}, Attrs({{"transB", int64_t{1}}}),
-           DType::kInt8);
+  const ir::TensorId y = b.Op(OpType::kGemm, "fc", {x, w, c}, "y", {1, 2},
+                              Attrs({{"transB", int64_t{1}}}), DType::kInt8);
   b.Output(y);
   ir::Graph g = b.Take();
   g.tensor(x).quant = ir::QuantParams{{0.5f}, {0}, -1};
