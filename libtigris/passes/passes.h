@@ -43,6 +43,7 @@ void ConstantExpressionFold(ir::Graph& graph);  // constant_expression_fold.cc
 void ConvBiasAddFold(ir::Graph& graph);         // conv_bias_add_fold.cc
 void BiasRescale(ir::Graph& graph);             // bias_rescale.cc
 void ReshapeSplit(ir::Graph& graph);            // reshape_split.cc
+void IntegerOrderAnnotate(ir::Graph& graph);    // integer_order_annotate.cc
 void QuantizeHoist(ir::Graph& graph);           // quantize_hoist.cc: Quantize moves
                                                 //   before Reshape/Transpose
 void ChannelShuffleFuse(ir::Graph& graph);      // channel_shuffle_fuse.cc: Reshape-Transpose-

@@ -51,6 +51,11 @@ const std::vector<PassInfo>& NormalizationPipeline() {
       // Reference pass 2. Early, so every pattern after it matches on ops with quantized
       // operands instead of on Q/DQ islands.
       {"qdq-fold", "QuantizeLinear/DequantizeLinear pairs become tensor annotations", QdqFold},
+      // After qdq-fold, so every quantized tensor is annotated and the rest of int8/uint8
+      // are plain integers: those only compared, selected or moved become scale-1 int8.
+      {"integer-order-annotate",
+       "int8/uint8 integers that are only compared, selected or moved run as scale-1 int8",
+       IntegerOrderAnnotate},
       // Ops computed from constants only (a Reshape of an initializer, as mnist8 feeds its
       // MatMul) become constants, so the Gemm and BatchNorm folds below see weights. After
       // qdq-fold, which turns DequantizeLinear(int8 initializer) into a constant.

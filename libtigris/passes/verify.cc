@@ -123,12 +123,14 @@ void CheckTensor(const ir::Graph& graph, const ir::Tensor& t) {
   }
   if (!t.is_constant && t.dtype == ir::DType::kInt8 && !t.quant) {
     // A valid ONNX model (int8 arithmetic, as ONNX's test_add_int8), but not one the
-    // runtime computes: its int8 is quantized real numbers, from QDQ.
+    // runtime computes: its int8 is quantized real numbers, from QDQ. Integers only
+    // compared, selected or moved run as scale-1 int8 (integer-order-annotate).
     throw Error(Status::kUnsupportedDType,
                 what +
-                    " is an int8 activation without quantization parameters; the runtime's "
-                    "int8 is quantized (QuantizeLinear/DequantizeLinear), not integer "
-                    "arithmetic");
+                    " is an int8 activation without quantization parameters that arithmetic "
+                    "reads or writes; the runtime's int8 is quantized "
+                    "(QuantizeLinear/DequantizeLinear) and saturates where ONNX's integers "
+                    "wrap around");
   }
 }
 
