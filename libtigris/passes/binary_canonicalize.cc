@@ -22,6 +22,12 @@
 // exponent of a float32 Pow becomes the float32 constant of the same values, exact for
 // |y| <= 2^24 (larger values are refused naming the tensor: they would round).
 //
+// The runtime's Max and Min compute float32 and int8; over int32 or int64 (ONNX's
+// test_max_int32) a binary one becomes a selection by a comparison the runtime has for
+// those dtypes, exact on integers:
+//
+//   Max(a, b) -> Where(GreaterOrEqual(a, b), a, b);  Min(a, b) -> Where(LessOrEqual(a, b), a, b)
+//
 // Runs before matmul-add-to-gemm and activation-fuse so they match the Adds made here.
 #include <string>
 #include <vector>
@@ -159,6 +165,38 @@ void FloatExponent(ir::Graph& graph, ir::Op& op) {
   op.inputs[1] = AddFloatConstant(graph, t.name + "_float", t.shape, exponent);
 }
 
+// Pass 3 (see the header): int32/int64 Max and Min, now binary, as Where of a comparison.
+void IntegerExtremesAsSelections(ir::Graph& graph) {
+  OpNamer namer(graph);
+  std::vector<ir::Op> rewritten;
+  rewritten.reserve(graph.ops.size());
+  for (ir::Op& op : graph.ops) {
+    const bool extreme = op.type == ir::OpType::kMax || op.type == ir::OpType::kMin;
+    const ir::DType dtype =
+        op.outputs.empty() ? ir::DType::kUnknown : graph.tensor(op.outputs[0]).dtype;
+    if (!extreme || op.inputs.size() != 2 ||
+        (dtype != ir::DType::kInt32 && dtype != ir::DType::kInt64)) {
+      rewritten.push_back(std::move(op));
+      continue;
+    }
+    const ir::TensorId y = op.outputs[0];
+    const ir::TensorId pick =
+        AddTensorLike(graph, y, graph.tensor(y).name + "_pick_first", graph.tensor(y).shape);
+    graph.tensor(pick).dtype = ir::DType::kBool;
+    ir::Op compare;
+    compare.type =
+        op.type == ir::OpType::kMax ? ir::OpType::kGreaterOrEqual : ir::OpType::kLessOrEqual;
+    compare.name = namer.Unique(op.name + "_compare");
+    compare.inputs = op.inputs;
+    compare.outputs = {pick};
+    rewritten.push_back(std::move(compare));
+    op.type = ir::OpType::kWhere;
+    op.inputs = {pick, op.inputs[0], op.inputs[1]};
+    rewritten.push_back(std::move(op));
+  }
+  graph.ops = std::move(rewritten);
+}
+
 }  // namespace
 
 void BinaryCanonicalize(ir::Graph& graph) {
@@ -190,6 +228,7 @@ void BinaryCanonicalize(ir::Graph& graph) {
     AppendChain(graph, op, namer, rewritten);
   }
   graph.ops = std::move(rewritten);
+  IntegerExtremesAsSelections(graph);
 }
 
 }  // namespace tigris::passes

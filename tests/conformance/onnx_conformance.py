@@ -212,6 +212,25 @@ def _compare(expected, actual, rtol, atol):
     return None
 
 
+def _run(tigris, plan, inputs, workdir, folded, compare, extra=()):
+    """(outcome, detail, folded) of `tigris run` on the case's inputs: `compare` takes output
+    0 and says why it is wrong (None: correct)."""
+    args = [tigris, "run", str(plan), *extra]
+    for i, value in enumerate(inputs):
+        path = workdir / f"input_{i}.npy"
+        np.save(path, np.asarray(value))
+        args += ["--input", str(path)]
+    out_path = workdir / "output_0.npy"
+    args += ["--output", str(out_path)]
+    run = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    if run.returncode < 0:
+        return "crashed", f"run: signal {-run.returncode}", folded
+    if run.returncode != 0:
+        return "run-refused", _first_line(run.stderr + run.stdout), folded
+    why = compare(np.load(out_path))
+    return ("wrong", why, folded) if why else ("correct", "", folded)
+
+
 def run_case(tigris, case, scratch):
     """(outcome, detail, folded) for one case."""
     if case.expected is None or not mcu_eligible(case.model):
@@ -233,20 +252,8 @@ def run_case(tigris, case, scratch):
                 proc, folded = retry, True
         if proc.returncode != 0:
             return "refused", _first_line(proc.stderr + proc.stdout), folded
-        args = [tigris, "run", str(plan)]
-        for i, value in enumerate(inputs):
-            path = workdir / f"input_{i}.npy"
-            np.save(path, np.asarray(value))
-            args += ["--input", str(path)]
-        out_path = workdir / "output_0.npy"
-        args += ["--output", str(out_path)]
-        run = subprocess.run(args, capture_output=True, text=True, timeout=120)
-        if run.returncode < 0:
-            return "crashed", f"run: signal {-run.returncode}", folded
-        if run.returncode != 0:
-            return "run-refused", _first_line(run.stderr + run.stdout), folded
-        why = _compare(np.asarray(case.expected), np.load(out_path), case.rtol, case.atol)
-        return ("wrong", why, folded) if why else ("correct", "", folded)
+        return _run(tigris, plan, inputs, workdir, folded,
+                    lambda y: _compare(np.asarray(case.expected), y, case.rtol, case.atol))
     except VerdictBroken as e:
         return "verdict-broken", str(e), False
     except subprocess.TimeoutExpired as e:
@@ -374,20 +381,9 @@ def run_case_int8(tigris, case, scratch):
             return "skipped", "not quantized", False
         if proc.returncode != 0:
             return "refused", _first_line(proc.stderr + proc.stdout), folded
-        args = [tigris, "run", str(plan), "--dequantize"]
-        for i, value in enumerate(inputs):
-            path = workdir / f"input_{i}.npy"
-            np.save(path, np.asarray(value))
-            args += ["--input", str(path)]
-        out_path = workdir / "output_0.npy"
-        args += ["--output", str(out_path)]
-        run = subprocess.run(args, capture_output=True, text=True, timeout=120)
-        if run.returncode < 0:
-            return "crashed", f"run: signal {-run.returncode}", folded
-        if run.returncode != 0:
-            return "run-refused", _first_line(run.stderr + run.stdout), folded
-        why = _compare_int8(np.asarray(reference), np.load(out_path), _output_scale(quantized))
-        return ("wrong", why, folded) if why else ("correct", "", folded)
+        scale = _output_scale(quantized)
+        return _run(tigris, plan, inputs, workdir, folded,
+                    lambda y: _compare_int8(np.asarray(reference), y, scale), ["--dequantize"])
     except VerdictBroken as e:
         return "verdict-broken", str(e), False
     except subprocess.TimeoutExpired as e:

@@ -198,6 +198,27 @@ TEST(BinaryCanonicalize, OneInputMaxOfAGraphInputBecomesACopy) {
   EXPECT_EQ(g.outputs, std::vector<ir::TensorId>{m});
 }
 
+// int64 Max and Min select by a comparison the runtime has for int64 (ONNX's
+// test_max_int64); float32 ones stay the runtime's Max.
+TEST(BinaryCanonicalize, IntegerMaxAndMinBecomeSelections) {
+  GraphBuilder b;
+  const ir::TensorId x = b.Input("x", {3}, DType::kInt64);
+  const ir::TensorId y = b.Input("y", {3}, DType::kInt64);
+  const ir::TensorId m = b.Op(OpType::kMax, "max", {x, y}, "m", {3}, {}, DType::kInt64);
+  b.Output(b.Op(OpType::kMin, "min", {m, y}, "n", {3}, {}, DType::kInt64));
+  const ir::TensorId f = b.Input("f", {3});
+  b.Output(b.Op(OpType::kMax, "fmax", {f, f}, "g", {3}));
+  ir::Graph g = b.Take();
+  passes::BinaryCanonicalize(g);
+  ASSERT_EQ(OpTypes(g),
+            (std::vector<std::string>{"GreaterOrEqual", "Where", "LessOrEqual", "Where", "Max"}));
+  EXPECT_EQ(g.ops[0].inputs, (std::vector<ir::TensorId>{x, y}));
+  EXPECT_EQ(g.tensor(g.ops[0].outputs[0]).dtype, DType::kBool);
+  EXPECT_EQ(g.ops[1].inputs, (std::vector<ir::TensorId>{g.ops[0].outputs[0], x, y}));
+  EXPECT_EQ(g.ops[1].outputs[0], m);
+  EXPECT_EQ(g.ops[3].outputs[0], g.outputs[0]);
+}
+
 TEST(BinaryCanonicalize, IntegerExponentOfPowBecomesFloat) {
   GraphBuilder b;
   ir::TensorId x = b.Input("x", {1, 3});
