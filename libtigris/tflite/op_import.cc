@@ -178,6 +178,10 @@ void ImportOperator(ModelImporter& m, const OpSite& site) {
       return ImportArgExtreme(m, site, ir::OpType::kArgMax);
     case Op::ARG_MIN:
       return ImportArgExtreme(m, site, ir::OpType::kArgMin);
+    case Op::DEPTH_TO_SPACE:
+      return ImportBlockRearrange(m, site, ir::OpType::kDepthToSpace);
+    case Op::SPACE_TO_DEPTH:
+      return ImportBlockRearrange(m, site, ir::OpType::kSpaceToDepth);
     default:
       m.Refuse(site, Status::kUnsupportedOp,
                "unsupported op '" + BuiltinName(site.code) +

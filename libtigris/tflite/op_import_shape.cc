@@ -312,4 +312,29 @@ void ImportArgExtreme(ModelImporter& m, const OpSite& site, ir::OpType type) {
   m.Define(site, y, real);
 }
 
+// DEPTH_TO_SPACE and SPACE_TO_DEPTH of a 4-D [N, H, W, C] tensor. TensorFlow orders a
+// block's values depth-column-row: output[n, h*b + i, w*b + j, c] = input[n, h, w,
+// (i*b + j)*C' + c], ONNX's DepthToSpace in DCR mode (SpaceToDepth, its inverse, has the
+// one order). The IR ops are ONNX's, on the NCHW view Real gives.
+void ImportBlockRearrange(ModelImporter& m, const OpSite& site, ir::OpType type) {
+  const bool to_space = type == ir::OpType::kDepthToSpace;
+  const int32_t block =
+      to_space ? RequireOptions(m, site, site.op->builtin_options_as_DepthToSpaceOptions(),
+                                "DepthToSpaceOptions")
+                     .block_size()
+               : RequireOptions(m, site, site.op->builtin_options_as_SpaceToDepthOptions(),
+                                "SpaceToDepthOptions")
+                     .block_size();
+  const int x = m.Input(site, 0);
+  if (m.Rank(x) != 4 || block < 1) {
+    m.Refuse(site, Status::kInvalidModel,
+             "it needs a [N, H, W, C] input and a positive block_size (has rank " +
+                 std::to_string(m.Rank(x)) + ", block_size " + std::to_string(block) + ")");
+  }
+  ir::Attributes attrs;
+  attrs.Set("blocksize", static_cast<int64_t>(block));
+  if (to_space) attrs.Set("mode", std::string("DCR"));
+  m.Define(site, m.Output(site, 0), m.AddOp(site, type, {m.Real(x)}, attrs));
+}
+
 }  // namespace tigris::tflite_import

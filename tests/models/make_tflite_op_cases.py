@@ -4,7 +4,8 @@ neither the build nor CI needs TFLM.
 
 Each case is one op TFLite computes with an integer algorithm of its own (LOGISTIC, TANH,
 HARD_SWISH, LEAKY_RELU, ELU, RELU, RELU6, ABS, SOFTMAX, MEAN, SUM; docs/tflite.md), or
-ARG_MAX / ARG_MIN with the int32 indices TFLM writes, or PADV2's constant value, at chosen
+ARG_MAX / ARG_MIN with the int32 indices TFLM writes, or PADV2's constant value, or the
+block order of DEPTH_TO_SPACE / SPACE_TO_DEPTH, at chosen
 quantizations, written as FlatBuffers JSON and compiled by flatc (tflite_json.py), and run
 by tflite-micro's Python interpreter (TFLM's reference kernels). The elementwise cases feed
 every int8 code once, so their outputs are the whole table TFLM computes:
@@ -71,6 +72,18 @@ def padv2(shape, pads, code, q):
     return m.json([x], [y])
 
 
+def block_rearrange(code, shape, block, q):
+    m = Model()
+    n, h, w, c = shape
+    out_shape = ([n, h * block, w * block, c // (block * block)] if code == "DEPTH_TO_SPACE"
+                 else [n, h // block, w // block, c * block * block])
+    x = m.tensor("x", shape, "INT8", quant=([q[0]], [q[1]], 0))
+    y = m.tensor("y", out_shape, "INT8", quant=([q[0]], [q[1]], 0))
+    options = "DepthToSpaceOptions" if code == "DEPTH_TO_SPACE" else "SpaceToDepthOptions"
+    m.op(code, [x], [y], options, block_size=block)
+    return m.json([x], [y])
+
+
 SOFTMAX_OUT = (1 / 256, -128)
 LOGISTIC_OUT = (1 / 256, -128)
 TANH_OUT = (1 / 128, 0)
@@ -119,6 +132,10 @@ CASES = {
     "mean_channels": reduce("MEAN", [1, 4, 4, 12], [3], True, (0.05, 0), (0.03, 4)),
     "sum_hw": reduce("SUM", [1, 4, 4, 6], [1, 2], True, (0.05, 3), (0.5, -2)),
     "padv2_valued": padv2([1, 3, 4, 2], [(0, 0), (1, 2), (0, 1), (0, 0)], 17, (0.05, -3)),
+    # TensorFlow's depth-column-row order within a block (ONNX's DCR); every value distinct
+    # in position, so a wrong order shows
+    "depth_to_space_2": block_rearrange("DEPTH_TO_SPACE", [1, 3, 4, 12], 2, (0.05, -3)),
+    "space_to_depth_2": block_rearrange("SPACE_TO_DEPTH", [2, 4, 6, 3], 2, (0.05, -3)),
 }
 
 
