@@ -322,6 +322,11 @@ ir::TensorId ModelImporter::Quantize(ir::TensorId real, const ir::QuantParams& q
   return out;
 }
 
+bool ModelImporter::SameQuantization(int a, int b) const {
+  if (IsQuantized(a) != IsQuantized(b)) return false;
+  return !IsQuantized(a) || QuantOf(a) == QuantOf(b);
+}
+
 ir::TensorId ModelImporter::Real(int index) {
   if (real_.at(static_cast<size_t>(index)) != ir::kNoTensor) return real_[index];
   if (stored_[index] == ir::kNoTensor) {
@@ -551,9 +556,11 @@ void ModelImporter::Define(const OpSite& site, int out, ir::TensorId real,
     }
     stored_[out] = Quantize(real, QuantOf(out), dtype, name);
   } else {
-    // int32 or int64: the indices of ARG_MAX / ARG_MIN, an IR value of that dtype already.
-    const bool indices = (dtype == ir::DType::kInt32 || dtype == ir::DType::kInt64) &&
-                         graph_.tensor(real).dtype == dtype;
+    // int32 or int64: the indices of ARG_MAX / ARG_MIN; bool: a comparison's or a logical
+    // op's result; an IR value of that dtype already.
+    const bool indices =
+        (dtype == ir::DType::kInt32 || dtype == ir::DType::kInt64 || dtype == ir::DType::kBool) &&
+        graph_.tensor(real).dtype == dtype;
     if (dtype != ir::DType::kFloat32 && !indices) {
       Refuse(site, Status::kUnsupportedDType,
              "its output " + TensorLabel(out) + " is " + std::string(ir::DTypeName(dtype)) +

@@ -59,6 +59,8 @@ class ModelImporter {
   std::vector<int64_t> TflShape(int index) const;  // as the file stores it
   size_t Rank(int index) const { return TflShape(index).size(); }
   bool IsQuantized(int index) const;
+  // Both unquantized, or quantized with the same scales, zero points and axis.
+  bool SameQuantization(int a, int b) const;
   bool IsConstant(int index) const;
   // The values of a constant int32 / int64 tensor (axes, shapes, paddings), from the file
   // or folded at import (DefineFolded); kUnsupportedOp naming the op and the tensor when it

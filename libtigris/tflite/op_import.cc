@@ -30,6 +30,52 @@ void ImportUnary(ModelImporter& m, const OpSite& site, ir::OpType type, ir::Attr
   m.Define(site, m.Output(site, 0), m.AddOp(site, type, {m.Real(m.Input(site, 0))}, attrs));
 }
 
+// EQUAL ... LESS_EQUAL, LOGICAL_AND, LOGICAL_OR: a bool result, the operands broadcast as
+// ADD's. int8 operands are compared as the values they stand for (TFLM rescales both onto
+// one grid first; with one quantization for both, as a converter writes them, the order
+// of the codes is the order of the values either way). NOT_EQUAL is Not(Equal).
+void ImportBoolBinary(ModelImporter& m, const OpSite& site, ir::OpType type, bool negate = false) {
+  const int y = m.Output(site, 0);
+  const size_t rank = m.Rank(y);
+  const ir::TensorId a = m.RealOfRank(site, m.Input(site, 0), rank);
+  const ir::TensorId b = m.RealOfRank(site, m.Input(site, 1), rank);
+  ir::TensorId result = m.AddOp(site, type, {a, b});
+  m.SetDType(result, ir::DType::kBool);
+  if (negate) {
+    result = m.AddOp(site, ir::OpType::kNot, {result}, {}, "_not");
+    m.SetDType(result, ir::DType::kBool);
+  }
+  m.Define(site, y, result);
+}
+
+// SELECT_V2 (and SELECT with operands of one shape): Where, broadcast as ADD's. TFLM copies
+// the chosen int8 code whatever the quantizations, so a choice quantized otherwise than the
+// output (a file no converter writes) is refused: its value and TFLM's bytes would differ.
+void ImportSelect(ModelImporter& m, const OpSite& site) {
+  const int y = m.Output(site, 0);
+  const size_t rank = m.Rank(y);
+  for (int i = 1; i <= 2; ++i) {
+    const int operand = m.Input(site, i);
+    if (!m.SameQuantization(operand, y)) {
+      m.Refuse(site, Status::kUnsupportedQuantization,
+               "its operand " + m.TensorLabel(operand) +
+                   " is quantized otherwise than its output " + m.TensorLabel(y) +
+                   "; TFLite copies the codes it selects");
+    }
+  }
+  if (site.code == fb::BuiltinOperator::SELECT && (m.TflShape(m.Input(site, 0)) != m.TflShape(y) ||
+                                                   m.TflShape(m.Input(site, 1)) != m.TflShape(y) ||
+                                                   m.TflShape(m.Input(site, 2)) != m.TflShape(y))) {
+    m.Refuse(site, Status::kUnsupportedOp,
+             "SELECT with operands of other shapes than its output's (a rank-1 condition picks "
+             "whole rows); SELECT_V2 broadcasts");
+  }
+  const ir::TensorId condition = m.RealOfRank(site, m.Input(site, 0), rank);
+  const ir::TensorId a = m.RealOfRank(site, m.Input(site, 1), rank);
+  const ir::TensorId b = m.RealOfRank(site, m.Input(site, 2), rank);
+  m.Define(site, y, m.AddOp(site, ir::OpType::kWhere, {condition, a, b}));
+}
+
 void ImportSoftmax(ModelImporter& m, const OpSite& site) {
   const auto& o =
       RequireOptions(m, site, site.op->builtin_options_as_SoftmaxOptions(), "SoftmaxOptions");
@@ -178,6 +224,30 @@ void ImportOperator(ModelImporter& m, const OpSite& site) {
       return ImportArgExtreme(m, site, ir::OpType::kArgMax);
     case Op::ARG_MIN:
       return ImportArgExtreme(m, site, ir::OpType::kArgMin);
+    case Op::EQUAL:
+      return ImportBoolBinary(m, site, ir::OpType::kEqual);
+    case Op::NOT_EQUAL:
+      return ImportBoolBinary(m, site, ir::OpType::kEqual, /*negate=*/true);
+    case Op::GREATER:
+      return ImportBoolBinary(m, site, ir::OpType::kGreater);
+    case Op::GREATER_EQUAL:
+      return ImportBoolBinary(m, site, ir::OpType::kGreaterOrEqual);
+    case Op::LESS:
+      return ImportBoolBinary(m, site, ir::OpType::kLess);
+    case Op::LESS_EQUAL:
+      return ImportBoolBinary(m, site, ir::OpType::kLessOrEqual);
+    case Op::LOGICAL_AND:
+      return ImportBoolBinary(m, site, ir::OpType::kAnd);
+    case Op::LOGICAL_OR:
+      return ImportBoolBinary(m, site, ir::OpType::kOr);
+    case Op::LOGICAL_NOT: {
+      const ir::TensorId result = m.AddOp(site, ir::OpType::kNot, {m.Real(m.Input(site, 0))});
+      m.SetDType(result, ir::DType::kBool);
+      return m.Define(site, m.Output(site, 0), result);
+    }
+    case Op::SELECT:
+    case Op::SELECT_V2:
+      return ImportSelect(m, site);
     case Op::DEPTH_TO_SPACE:
       return ImportBlockRearrange(m, site, ir::OpType::kDepthToSpace);
     case Op::SPACE_TO_DEPTH:

@@ -84,6 +84,33 @@ def block_rearrange(code, shape, block, q):
     return m.json([x], [y])
 
 
+def compare(code, shape, q, operand):
+    """x against a constant per-channel operand on x's own grid (int8 codes) -> bool."""
+    m = Model()
+    x = m.tensor("x", shape, "INT8", quant=([q[0]], [q[1]], 0))
+    c = m.tensor("c", [shape[-1]], "INT8", struct.pack(f"<{shape[-1]}b", *operand),
+                 ([q[0]], [q[1]], 0))
+    y = m.tensor("y", shape, "BOOL")
+    m.op(code, [x, c], [y])
+    return m.json([x], [y])
+
+
+def select(shape, q_x):
+    """SELECT_V2(x > zero, x, other): a bool condition from GREATER, then the choice between
+    x and a per-channel constant, all on one grid (TFLM copies the chosen codes)."""
+    m = Model()
+    x = m.tensor("x", shape, "INT8", quant=([q_x[0]], [q_x[1]], 0))
+    zero = m.tensor("zero", [shape[-1]], "INT8", struct.pack(f"<{shape[-1]}b", *([q_x[1]] * shape[-1])),
+                    ([q_x[0]], [q_x[1]], 0))
+    cond = m.tensor("cond", shape, "BOOL")
+    other = m.tensor("other", [shape[-1]], "INT8",
+                     struct.pack(f"<{shape[-1]}b", *range(-3, shape[-1] - 3)), ([q_x[0]], [q_x[1]], 0))
+    y = m.tensor("y", shape, "INT8", quant=([q_x[0]], [q_x[1]], 0))
+    m.op("GREATER", [x, zero], [cond])
+    m.op("SELECT_V2", [cond, x, other], [y])
+    return m.json([x], [y])
+
+
 SOFTMAX_OUT = (1 / 256, -128)
 LOGISTIC_OUT = (1 / 256, -128)
 TANH_OUT = (1 / 128, 0)
@@ -136,6 +163,11 @@ CASES = {
     # in position, so a wrong order shows
     "depth_to_space_2": block_rearrange("DEPTH_TO_SPACE", [1, 3, 4, 12], 2, (0.05, -3)),
     "space_to_depth_2": block_rearrange("SPACE_TO_DEPTH", [2, 4, 6, 3], 2, (0.05, -3)),
+    # comparisons of int8 codes on one grid (TFLM rescales both; the order is the codes')
+    "greater_channels": compare("GREATER", [1, 4, 4, 3], (0.05, -3), [-100, 0, 90]),
+    "less_equal_channels": compare("LESS_EQUAL", [1, 4, 4, 3], (0.05, -3), [-3, 50, -128]),
+    "not_equal_channels": compare("NOT_EQUAL", [2, 16, 4], (0.1, 7), [7, -128, 127, 0]),
+    "select_v2_channels": select([1, 4, 4, 3], (0.05, -3)),
 }
 
 

@@ -110,5 +110,28 @@ TEST(TfliteArithmeticErrors, PlanInTflitesArithmeticIsSchema5) {
       << text;
 }
 
+// TFLM's SELECT_V2 copies the chosen int8 code whatever the quantizations: an operand
+// quantized otherwise than the output would give TFLM's bytes a value they do not hold.
+TEST(TfliteArithmeticErrors, SelectOfOperandsOnAnotherGridIsRefused) {
+  for (const float other_scale : {0.05f, 0.08f}) {
+    TfliteModelBuilder b;
+    const Quant q{{0.05f}, {-3}, 0}, other{{other_scale}, {-3}, 0};
+    const int x = b.Tensor("x", fb::TensorType::INT8, {1, 8}, {}, &q);
+    const int c = b.Tensor("c", fb::TensorType::BOOL, {1, 8});
+    const int z = b.Tensor("z", fb::TensorType::INT8, {1, 8}, {}, &other);
+    const int y = b.Tensor("y", fb::TensorType::INT8, {1, 8}, {}, &q);
+    b.Op(fb::BuiltinOperator::GREATER, {x, x}, {c});
+    b.Op(fb::BuiltinOperator::SELECT_V2, {c, x, z}, {y});
+    b.Inputs({x, z});
+    b.Outputs({y});
+    if (other_scale == 0.05f) {
+      Compile(b.Bytes());  // one grid: compiles
+    } else {
+      ExpectLoadError([&] { Compile(b.Bytes()); }, Status::kUnsupportedQuantization,
+                      {"SELECT_V2", "'z'", "copies the codes"});
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tigris::testing
