@@ -248,6 +248,12 @@ void ImportOperator(ModelImporter& m, const OpSite& site) {
     case Op::SELECT:
     case Op::SELECT_V2:
       return ImportSelect(m, site);
+    case Op::BROADCAST_TO:
+      return ImportBroadcastTo(m, site);
+    case Op::CUMSUM:
+      return ImportCumsum(m, site);
+    case Op::CAST:
+      return ImportCast(m, site);
     case Op::DEPTH_TO_SPACE:
       return ImportBlockRearrange(m, site, ir::OpType::kDepthToSpace);
     case Op::SPACE_TO_DEPTH:

@@ -39,6 +39,9 @@ void ImportReduce(ModelImporter& m, const OpSite& site, ir::OpType type);
 // ARG_MAX, ARG_MIN as ArgMax / ArgMin (the file's int32 or int64 indices).
 void ImportArgExtreme(ModelImporter& m, const OpSite& site, ir::OpType type);
 void ImportBlockRearrange(ModelImporter& m, const OpSite& site, ir::OpType type);
+void ImportBroadcastTo(ModelImporter& m, const OpSite& site);
+void ImportCumsum(ModelImporter& m, const OpSite& site);
+void ImportCast(ModelImporter& m, const OpSite& site);
 
 // The options table of `site`'s op, or kInvalidModel naming the op when it is absent or of
 // another type.

@@ -337,4 +337,78 @@ void ImportBlockRearrange(ModelImporter& m, const OpSite& site, ir::OpType type)
   m.Define(site, m.Output(site, 0), m.AddOp(site, type, {m.Real(x)}, attrs));
 }
 
+// BROADCAST_TO: Expand to the output's stated shape, the input first given the output's
+// rank as ADD's operands are. TFLM copies int8 codes, so the input and output must share
+// one quantization (refused by name otherwise).
+void ImportBroadcastTo(ModelImporter& m, const OpSite& site) {
+  const int x = m.Input(site, 0);
+  const int y = m.Output(site, 0);
+  if (!m.SameQuantization(x, y)) {
+    m.Refuse(site, Status::kUnsupportedQuantization,
+             "its input " + m.TensorLabel(x) + " is quantized otherwise than its output " +
+                 m.TensorLabel(y) + "; TFLite copies the codes");
+  }
+  const size_t rank = m.Rank(y);
+  if (m.Rank(x) > rank || rank > 4) {
+    m.Refuse(site, Status::kUnsupportedOp, "it broadcasts to rank " + std::to_string(rank));
+  }
+  const std::vector<int64_t> shape =
+      rank == 4 ? PermuteShape(m.TflShape(y), IrFromTflPerm(rank)) : m.TflShape(y);
+  const ir::TensorId real = m.RealOfRank(site, x, rank);
+  m.Define(
+      site, y,
+      m.AddOp(site, ir::OpType::kExpand, {real, m.Int64Constant(site.name + "_shape", shape)}));
+}
+
+// CUMSUM along one constant axis, with TFLite's exclusive and reverse (ONNX's attributes of
+// the same names). int8 runs in TFLite's rescaled integer arithmetic, which the runtime's
+// CumSum (float32, int32, int64) has not: the compiler refuses it by name.
+void ImportCumsum(ModelImporter& m, const OpSite& site) {
+  const auto* o = site.op->builtin_options_as_CumsumOptions();
+  const int x = m.Input(site, 0);
+  const size_t rank = m.Rank(x);
+  const std::vector<int64_t> axis = m.ConstantInts(site, m.Input(site, 1));
+  if (axis.size() != 1 || IrAxis(axis[0], rank) < 0) {
+    m.Refuse(site, Status::kInvalidModel, "its axis input must hold one axis of the input");
+  }
+  ir::Attributes attrs;
+  attrs.Set("exclusive", static_cast<int64_t>(o && o->exclusive()));
+  attrs.Set("reverse", static_cast<int64_t>(o && o->reverse()));
+  const ir::TensorId ir_axis = m.Int64Constant(site.name + "_axis", {IrAxis(axis[0], rank)});
+  m.Define(site, m.Output(site, 0),
+           m.AddOp(site, ir::OpType::kCumSum, {m.Real(x), ir_axis}, attrs));
+}
+
+// CAST between float32, int32, int64 and bool: ONNX's Cast (float to integer truncates
+// toward zero in both). TFLite casts a quantized tensor's codes, not its values, so a
+// quantized input or output is refused by name.
+void ImportCast(ModelImporter& m, const OpSite& site) {
+  const int x = m.Input(site, 0);
+  const int y = m.Output(site, 0);
+  for (const int t : {x, y}) {
+    const fb::TensorType type = m.Tensor(t).type();
+    if (m.IsQuantized(t) || (type != fb::TensorType::FLOAT32 && type != fb::TensorType::INT32 &&
+                             type != fb::TensorType::INT64 && type != fb::TensorType::BOOL)) {
+      m.Refuse(site, Status::kUnsupportedDType,
+               m.TensorLabel(t) + " is " + (m.IsQuantized(t) ? "quantized " : "") +
+                   fb::EnumNameTensorType(type) +
+                   "; CAST converts float32, int32, int64 and bool (TFLite casts a quantized "
+                   "tensor's codes, not its values)");
+    }
+  }
+  const fb::TensorType to = m.Tensor(y).type();
+  const ir::DType dtype = to == fb::TensorType::FLOAT32 ? ir::DType::kFloat32
+                          : to == fb::TensorType::INT32 ? ir::DType::kInt32
+                          : to == fb::TensorType::INT64 ? ir::DType::kInt64
+                                                        : ir::DType::kBool;
+  ir::Attributes attrs;
+  attrs.Set("to", static_cast<int64_t>(dtype == ir::DType::kFloat32 ? 1
+                                       : dtype == ir::DType::kInt32 ? 6
+                                       : dtype == ir::DType::kInt64 ? 7
+                                                                    : 9));  // onnx.TensorProto
+  const ir::TensorId real = m.AddOp(site, ir::OpType::kCast, {m.Real(x)}, attrs);
+  m.SetDType(real, dtype);
+  m.Define(site, y, real);
+}
+
 }  // namespace tigris::tflite_import

@@ -111,6 +111,33 @@ def select(shape, q_x):
     return m.json([x], [y])
 
 
+def broadcast_to(shape, out_shape, q):
+    m = Model()
+    x = m.tensor("x", shape, "INT8", quant=([q[0]], [q[1]], 0))
+    target = m.tensor("shape", [len(out_shape)], "INT32",
+                      struct.pack(f"<{len(out_shape)}i", *out_shape))
+    y = m.tensor("y", out_shape, "INT8", quant=([q[0]], [q[1]], 0))
+    m.op("BROADCAST_TO", [x, target], [y])
+    return m.json([x], [y])
+
+
+def cumsum(shape, axis, exclusive, reverse):
+    m = Model()
+    x = m.tensor("x", shape, "FLOAT32")
+    axis_t = m.tensor("axis", [], "INT32", struct.pack("<i", axis))
+    y = m.tensor("y", shape, "FLOAT32")
+    m.op("CUMSUM", [x, axis_t], [y], "CumsumOptions", exclusive=exclusive, reverse=reverse)
+    return m.json([x], [y])
+
+
+def cast(shape, to):
+    m = Model()
+    x = m.tensor("x", shape, "FLOAT32")
+    y = m.tensor("y", shape, to)
+    m.op("CAST", [x], [y])
+    return m.json([x], [y])
+
+
 SOFTMAX_OUT = (1 / 256, -128)
 LOGISTIC_OUT = (1 / 256, -128)
 TANH_OUT = (1 / 128, 0)
@@ -168,6 +195,11 @@ CASES = {
     "less_equal_channels": compare("LESS_EQUAL", [1, 4, 4, 3], (0.05, -3), [-3, 50, -128]),
     "not_equal_channels": compare("NOT_EQUAL", [2, 16, 4], (0.1, 7), [7, -128, 127, 0]),
     "select_v2_channels": select([1, 4, 4, 3], (0.05, -3)),
+    "broadcast_to_rows": broadcast_to([1, 1, 4, 3], [2, 3, 4, 3], (0.05, -3)),
+    # float ones (TFLM's int8 CUMSUM rescales as ADD does; the runtime's CumSum is float)
+    "cumsum_reverse_exclusive": cumsum([1, 3, 4, 5], 2, True, True),
+    "cumsum_channels": cumsum([2, 6, 4], 2, False, False),
+    "cast_to_int32": cast([3, 7], "INT32"),  # truncation toward zero
 }
 
 
@@ -182,7 +214,9 @@ def near_tie_rows(shape, scale, rng):
     return pool[np.argsort(distance)[:shape[0]]]
 
 
-def case_input(name, shape, rng):
+def case_input(name, shape, rng, dtype):
+    if dtype == "FLOAT32":
+        return (rng.standard_normal(shape) * 3).astype(np.float32)
     if name == "softmax_near_ties":
         return near_tie_rows(shape, 0.05, rng)
     if shape == EVERY_CODE:
@@ -199,7 +233,8 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(41)
     for name, model in CASES.items():
-        x = case_input(name, model["subgraphs"][0]["tensors"][0]["shape"], rng)
+        first = model["subgraphs"][0]["tensors"][0]
+        x = case_input(name, first["shape"], rng, first.get("type"))
         y = record_tflm_case(OUT, name, compile_tflite(model), x)
         print(f"{name}: {list(x.shape)} -> {list(y.shape)}")
 

@@ -133,5 +133,32 @@ TEST(TfliteArithmeticErrors, SelectOfOperandsOnAnotherGridIsRefused) {
   }
 }
 
+// TFLite casts and broadcasts int8 codes, not values: a CAST of a quantized tensor, and a
+// BROADCAST_TO onto another grid, are refused by name.
+TEST(TfliteArithmeticErrors, CodeCopiesTheValuesWouldNotMatchAreRefused) {
+  const Quant q{{0.05f}, {-3}, 0}, other{{0.08f}, {-3}, 0};
+  {
+    TfliteModelBuilder b;
+    const int x = b.Tensor("x", fb::TensorType::INT8, {1, 8}, {}, &q);
+    const int y = b.Tensor("y", fb::TensorType::FLOAT32, {1, 8});
+    b.Op(fb::BuiltinOperator::CAST, {x}, {y});
+    b.Inputs({x});
+    b.Outputs({y});
+    ExpectLoadError([&] { Compile(b.Bytes()); }, Status::kUnsupportedDType,
+                    {"CAST", "'x'", "quantized INT8"});
+  }
+  {
+    TfliteModelBuilder b;
+    const int x = b.Tensor("x", fb::TensorType::INT8, {1, 8}, {}, &q);
+    const int shape = b.Int32Constant("shape", {2}, {3, 8});
+    const int y = b.Tensor("y", fb::TensorType::INT8, {3, 8}, {}, &other);
+    b.Op(fb::BuiltinOperator::BROADCAST_TO, {x, shape}, {y});
+    b.Inputs({x});
+    b.Outputs({y});
+    ExpectLoadError([&] { Compile(b.Bytes()); }, Status::kUnsupportedQuantization,
+                    {"BROADCAST_TO", "'x'", "copies the codes"});
+  }
+}
+
 }  // namespace
 }  // namespace tigris::testing
