@@ -45,6 +45,7 @@ became correct so that the list can be refreshed with --write-expected.
 import argparse
 import collections
 import concurrent.futures
+import functools
 import glob
 import os
 import pathlib
@@ -231,35 +232,45 @@ def _run(tigris, plan, inputs, workdir, folded, compare, extra=()):
     return ("wrong", why, folded) if why else ("correct", "", folded)
 
 
-def run_case(tigris, case, scratch):
+def _guarded(run):
+    """Runs a case in a scratch folder of its own (removed after), turning the tools'
+    verdict disagreements and timeouts into the case's outcome."""
+    @functools.wraps(run)
+    def guarded(tigris, case, scratch):
+        workdir = pathlib.Path(tempfile.mkdtemp(dir=scratch))
+        try:
+            return run(tigris, case, workdir)
+        except VerdictBroken as e:
+            return "verdict-broken", str(e), False
+        except subprocess.TimeoutExpired as e:
+            return "crashed", f"timeout: {' '.join(e.cmd[:2])}", False
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return guarded
+
+
+@_guarded
+def run_case(tigris, case, workdir):
     """(outcome, detail, folded) for one case."""
     if case.expected is None or not mcu_eligible(case.model):
         return "skipped", "", False
-    workdir = pathlib.Path(tempfile.mkdtemp(dir=scratch))
-    try:
-        model, inputs, folded = case.model, case.inputs, False
-        proc, plan = _compile(tigris, model, workdir, "as_is")
-        if proc.returncode < 0:
-            return "crashed", f"compile: signal {-proc.returncode}", folded
-        if proc.returncode != 0 and len(case.model.graph.input) > 1:
-            model, inputs = _fold_inputs(case.model, case.inputs)
-            retry, plan2 = _compile(tigris, model, workdir, "folded")
-            if retry.returncode < 0:
-                return "crashed", f"compile: signal {-retry.returncode}", True
-            if retry.returncode == 0:
-                proc, plan, folded = retry, plan2, True
-            else:  # the folded model's refusal is the telling one: its inputs are constants
-                proc, folded = retry, True
-        if proc.returncode != 0:
-            return "refused", _first_line(proc.stderr + proc.stdout), folded
-        return _run(tigris, plan, inputs, workdir, folded,
-                    lambda y: _compare(np.asarray(case.expected), y, case.rtol, case.atol))
-    except VerdictBroken as e:
-        return "verdict-broken", str(e), False
-    except subprocess.TimeoutExpired as e:
-        return "crashed", f"timeout: {' '.join(e.cmd[:2])}", False
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    model, inputs, folded = case.model, case.inputs, False
+    proc, plan = _compile(tigris, model, workdir, "as_is")
+    if proc.returncode < 0:
+        return "crashed", f"compile: signal {-proc.returncode}", folded
+    if proc.returncode != 0 and len(case.model.graph.input) > 1:
+        model, inputs = _fold_inputs(case.model, case.inputs)
+        retry, plan2 = _compile(tigris, model, workdir, "folded")
+        if retry.returncode < 0:
+            return "crashed", f"compile: signal {-retry.returncode}", True
+        if retry.returncode == 0:
+            proc, plan, folded = retry, plan2, True
+        else:  # the folded model's refusal is the telling one: its inputs are constants
+            proc, folded = retry, True
+    if proc.returncode != 0:
+        return "refused", _first_line(proc.stderr + proc.stdout), folded
+    return _run(tigris, plan, inputs, workdir, folded,
+                lambda y: _compare(np.asarray(case.expected), y, case.rtol, case.atol))
 
 
 INT8_SHARE = 0.99  # of the elements within 1 LSB of the output's scale (issue 43)
@@ -355,41 +366,34 @@ def _compare_int8(reference, actual, scale):
     return None
 
 
-def run_case_int8(tigris, case, scratch):
+@_guarded
+def run_case_int8(tigris, case, workdir):
     """(outcome, detail, folded) for the QDQ form of one case (--int8)."""
     if case.expected is None or not mcu_eligible(case.model) or not _has_float32_input(case.model):
         return "skipped", "", False
-    workdir = pathlib.Path(tempfile.mkdtemp(dir=scratch))
-    try:
-        forms = [(case.model, case.inputs, False)]
-        if len(case.model.graph.input) > 1:  # weights given as inputs: fold them, as above
-            forms.append(_fold_inputs(case.model, case.inputs) + (True,))
-        proc = None
-        for model, inputs, folded in forms:
-            quantized = _quantize(model, inputs, workdir, "folded" if folded else "as_is")
-            if quantized is None:
-                continue
-            reference = _onnxruntime(quantized, inputs)
-            if reference is None:
-                continue
-            proc, plan = _compile(tigris, quantized, workdir, "q_folded" if folded else "q")
-            if proc.returncode < 0:
-                return "crashed", f"compile: signal {-proc.returncode}", folded
-            if proc.returncode == 0:
-                break
-        if proc is None:
-            return "skipped", "not quantized", False
-        if proc.returncode != 0:
-            return "refused", _first_line(proc.stderr + proc.stdout), folded
-        scale = _output_scale(quantized)
-        return _run(tigris, plan, inputs, workdir, folded,
-                    lambda y: _compare_int8(np.asarray(reference), y, scale), ["--dequantize"])
-    except VerdictBroken as e:
-        return "verdict-broken", str(e), False
-    except subprocess.TimeoutExpired as e:
-        return "crashed", f"timeout: {' '.join(e.cmd[:2])}", False
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    forms = [(case.model, case.inputs, False)]
+    if len(case.model.graph.input) > 1:  # weights given as inputs: fold them, as above
+        forms.append(_fold_inputs(case.model, case.inputs) + (True,))
+    proc = None
+    for model, inputs, folded in forms:
+        quantized = _quantize(model, inputs, workdir, "folded" if folded else "as_is")
+        if quantized is None:
+            continue
+        reference = _onnxruntime(quantized, inputs)
+        if reference is None:
+            continue
+        proc, plan = _compile(tigris, quantized, workdir, "q_folded" if folded else "q")
+        if proc.returncode < 0:
+            return "crashed", f"compile: signal {-proc.returncode}", folded
+        if proc.returncode == 0:
+            break
+    if proc is None:
+        return "skipped", "not quantized", False
+    if proc.returncode != 0:
+        return "refused", _first_line(proc.stderr + proc.stdout), folded
+    scale = _output_scale(quantized)
+    return _run(tigris, plan, inputs, workdir, folded,
+                lambda y: _compare_int8(np.asarray(reference), y, scale), ["--dequantize"])
 
 
 def _worker(args):
