@@ -227,30 +227,22 @@ def write_fdt_mlp(out_dir, script):
         quantize(source, output, QuantType.QInt8)
 
 
-def write_gru_kws(out_dir, script):
-    """gru_kws.onnx (tests/models/gru_kws.py) and its QDQ form: quantize_static quantizes
-    the convolution and the classifier and leaves the GRU float between them."""
-    source = os.path.join(out_dir, "gru_kws.onnx")
-    output = os.path.join(out_dir, "gru_kws.int8.onnx")
-    recipe = [script, gru_kws.__code__.co_filename]
+def write_float_and_int8(out_dir, script, build):
+    """STEM.onnx from `build` (a function of tests/models, named STEM) and its QDQ form
+    STEM.int8.onnx, rewritten when the script or build's file changed:
+      gru_kws       quantize_static quantizes the convolution and the classifier and
+                    leaves the GRU float between them;
+      tiny_encoder  it quantizes every MatMul (attention's two products of run-time
+                    operands among them) and leaves LayerNormalization, Softmax and Gelu
+                    float between them."""
+    stem = build.__name__
+    source = os.path.join(out_dir, f"{stem}.onnx")
+    output = os.path.join(out_dir, f"{stem}.int8.onnx")
+    recipe = [script, build.__code__.co_filename]
     if up_to_date(source, recipe) and up_to_date(output, recipe):
         return
-    print("writing gru_kws.onnx, gru_kws.int8.onnx", flush=True)
-    onnx.save(gru_kws(), source)
-    quantize(source, output, QuantType.QInt8)
-
-
-def write_tiny_encoder(out_dir, script):
-    """tiny_encoder.onnx (tests/models/tiny_encoder.py) and its QDQ form: quantize_static
-    quantizes every MatMul (attention's two products of run-time operands among them) and
-    leaves LayerNormalization, Softmax and Gelu float between them."""
-    source = os.path.join(out_dir, "tiny_encoder.onnx")
-    output = os.path.join(out_dir, "tiny_encoder.int8.onnx")
-    recipe = [script, tiny_encoder.__code__.co_filename]
-    if up_to_date(source, recipe) and up_to_date(output, recipe):
-        return
-    print("writing tiny_encoder.onnx, tiny_encoder.int8.onnx", flush=True)
-    onnx.save(tiny_encoder(), source)
+    print(f"writing {stem}.onnx, {stem}.int8.onnx", flush=True)
+    onnx.save(build(), source)
     quantize(source, output, QuantType.QInt8)
 
 
@@ -291,8 +283,8 @@ def main(argv):
                     os.remove(output)
 
     write_fdt_mlp(out_dir, script)
-    write_gru_kws(out_dir, script)
-    write_tiny_encoder(out_dir, script)
+    write_float_and_int8(out_dir, script, gru_kws)
+    write_float_and_int8(out_dir, script, tiny_encoder)
 
     # Rewritten on every run, so a model that starts to quantize leaves the list. Outputs
     # kept as up to date above never failed, so they never belong in it.
