@@ -379,35 +379,44 @@ void ImportCumsum(ModelImporter& m, const OpSite& site) {
            m.AddOp(site, ir::OpType::kCumSum, {m.Real(x), ir_axis}, attrs));
 }
 
+// The types CAST converts between: TFLite's, the IR's and ONNX's (TensorProto) for Cast's
+// `to`.
+struct CastType {
+  fb::TensorType tflite;
+  ir::DType dtype;
+  int64_t onnx;
+};
+constexpr CastType kCastTypes[] = {{fb::TensorType::FLOAT32, ir::DType::kFloat32, 1},
+                                   {fb::TensorType::INT32, ir::DType::kInt32, 6},
+                                   {fb::TensorType::INT64, ir::DType::kInt64, 7},
+                                   {fb::TensorType::BOOL, ir::DType::kBool, 9}};
+
 // CAST between float32, int32, int64 and bool: ONNX's Cast (float to integer truncates
 // toward zero in both). TFLite casts a quantized tensor's codes, not its values, so a
 // quantized input or output is refused by name.
 void ImportCast(ModelImporter& m, const OpSite& site) {
   const int x = m.Input(site, 0);
   const int y = m.Output(site, 0);
+  const CastType* to = nullptr;
   for (const int t : {x, y}) {
     const fb::TensorType type = m.Tensor(t).type();
-    if (m.IsQuantized(t) || (type != fb::TensorType::FLOAT32 && type != fb::TensorType::INT32 &&
-                             type != fb::TensorType::INT64 && type != fb::TensorType::BOOL)) {
+    const CastType* known = nullptr;
+    for (const CastType& c : kCastTypes) {
+      if (c.tflite == type) known = &c;
+    }
+    if (m.IsQuantized(t) || known == nullptr) {
       m.Refuse(site, Status::kUnsupportedDType,
                m.TensorLabel(t) + " is " + (m.IsQuantized(t) ? "quantized " : "") +
                    fb::EnumNameTensorType(type) +
                    "; CAST converts float32, int32, int64 and bool (TFLite casts a quantized "
                    "tensor's codes, not its values)");
     }
+    to = known;  // the output's, after the second pass
   }
-  const fb::TensorType to = m.Tensor(y).type();
-  const ir::DType dtype = to == fb::TensorType::FLOAT32 ? ir::DType::kFloat32
-                          : to == fb::TensorType::INT32 ? ir::DType::kInt32
-                          : to == fb::TensorType::INT64 ? ir::DType::kInt64
-                                                        : ir::DType::kBool;
   ir::Attributes attrs;
-  attrs.Set("to", static_cast<int64_t>(dtype == ir::DType::kFloat32 ? 1
-                                       : dtype == ir::DType::kInt32 ? 6
-                                       : dtype == ir::DType::kInt64 ? 7
-                                                                    : 9));  // onnx.TensorProto
+  attrs.Set("to", to->onnx);
   const ir::TensorId real = m.AddOp(site, ir::OpType::kCast, {m.Real(x)}, attrs);
-  m.SetDType(real, dtype);
+  m.SetDType(real, to->dtype);
   m.Define(site, y, real);
 }
 
